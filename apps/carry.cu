@@ -1,0 +1,226 @@
+// The carry tool: scans a data set with carry's engine, checks the result against CUB, prints throughput.
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <carry/scan/device_scan.cuh>
+
+#include "baselines/baselines.hpp"
+
+namespace {
+
+const char* usage =
+    "carry - scan-based parallel primitives on the GPU\n"
+    "\n"
+    "usage: carry [options]\n"
+    "  Scans a data set with carry's engine, checks every element against CUB (cub::DeviceScan),\n"
+    "  and prints the throughput of carry, CUB and a device-to-device copy of the same bytes.\n"
+    "  With no options: 2^26 random u32, inclusive sum, automatic algorithm.\n"
+    "\n"
+    "options:\n"
+    "  --n N               number of items (default 67108864 = 2^26; 64-bit, so > 2^31 works)\n"
+    "  --type T            u32 (default), f32, u64, u8\n"
+    "  --op OP             inclusive_sum (default), exclusive_sum\n"
+    "  --algorithm A       auto (default), single_pass (decoupled look-back, one launch),\n"
+    "                      hierarchical (upsweep + spine + downsweep)\n"
+    "  --variant V         block scan inside the hierarchical pass (u32 only for the others):\n"
+    "                      coarsened (default), kogge_stone, kogge_stone_db, brent_kung, blelloch\n"
+    "  --deterministic     bitwise-reproducible floating-point results (see README)\n"
+    "  --reps R            timed repetitions, median reported (default 30)\n"
+    "  --help              this text\n"
+    "\n"
+    "exit status: 0 checked and timed; 1 mismatch against CUB or CUDA error; 2 bad usage or no GPU\n";
+
+#define CHECK_CUDA(x)                                                                     \
+  do {                                                                                    \
+    cudaError_t e_ = (x);                                                                 \
+    if (e_ != cudaSuccess) {                                                              \
+      std::fprintf(stderr, "carry: CUDA error %s: %s\n", cudaGetErrorName(e_), #x);       \
+      std::exit(1);                                                                       \
+    }                                                                                     \
+  } while (0)
+
+struct config {
+  std::int64_t n = std::int64_t{1} << 26;
+  std::string type = "u32", op = "inclusive_sum", algorithm = "auto", variant = "coarsened";
+  bool deterministic = false;
+  int reps = 30;
+};
+
+template <class F>
+double median_us(F&& call, int reps) {
+  cudaEvent_t a, b;
+  CHECK_CUDA(cudaEventCreate(&a));
+  CHECK_CUDA(cudaEventCreate(&b));
+  for (int i = 0; i < 3; ++i) call();
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    CHECK_CUDA(cudaEventRecord(a));
+    call();
+    CHECK_CUDA(cudaEventRecord(b));
+    CHECK_CUDA(cudaEventSynchronize(b));
+    float ms;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms * 1000.0);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+template <class T>
+std::vector<T> default_data(std::int64_t n) {
+  std::vector<T> h(n);
+  std::mt19937_64 g(20261121);
+  for (auto& x : h) {
+    if constexpr (std::is_floating_point<T>::value)
+      x = static_cast<T>(g() % 1000) / 1000;
+    else
+      x = static_cast<T>(g());
+  }
+  return h;
+}
+
+template <class HP, class T>
+cudaError_t run_carry(const config& c, void* tmp, std::size_t& bytes, const T* in, T* out) {
+  carry::scan_options o;
+  o.algorithm = c.algorithm == "single_pass"    ? carry::scan_algorithm::single_pass
+                : c.algorithm == "hierarchical" ? carry::scan_algorithm::hierarchical
+                                                : carry::scan_algorithm::automatic;
+  o.deterministic = c.deterministic;
+  using W = carry::device_scan_with<HP, carry::tuning::single_pass_policy<T>>;
+  if (c.op == "exclusive_sum") return W::exclusive_scan(tmp, bytes, in, out, carry::sum{}, T{}, c.n, o);
+  return W::inclusive_scan(tmp, bytes, in, out, carry::sum{}, c.n, o);
+}
+
+template <class HP, class T>
+int run(const config& c) {
+  const std::int64_t n = c.n;
+  std::printf("carry: %s of %lld %s, algorithm %s, block scan %s%s\n", c.op.c_str(), static_cast<long long>(n),
+              c.type.c_str(), c.algorithm.c_str(), c.variant.c_str(), c.deterministic ? ", deterministic" : "");
+  const auto h_in = default_data<T>(n);
+  T *in, *out, *ref;
+  CHECK_CUDA(cudaMalloc(&in, n * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&out, n * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&ref, n * sizeof(T)));
+  CHECK_CUDA(cudaMemcpy(in, h_in.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  std::size_t carry_bytes = 0, cub_bytes = 0;
+  CHECK_CUDA(run_carry<HP>(c, nullptr, carry_bytes, in, out));
+  const bool excl = c.op == "exclusive_sum";
+  auto cub = [&](void* tmp, std::size_t& b, T* dst) {
+    return excl ? carry_validate::cub_exclusive_sum(tmp, b, in, dst, n, cudaStream_t{})
+                : carry_validate::cub_inclusive_sum(tmp, b, in, dst, n, cudaStream_t{});
+  };
+  CHECK_CUDA(cub(nullptr, cub_bytes, ref));
+  void* tmp;
+  const std::size_t tmp_bytes = std::max(carry_bytes, cub_bytes);
+  CHECK_CUDA(cudaMalloc(&tmp, tmp_bytes));
+  // ---- check: every element against CUB ----
+  CHECK_CUDA(cudaMemset(out, 0xA5, n * sizeof(T)));
+  std::size_t b = tmp_bytes;
+  CHECK_CUDA(run_carry<HP>(c, tmp, b, in, out));
+  b = tmp_bytes;
+  CHECK_CUDA(cub(tmp, b, ref));
+  std::vector<T> h_out(n), h_ref(n);
+  CHECK_CUDA(cudaMemcpy(h_out.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(h_ref.data(), ref, n * sizeof(T), cudaMemcpyDeviceToHost));
+  std::int64_t bad = 0;
+  for (std::int64_t i = 0; i < n; ++i) {
+    if constexpr (std::is_floating_point<T>::value) {
+      // float sums grouped differently round differently: relative tolerance
+      bad += !(std::fabs(static_cast<double>(h_out[i]) - h_ref[i]) <= 1e-4 * std::fabs(static_cast<double>(h_ref[i])) + 1e-3);
+    } else {
+      bad += std::memcmp(&h_out[i], &h_ref[i], sizeof(T)) != 0;
+    }
+  }
+  std::printf("check against CUB: %s (%lld of %lld elements differ%s)\n", bad ? "FAILED" : "ok",
+              static_cast<long long>(bad), static_cast<long long>(n),
+              std::is_floating_point<T>::value ? ", relative tolerance 1e-4" : ", bitwise");
+  // ---- time ----
+  const double t_carry = median_us([&] { std::size_t t = tmp_bytes; CHECK_CUDA(run_carry<HP>(c, tmp, t, in, out)); }, c.reps);
+  const double t_cub = median_us([&] { std::size_t t = tmp_bytes; CHECK_CUDA(cub(tmp, t, out)); }, c.reps);
+  const double t_copy = median_us([&] { CHECK_CUDA(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); }, c.reps);
+  const double bytes = 2.0 * n * sizeof(T);
+  std::printf("\n%-8s %12s %10s %12s %8s\n", "impl", "median_us", "GB/s", "Gitems/s", "x_cub");
+  auto line = [&](const char* name, double us) {
+    std::printf("%-8s %12.1f %10.1f %12.2f %8.3f\n", name, us, bytes / (us * 1e3), n / (us * 1e3), t_cub / us);
+  };
+  line("carry", t_carry);
+  line("cub", t_cub);
+  line("memcpy", t_copy);
+  std::printf("\ncarry reaches %.2f of the copy bandwidth; %.2fx CUB's throughput\n", t_copy / t_carry, t_cub / t_carry);
+  cudaFree(tmp);
+  cudaFree(in);
+  cudaFree(out);
+  cudaFree(ref);
+  return bad ? 1 : 0;
+}
+
+template <class T>
+int run_default_variant(const config& c) {
+  return run<carry::tuning::hierarchical_policy<T>, T>(c);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  config c;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "carry: %s needs a value\n%s", a.c_str(), usage);
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      std::printf("%s", usage);
+      return 0;
+    } else if (a == "--n") c.n = std::atoll(value().c_str());
+    else if (a == "--type") c.type = value();
+    else if (a == "--op") c.op = value();
+    else if (a == "--algorithm") c.algorithm = value();
+    else if (a == "--variant") c.variant = value();
+    else if (a == "--deterministic") c.deterministic = true;
+    else if (a == "--reps") c.reps = std::max(1, std::atoi(value().c_str()));
+    else {
+      std::fprintf(stderr, "carry: unknown option %s\n%s", a.c_str(), usage);
+      return 2;
+    }
+  }
+  const bool ok_type = c.type == "u32" || c.type == "f32" || c.type == "u64" || c.type == "u8";
+  const bool ok_op = c.op == "inclusive_sum" || c.op == "exclusive_sum";
+  const bool ok_alg = c.algorithm == "auto" || c.algorithm == "single_pass" || c.algorithm == "hierarchical";
+  const bool ok_var = c.variant == "coarsened" || c.variant == "kogge_stone" || c.variant == "kogge_stone_db" ||
+                      c.variant == "brent_kung" || c.variant == "blelloch";
+  if (!ok_type || !ok_op || !ok_alg || !ok_var || c.n <= 0 || (c.variant != "coarsened" && c.type != "u32")) {
+    std::fprintf(stderr, "carry: bad option value (see --help)\n");
+    return 2;
+  }
+  if (c.variant != "coarsened" && c.algorithm == "auto") c.algorithm = "hierarchical";  // where variants live
+  int devices = 0;
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
+    std::fprintf(stderr, "carry: no CUDA-capable GPU found; this tool runs its scans on a GPU\n");
+    return 2;
+  }
+  cudaDeviceProp p;
+  CHECK_CUDA(cudaGetDeviceProperties(&p, 0));
+  std::printf("GPU: %s, %d SMs; CUB from CCCL %s\n", p.name, p.multiProcessorCount, carry_validate::cccl_version());
+  using BA = carry::block_scan_algorithm;
+  if (c.type == "u32") {
+    if (c.variant == "kogge_stone") return run<carry::tuning::seed_policy<BA::kogge_stone>, std::uint32_t>(c);
+    if (c.variant == "kogge_stone_db")
+      return run<carry::tuning::seed_policy<BA::kogge_stone_double_buffer>, std::uint32_t>(c);
+    if (c.variant == "brent_kung") return run<carry::tuning::seed_policy<BA::brent_kung>, std::uint32_t>(c);
+    if (c.variant == "blelloch") return run<carry::tuning::seed_policy<BA::blelloch>, std::uint32_t>(c);
+    return run_default_variant<std::uint32_t>(c);
+  }
+  if (c.type == "f32") return run_default_variant<float>(c);
+  if (c.type == "u64") return run_default_variant<std::uint64_t>(c);
+  return run_default_variant<std::uint8_t>(c);
+}

@@ -1,0 +1,158 @@
+// Block-level scan facade: one block_scan type over five swappable algorithms (CUB's BlockScan shape).
+#pragma once
+
+#include "block_scan_algorithm.hpp"
+#include "block/blelloch.cuh"
+#include "block/brent_kung.cuh"
+#include "block/coarsened.cuh"
+#include "block/kogge_stone.cuh"
+#include "block/kogge_stone_double_buffer.cuh"
+
+namespace carry {
+
+namespace detail {
+template <class T, int B, int I, block_scan_algorithm A>
+struct block_scan_core;
+template <class T, int B, int I>
+struct block_scan_core<T, B, I, block_scan_algorithm::kogge_stone> {
+  using type = block::kogge_stone<T, B, I>;
+};
+template <class T, int B, int I>
+struct block_scan_core<T, B, I, block_scan_algorithm::kogge_stone_double_buffer> {
+  using type = block::kogge_stone_double_buffer<T, B, I>;
+};
+template <class T, int B, int I>
+struct block_scan_core<T, B, I, block_scan_algorithm::brent_kung> {
+  using type = block::brent_kung<T, B, I>;
+};
+template <class T, int B, int I>
+struct block_scan_core<T, B, I, block_scan_algorithm::blelloch> {
+  using type = block::blelloch<T, B, I>;
+};
+template <class T, int B, int I>
+struct block_scan_core<T, B, I, block_scan_algorithm::coarsened> {
+  using type = block::coarsened<T, B, I>;
+};
+}  // namespace detail
+
+/// A carry-in for a tile: a value, or none (the first tile of an inclusive scan).
+template <class T>
+struct tile_prefix {
+  T value;
+  bool valid;
+};
+
+/// Block-wide scan of BLOCK_THREADS x ITEMS values held in registers, blocked (thread t holds tile
+/// items t*ITEMS .. t*ITEMS+ITEMS-1). Any associative operator, commutative or not (operands are always
+/// combined as earlier (+) later); any trivially copyable T; any block size. Reusing temp_storage needs a
+/// __syncthreads() in between, as in CUB.
+///
+///   4 threads x 2 items, sum:  [3 1 | 7 0 | 4 1 | 6 3]
+///   inclusive_scan  -> [3 4 | 11 11 | 15 16 | 22 25]
+///   exclusive_scan(init 0) -> [0 3 | 4 11 | 11 15 | 16 22]
+template <class T, int BLOCK_THREADS, block_scan_algorithm ALGORITHM = block_scan_algorithm::coarsened,
+          int ITEMS = 1>
+class block_scan {
+  using core = typename detail::block_scan_core<T, BLOCK_THREADS, ITEMS, ALGORITHM>::type;
+
+ public:
+  static constexpr int tile_items = BLOCK_THREADS * ITEMS;
+  struct temp_storage {
+    typename core::temp_storage core;
+    T prefix;
+    bool prefix_valid;
+  };
+
+  __device__ explicit block_scan(temp_storage& ts) : ts_(ts) {}
+
+  template <class Op>
+  __device__ void inclusive_scan(T (&items)[ITEMS], Op op) {
+    T aggregate;
+    scan<false>(items, op, tile_prefix<T>{T{}, false}, aggregate);
+  }
+  template <class Op>
+  __device__ void inclusive_scan(T (&items)[ITEMS], Op op, T& aggregate) {
+    scan<false>(items, op, tile_prefix<T>{T{}, false}, aggregate);
+  }
+  template <class Op>
+  __device__ void exclusive_scan(T (&items)[ITEMS], T init, Op op) {
+    T aggregate;
+    scan<true>(items, op, tile_prefix<T>{init, true}, aggregate);
+  }
+  template <class Op>
+  __device__ void exclusive_scan(T (&items)[ITEMS], T init, Op op, T& aggregate) {
+    scan<true>(items, op, tile_prefix<T>{init, true}, aggregate);
+  }
+
+  /// Scan with a carry-in known to every thread before the scan (the hierarchical downsweep).
+  /// `aggregate` is the tile's own total, without the carry-in.
+  template <bool EXCLUSIVE, class Op>
+  __device__ void scan(T (&items)[ITEMS], Op op, tile_prefix<T> carry, T& aggregate) {
+    T thread_prefix;
+    core::scan(ts_.core, items, op, thread_prefix, aggregate);
+    apply<EXCLUSIVE>(items, op, thread_prefix, carry);
+  }
+
+  /// Scan whose carry-in depends on the tile's aggregate (the single-pass look-back): warp 0 calls
+  /// `get_prefix(aggregate)`, lane 0's answer is broadcast to the block.
+  template <bool EXCLUSIVE, class Op, class PrefixFn>
+  __device__ void scan_with_callback(T (&items)[ITEMS], Op op, PrefixFn& get_prefix, T& aggregate) {
+    T thread_prefix;
+    core::scan(ts_.core, items, op, thread_prefix, aggregate);
+    if (threadIdx.x < detail::warp_threads) {
+      tile_prefix<T> p = get_prefix(aggregate);
+      if (threadIdx.x == 0) {
+        ts_.prefix = p.value;
+        ts_.prefix_valid = p.valid;
+      }
+    }
+    __syncthreads();
+    apply<EXCLUSIVE>(items, op, thread_prefix, tile_prefix<T>{ts_.prefix, ts_.prefix_valid});
+  }
+
+ private:
+  // ---- fix-up: fold the tile's carry-in and the thread's prefix into the values ----
+  template <bool EXCLUSIVE, class Op>
+  __device__ void apply(T (&items)[ITEMS], Op op, const T& thread_prefix, const tile_prefix<T>& carry) {
+    const bool has_thread_prefix = threadIdx.x > 0;
+    if constexpr (core::thread_local_result) {
+      // items: thread-local inclusive. pre = carry (+) thread_prefix, where present.
+      T pre = carry.value;
+      bool has_pre = carry.valid;
+      if (has_thread_prefix) {
+        pre = carry.valid ? op(carry.value, thread_prefix) : thread_prefix;
+        has_pre = true;
+      }
+      if constexpr (EXCLUSIVE) {  // exclusive scans always have a carry (init at least)
+        T prev = pre;
+        CARRY_UNROLL
+        for (int j = 0; j < ITEMS; ++j) {
+          T local = items[j];
+          items[j] = prev;
+          prev = op(pre, local);
+        }
+      } else if (has_pre) {
+        CARRY_UNROLL
+        for (int j = 0; j < ITEMS; ++j) items[j] = op(pre, items[j]);
+      }
+    } else {
+      // items: block-inclusive already.
+      if constexpr (EXCLUSIVE) {
+        T prev = has_thread_prefix ? op(carry.value, thread_prefix) : carry.value;
+        CARRY_UNROLL
+        for (int j = 0; j < ITEMS; ++j) {
+          T local = items[j];
+          items[j] = prev;
+          prev = op(carry.value, local);
+        }
+      } else if (carry.valid) {
+        CARRY_UNROLL
+        for (int j = 0; j < ITEMS; ++j) items[j] = op(carry.value, items[j]);
+      }
+    }
+  }
+
+  temp_storage& ts_;
+};
+
+}  // namespace carry

@@ -1,0 +1,142 @@
+// Host-side planning and launches of the scan engine: pass choice, temp storage, argument checks.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <random>
+
+#include <cuda_runtime.h>
+
+#include "pass_choice.hpp"
+#include "kernels.cuh"
+
+namespace carry {
+namespace detail {
+
+/// A fresh 30-bit epoch per call (never 0). Starts at a random point per process, so that two copies
+/// of this counter (two shared libraries) are unlikely to hand out the same epochs.
+inline std::uint32_t next_epoch() {
+  static std::atomic<std::uint32_t> counter{static_cast<std::uint32_t>(std::random_device{}()) & epoch_mask};
+  return following_epoch(counter.fetch_add(1, std::memory_order_relaxed) & epoch_mask);
+}
+
+/// Launch-error check after each kernel; with CARRY_DEBUG_SYNC defined, also waits for the kernel.
+inline cudaError_t after_launch(cudaStream_t stream) {
+  cudaError_t e = cudaGetLastError();
+#ifdef CARRY_DEBUG_SYNC
+  if (e == cudaSuccess) e = cudaStreamSynchronize(stream);
+#else
+  (void)stream;
+#endif
+  return e;
+}
+
+template <class HPolicy, class SPolicy, class T>
+struct scan_plan {
+  pass_kind kind;
+  bool single_tile_from_single_pass;  // which policy's tile the single-tile path uses
+  tile_plan tiles;
+  temp_layout<4> layout;
+
+  static scan_plan make(std::int64_t n, const scan_options& opt) {
+    const pass_kind kind = choose_pass(n, opt, HPolicy::tile_items, SPolicy::tile_items);
+    const bool sp = uses_single_pass(n, opt);
+    const tile_plan tiles = plan_tiles(n, sp ? SPolicy::tile_items : HPolicy::tile_items);
+    std::size_t parts[4] = {0, 0, 0, 0};
+    if (kind == pass_kind::hierarchical) parts[0] = static_cast<std::size_t>(tiles.num_tiles) * sizeof(T);
+    if (kind == pass_kind::single_pass) {
+      std::size_t status[3];
+      tile_status<T>::sizes(tiles.num_tiles, status);
+      parts[0] = sizeof(std::uint64_t), parts[1] = status[0], parts[2] = status[1], parts[3] = status[2];
+    }
+    return scan_plan{kind, sp, tiles, temp_layout<4>(parts)};
+  }
+};
+
+template <class HPolicy, class SPolicy, bool EXCLUSIVE, class T, class Op>
+cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out, Op op,
+                          T init, std::int64_t num_items, const scan_options& opt, cudaStream_t stream) {
+  if (num_items < 0) return cudaErrorInvalidValue;
+  const auto plan = scan_plan<HPolicy, SPolicy, T>::make(num_items, opt);
+  if (d_temp_storage == nullptr) {
+    temp_storage_bytes = plan.layout.total;
+    return cudaSuccess;
+  }
+  if (check_args(d_in, d_out, num_items, temp_storage_bytes, plan.layout.total, plan.tiles.num_tiles) !=
+      arg_error::none)
+    return cudaErrorInvalidValue;
+  const auto grid = static_cast<unsigned>(plan.tiles.num_tiles);
+  switch (plan.kind) {
+    case pass_kind::empty: return cudaSuccess;
+    case pass_kind::single_tile:
+      if (plan.single_tile_from_single_pass) {
+        downsweep_kernel<SPolicy, EXCLUSIVE><<<1, SPolicy::block_threads, 0, stream>>>(
+            d_in, d_out, static_cast<const T*>(nullptr), plan.tiles, op, init,
+            vector_aligned<T, SPolicy::items_per_thread>(d_in), vector_aligned<T, SPolicy::items_per_thread>(d_out));
+      } else {
+        downsweep_kernel<HPolicy, EXCLUSIVE><<<1, HPolicy::block_threads, 0, stream>>>(
+            d_in, d_out, static_cast<const T*>(nullptr), plan.tiles, op, init,
+            vector_aligned<T, HPolicy::items_per_thread>(d_in), vector_aligned<T, HPolicy::items_per_thread>(d_out));
+      }
+      return after_launch(stream);
+    case pass_kind::hierarchical: {
+      T* totals = static_cast<T*>(plan.layout.carve(d_temp_storage, 0));
+      constexpr int items = HPolicy::items_per_thread;
+      upsweep_kernel<HPolicy><<<grid, HPolicy::block_threads, 0, stream>>>(d_in, totals, plan.tiles, op,
+                                                                           vector_aligned<T, items>(d_in));
+      if (cudaError_t e = after_launch(stream); e != cudaSuccess) return e;
+      spine_kernel<HPolicy><<<1, HPolicy::block_threads, 0, stream>>>(totals, plan.tiles.num_tiles, op);
+      if (cudaError_t e = after_launch(stream); e != cudaSuccess) return e;
+      downsweep_kernel<HPolicy, EXCLUSIVE><<<grid, HPolicy::block_threads, 0, stream>>>(
+          d_in, d_out, totals, plan.tiles, op, init, vector_aligned<T, items>(d_in), vector_aligned<T, items>(d_out));
+      return after_launch(stream);
+    }
+    case pass_kind::single_pass: {
+      void* parts[3] = {plan.layout.carve(d_temp_storage, 1), plan.layout.carve(d_temp_storage, 2),
+                        plan.layout.carve(d_temp_storage, 3)};
+      single_pass_state<T> state{static_cast<std::uint64_t*>(plan.layout.carve(d_temp_storage, 0)),
+                                 tile_status<T>::carve(parts)};
+      constexpr int items = SPolicy::items_per_thread;
+      const bool vin = vector_aligned<T, items>(d_in), vout = vector_aligned<T, items>(d_out);
+      const std::uint32_t epoch = next_epoch();
+      if (opt.deterministic)
+        single_pass_kernel<SPolicy, EXCLUSIVE, true><<<grid, SPolicy::block_threads, 0, stream>>>(
+            d_in, d_out, plan.tiles, op, init, state, epoch, vin, vout);
+      else
+        single_pass_kernel<SPolicy, EXCLUSIVE, false><<<grid, SPolicy::block_threads, 0, stream>>>(
+            d_in, d_out, plan.tiles, op, init, state, epoch, vin, vout);
+      return after_launch(stream);
+    }
+  }
+  return cudaErrorInvalidValue;
+}
+
+template <class Policy, class T, class Op>
+cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out, Op op,
+                            T init, std::int64_t num_items, cudaStream_t stream) {
+  if (num_items < 0) return cudaErrorInvalidValue;
+  const tile_plan tiles = plan_tiles(num_items, Policy::tile_items);
+  std::size_t parts[1] = {tiles.num_tiles > 1 ? static_cast<std::size_t>(tiles.num_tiles) * sizeof(T) : 0};
+  const temp_layout<1> layout(parts);
+  if (d_temp_storage == nullptr) {
+    temp_storage_bytes = layout.total;
+    return cudaSuccess;
+  }
+  if (check_args(d_in, d_out, num_items, temp_storage_bytes, layout.total, tiles.num_tiles) != arg_error::none)
+    return cudaErrorInvalidValue;
+  if (num_items == 0) return cudaSuccess;
+  if (tiles.num_tiles == 1) {  // one launch: the spine folds the input itself
+    reduce_spine_kernel<Policy><<<1, Policy::block_threads, 0, stream>>>(d_in, num_items, d_out, op, init);
+    return after_launch(stream);
+  }
+  T* totals = static_cast<T*>(layout.carve(d_temp_storage, 0));
+  upsweep_kernel<Policy><<<static_cast<unsigned>(tiles.num_tiles), Policy::block_threads, 0, stream>>>(
+      d_in, totals, tiles, op, vector_aligned<T, Policy::items_per_thread>(d_in));
+  if (cudaError_t e = after_launch(stream); e != cudaSuccess) return e;
+  reduce_spine_kernel<Policy><<<1, Policy::block_threads, 0, stream>>>(totals, tiles.num_tiles, d_out, op, init);
+  return after_launch(stream);
+}
+
+}  // namespace detail
+}  // namespace carry

@@ -1,0 +1,134 @@
+// Host/device planning helpers: tile counts, temp-storage layout, argument checks, status-word tags.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "config.hpp"
+
+namespace carry {
+namespace detail {
+
+constexpr std::size_t temp_alignment = 256;  // every carved array starts on a 256-byte boundary
+
+CARRY_HD constexpr std::size_t align_up(std::size_t x, std::size_t a) { return (x + a - 1) / a * a; }
+CARRY_HD constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+
+/// Smallest power of two >= x (x >= 1).
+CARRY_HD constexpr int next_pow2(int x) {
+  int p = 1;
+  while (p < x) p *= 2;
+  return p;
+}
+
+/// Carves N arrays out of one temp allocation. The size query and the real call run the same code,
+/// so they always agree. `total` includes slack for an unaligned base pointer.
+template <int N>
+struct temp_layout {
+  std::size_t offset[N] = {};
+  std::size_t total = 0;
+
+  CARRY_HD explicit temp_layout(const std::size_t (&bytes)[N]) {
+    std::size_t at = 0;
+    for (int i = 0; i < N; ++i) {
+      offset[i] = at;
+      at += align_up(bytes[i], temp_alignment);
+    }
+    total = at == 0 ? 1 : at + temp_alignment - 1;  // never 0 bytes: a user can always allocate it
+  }
+  /// Pointer to array i inside the allocation starting at base.
+  CARRY_HD void* carve(void* base, int i) const {
+    auto aligned = align_up(reinterpret_cast<std::uintptr_t>(base), temp_alignment);
+    return reinterpret_cast<void*>(aligned + offset[i]);
+  }
+};
+
+/// Which device pass runs for a call.
+enum class pass_kind { empty, single_tile, hierarchical, single_pass };
+
+/// Tiles for a pass over num_items items, tile_items per tile.
+struct tile_plan {
+  std::int64_t num_items = 0;
+  std::int64_t tile_items = 0;
+  std::int64_t num_tiles = 0;
+  CARRY_HD std::int64_t tile_base(std::int64_t tile) const { return tile * tile_items; }
+  /// Items in the given tile (tile_items except, possibly, the last one).
+  CARRY_HD int valid_items(std::int64_t tile) const {
+    std::int64_t left = num_items - tile * tile_items;
+    return static_cast<int>(left < tile_items ? left : tile_items);
+  }
+};
+
+CARRY_HD inline tile_plan plan_tiles(std::int64_t num_items, std::int64_t tile_items) {
+  tile_plan p;
+  p.num_items = num_items;
+  p.tile_items = tile_items;
+  p.num_tiles = num_items <= 0 ? 0 : ceil_div(num_items, tile_items);
+  return p;
+}
+
+/// Largest tile count a pass accepts: grid.x and the 32-bit tile ticket both fit.
+constexpr std::int64_t max_tiles = (std::int64_t{1} << 31) - 1;
+
+/// Argument problems, in the order they are checked.
+enum class arg_error { none, negative_count, null_input, null_output, temp_too_small, too_many_tiles };
+
+/// Checks a call's arguments once the size query is out of the way (d_temp_storage != nullptr).
+/// n == 0 is fine whatever the pointers: the call does nothing.
+CARRY_HD inline arg_error check_args(const void* d_in, const void* d_out, std::int64_t num_items,
+                                     std::size_t temp_bytes_given, std::size_t temp_bytes_needed,
+                                     std::int64_t num_tiles) {
+  if (num_items < 0) return arg_error::negative_count;
+  if (num_items == 0) return arg_error::none;
+  if (d_in == nullptr) return arg_error::null_input;
+  if (d_out == nullptr) return arg_error::null_output;
+  if (temp_bytes_given < temp_bytes_needed) return arg_error::temp_too_small;
+  if (num_tiles > max_tiles) return arg_error::too_many_tiles;
+  return arg_error::none;
+}
+
+// ---- vector width of tile loads and stores ----
+
+/// Widest access (16, 8 or 4 bytes, else 0 = element-wise) that evenly covers ITEMS values of T.
+template <class T, int ITEMS>
+constexpr int vector_bytes() {
+  constexpr int bytes = ITEMS * static_cast<int>(sizeof(T));
+  return bytes % 16 == 0 ? 16 : bytes % 8 == 0 ? 8 : bytes % 4 == 0 && sizeof(T) <= 4 ? 4 : 0;
+}
+
+/// Whether a pointer allows the vector accesses of tile_io<T, ITEMS> (checked once per launch, on the host).
+template <class T, int ITEMS>
+CARRY_HD inline bool vector_aligned(const void* p) {
+  constexpr int v = vector_bytes<T, ITEMS>();
+  return v != 0 && reinterpret_cast<std::uintptr_t>(p) % (v == 0 ? 1 : v) == 0;
+}
+
+// ---- status words of the single-pass scan ---------------------------------------------------------
+// A tile's status is tagged with the call's 30-bit epoch, so that words left in temp storage by an
+// earlier call (or anything else) read as "not ready" and no clearing launch is needed.
+
+enum tile_state : unsigned { state_invalid = 0, state_aggregate = 1, state_prefix = 2 };
+
+constexpr std::uint32_t epoch_mask = (1u << 30) - 1;
+
+CARRY_HD constexpr std::uint32_t status_tag(std::uint32_t epoch, unsigned state) {
+  return (epoch << 2) | state;
+}
+/// The state a tag stands for in the given epoch (invalid when it belongs to another epoch).
+CARRY_HD constexpr unsigned tag_state(std::uint32_t tag, std::uint32_t epoch) {
+  return (tag >> 2) == epoch ? (tag & 3u) : unsigned{state_invalid};
+}
+/// Epochs run 1 .. 2^30-1 and wrap; 0 is skipped (zeroed memory must never look current).
+CARRY_HD constexpr std::uint32_t following_epoch(std::uint32_t e) {
+  std::uint32_t n = (e + 1) & epoch_mask;
+  return n == 0 ? 1 : n;
+}
+/// Tile-ticket counter word: epoch in the high half, tickets handed out in the low half.
+CARRY_HD constexpr std::uint64_t counter_word(std::uint32_t epoch, std::uint32_t count) {
+  return (std::uint64_t{epoch} << 32) | count;
+}
+CARRY_HD constexpr std::uint32_t counter_epoch(std::uint64_t w) { return static_cast<std::uint32_t>(w >> 32); }
+CARRY_HD constexpr std::uint32_t counter_count(std::uint64_t w) { return static_cast<std::uint32_t>(w); }
+
+}  // namespace detail
+}  // namespace carry

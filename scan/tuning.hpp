@@ -1,0 +1,49 @@
+// Tuning constants of the scan engine, one place, each with the measurement that chose it.
+#pragma once
+
+#include <cstdint>
+
+#include "block_scan_algorithm.hpp"
+
+namespace carry {
+
+/// Launch shape of a tile pass: algorithm, threads per block, items per thread.
+template <block_scan_algorithm ALGORITHM, int BLOCK_THREADS, int ITEMS_PER_THREAD>
+struct tile_policy {
+  static constexpr block_scan_algorithm algorithm = ALGORITHM;
+  static constexpr int block_threads = BLOCK_THREADS;
+  static constexpr int items_per_thread = ITEMS_PER_THREAD;
+  static constexpr int tile_items = BLOCK_THREADS * ITEMS_PER_THREAD;
+};
+
+namespace tuning {
+
+/// Items per thread of the coarsened tile: 64 bytes per thread (four 16-byte loads in flight), at
+/// least one item. Measured on the H100, see validate/results/NOTES.md.
+template <class T>
+constexpr int coarsened_items() {
+  return sizeof(T) >= 64 ? 1 : static_cast<int>(64 / sizeof(T));
+}
+
+/// The tuned single-pass tile for T.
+template <class T>
+using single_pass_policy = tile_policy<block_scan_algorithm::coarsened, 256, coarsened_items<T>()>;
+
+/// The tuned hierarchical tile for T (upsweep and downsweep; the spine uses the same shape).
+template <class T>
+using hierarchical_policy = tile_policy<block_scan_algorithm::coarsened, 256, coarsened_items<T>()>;
+
+/// The seeds' shapes for the four non-coarsened algorithms (benchmark and tests): one item per thread
+/// for Kogge-Stone, two for Brent-Kung and Blelloch (their trees take two per thread natively), 512
+/// threads (the seed's choice).
+template <block_scan_algorithm A>
+using seed_policy = tile_policy<A, 512,
+                                (A == block_scan_algorithm::brent_kung || A == block_scan_algorithm::blelloch) ? 2
+                                                                                                               : 1>;
+
+/// `scan_algorithm::automatic` takes the single-pass scan from this many items on, the hierarchical
+/// pass below (both launch once for a single tile). Measured: see NOTES.md.
+constexpr std::int64_t auto_single_pass_from = 0;
+
+}  // namespace tuning
+}  // namespace carry

@@ -1,0 +1,338 @@
+// Benchmark: carry's scans against CUB, Thrust and a device copy, in one run, on one GPU.
+// Large n: CUDA events around each call, median of many after warm-up, rotating buffers while inputs
+// fit in L2. Small n: "queued" = a batch of calls queued behind a busy kernel, per call; "e2e" = host
+// clock around one call plus a stream sync on an idle GPU. Every carry result timed is checked once.
+#include <algorithm>
+#include <chrono>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <carry/scan/device_scan.cuh>
+
+#include "baselines/baselines.hpp"
+#include "common/gpu.cuh"
+
+using namespace carry_validate;
+
+namespace {
+
+struct options {
+  int min_log2 = 10, max_log2 = 30;
+  bool quick = false, variants = true;
+  std::string csv = "bench.csv";
+  std::string only_type;
+};
+
+struct row {
+  std::string op, impl, type, method;
+  std::int64_t n;
+  double us;
+};
+std::vector<row> rows;
+
+__global__ void spin_kernel(long long cycles) {
+  long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
+template <class T>
+__global__ void fill_kernel(T* p, std::int64_t n, std::uint64_t seed) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x) {
+    std::uint64_t z = (i + seed) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    z ^= z >> 31;
+    if constexpr (std::is_floating_point<T>::value)
+      p[i] = static_cast<T>((z >> 11) * (1.0 / 9007199254740992.0));
+    else
+      p[i] = static_cast<T>(z);
+  }
+}
+template <class T>
+__global__ void mismatch_kernel(const T* a, const T* b, std::int64_t n, unsigned long long* count) {
+  unsigned long long local = 0;
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x)
+  {
+    const unsigned char* x = reinterpret_cast<const unsigned char*>(&a[i]);
+    const unsigned char* y = reinterpret_cast<const unsigned char*>(&b[i]);
+    bool differ = false;
+    for (unsigned k = 0; k < sizeof(T); ++k) differ |= x[k] != y[k];
+    local += differ;
+  }
+  if (local) atomicAdd(count, local);
+}
+
+double median(std::vector<double> v) {
+  std::sort(v.begin(), v.end());
+  return v[v.size() / 2];
+}
+
+/// A call on the `r`-th rotated buffer pair.
+using call_fn = std::function<void(int r)>;
+
+/// Median microseconds per call. Events around each call for large n; for small n, batches queued
+/// behind a spin kernel (GPU time per call with work queued ahead).
+double time_events(const call_fn& call, std::int64_t n, int rotations, int reps) {
+  cudaEvent_t a, b;
+  CARRY_CUDA_OR_DIE(cudaEventCreate(&a));
+  CARRY_CUDA_OR_DIE(cudaEventCreate(&b));
+  for (int i = 0; i < 3; ++i) call(i % rotations);
+  CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+  std::vector<double> t;
+  const bool batched = n <= (std::int64_t{1} << 22);
+  const int batch = batched ? 20 : 1;
+  for (int r = 0; r < reps; ++r) {
+    if (batched) spin_kernel<<<1, 1>>>(2000000);  // ~1 ms: the batch queues up behind it
+    CARRY_CUDA_OR_DIE(cudaEventRecord(a));
+    for (int k = 0; k < batch; ++k) call((r * batch + k) % rotations);
+    CARRY_CUDA_OR_DIE(cudaEventRecord(b));
+    CARRY_CUDA_OR_DIE(cudaEventSynchronize(b));
+    float ms;
+    CARRY_CUDA_OR_DIE(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms * 1000.0 / batch);
+  }
+  CARRY_CUDA_OR_DIE(cudaGetLastError());
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  return median(t);
+}
+
+/// Median microseconds from before the call to after a stream sync, on an idle GPU.
+double time_end_to_end(const call_fn& call, int rotations, int reps) {
+  for (int i = 0; i < 3; ++i) call(i % rotations);
+  CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    auto t0 = std::chrono::steady_clock::now();
+    call(r % rotations);
+    CARRY_CUDA_OR_DIE(cudaStreamSynchronize(0));
+    auto t1 = std::chrono::steady_clock::now();
+    t.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+  }
+  return median(t);
+}
+
+template <class T>
+const char* type_name() {
+  if (std::is_same<T, std::uint32_t>::value) return "u32";
+  if (std::is_same<T, float>::value) return "f32";
+  if (std::is_same<T, std::uint64_t>::value) return "u64";
+  if (std::is_same<T, std::uint8_t>::value) return "u8";
+  return "?";
+}
+
+struct buffers {
+  void* in = nullptr;
+  void* out = nullptr;
+  void* check = nullptr;
+  void* temp = nullptr;
+  std::size_t bytes = 0, temp_bytes = 0;
+  unsigned long long* count = nullptr;
+};
+
+enum class scan_op { inclusive_sum, exclusive_sum, inclusive_max };
+const char* op_name(scan_op o) {
+  return o == scan_op::inclusive_sum ? "inclusive_sum" : o == scan_op::exclusive_sum ? "exclusive_sum" : "inclusive_max";
+}
+
+template <class HP, class SP, class T>
+cudaError_t carry_call(scan_op o, void* tmp, std::size_t& bytes, const T* in, T* out, std::int64_t n,
+                       carry::scan_options opt) {
+  using W = carry::device_scan_with<HP, SP>;
+  switch (o) {
+    case scan_op::inclusive_sum: return W::inclusive_scan(tmp, bytes, in, out, carry::sum{}, n, opt);
+    case scan_op::exclusive_sum: return W::exclusive_scan(tmp, bytes, in, out, carry::sum{}, T{}, n, opt);
+    default: return W::inclusive_scan(tmp, bytes, in, out, carry::maximum{}, n, opt);
+  }
+}
+template <class T>
+cudaError_t cub_call(scan_op o, void* tmp, std::size_t& bytes, const T* in, T* out, std::int64_t n) {
+  if constexpr (std::is_same<T, float>::value || std::is_same<T, std::uint32_t>::value)
+    if (o == scan_op::inclusive_max) return cub_inclusive_max(tmp, bytes, in, out, n, cudaStream_t{});
+  return o == scan_op::exclusive_sum ? cub_exclusive_sum(tmp, bytes, in, out, n, cudaStream_t{})
+                                     : cub_inclusive_sum(tmp, bytes, in, out, n, cudaStream_t{});
+}
+
+void ensure_temp(buffers& b, std::size_t need) {
+  if (need <= b.temp_bytes) return;
+  if (b.temp) CARRY_CUDA_OR_DIE(cudaFree(b.temp));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&b.temp, need));
+  b.temp_bytes = need;
+}
+
+template <class T>
+void bench_case(buffers& b, scan_op o, std::int64_t n, const options& opt) {
+  const std::size_t item_bytes = n * sizeof(T);
+  const int rotations = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(8, b.bytes / item_bytes)));
+  const int reps = n <= (1 << 16) ? 30 : n <= (1 << 22) ? 30 : n <= (1 << 26) ? 40 : n <= (1 << 28) ? 15 : 7;
+  T* in = static_cast<T*>(b.in);
+  T* out = static_cast<T*>(b.out);
+  const char* tn = type_name<T>();
+  const std::string on = op_name(o);
+  auto record = [&](const std::string& impl, double us, const char* method) {
+    rows.push_back(row{on, impl, tn, method, n, us});
+  };
+
+  // ---- the reference for checks: CUB's output ----
+  std::size_t need = 0;
+  CARRY_CUDA_OR_DIE(cub_call(o, nullptr, need, in, out, n));
+  ensure_temp(b, need);
+  CARRY_CUDA_OR_DIE(cub_call(o, b.temp, need, in, static_cast<T*>(b.check), n));
+  CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+  const bool exact = !std::is_floating_point<T>::value || o == scan_op::inclusive_max;
+
+  auto timed = [&](const std::string& impl, const call_fn& call) {
+    double us = time_events(call, n, rotations, reps);
+    record(impl, us, n <= (std::int64_t{1} << 22) ? "queued" : "events");
+  };
+
+  timed("memcpy", [&](int r) {
+    CARRY_CUDA_OR_DIE(cudaMemcpyAsync(out + r * n, in + r * n, item_bytes, cudaMemcpyDeviceToDevice));
+  });
+  timed("cub", [&](int r) {
+    std::size_t t = b.temp_bytes;
+    CARRY_CUDA_OR_DIE(cub_call(o, b.temp, t, in + r * n, out + r * n, n));
+  });
+  if (o == scan_op::inclusive_sum)
+    timed("thrust", [&](int r) { thrust_inclusive_sum(in + r * n, out + r * n, n, cudaStream_t{}); });
+
+  using HP = carry::tuning::hierarchical_policy<T>;
+  using SP = carry::tuning::single_pass_policy<T>;
+  auto carry_impl = [&](const std::string& impl, auto hp, carry::scan_options so) {
+    using H = decltype(hp);
+    std::size_t bytes = 0;
+    CARRY_CUDA_OR_DIE(carry_call<H, SP>(o, nullptr, bytes, in, out, n, so));
+    ensure_temp(b, bytes);
+    // check once, on poisoned output
+    CARRY_CUDA_OR_DIE(cudaMemset(out, 0xA5, item_bytes));
+    CARRY_CUDA_OR_DIE(carry_call<H, SP>(o, b.temp, bytes, in, out, n, so));
+    if (exact) {
+      CARRY_CUDA_OR_DIE(cudaMemset(b.count, 0, sizeof(unsigned long long)));
+      mismatch_kernel<<<1024, 256>>>(out, static_cast<const T*>(b.check), n, b.count);
+      unsigned long long bad = 0;
+      CARRY_CUDA_OR_DIE(cudaMemcpy(&bad, b.count, sizeof bad, cudaMemcpyDeviceToHost));
+      if (bad) {
+        std::fprintf(stderr, "MISMATCH: %s %s %s n=%lld: %llu elements differ from CUB\n", impl.c_str(), on.c_str(),
+                     tn, static_cast<long long>(n), bad);
+        std::exit(3);
+      }
+    }
+    timed(impl, [&](int r) {
+      std::size_t t = b.temp_bytes;
+      CARRY_CUDA_OR_DIE(carry_call<H, SP>(o, b.temp, t, in + r * n, out + r * n, n, so));
+    });
+    if (n <= (1 << 16) && so.algorithm == carry::scan_algorithm::automatic) {
+      record(impl, time_end_to_end([&](int r) {
+               std::size_t t = b.temp_bytes;
+               CARRY_CUDA_OR_DIE(carry_call<H, SP>(o, b.temp, t, in + r * n, out + r * n, n, so));
+             }, rotations, 200), "e2e");
+    }
+  };
+  const carry::scan_options hier{carry::scan_algorithm::hierarchical, false};
+  carry_impl("carry-auto", HP{}, carry::scan_options{});
+  carry_impl("carry-single_pass", HP{}, carry::scan_options{carry::scan_algorithm::single_pass, false});
+  carry_impl("carry-single_pass-det", HP{}, carry::scan_options{carry::scan_algorithm::single_pass, true});
+  carry_impl("carry-hier-coarsened", HP{}, hier);
+  if (opt.variants && o == scan_op::inclusive_sum && std::is_same<T, std::uint32_t>::value) {
+    using BA = carry::block_scan_algorithm;
+    carry_impl("carry-hier-kogge_stone", carry::tuning::seed_policy<BA::kogge_stone>{}, hier);
+    carry_impl("carry-hier-kogge_stone_db", carry::tuning::seed_policy<BA::kogge_stone_double_buffer>{}, hier);
+    carry_impl("carry-hier-brent_kung", carry::tuning::seed_policy<BA::brent_kung>{}, hier);
+    carry_impl("carry-hier-blelloch", carry::tuning::seed_policy<BA::blelloch>{}, hier);
+  }
+  if (n <= (1 << 16)) {
+    record("cub", time_end_to_end([&](int r) {
+             std::size_t t = b.temp_bytes;
+             CARRY_CUDA_OR_DIE(cub_call(o, b.temp, t, in + r * n, out + r * n, n));
+           }, rotations, 200), "e2e");
+  }
+  std::fflush(stdout);
+}
+
+template <class T>
+void bench_type(buffers& b, const options& opt, std::vector<scan_op> ops) {
+  if (!opt.only_type.empty() && opt.only_type != type_name<T>()) return;
+  const std::int64_t max_elems = static_cast<std::int64_t>(b.bytes / sizeof(T));
+  fill_kernel<<<4096, 256>>>(static_cast<T*>(b.in), max_elems, 12345);
+  CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+  for (scan_op o : ops)
+    for (int lg = opt.min_log2; lg <= opt.max_log2; lg += opt.quick ? 4 : 2) {
+      const std::int64_t n = std::int64_t{1} << lg;
+      if (n > max_elems) break;
+      bench_case<T>(b, o, n, opt);
+      std::fprintf(stderr, "  %s %s 2^%d done\n", op_name(o), type_name<T>(), lg);
+    }
+}
+
+const row* find(const std::string& op, const std::string& impl, const std::string& type, std::int64_t n,
+                const std::string& method) {
+  for (const auto& r : rows)
+    if (r.op == op && r.impl == impl && r.type == type && r.n == n && r.method == method) return &r;
+  return nullptr;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+  options opt;
+  for (int i = 1; i < argc; ++i) {
+    std::string a = argv[i];
+    if (a == "--quick") opt.quick = true;
+    else if (a == "--no-variants") opt.variants = false;
+    else if (a == "--csv" && i + 1 < argc) opt.csv = argv[++i];
+    else if (a == "--max-log2" && i + 1 < argc) opt.max_log2 = std::atoi(argv[++i]);
+    else if (a == "--min-log2" && i + 1 < argc) opt.min_log2 = std::atoi(argv[++i]);
+    else if (a == "--type" && i + 1 < argc) opt.only_type = argv[++i];
+    else {
+      std::printf("usage: carry_bench [--quick] [--no-variants] [--csv FILE] [--min-log2 N] [--max-log2 N] "
+                  "[--type u32|f32|u64|u8]\n");
+      return a == "--help" ? 0 : 2;
+    }
+  }
+  if (!gpu_present()) {
+    std::printf("carry_bench: no CUDA-capable GPU found\n");
+    return 2;
+  }
+  cudaDeviceProp p;
+  CARRY_CUDA_OR_DIE(cudaGetDeviceProperties(&p, 0));
+  int rt = 0;
+  cudaRuntimeGetVersion(&rt);
+  std::printf("GPU: %s, %d SMs, %d MB L2; CUDA runtime %d.%d; CCCL %s\n", p.name, p.multiProcessorCount,
+              p.l2CacheSize >> 20, rt / 1000, rt % 1000 / 10, cccl_version());
+  buffers b;
+  b.bytes = std::size_t{1} << 33;  // 8 GiB each: 2^30 items of every benchmarked type
+  CARRY_CUDA_OR_DIE(cudaMalloc(&b.in, b.bytes));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&b.out, b.bytes));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&b.check, b.bytes));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&b.count, sizeof(unsigned long long)));
+  bench_type<std::uint32_t>(b, opt, {scan_op::inclusive_sum, scan_op::exclusive_sum});
+  bench_type<float>(b, opt, {scan_op::inclusive_sum, scan_op::exclusive_sum, scan_op::inclusive_max});
+  bench_type<std::uint64_t>(b, opt, {scan_op::inclusive_sum});
+  bench_type<std::uint8_t>(b, opt, {scan_op::inclusive_sum});
+
+  // ---- table: each row's throughput relative to CUB and to the copy of the same bytes ----
+  FILE* csv = std::fopen(opt.csv.c_str(), "w");
+  if (csv) std::fprintf(csv, "op,impl,type,n,median_us,gbps,vs_cub,vs_memcpy,method\n");
+  std::printf("\n%-14s %-4s %6s %-26s %-6s %11s %9s %7s %7s\n", "op", "type", "n", "impl", "method", "median_us",
+              "GB/s", "x_cub", "x_copy");
+  for (const auto& r : rows) {
+    const std::size_t tbytes = r.type == "u8" ? 1 : r.type == "u64" ? 8 : 4;
+    const double gbps = 2.0 * r.n * tbytes / (r.us * 1e3);
+    const row* cub = find(r.op, "cub", r.type, r.n, r.method);
+    const row* copy = find(r.op, "memcpy", r.type, r.n, r.method == "e2e" ? "queued" : r.method);
+    const double vs_cub = cub ? cub->us / r.us : 0, vs_copy = copy && r.method != "e2e" ? copy->us / r.us : 0;
+    int lg = static_cast<int>(std::log2(static_cast<double>(r.n)));
+    std::printf("%-14s %-4s 2^%-4d %-26s %-6s %11.1f %9.1f %7.3f %7.3f\n", r.op.c_str(), r.type.c_str(), lg,
+                r.impl.c_str(), r.method.c_str(), r.us, gbps, vs_cub, vs_copy);
+    if (csv)
+      std::fprintf(csv, "%s,%s,%s,%lld,%.2f,%.1f,%.4f,%.4f,%s\n", r.op.c_str(), r.impl.c_str(), r.type.c_str(),
+                   static_cast<long long>(r.n), r.us, gbps, vs_cub, vs_copy, r.method.c_str());
+  }
+  if (csv) std::fclose(csv);
+  return 0;
+}

@@ -1,0 +1,69 @@
+// GPU test and benchmark support: device buffers, poisoning, error checks, the GPU presence probe.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+namespace carry_validate {
+
+/// Exit code that CTest reads as "skipped" (SKIP_RETURN_CODE) when no GPU is present.
+constexpr int skip_return_code = 77;
+
+inline bool gpu_present() {
+  int n = 0;
+  return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
+}
+
+#define CARRY_CUDA_OR_DIE(...)                                                                          \
+  do {                                                                                                  \
+    cudaError_t e_ = (__VA_ARGS__);                                                                             \
+    if (e_ != cudaSuccess) {                                                                            \
+      std::fprintf(stderr, "CUDA error %s at %s:%d: %s\n", cudaGetErrorName(e_), __FILE__, __LINE__, #__VA_ARGS__); \
+      std::exit(1);                                                                                     \
+    }                                                                                                   \
+  } while (0)
+
+/// Poison byte written into outputs and temp storage before each run: every element must be overwritten.
+constexpr int poison_byte = 0xA5;
+
+/// An owning device allocation of n elements (+ `guard` poisoned elements after them).
+template <class T>
+struct device_buffer {
+  T* ptr = nullptr;
+  std::size_t n = 0, guard = 0;
+  device_buffer() = default;
+  explicit device_buffer(std::size_t count, std::size_t guard_elems = 0) : n(count), guard(guard_elems) {
+    CARRY_CUDA_OR_DIE(cudaMalloc(&ptr, (n + guard) * sizeof(T) + 1));
+  }
+  device_buffer(const device_buffer&) = delete;
+  device_buffer& operator=(const device_buffer&) = delete;
+  device_buffer(device_buffer&& o) noexcept : ptr(o.ptr), n(o.n), guard(o.guard) { o.ptr = nullptr; }
+  ~device_buffer() {
+    if (ptr) cudaFree(ptr);
+  }
+  void poison() { CARRY_CUDA_OR_DIE(cudaMemset(ptr, poison_byte, (n + guard) * sizeof(T) + 1)); }
+  void upload(const std::vector<T>& h) {
+    poison();
+    if (!h.empty()) CARRY_CUDA_OR_DIE(cudaMemcpy(ptr, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+  }
+  std::vector<T> download(std::size_t count) const {
+    std::vector<T> h(count);
+    if (count) CARRY_CUDA_OR_DIE(cudaMemcpy(h.data(), ptr, count * sizeof(T), cudaMemcpyDeviceToHost));
+    return h;
+  }
+  /// Whether the guard elements (and the trailing byte) still hold the poison.
+  bool guard_intact() const {
+    std::vector<unsigned char> g(guard * sizeof(T) + 1);
+    CARRY_CUDA_OR_DIE(cudaMemcpy(g.data(), reinterpret_cast<const unsigned char*>(ptr) + n * sizeof(T), g.size(),
+                                 cudaMemcpyDeviceToHost));
+    for (unsigned char c : g)
+      if (c != poison_byte) return false;
+    return true;
+  }
+};
+
+}  // namespace carry_validate
