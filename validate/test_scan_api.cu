@@ -223,15 +223,16 @@ TEST_CASE("deterministic mode: bitwise-equal float output over 50 runs", "[gpu][
     device_buffer<float> d_in(n), d_out(n), d_noise(n);
     d_in.upload(in);
     for (const auto& opt : {single_det, hier}) {
-      std::size_t bytes = 0;
+      std::size_t bytes = 0, noise_bytes = 0;
       REQUIRE(carry::inclusive_sum(nullptr, bytes, d_in.ptr, d_out.ptr, n, opt) == cudaSuccess);
-      device_buffer<unsigned char> tmp(bytes), tmp_noise(bytes);
+      REQUIRE(carry::inclusive_sum(nullptr, noise_bytes, d_in.ptr, d_noise.ptr, n, single) == cudaSuccess);
+      device_buffer<unsigned char> tmp(bytes), tmp_noise(noise_bytes);
       std::vector<float> first;
       cudaStream_t noise;
       REQUIRE(cudaStreamCreateWithFlags(&noise, cudaStreamNonBlocking) == cudaSuccess);
       for (int run = 0; run < 50; ++run) {
         // concurrent work on another stream perturbs the timing of the look-back
-        if (run % 2) REQUIRE(carry::inclusive_sum(tmp_noise.ptr, bytes, d_in.ptr, d_noise.ptr, n, single, noise) ==
+        if (run % 2) REQUIRE(carry::inclusive_sum(tmp_noise.ptr, noise_bytes, d_in.ptr, d_noise.ptr, n, single, noise) ==
                              cudaSuccess);
         d_out.poison();
         REQUIRE(carry::inclusive_sum(tmp.ptr, bytes, d_in.ptr, d_out.ptr, n, opt) == cudaSuccess);

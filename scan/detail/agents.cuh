@@ -17,7 +17,7 @@ struct tile_types {
   static constexpr int tile_items = Policy::tile_items;
   using scan_t = block_scan<T, threads, Policy::algorithm, items>;
   using reduce_t = block_reduce<T, threads, items>;
-  using io = tile_io<T, items>;
+  using io = tile_io<T, threads, items>;
 };
 
 /// Folds the first `valid` items of a loaded tile into one value (valid in thread 0), in order.
@@ -40,13 +40,16 @@ __device__ T reduce_loaded_tile(typename tile_types<Policy, T>::reduce_t::temp_s
 template <class Policy, class T, class Op>
 struct upsweep_agent {
   using tt = tile_types<Policy, T>;
-  using temp_storage = typename tt::reduce_t::temp_storage;
+  struct temp_storage {
+    typename tt::io::temp_storage io;
+    typename tt::reduce_t::temp_storage reduce;
+  };
   __device__ static void consume(temp_storage& ts, const T* in, T* totals, const tile_plan& plan, Op op, bool vec,
                                  std::int64_t tile) {
     const int valid = plan.valid_items(tile);
     T items[tt::items];
-    tt::io::load(in + plan.tile_base(tile), valid, vec, items, tt::tile_items);
-    T total = reduce_loaded_tile<Policy>(ts, items, valid, op);
+    tt::io::load(ts.io, in + plan.tile_base(tile), valid, vec, items, tt::tile_items);
+    T total = reduce_loaded_tile<Policy>(ts.reduce, items, valid, op);
     if (threadIdx.x == 0) totals[tile] = total;
   }
 };
@@ -55,7 +58,10 @@ struct upsweep_agent {
 template <class Policy, class T, class Op>
 struct spine_agent {
   using tt = tile_types<Policy, T>;
-  using temp_storage = typename tt::scan_t::temp_storage;
+  struct temp_storage {
+    typename tt::io::temp_storage io;
+    typename tt::scan_t::temp_storage scan;
+  };
   __device__ static void consume(temp_storage& ts, T* totals, std::int64_t num_totals, Op op) {
     const tile_plan chunks = plan_tiles(num_totals, tt::tile_items);
     const bool vec = vector_aligned<T, tt::items>(totals);
@@ -63,10 +69,10 @@ struct spine_agent {
     for (std::int64_t c = 0; c < chunks.num_tiles; ++c) {
       const int valid = chunks.valid_items(c);
       T items[tt::items];
-      tt::io::load(totals + chunks.tile_base(c), valid, vec, items, tt::tile_items);
+      tt::io::load(ts.io, totals + chunks.tile_base(c), valid, vec, items, tt::tile_items);
       T aggregate;
-      typename tt::scan_t(ts).template scan<false>(items, op, carry, aggregate);
-      tt::io::store(totals + chunks.tile_base(c), valid, vec, items, tt::tile_items);
+      typename tt::scan_t(ts.scan).template scan<false>(items, op, carry, aggregate);
+      tt::io::store(ts.io, totals + chunks.tile_base(c), valid, vec, items, tt::tile_items);
       carry = tile_prefix<T>{carry.valid ? op(carry.value, aggregate) : aggregate, true};
       __syncthreads();  // the block's temp storage is reused by the next chunk
     }
@@ -78,7 +84,10 @@ struct spine_agent {
 template <class Policy, bool EXCLUSIVE, class T, class Op>
 struct downsweep_agent {
   using tt = tile_types<Policy, T>;
-  using temp_storage = typename tt::scan_t::temp_storage;
+  struct temp_storage {
+    typename tt::io::temp_storage io;
+    typename tt::scan_t::temp_storage scan;
+  };
   __device__ static void consume(temp_storage& ts, const T* in, T* out, const T* scanned_totals,
                                  const tile_plan& plan, Op op, T init, bool vec_in, bool vec_out,
                                  std::int64_t tile) {
@@ -90,10 +99,10 @@ struct downsweep_agent {
       carry = {tile > 0 ? scanned_totals[tile - 1] : init, tile > 0};
     }
     T items[tt::items];
-    tt::io::load(in + plan.tile_base(tile), valid, vec_in, items, tt::tile_items);
+    tt::io::load(ts.io, in + plan.tile_base(tile), valid, vec_in, items, tt::tile_items);
     T aggregate;
-    typename tt::scan_t(ts).template scan<EXCLUSIVE>(items, op, carry, aggregate);
-    tt::io::store(out + plan.tile_base(tile), valid, vec_out, items, tt::tile_items);
+    typename tt::scan_t(ts.scan).template scan<EXCLUSIVE>(items, op, carry, aggregate);
+    tt::io::store(ts.io, out + plan.tile_base(tile), valid, vec_out, items, tt::tile_items);
   }
 };
 
@@ -102,6 +111,7 @@ template <class Policy, bool EXCLUSIVE, bool DETERMINISTIC, class T, class Op>
 struct single_pass_agent {
   using tt = tile_types<Policy, T>;
   struct temp_storage {
+    typename tt::io::temp_storage io;
     typename tt::scan_t::temp_storage scan;
     std::uint32_t tile;
   };
@@ -115,23 +125,30 @@ struct single_pass_agent {
     const int valid = plan.valid_items(tile);
     const bool last = tile == plan.num_tiles - 1;
     T items[tt::items];
-    tt::io::load(in + plan.tile_base(tile), valid, vec_in, items, tt::tile_items);
+    tt::io::load(ts.io, in + plan.tile_base(tile), valid, vec_in, items, tt::tile_items);
     // ---- scan; warp 0 meanwhile publishes and looks back ----
     auto get_prefix = [&](const T& aggregate) -> tile_prefix<T> {
       const bool leader = threadIdx.x == 0;
       if (tile == 0) {
-        if (leader && !last)
-          state.status.publish(0, state_prefix, EXCLUSIVE ? op(init, aggregate) : aggregate, epoch);
+        const T value = EXCLUSIVE ? op(init, aggregate) : aggregate;
+        if (leader && !last) state.status.publish(0, DETERMINISTIC ? state_aggregate : state_prefix, value, epoch);
         return {init, EXCLUSIVE};
       }
       if (leader && !last) state.status.publish(tile, state_aggregate, aggregate, epoch);
-      T exclusive = look_back<DETERMINISTIC, T>(state.status, tile, epoch, op);
-      if (leader && !last) state.status.publish(tile, state_prefix, op(exclusive, aggregate), epoch);
-      return {exclusive, true};
+      if constexpr (DETERMINISTIC) {
+        T exclusive = look_back_deterministic<T>(state.status, state.prefixes, tile, epoch, op);
+        if (leader && !last && tile % warp_threads == warp_threads - 1)
+          state.prefixes.publish(tile, state_prefix, op(exclusive, aggregate), epoch);
+        return {exclusive, true};
+      } else {
+        T exclusive = look_back<T>(state.status, tile, epoch, op);
+        if (leader && !last) state.status.publish(tile, state_prefix, op(exclusive, aggregate), epoch);
+        return {exclusive, true};
+      }
     };
     T aggregate;
     typename tt::scan_t(ts.scan).template scan_with_callback<EXCLUSIVE>(items, op, get_prefix, aggregate);
-    tt::io::store(out + plan.tile_base(tile), valid, vec_out, items, tt::tile_items);
+    tt::io::store(ts.io, out + plan.tile_base(tile), valid, vec_out, items, tt::tile_items);
   }
 };
 
@@ -139,7 +156,10 @@ struct single_pass_agent {
 template <class Policy, class T, class Op>
 struct reduce_spine_agent {
   using tt = tile_types<Policy, T>;
-  using temp_storage = typename tt::reduce_t::temp_storage;
+  struct temp_storage {
+    typename tt::io::temp_storage io;
+    typename tt::reduce_t::temp_storage reduce;
+  };
   __device__ static void consume(temp_storage& ts, const T* totals, std::int64_t num_totals, T* out, Op op, T init) {
     const tile_plan chunks = plan_tiles(num_totals, tt::tile_items);
     const bool vec = vector_aligned<T, tt::items>(totals);
@@ -147,8 +167,8 @@ struct reduce_spine_agent {
     for (std::int64_t c = 0; c < chunks.num_tiles; ++c) {
       const int valid = chunks.valid_items(c);
       T items[tt::items];
-      tt::io::load(totals + chunks.tile_base(c), valid, vec, items, tt::tile_items);
-      T total = reduce_loaded_tile<Policy>(ts, items, valid, op);
+      tt::io::load(ts.io, totals + chunks.tile_base(c), valid, vec, items, tt::tile_items);
+      T total = reduce_loaded_tile<Policy>(ts.reduce, items, valid, op);
       if (threadIdx.x == 0) acc = op(acc, total);
       __syncthreads();
     }

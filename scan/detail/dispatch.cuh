@@ -37,20 +37,21 @@ struct scan_plan {
   pass_kind kind;
   bool single_tile_from_single_pass;  // which policy's tile the single-tile path uses
   tile_plan tiles;
-  temp_layout<4> layout;
+  temp_layout<7> layout;
 
   static scan_plan make(std::int64_t n, const scan_options& opt) {
     const pass_kind kind = choose_pass(n, opt, HPolicy::tile_items, SPolicy::tile_items);
     const bool sp = uses_single_pass(n, opt);
     const tile_plan tiles = plan_tiles(n, sp ? SPolicy::tile_items : HPolicy::tile_items);
-    std::size_t parts[4] = {0, 0, 0, 0};
+    std::size_t parts[7] = {0, 0, 0, 0, 0, 0, 0};
     if (kind == pass_kind::hierarchical) parts[0] = static_cast<std::size_t>(tiles.num_tiles) * sizeof(T);
     if (kind == pass_kind::single_pass) {
       std::size_t status[3];
       tile_status<T>::sizes(tiles.num_tiles, status);
-      parts[0] = sizeof(std::uint64_t), parts[1] = status[0], parts[2] = status[1], parts[3] = status[2];
+      parts[0] = sizeof(std::uint64_t);
+      for (int i = 0; i < 3; ++i) parts[1 + i] = parts[4 + i] = status[i];
     }
-    return scan_plan{kind, sp, tiles, temp_layout<4>(parts)};
+    return scan_plan{kind, sp, tiles, temp_layout<7>(parts)};
   }
 };
 
@@ -93,10 +94,12 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
       return after_launch(stream);
     }
     case pass_kind::single_pass: {
-      void* parts[3] = {plan.layout.carve(d_temp_storage, 1), plan.layout.carve(d_temp_storage, 2),
-                        plan.layout.carve(d_temp_storage, 3)};
+      void* status[3] = {plan.layout.carve(d_temp_storage, 1), plan.layout.carve(d_temp_storage, 2),
+                         plan.layout.carve(d_temp_storage, 3)};
+      void* prefixes[3] = {plan.layout.carve(d_temp_storage, 4), plan.layout.carve(d_temp_storage, 5),
+                           plan.layout.carve(d_temp_storage, 6)};
       single_pass_state<T> state{static_cast<std::uint64_t*>(plan.layout.carve(d_temp_storage, 0)),
-                                 tile_status<T>::carve(parts)};
+                                 tile_status<T>::carve(status), tile_status<T>::carve(prefixes)};
       constexpr int items = SPolicy::items_per_thread;
       const bool vin = vector_aligned<T, items>(d_in), vout = vector_aligned<T, items>(d_out);
       const std::uint32_t epoch = next_epoch();

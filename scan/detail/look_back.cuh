@@ -20,58 +20,106 @@ __device__ __forceinline__ void read_window(const Status& st, std::int64_t windo
   }
 }
 
-/// The exclusive prefix of `tile` (> 0): the fold of every earlier tile. Called by all of warp 0.
-/// Fast mode: each window of 32 predecessors is reduced as a tree, so the grouping of the fold depends
-/// on which predecessors had finished: floating-point results may differ from run to run.
-/// Deterministic mode: the fold is always the strict left fold ((t0 (+) t1) (+) t2) ...: it starts
-/// from the nearest published inclusive prefix (itself such a left fold) and adds the aggregates
-/// after it one at a time, so the value is the same whichever prefix it found.
-template <bool DETERMINISTIC, class T, class Op, class Status>
+/// Reads tiles first .. first+live-1 into lanes 0 .. live-1 (the other lanes are dead), spinning until
+/// each has published in this epoch.
+template <class T, class Status>
+__device__ __forceinline__ void read_tiles(const Status& st, std::int64_t first, int live, std::uint32_t epoch,
+                                           int lane, unsigned& state, T& v) {
+  state = lane < live ? unsigned{state_invalid} : unsigned{state_aggregate};
+  while (true) {
+    if (state == state_invalid) st.read(first + lane, epoch, state, v);
+    if (!__any_sync(0xffffffffu, state == state_invalid)) break;
+  }
+}
+
+/// Fast mode: the exclusive prefix of `tile` (> 0), the fold of every earlier tile. Called by all of
+/// warp 0; `st` holds each tile's aggregate, later replaced by its inclusive prefix. Each window of 32
+/// predecessors is reduced as a tree, and the search stops at the nearest inclusive prefix, so the
+/// grouping depends on timing: floating-point results may differ in the last bits from run to run.
+template <class T, class Op, class Status>
 __device__ T look_back(const Status& st, std::int64_t tile, std::uint32_t epoch, Op op) {
   const int lane = threadIdx.x % warp_threads;
   const unsigned full = 0xffffffffu;
   std::int64_t end = tile - 1;
   unsigned state;
-  T v;
-  if constexpr (!DETERMINISTIC) {
-    T acc;
-    bool has_acc = false;
-    while (true) {
-      read_window(st, end, epoch, lane, state, v);
-      const unsigned prefixes = __ballot_sync(full, state == state_prefix && end - 31 + lane >= 0);
-      const int dead = end >= warp_threads - 1 ? 0 : static_cast<int>(warp_threads - 1 - end);
-      const int first = prefixes ? warp_threads - 1 - __clz(prefixes) : dead;
-      T w = shfl_idx(full, warp_reduce_ordered(v, op, lane, full, warp_threads, first), 0);
-      acc = has_acc ? op(w, acc) : w;
-      has_acc = true;
-      if (prefixes) return acc;
-      end -= warp_threads;
-    }
-  } else {
-    // ---- find the nearest window holding an inclusive prefix ----
-    unsigned prefixes;
-    while (true) {
-      read_window(st, end, epoch, lane, state, v);
-      prefixes = __ballot_sync(full, state == state_prefix && end - 31 + lane >= 0);
-      if (prefixes) break;
-      end -= warp_threads;
-    }
-    // ---- fold forward, one tile at a time, back up to tile - 1 ----
-    T acc;
-    while (true) {
-      int from = 0;
-      if (prefixes) {
-        const int p = warp_threads - 1 - __clz(prefixes);
-        acc = shfl_idx(full, v, p);
-        from = p + 1;
-      }
-      for (int l = from; l < warp_threads; ++l) acc = op(acc, shfl_idx(full, v, l));
-      end += warp_threads;
-      if (end >= tile) return acc;
-      read_window(st, end, epoch, lane, state, v);
-      prefixes = __ballot_sync(full, state == state_prefix);
-    }
+  T v, acc;
+  bool has_acc = false;
+  while (true) {
+    read_window(st, end, epoch, lane, state, v);
+    const unsigned prefixes = __ballot_sync(full, state == state_prefix && end - 31 + lane >= 0);
+    const int dead = end >= warp_threads - 1 ? 0 : static_cast<int>(warp_threads - 1 - end);
+    const int first = prefixes ? warp_threads - 1 - __clz(prefixes) : dead;
+    T w = shfl_idx(full, warp_reduce_ordered(v, op, lane, full, warp_threads, first), 0);
+    acc = has_acc ? op(w, acc) : w;
+    has_acc = true;
+    if (prefixes) return acc;
+    end -= warp_threads;
   }
+}
+
+// Deterministic mode. Tiles form groups of 32 (group g: tiles 32g .. 32g+31). The canonical values are
+//   excl(t) = incl(32g-1) (+) tree(a[32g .. t-1])          (no incl term in group 0)
+//   incl(32g+31) = excl(32g+31) (+) a(32g+31)              (published by the group's last tile)
+// where tree(...) is warp_reduce_ordered over lanes [0, w): its shape depends on w only. A tile finds
+// the nearest group boundary whose incl is published, or starts from group 0, and rebuilds the later
+// boundaries group by group with the same formula, so every path yields the same bits.
+
+/// incl(32g - 1) for g >= 1.
+template <class T, class Op, class Status>
+__device__ T boundary_prefix(const Status& aggregates, const Status& prefixes, std::int64_t g, std::uint32_t epoch,
+                             Op op) {
+  const int lane = threadIdx.x % warp_threads;
+  const unsigned full = 0xffffffffu;
+  // ---- nearest published boundary, 32 at a time (lane j: boundary of group h - j) ----
+  std::int64_t start = 0;  // first group to rebuild
+  T base;
+  bool has_base = false;
+  for (std::int64_t h = g;; h -= warp_threads) {
+    const std::int64_t k = h - lane;
+    unsigned state = state_invalid;
+    T v;
+    if (k >= 1) prefixes.read(32 * k - 1, epoch, state, v);
+    const unsigned found = __ballot_sync(full, k >= 1 && state == state_prefix);
+    if (found) {
+      const int j = __ffs(found) - 1;  // the nearest
+      base = shfl_idx(full, v, j);
+      has_base = true;
+      start = h - j;
+      break;
+    }
+    if (h - (warp_threads - 1) <= 1) break;  // none down to group 1: rebuild from group 0
+  }
+  // ---- rebuild boundaries start .. g-1 ----
+  for (std::int64_t q = start; q < g; ++q) {
+    unsigned state;
+    T v;
+    read_tiles(aggregates, 32 * q, warp_threads, epoch, lane, state, v);
+    const T head = shfl_idx(full, warp_reduce_ordered(v, op, lane, full, warp_threads - 1), 0);
+    const T last = shfl_idx(full, v, warp_threads - 1);
+    base = has_base ? op(op(base, head), last) : op(head, last);
+    has_base = true;
+  }
+  return base;
+}
+
+/// Deterministic mode: the exclusive prefix of `tile` (> 0). Called by all of warp 0.
+template <class T, class Op, class Status>
+__device__ T look_back_deterministic(const Status& aggregates, const Status& prefixes, std::int64_t tile,
+                                     std::uint32_t epoch, Op op) {
+  const int lane = threadIdx.x % warp_threads;
+  const unsigned full = 0xffffffffu;
+  const std::int64_t g = tile / warp_threads;
+  const int w = static_cast<int>(tile - g * warp_threads);  // predecessors inside the group
+  T partial;
+  if (w > 0) {
+    unsigned state;
+    T v;
+    read_tiles(aggregates, g * warp_threads, w, epoch, lane, state, v);
+    partial = shfl_idx(full, warp_reduce_ordered(v, op, lane, full, w), 0);
+    if (g == 0) return partial;
+  }
+  const T base = boundary_prefix<T>(aggregates, prefixes, g, epoch, op);
+  return w > 0 ? op(base, partial) : base;
 }
 
 }  // namespace detail

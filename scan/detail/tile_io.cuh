@@ -24,23 +24,50 @@ struct vector_word<4> {
   using type = unsigned;
 };
 
-template <class T, int ITEMS>
+/// Loads and stores of a blocked tile (thread t holds items t*ITEMS .. t*ITEMS+ITEMS-1).
+/// Full tiles whose pointer allows it move as 16-byte vectors, warp-striped so that each instruction of
+/// a warp covers 512 contiguous bytes, and are transposed to the blocked arrangement through shared
+/// memory (one 16-byte slot of padding per 8, so neither direction has bank conflicts). Partial tiles
+/// go element by element.
+template <class T, int BLOCK_THREADS, int ITEMS>
 struct tile_io {
   static constexpr int vbytes = vector_bytes<T, ITEMS>();
   static constexpr int vcount = vbytes == 0 ? 0 : ITEMS * static_cast<int>(sizeof(T)) / vbytes;
+  static constexpr bool transpose = vbytes == 16 && vcount > 1 && BLOCK_THREADS % 32 == 0;
+  static constexpr int warps = BLOCK_THREADS / 32;
+  static constexpr int warp_chunks = 32 * vcount;                     // 16-byte chunks per warp
+  static constexpr int padded_chunks = warp_chunks + warp_chunks / 8;  // with one pad slot per 8
+  struct temp_storage {
+    uint4 chunks[transpose ? warps * padded_chunks : 1];
+  };
+  __device__ static int slot(int c) { return c + c / 8; }
 
-  /// Thread t reads items [t*ITEMS, t*ITEMS+ITEMS) of the tile at `tile_in`; `valid` items exist.
-  /// Missing items are padded with the tile's first item: padding sits at the end of the tile, and
-  /// scans only move values forward, so it never reaches a live output.
-  __device__ static void load(const T* tile_in, int valid, bool vec, T (&items)[ITEMS], int tile_items) {
+  /// Missing items of a partial tile are padded with the tile's first item: padding sits at the end of
+  /// the tile, and scans only move values forward, so it never reaches a live output.
+  __device__ static void load(temp_storage& ts, const T* tile_in, int valid, bool vec, T (&items)[ITEMS],
+                              int tile_items) {
     const int first = threadIdx.x * ITEMS;
     if constexpr (vcount > 0) {
       if (vec && valid == tile_items) {
         using V = typename vector_word<vbytes>::type;
-        const V* src = reinterpret_cast<const V*>(tile_in + first);
         V w[vcount];
-        CARRY_UNROLL
-        for (int i = 0; i < vcount; ++i) w[i] = src[i];
+        if constexpr (transpose) {
+          const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+          const uint4* src = reinterpret_cast<const uint4*>(tile_in) + warp * warp_chunks;
+          uint4* buf = ts.chunks + warp * padded_chunks;
+          CARRY_UNROLL
+          for (int v = 0; v < vcount; ++v) w[v] = src[v * 32 + lane];  // coalesced
+          CARRY_UNROLL
+          for (int v = 0; v < vcount; ++v) buf[slot(v * 32 + lane)] = w[v];
+          __syncwarp();
+          CARRY_UNROLL
+          for (int v = 0; v < vcount; ++v) w[v] = buf[slot(lane * vcount + v)];  // blocked
+          __syncwarp();
+        } else {
+          const V* src = reinterpret_cast<const V*>(tile_in + first);
+          CARRY_UNROLL
+          for (int i = 0; i < vcount; ++i) w[i] = src[i];
+        }
         memcpy(items, w, sizeof(items));
         return;
       }
@@ -49,16 +76,29 @@ struct tile_io {
     for (int j = 0; j < ITEMS; ++j) items[j] = first + j < valid ? tile_in[first + j] : tile_in[0];
   }
 
-  __device__ static void store(T* tile_out, int valid, bool vec, const T (&items)[ITEMS], int tile_items) {
+  __device__ static void store(temp_storage& ts, T* tile_out, int valid, bool vec, const T (&items)[ITEMS],
+                               int tile_items) {
     const int first = threadIdx.x * ITEMS;
     if constexpr (vcount > 0) {
       if (vec && valid == tile_items) {
         using V = typename vector_word<vbytes>::type;
-        V* dst = reinterpret_cast<V*>(tile_out + first);
         V w[vcount];
         memcpy(w, items, sizeof(items));
-        CARRY_UNROLL
-        for (int i = 0; i < vcount; ++i) dst[i] = w[i];
+        if constexpr (transpose) {
+          const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+          uint4* dst = reinterpret_cast<uint4*>(tile_out) + warp * warp_chunks;
+          uint4* buf = ts.chunks + warp * padded_chunks;
+          CARRY_UNROLL
+          for (int v = 0; v < vcount; ++v) buf[slot(lane * vcount + v)] = w[v];
+          __syncwarp();
+          CARRY_UNROLL
+          for (int v = 0; v < vcount; ++v) dst[v * 32 + lane] = buf[slot(v * 32 + lane)];  // coalesced
+          __syncwarp();
+        } else {
+          V* dst = reinterpret_cast<V*>(tile_out + first);
+          CARRY_UNROLL
+          for (int i = 0; i < vcount; ++i) dst[i] = w[i];
+        }
         return;
       }
     }

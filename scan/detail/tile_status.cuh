@@ -124,11 +124,14 @@ struct tile_status<T, 2> {
   }
 };
 
-/// Everything the single-pass scan keeps in temp storage.
+/// Everything the single-pass scan keeps in temp storage. Fast mode keeps each tile's aggregate and
+/// then its inclusive prefix in `status`; deterministic mode keeps aggregates in `status` and the
+/// inclusive prefixes of group boundaries in `prefixes`.
 template <class T>
 struct single_pass_state {
   std::uint64_t* counter;
   tile_status<T> status;
+  tile_status<T> prefixes;
 };
 
 }  // namespace detail

@@ -1,0 +1,93 @@
+// Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): single-pass tile shapes per type against CUB and memcpy.
+#include <algorithm>
+#include <cstdio>
+#include <vector>
+
+#include <carry/scan/device_scan.cuh>
+
+#include "baselines/baselines.hpp"
+#include "common/gpu.cuh"
+
+using namespace carry_validate;
+
+template <class F>
+double median_us(F&& f, int reps) {
+  cudaEvent_t a, b;
+  CARRY_CUDA_OR_DIE(cudaEventCreate(&a));
+  CARRY_CUDA_OR_DIE(cudaEventCreate(&b));
+  for (int i = 0; i < 3; ++i) f();
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    CARRY_CUDA_OR_DIE(cudaEventRecord(a));
+    f();
+    CARRY_CUDA_OR_DIE(cudaEventRecord(b));
+    CARRY_CUDA_OR_DIE(cudaEventSynchronize(b));
+    float ms;
+    CARRY_CUDA_OR_DIE(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms * 1000);
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+void* g_in;
+void* g_out;
+void* g_tmp;
+std::size_t g_tmp_bytes = std::size_t{1} << 28;
+
+template <class T>
+void baselines(const char* name, std::int64_t n) {
+  T* in = static_cast<T*>(g_in);
+  T* out = static_cast<T*>(g_out);
+  double copy = median_us([&] { CARRY_CUDA_OR_DIE(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); }, 20);
+  double cub = median_us([&] {
+    std::size_t t = g_tmp_bytes;
+    CARRY_CUDA_OR_DIE(cub_inclusive_sum(g_tmp, t, in, out, n, cudaStream_t{}));
+  }, 20);
+  std::printf("%-4s n=%-11lld memcpy %9.1f us   cub %9.1f us (%.3f of copy)\n", name, (long long)n, copy, cub, copy / cub);
+}
+
+template <class T, int BT, int IPT, bool DET = false>
+void shape(const char* name, std::int64_t n) {
+  using P = carry::tile_policy<carry::block_scan_algorithm::coarsened, BT, IPT>;
+  T* in = static_cast<T*>(g_in);
+  T* out = static_cast<T*>(g_out);
+  carry::scan_options o{carry::scan_algorithm::single_pass, DET};
+  double t = median_us([&] {
+    std::size_t b = g_tmp_bytes;
+    CARRY_CUDA_OR_DIE(carry::device_scan_with<P, P>::inclusive_scan(g_tmp, b, in, out, carry::sum{}, n, o));
+  }, 20);
+  std::printf("%-4s n=%-11lld single_pass%s %4d x %3d : %9.1f us\n", name, (long long)n, DET ? "-det" : "    ", BT, IPT, t);
+}
+
+int main() {
+  if (!gpu_present()) return 2;
+  CARRY_CUDA_OR_DIE(cudaMalloc(&g_in, std::size_t{1} << 31));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&g_out, std::size_t{1} << 31));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&g_tmp, g_tmp_bytes));
+  CARRY_CUDA_OR_DIE(cudaMemset(g_in, 0x37, std::size_t{1} << 31));
+  for (std::int64_t n : {std::int64_t{1} << 28, std::int64_t{1} << 22}) {
+    baselines<std::uint32_t>("u32", n);
+    shape<std::uint32_t, 128, 16>("u32", n);
+    shape<std::uint32_t, 256, 16>("u32", n);
+    shape<std::uint32_t, 256, 16, true>("u32", n);
+    shape<std::uint32_t, 512, 16>("u32", n);
+    shape<std::uint32_t, 128, 32>("u32", n);
+    shape<std::uint32_t, 256, 32>("u32", n);
+    shape<std::uint32_t, 256, 32, true>("u32", n);
+    shape<std::uint32_t, 128, 64>("u32", n);
+    baselines<std::uint8_t>("u8", n);
+    shape<std::uint8_t, 256, 64>("u8", n);
+    shape<std::uint8_t, 128, 64>("u8", n);
+    shape<std::uint8_t, 512, 32>("u8", n);
+    shape<std::uint8_t, 256, 128>("u8", n);
+    shape<std::uint8_t, 128, 128>("u8", n);
+    baselines<std::uint64_t>("u64", n / 2);
+    shape<std::uint64_t, 256, 8>("u64", n / 2);
+    shape<std::uint64_t, 128, 8>("u64", n / 2);
+    shape<std::uint64_t, 256, 16>("u64", n / 2);
+    shape<std::uint64_t, 128, 16>("u64", n / 2);
+    shape<std::uint64_t, 512, 8>("u64", n / 2);
+  }
+  return 0;
+}
