@@ -92,9 +92,14 @@ cudaError_t run_carry(const config& c, void* tmp, std::size_t& bytes, const T* i
                 : c.algorithm == "hierarchical" ? carry::scan_algorithm::hierarchical
                                                 : carry::scan_algorithm::automatic;
   o.deterministic = c.deterministic;
-  using W = carry::device_scan_with<HP, carry::tuning::single_pass_policy<T>>;
-  if (c.op == "exclusive_sum") return W::exclusive_scan(tmp, bytes, in, out, carry::sum{}, T{}, c.n, o);
-  return W::inclusive_scan(tmp, bytes, in, out, carry::sum{}, c.n, o);
+  if constexpr (std::is_same<HP, carry::tuning::hierarchical_policy<T>>::value) {  // the public entry points
+    if (c.op == "exclusive_sum") return carry::exclusive_sum(tmp, bytes, in, out, c.n, o);
+    return carry::inclusive_sum(tmp, bytes, in, out, c.n, o);
+  } else {  // another block algorithm inside the hierarchical pass
+    using W = carry::device_scan_with<HP, carry::tuning::single_pass_policy<T>>;
+    if (c.op == "exclusive_sum") return W::exclusive_scan(tmp, bytes, in, out, carry::sum{}, T{}, c.n, o);
+    return W::inclusive_scan(tmp, bytes, in, out, carry::sum{}, c.n, o);
+  }
 }
 
 template <class HP, class T>

@@ -26,7 +26,8 @@ namespace carry {
 template <class T, class Op>
 cudaError_t inclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,
                            Op scan_op, std::int64_t num_items, scan_options options, cudaStream_t stream = 0) {
-  return detail::dispatch_scan<tuning::hierarchical_policy<T>, tuning::single_pass_policy<T>, false>(
+  return detail::dispatch_scan<tuning::hierarchical_policy<T>, tuning::single_pass_policy<T>, tuning::small_policy<T>,
+                               false>(
       d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, T{}, num_items, options, stream);
 }
 template <class T, class Op>
@@ -43,7 +44,8 @@ template <class T, class Op>
 cudaError_t exclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,
                            Op scan_op, T init, std::int64_t num_items, scan_options options,
                            cudaStream_t stream = 0) {
-  return detail::dispatch_scan<tuning::hierarchical_policy<T>, tuning::single_pass_policy<T>, true>(
+  return detail::dispatch_scan<tuning::hierarchical_policy<T>, tuning::single_pass_policy<T>, tuning::small_policy<T>,
+                               true>(
       d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init, num_items, options, stream);
 }
 template <class T, class Op>
@@ -89,14 +91,14 @@ struct device_scan_with {
   static cudaError_t inclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in,
                                     T* d_out, Op scan_op, std::int64_t num_items, scan_options options,
                                     cudaStream_t stream = 0) {
-    return detail::dispatch_scan<HierarchicalPolicy, SinglePassPolicy, false>(
+    return detail::dispatch_scan<HierarchicalPolicy, SinglePassPolicy, SinglePassPolicy, false>(
         d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, T{}, num_items, options, stream);
   }
   template <class T, class Op>
   static cudaError_t exclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in,
                                     T* d_out, Op scan_op, T init, std::int64_t num_items, scan_options options,
                                     cudaStream_t stream = 0) {
-    return detail::dispatch_scan<HierarchicalPolicy, SinglePassPolicy, true>(
+    return detail::dispatch_scan<HierarchicalPolicy, SinglePassPolicy, SinglePassPolicy, true>(
         d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init, num_items, options, stream);
   }
 };

@@ -7,13 +7,15 @@
 
 namespace carry {
 
-/// Launch shape of a tile pass: algorithm, threads per block, items per thread.
-template <block_scan_algorithm ALGORITHM, int BLOCK_THREADS, int ITEMS_PER_THREAD>
+/// Launch shape of a tile pass: algorithm, threads per block, items per thread, and whether tile
+/// loads and stores carry the streaming (evict-first) cache hint.
+template <block_scan_algorithm ALGORITHM, int BLOCK_THREADS, int ITEMS_PER_THREAD, bool STREAMING = false>
 struct tile_policy {
   static constexpr block_scan_algorithm algorithm = ALGORITHM;
   static constexpr int block_threads = BLOCK_THREADS;
   static constexpr int items_per_thread = ITEMS_PER_THREAD;
   static constexpr int tile_items = BLOCK_THREADS * ITEMS_PER_THREAD;
+  static constexpr bool streaming = STREAMING;
 };
 
 namespace tuning {
@@ -40,6 +42,14 @@ template <block_scan_algorithm A>
 using seed_policy = tile_policy<A, 512,
                                 (A == block_scan_algorithm::brent_kung || A == block_scan_algorithm::blelloch) ? 2
                                                                                                                : 1>;
+
+/// Small inputs (up to small_n_max items) in the single-pass family use 512-thread tiles of up to 16
+/// items per thread (u32: 8192 items, so 2^13 is one block and 2^16 eight tiles). Static shared memory
+/// caps a tile at 48 KB with its transpose buffer. Measured: see NOTES.md.
+template <class T>
+using small_policy =
+    tile_policy<block_scan_algorithm::coarsened, 512, (coarsened_items<T>() < 16 ? coarsened_items<T>() : 16)>;
+constexpr std::int64_t small_n_max = std::int64_t{1} << 16;  // measured: see NOTES.md
 
 /// `scan_algorithm::automatic` takes the single-pass scan from this many items on, the hierarchical
 /// pass below (both launch once for a single tile). Measured: see NOTES.md.

@@ -105,13 +105,19 @@ TEST_CASE("status tags and the ticket counter carry the epoch", "[cpu][status]")
 
 TEST_CASE("pass choice", "[cpu][plan]") {
   scan_options h{scan_algorithm::hierarchical, false}, s{scan_algorithm::single_pass, false}, a{};
-  CHECK(choose_pass(0, h, 4096, 4096) == pass_kind::empty);
-  CHECK(choose_pass(4096, h, 4096, 4096) == pass_kind::single_tile);
-  CHECK(choose_pass(4097, h, 4096, 4096) == pass_kind::hierarchical);
-  CHECK(choose_pass(4097, s, 4096, 8192) == pass_kind::single_tile);
-  CHECK(choose_pass(8193, s, 4096, 8192) == pass_kind::single_pass);
-  const std::int64_t big = tuning::auto_single_pass_from + 100000;
-  CHECK(choose_pass(big, a, 4096, 4096) == pass_kind::single_pass);
+  CHECK(choose_family(100, h, true) == tile_family::hierarchical);
+  CHECK(choose_family(100, s, true) == tile_family::small);
+  CHECK(choose_family(100, s, false) == tile_family::single_pass);
+  CHECK(choose_family(tuning::small_n_max, s, true) == tile_family::small);
+  CHECK(choose_family(tuning::small_n_max + 1, s, true) == tile_family::single_pass);
+  CHECK(choose_family(tuning::small_n_max + 1, a, true) ==
+        (tuning::small_n_max + 1 >= tuning::auto_single_pass_from ? tile_family::single_pass
+                                                                   : tile_family::hierarchical));
+  CHECK(choose_pass(0, tile_family::hierarchical, 4096) == pass_kind::empty);
+  CHECK(choose_pass(4096, tile_family::hierarchical, 4096) == pass_kind::single_tile);
+  CHECK(choose_pass(4097, tile_family::hierarchical, 4096) == pass_kind::hierarchical);
+  CHECK(choose_pass(4097, tile_family::small, 4096) == pass_kind::single_pass);
+  CHECK(choose_pass(8192, tile_family::single_pass, 8192) == pass_kind::single_tile);
 }
 
 TEST_CASE("vector widths of tile loads", "[cpu][plan]") {

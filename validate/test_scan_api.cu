@@ -38,6 +38,35 @@ TEST_CASE("worked examples: seeds and sandwich", "[gpu][api]") {
   }
 }
 
+template <class T, class Op>
+void check_public_entry(Op op, T init) {
+  using S = carry::tuning::small_policy<T>;
+  using P = carry::tuning::single_pass_policy<T>;
+  std::uint64_t seed = 500;
+  for (const auto& opt : all_modes)
+    for (std::int64_t n : std::vector<std::int64_t>{1, S::tile_items - 1, S::tile_items, S::tile_items + 1,
+                                                    3 * S::tile_items + 5, carry::tuning::small_n_max - 1,
+                                                    carry::tuning::small_n_max, carry::tuning::small_n_max + 1,
+                                                    P::tile_items + 1, 5 * P::tile_items + 3})
+      for (int exclusive = 0; exclusive < 2; ++exclusive) {
+        const auto in = random_values<T>(n, seed++);
+        const auto ref = exclusive ? reference_exclusive(in, init, op) : reference_inclusive(in, op);
+        auto run = [&](void* tmp, std::size_t& bytes, const T* d_in, T* d_out, std::int64_t m) {
+          return exclusive ? carry::exclusive_scan(tmp, bytes, d_in, d_out, op, init, m, opt)
+                           : carry::inclusive_scan(tmp, bytes, d_in, d_out, op, m, opt);
+        };
+        INFO("mode " << static_cast<int>(opt.algorithm) << (opt.deterministic ? " det" : "") << ", "
+                     << (exclusive ? "exclusive" : "inclusive"));
+        run_and_check(run, in, ref, (n + exclusive) % 2 == 1);
+      }
+}
+
+TEST_CASE("public entry points around the small-input and single-pass tile edges", "[gpu][api]") {
+  check_public_entry<std::uint32_t>(carry::sum{}, 5u);
+  check_public_entry<affine>(compose_affine{}, affine{3, 7});
+  check_public_entry<double>(carry::sum{}, 0.0);
+}
+
 TEST_CASE("bad arguments: cudaErrorInvalidValue and no output written", "[gpu][api]") {
   const std::int64_t n = 100000;
   for (const auto& opt : all_modes) {

@@ -5,6 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <random>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -32,17 +33,22 @@ inline cudaError_t after_launch(cudaStream_t stream) {
   return e;
 }
 
-template <class HPolicy, class SPolicy, class T>
+/// Everything a scan call decides before launching: family, pass, tiles, temp-storage layout.
+template <class HPolicy, class SPolicy, class SmallPolicy, class T>
 struct scan_plan {
+  static constexpr bool has_small = !std::is_same<SPolicy, SmallPolicy>::value;
+  tile_family family;
   pass_kind kind;
-  bool single_tile_from_single_pass;  // which policy's tile the single-tile path uses
   tile_plan tiles;
   temp_layout<7> layout;
 
   static scan_plan make(std::int64_t n, const scan_options& opt) {
-    const pass_kind kind = choose_pass(n, opt, HPolicy::tile_items, SPolicy::tile_items);
-    const bool sp = uses_single_pass(n, opt);
-    const tile_plan tiles = plan_tiles(n, sp ? SPolicy::tile_items : HPolicy::tile_items);
+    const tile_family family = choose_family(n, opt, has_small);
+    const std::int64_t tile = family == tile_family::hierarchical ? HPolicy::tile_items
+                              : family == tile_family::small      ? SmallPolicy::tile_items
+                                                                  : SPolicy::tile_items;
+    const pass_kind kind = choose_pass(n, family, tile);
+    const tile_plan tiles = plan_tiles(n, tile);
     std::size_t parts[7] = {0, 0, 0, 0, 0, 0, 0};
     if (kind == pass_kind::hierarchical) parts[0] = static_cast<std::size_t>(tiles.num_tiles) * sizeof(T);
     if (kind == pass_kind::single_pass) {
@@ -51,15 +57,47 @@ struct scan_plan {
       parts[0] = sizeof(std::uint64_t);
       for (int i = 0; i < 3; ++i) parts[1 + i] = parts[4 + i] = status[i];
     }
-    return scan_plan{kind, sp, tiles, temp_layout<7>(parts)};
+    return scan_plan{family, kind, tiles, temp_layout<7>(parts)};
   }
 };
 
-template <class HPolicy, class SPolicy, bool EXCLUSIVE, class T, class Op>
+template <class P, bool EXCLUSIVE, class T, class Op>
+cudaError_t launch_single_tile(const T* d_in, T* d_out, const tile_plan& tiles, Op op, T init, cudaStream_t stream) {
+  constexpr int items = P::items_per_thread;
+  downsweep_kernel<P, EXCLUSIVE><<<1, P::block_threads, 0, stream>>>(
+      d_in, d_out, static_cast<const T*>(nullptr), tiles, op, init, vector_aligned<T, items>(d_in),
+      vector_aligned<T, items>(d_out));
+  return after_launch(stream);
+}
+
+template <class P, bool EXCLUSIVE, class T, class Op, class Layout>
+cudaError_t launch_single_pass(void* d_temp_storage, const Layout& layout, const T* d_in, T* d_out,
+                               const tile_plan& tiles, Op op, T init, bool deterministic, cudaStream_t stream) {
+  void* status[3] = {layout.carve(d_temp_storage, 1), layout.carve(d_temp_storage, 2),
+                     layout.carve(d_temp_storage, 3)};
+  void* prefixes[3] = {layout.carve(d_temp_storage, 4), layout.carve(d_temp_storage, 5),
+                       layout.carve(d_temp_storage, 6)};
+  single_pass_state<T> state{static_cast<std::uint64_t*>(layout.carve(d_temp_storage, 0)),
+                             tile_status<T>::carve(status), tile_status<T>::carve(prefixes)};
+  constexpr int items = P::items_per_thread;
+  const bool vin = vector_aligned<T, items>(d_in), vout = vector_aligned<T, items>(d_out);
+  const std::uint32_t epoch = next_epoch();
+  const auto grid = static_cast<unsigned>(tiles.num_tiles);
+  if (deterministic)
+    single_pass_kernel<P, EXCLUSIVE, true><<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state,
+                                                                                 epoch, vin, vout);
+  else
+    single_pass_kernel<P, EXCLUSIVE, false><<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init,
+                                                                                  state, epoch, vin, vout);
+  return after_launch(stream);
+}
+
+template <class HPolicy, class SPolicy, class SmallPolicy, bool EXCLUSIVE, class T, class Op>
 cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out, Op op,
                           T init, std::int64_t num_items, const scan_options& opt, cudaStream_t stream) {
   if (num_items < 0) return cudaErrorInvalidValue;
-  const auto plan = scan_plan<HPolicy, SPolicy, T>::make(num_items, opt);
+  using plan_t = scan_plan<HPolicy, SPolicy, SmallPolicy, T>;
+  const plan_t plan = plan_t::make(num_items, opt);
   if (d_temp_storage == nullptr) {
     temp_storage_bytes = plan.layout.total;
     return cudaSuccess;
@@ -67,23 +105,19 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
   if (check_args(d_in, d_out, num_items, temp_storage_bytes, plan.layout.total, plan.tiles.num_tiles) !=
       arg_error::none)
     return cudaErrorInvalidValue;
-  const auto grid = static_cast<unsigned>(plan.tiles.num_tiles);
   switch (plan.kind) {
     case pass_kind::empty: return cudaSuccess;
     case pass_kind::single_tile:
-      if (plan.single_tile_from_single_pass) {
-        downsweep_kernel<SPolicy, EXCLUSIVE><<<1, SPolicy::block_threads, 0, stream>>>(
-            d_in, d_out, static_cast<const T*>(nullptr), plan.tiles, op, init,
-            vector_aligned<T, SPolicy::items_per_thread>(d_in), vector_aligned<T, SPolicy::items_per_thread>(d_out));
-      } else {
-        downsweep_kernel<HPolicy, EXCLUSIVE><<<1, HPolicy::block_threads, 0, stream>>>(
-            d_in, d_out, static_cast<const T*>(nullptr), plan.tiles, op, init,
-            vector_aligned<T, HPolicy::items_per_thread>(d_in), vector_aligned<T, HPolicy::items_per_thread>(d_out));
-      }
-      return after_launch(stream);
+      if (plan.family == tile_family::hierarchical)
+        return launch_single_tile<HPolicy, EXCLUSIVE>(d_in, d_out, plan.tiles, op, init, stream);
+      if constexpr (plan_t::has_small)
+        if (plan.family == tile_family::small)
+          return launch_single_tile<SmallPolicy, EXCLUSIVE>(d_in, d_out, plan.tiles, op, init, stream);
+      return launch_single_tile<SPolicy, EXCLUSIVE>(d_in, d_out, plan.tiles, op, init, stream);
     case pass_kind::hierarchical: {
       T* totals = static_cast<T*>(plan.layout.carve(d_temp_storage, 0));
       constexpr int items = HPolicy::items_per_thread;
+      const auto grid = static_cast<unsigned>(plan.tiles.num_tiles);
       upsweep_kernel<HPolicy><<<grid, HPolicy::block_threads, 0, stream>>>(d_in, totals, plan.tiles, op,
                                                                            vector_aligned<T, items>(d_in));
       if (cudaError_t e = after_launch(stream); e != cudaSuccess) return e;
@@ -93,24 +127,13 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
           d_in, d_out, totals, plan.tiles, op, init, vector_aligned<T, items>(d_in), vector_aligned<T, items>(d_out));
       return after_launch(stream);
     }
-    case pass_kind::single_pass: {
-      void* status[3] = {plan.layout.carve(d_temp_storage, 1), plan.layout.carve(d_temp_storage, 2),
-                         plan.layout.carve(d_temp_storage, 3)};
-      void* prefixes[3] = {plan.layout.carve(d_temp_storage, 4), plan.layout.carve(d_temp_storage, 5),
-                           plan.layout.carve(d_temp_storage, 6)};
-      single_pass_state<T> state{static_cast<std::uint64_t*>(plan.layout.carve(d_temp_storage, 0)),
-                                 tile_status<T>::carve(status), tile_status<T>::carve(prefixes)};
-      constexpr int items = SPolicy::items_per_thread;
-      const bool vin = vector_aligned<T, items>(d_in), vout = vector_aligned<T, items>(d_out);
-      const std::uint32_t epoch = next_epoch();
-      if (opt.deterministic)
-        single_pass_kernel<SPolicy, EXCLUSIVE, true><<<grid, SPolicy::block_threads, 0, stream>>>(
-            d_in, d_out, plan.tiles, op, init, state, epoch, vin, vout);
-      else
-        single_pass_kernel<SPolicy, EXCLUSIVE, false><<<grid, SPolicy::block_threads, 0, stream>>>(
-            d_in, d_out, plan.tiles, op, init, state, epoch, vin, vout);
-      return after_launch(stream);
-    }
+    case pass_kind::single_pass:
+      if constexpr (plan_t::has_small)
+        if (plan.family == tile_family::small)
+          return launch_single_pass<SmallPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op,
+                                                            init, opt.deterministic, stream);
+      return launch_single_pass<SPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op, init,
+                                                    opt.deterministic, stream);
   }
   return cudaErrorInvalidValue;
 }

@@ -29,7 +29,7 @@ struct vector_word<4> {
 /// a warp covers 512 contiguous bytes, and are transposed to the blocked arrangement through shared
 /// memory (one 16-byte slot of padding per 8, so neither direction has bank conflicts). Partial tiles
 /// go element by element.
-template <class T, int BLOCK_THREADS, int ITEMS>
+template <class T, int BLOCK_THREADS, int ITEMS, bool STREAMING = false>
 struct tile_io {
   static constexpr int vbytes = vector_bytes<T, ITEMS>();
   static constexpr int vcount = vbytes == 0 ? 0 : ITEMS * static_cast<int>(sizeof(T)) / vbytes;
@@ -56,7 +56,7 @@ struct tile_io {
           const uint4* src = reinterpret_cast<const uint4*>(tile_in) + warp * warp_chunks;
           uint4* buf = ts.chunks + warp * padded_chunks;
           CARRY_UNROLL
-          for (int v = 0; v < vcount; ++v) w[v] = src[v * 32 + lane];  // coalesced
+          for (int v = 0; v < vcount; ++v) w[v] = STREAMING ? __ldcs(src + v * 32 + lane) : src[v * 32 + lane];  // coalesced
           CARRY_UNROLL
           for (int v = 0; v < vcount; ++v) buf[slot(v * 32 + lane)] = w[v];
           __syncwarp();
@@ -92,7 +92,12 @@ struct tile_io {
           for (int v = 0; v < vcount; ++v) buf[slot(lane * vcount + v)] = w[v];
           __syncwarp();
           CARRY_UNROLL
-          for (int v = 0; v < vcount; ++v) dst[v * 32 + lane] = buf[slot(v * 32 + lane)];  // coalesced
+          for (int v = 0; v < vcount; ++v) {  // coalesced
+            if constexpr (STREAMING)
+              __stcs(dst + v * 32 + lane, buf[slot(v * 32 + lane)]);
+            else
+              dst[v * 32 + lane] = buf[slot(v * 32 + lane)];
+          }
           __syncwarp();
         } else {
           V* dst = reinterpret_cast<V*>(tile_out + first);

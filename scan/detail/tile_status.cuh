@@ -26,15 +26,19 @@ __device__ __forceinline__ unsigned load_relaxed(const unsigned* p) {
 }
 
 /// Hands out tiles in the order blocks start, so a tile's predecessors are always running or done and
-/// forward progress never depends on the scheduler. The counter carries the epoch: the first block of a
-/// call finds a word from another epoch and replaces it with (epoch, 1), taking ticket 0.
+/// forward progress never depends on the scheduler. The counter carries the epoch. Fast path: one
+/// atomicAdd on a word of this epoch. The first block of a call finds a word of another epoch and
+/// replaces it with (epoch, 1), taking ticket 0; blocks that raced it retry. (A stale word's count can
+/// not carry into its epoch half: counts stay below 2^31 + the few blocks that race the replacement.)
 __device__ __forceinline__ std::uint32_t take_ticket(std::uint64_t* counter, std::uint32_t epoch) {
   unsigned long long* c = reinterpret_cast<unsigned long long*>(counter);
-  unsigned long long cur = load_relaxed(counter);
+  unsigned long long old = atomicAdd(c, 1ull);
+  if (counter_epoch(old) == epoch) return counter_count(old);
+  unsigned long long cur = old + 1;
   while (true) {
-    if (counter_epoch(cur) == epoch) return counter_count(atomicAdd(c, 1ull));
     unsigned long long prev = atomicCAS(c, cur, counter_word(epoch, 1));
     if (prev == cur) return 0;
+    if (counter_epoch(prev) == epoch) return counter_count(atomicAdd(c, 1ull));
     cur = prev;
   }
 }

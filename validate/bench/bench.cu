@@ -140,14 +140,24 @@ const char* op_name(scan_op o) {
   return o == scan_op::inclusive_sum ? "inclusive_sum" : o == scan_op::exclusive_sum ? "exclusive_sum" : "inclusive_max";
 }
 
+/// A carry scan: through the public entry points for the tuned policies (they add the small-input
+/// tile), through device_scan_with for the other block algorithms.
 template <class HP, class SP, class T>
 cudaError_t carry_call(scan_op o, void* tmp, std::size_t& bytes, const T* in, T* out, std::int64_t n,
                        carry::scan_options opt) {
-  using W = carry::device_scan_with<HP, SP>;
-  switch (o) {
-    case scan_op::inclusive_sum: return W::inclusive_scan(tmp, bytes, in, out, carry::sum{}, n, opt);
-    case scan_op::exclusive_sum: return W::exclusive_scan(tmp, bytes, in, out, carry::sum{}, T{}, n, opt);
-    default: return W::inclusive_scan(tmp, bytes, in, out, carry::maximum{}, n, opt);
+  if constexpr (std::is_same<HP, carry::tuning::hierarchical_policy<T>>::value) {
+    switch (o) {
+      case scan_op::inclusive_sum: return carry::inclusive_sum(tmp, bytes, in, out, n, opt);
+      case scan_op::exclusive_sum: return carry::exclusive_sum(tmp, bytes, in, out, n, opt);
+      default: return carry::inclusive_scan(tmp, bytes, in, out, carry::maximum{}, n, opt);
+    }
+  } else {
+    using W = carry::device_scan_with<HP, SP>;
+    switch (o) {
+      case scan_op::inclusive_sum: return W::inclusive_scan(tmp, bytes, in, out, carry::sum{}, n, opt);
+      case scan_op::exclusive_sum: return W::exclusive_scan(tmp, bytes, in, out, carry::sum{}, T{}, n, opt);
+      default: return W::inclusive_scan(tmp, bytes, in, out, carry::maximum{}, n, opt);
+    }
   }
 }
 template <class T>
