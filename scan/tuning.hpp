@@ -20,20 +20,39 @@ struct tile_policy {
 
 namespace tuning {
 
-/// Items per thread of the coarsened tile: 64 bytes per thread (four 16-byte loads in flight), at
-/// least one item. Measured on the H100, see validate/results/NOTES.md.
+/// Items per thread of the coarsened tile when nothing better was measured: 64 bytes per thread
+/// (four 16-byte loads in flight), at least one item.
 template <class T>
 constexpr int coarsened_items() {
   return sizeof(T) >= 64 ? 1 : static_cast<int>(64 / sizeof(T));
 }
 
+/// The tuned tile of the large-input passes, by size of T (H100 sweeps in NOTES.md):
+///   1 byte: 128 threads x 128 items;  4 bytes: 128 x 64;  8 bytes: 256 x 16; others 256 x 64 bytes.
+template <class T, int SIZE = static_cast<int>(sizeof(T))>
+struct large_tile {
+  using type = tile_policy<block_scan_algorithm::coarsened, 256, coarsened_items<T>()>;
+};
+template <class T>
+struct large_tile<T, 1> {
+  using type = tile_policy<block_scan_algorithm::coarsened, 128, 128>;
+};
+template <class T>
+struct large_tile<T, 4> {
+  using type = tile_policy<block_scan_algorithm::coarsened, 128, 64>;
+};
+template <class T>
+struct large_tile<T, 8> {
+  using type = tile_policy<block_scan_algorithm::coarsened, 256, 16>;
+};
+
 /// The tuned single-pass tile for T.
 template <class T>
-using single_pass_policy = tile_policy<block_scan_algorithm::coarsened, 256, coarsened_items<T>()>;
+using single_pass_policy = typename large_tile<T>::type;
 
-/// The tuned hierarchical tile for T (upsweep and downsweep; the spine uses the same shape).
+/// The tuned hierarchical tile for T (upsweep, spine and downsweep).
 template <class T>
-using hierarchical_policy = tile_policy<block_scan_algorithm::coarsened, 256, coarsened_items<T>()>;
+using hierarchical_policy = typename large_tile<T>::type;
 
 /// The seeds' shapes for the four non-coarsened algorithms (benchmark and tests): one item per thread
 /// for Kogge-Stone, two for Brent-Kung and Blelloch (their trees take two per thread natively), 512
@@ -50,6 +69,11 @@ template <class T>
 using small_policy =
     tile_policy<block_scan_algorithm::coarsened, 512, (coarsened_items<T>() < 16 ? coarsened_items<T>() : 16)>;
 constexpr std::int64_t small_n_max = std::int64_t{1} << 16;  // measured: see NOTES.md
+
+/// Fast mode uses the canonical (deterministic) look-back from this many tiles on: on the H100 it was
+/// faster there (u32, 128 x 64 tiles: 2^28 826 vs 868 us, 2^30 3271 vs 3445 us) and slower below
+/// (2^22, 512 tiles: 22.4 vs 20.0 us). See NOTES.md.
+constexpr std::int64_t canonical_look_back_from_tiles = 2048;
 
 /// `scan_algorithm::automatic` takes the single-pass scan from this many items on, the hierarchical
 /// pass below (both launch once for a single tile). Measured: see NOTES.md.

@@ -105,19 +105,25 @@ TEST_CASE("status tags and the ticket counter carry the epoch", "[cpu][status]")
 
 TEST_CASE("pass choice", "[cpu][plan]") {
   scan_options h{scan_algorithm::hierarchical, false}, s{scan_algorithm::single_pass, false}, a{};
-  CHECK(choose_family(100, h, true) == tile_family::hierarchical);
+  scan_options d{scan_algorithm::single_pass, true};
+  CHECK(choose_family(100, h, true) == tile_family::small);
   CHECK(choose_family(100, s, true) == tile_family::small);
   CHECK(choose_family(100, s, false) == tile_family::single_pass);
+  CHECK(choose_family(100, h, false) == tile_family::hierarchical);
   CHECK(choose_family(tuning::small_n_max, s, true) == tile_family::small);
   CHECK(choose_family(tuning::small_n_max + 1, s, true) == tile_family::single_pass);
-  CHECK(choose_family(tuning::small_n_max + 1, a, true) ==
-        (tuning::small_n_max + 1 >= tuning::auto_single_pass_from ? tile_family::single_pass
-                                                                   : tile_family::hierarchical));
-  CHECK(choose_pass(0, tile_family::hierarchical, 4096) == pass_kind::empty);
-  CHECK(choose_pass(4096, tile_family::hierarchical, 4096) == pass_kind::single_tile);
-  CHECK(choose_pass(4097, tile_family::hierarchical, 4096) == pass_kind::hierarchical);
-  CHECK(choose_pass(4097, tile_family::small, 4096) == pass_kind::single_pass);
-  CHECK(choose_pass(8192, tile_family::single_pass, 8192) == pass_kind::single_tile);
+  CHECK(choose_family(tuning::small_n_max + 1, h, true) == tile_family::hierarchical);
+  CHECK(choose_pass(0, h, 4096) == pass_kind::empty);
+  CHECK(choose_pass(4096, h, 4096) == pass_kind::single_tile);
+  CHECK(choose_pass(4097, h, 4096) == pass_kind::hierarchical);
+  CHECK(choose_pass(4097, s, 4096) == pass_kind::single_pass);
+  CHECK(choose_pass(8192, s, 8192) == pass_kind::single_tile);
+  const std::int64_t big = std::max<std::int64_t>(tuning::auto_single_pass_from, tuning::small_n_max) + 100000;
+  CHECK(choose_pass(big, a, 4096) == pass_kind::single_pass);
+  // the canonical look-back: always when deterministic, else from the measured tile count
+  CHECK(canonical_look_back(d, 2));
+  CHECK_FALSE(canonical_look_back(s, tuning::canonical_look_back_from_tiles - 1));
+  CHECK(canonical_look_back(s, tuning::canonical_look_back_from_tiles));
 }
 
 TEST_CASE("vector widths of tile loads", "[cpu][plan]") {

@@ -2,7 +2,10 @@
 #pragma once
 
 #include "../block_reduce.cuh"
+#include <type_traits>
+
 #include "../block_scan.cuh"
+#include "../operators.hpp"
 #include "look_back.cuh"
 #include "plan.hpp"
 #include "tile_io.cuh"
@@ -55,6 +58,7 @@ struct upsweep_agent {
 };
 
 // ---- hierarchical pass, phase 2: spine — one block scans the tile totals, looping over chunks ----
+// (It runs in the last upsweep block to finish, after a fence: see upsweep_kernel.)
 template <class Policy, class T, class Op>
 struct spine_agent {
   using tt = tile_types<Policy, T>;
@@ -106,15 +110,66 @@ struct downsweep_agent {
   }
 };
 
+// ---- packed bytes: sums of 1-byte integers, four to a register ----
+
+/// Whether a tile of T under Op takes the packed-byte path: 1-byte integers summed (mod 256), in tiles
+/// that load as 16-byte chunks.
+template <class T, class Op, class IO>
+constexpr bool packed_byte_sum() {
+  return sizeof(T) == 1 && std::is_integral<T>::value && std::is_same<Op, carry::sum>::value && IO::transpose;
+}
+
+/// Per-byte a + b (mod 256) of four bytes at once: no carry crosses a byte.
+__device__ __forceinline__ unsigned add_bytes(unsigned a, unsigned b) {
+  return ((a & 0x7f7f7f7fu) + (b & 0x7f7f7f7fu)) ^ ((a ^ b) & 0x80808080u);
+}
+/// Inclusive prefix sums of the four bytes of w, plus `carry` added to each.
+__device__ __forceinline__ unsigned scan_bytes(unsigned w, unsigned carry) {
+  w = add_bytes(w, w << 8);
+  w = add_bytes(w, w << 16);
+  return add_bytes(w, carry * 0x01010101u);
+}
+
 // ---- single pass: scan the tile, publish its aggregate, look back, publish its inclusive prefix ----
-template <class Policy, bool EXCLUSIVE, bool DETERMINISTIC, class T, class Op>
+template <class Policy, bool EXCLUSIVE, bool CANONICAL, class T, class Op>
 struct single_pass_agent {
   using tt = tile_types<Policy, T>;
+  static constexpr bool packed = packed_byte_sum<T, Op, typename tt::io>();
+  using packed_core = block::coarsened<T, tt::threads, 1>;
   struct temp_storage {
     typename tt::io::temp_storage io;
-    typename tt::scan_t::temp_storage scan;
+    union {
+      typename tt::scan_t::temp_storage scan;
+      typename packed_core::temp_storage packed;
+    };
+    T prefix;
+    bool prefix_valid;
     std::uint32_t tile;
   };
+
+  /// The tile's carry-in, given its aggregate: publishes the aggregate, looks back (canonically or
+  /// not), publishes the inclusive prefix. Called by all of warp 0; lane 0's answer counts.
+  __device__ static tile_prefix<T> resolve_prefix(const T& aggregate, std::int64_t tile, bool last, Op op, T init,
+                                                  const single_pass_state<T>& state, std::uint32_t epoch) {
+    const bool leader = threadIdx.x == 0;
+    if (tile == 0) {
+      const T value = EXCLUSIVE ? op(init, aggregate) : aggregate;
+      if (leader && !last) state.status.publish(0, CANONICAL ? state_aggregate : state_prefix, value, epoch);
+      return {init, EXCLUSIVE};
+    }
+    if (leader && !last) state.status.publish(tile, state_aggregate, aggregate, epoch);
+    if constexpr (CANONICAL) {
+      T exclusive = look_back_deterministic<T>(state.status, state.prefixes, tile, epoch, op);
+      if (leader && !last && tile % warp_threads == warp_threads - 1)
+        state.prefixes.publish(tile, state_prefix, op(exclusive, aggregate), epoch);
+      return {exclusive, true};
+    } else {
+      T exclusive = look_back<T>(state.status, tile, epoch, op);
+      if (leader && !last) state.status.publish(tile, state_prefix, op(exclusive, aggregate), epoch);
+      return {exclusive, true};
+    }
+  }
+
   __device__ static void consume(temp_storage& ts, const T* in, T* out, const tile_plan& plan, Op op, T init,
                                  const single_pass_state<T>& state, std::uint32_t epoch, bool vec_in,
                                  bool vec_out) {
@@ -124,31 +179,77 @@ struct single_pass_agent {
     const std::int64_t tile = ts.tile;
     const int valid = plan.valid_items(tile);
     const bool last = tile == plan.num_tiles - 1;
-    T items[tt::items];
-    tt::io::load(ts.io, in + plan.tile_base(tile), valid, vec_in, items, tt::tile_items);
-    // ---- scan; warp 0 meanwhile publishes and looks back ----
-    auto get_prefix = [&](const T& aggregate) -> tile_prefix<T> {
-      const bool leader = threadIdx.x == 0;
-      if (tile == 0) {
-        const T value = EXCLUSIVE ? op(init, aggregate) : aggregate;
-        if (leader && !last) state.status.publish(0, DETERMINISTIC ? state_aggregate : state_prefix, value, epoch);
-        return {init, EXCLUSIVE};
+    if constexpr (packed) {
+      consume_packed(ts, in + plan.tile_base(tile), out + plan.tile_base(tile), valid, tile, last, op, init, state,
+                     epoch, vec_in, vec_out);
+    } else {
+      T items[tt::items];
+      tt::io::load(ts.io, in + plan.tile_base(tile), valid, vec_in, items, tt::tile_items);
+      // ---- scan; warp 0 meanwhile publishes and looks back ----
+      auto get_prefix = [&](const T& aggregate) {
+        return resolve_prefix(aggregate, tile, last, op, init, state, epoch);
+      };
+      T aggregate;
+      typename tt::scan_t(ts.scan).template scan_with_callback<EXCLUSIVE>(items, op, get_prefix, aggregate);
+      tt::io::store(ts.io, out + plan.tile_base(tile), valid, vec_out, items, tt::tile_items);
+    }
+  }
+
+  /// Packed bytes: the thread's total comes from dp4a over its words, the block scan runs over thread
+  /// totals only, and the fix-up scans four bytes per operation (mod 256, so 0 is the identity).
+  __device__ static void consume_packed(temp_storage& ts, const T* tile_in, T* tile_out, int valid, std::int64_t tile,
+                                        bool last, Op op, T init, const single_pass_state<T>& state,
+                                        std::uint32_t epoch, bool vec_in, bool vec_out) {
+    constexpr int words = tt::items / 4;
+    constexpr int chunks = tt::io::vcount;
+    union {
+      uint4 c[chunks];
+      unsigned w[words];
+    } data;
+    const int first = threadIdx.x * tt::items;
+    // ---- load ----
+    if (vec_in && valid == tt::tile_items) {
+      tt::io::load_chunks(ts.io, tile_in, data.c);
+    } else {
+      CARRY_UNROLL
+      for (int k = 0; k < words; ++k) {
+        unsigned x = 0;
+        CARRY_UNROLL
+        for (int b = 0; b < 4; ++b)
+          if (first + 4 * k + b < valid) x |= unsigned(static_cast<unsigned char>(tile_in[first + 4 * k + b])) << (8 * b);
+        data.w[k] = x;
       }
-      if (leader && !last) state.status.publish(tile, state_aggregate, aggregate, epoch);
-      if constexpr (DETERMINISTIC) {
-        T exclusive = look_back_deterministic<T>(state.status, state.prefixes, tile, epoch, op);
-        if (leader && !last && tile % warp_threads == warp_threads - 1)
-          state.prefixes.publish(tile, state_prefix, op(exclusive, aggregate), epoch);
-        return {exclusive, true};
-      } else {
-        T exclusive = look_back<T>(state.status, tile, epoch, op);
-        if (leader && !last) state.status.publish(tile, state_prefix, op(exclusive, aggregate), epoch);
-        return {exclusive, true};
-      }
-    };
-    T aggregate;
-    typename tt::scan_t(ts.scan).template scan_with_callback<EXCLUSIVE>(items, op, get_prefix, aggregate);
-    tt::io::store(ts.io, out + plan.tile_base(tile), valid, vec_out, items, tt::tile_items);
+    }
+    // ---- phase 1: thread total; phase 2: Brent-Kung over the totals ----
+    unsigned sum = 0;
+    CARRY_UNROLL
+    for (int k = 0; k < words; ++k) sum = __dp4a(data.w[k], 0x01010101u, sum);
+    T items[1] = {static_cast<T>(sum)};
+    T thread_prefix, aggregate;
+    packed_core::scan(ts.packed, items, op, thread_prefix, aggregate);
+    if (threadIdx.x < warp_threads) {
+      tile_prefix<T> p = resolve_prefix(aggregate, tile, last, op, init, state, epoch);
+      if (threadIdx.x == 0) ts.prefix = p.valid ? p.value : T{};
+    }
+    __syncthreads();
+    // ---- phase 3: fix-up, four bytes at a time ----
+    unsigned carry = static_cast<unsigned char>(threadIdx.x > 0 ? op(ts.prefix, thread_prefix) : ts.prefix);
+    CARRY_UNROLL
+    for (int k = 0; k < words; ++k) {
+      const unsigned inclusive = scan_bytes(data.w[k], carry);
+      data.w[k] = EXCLUSIVE ? (inclusive << 8) | carry : inclusive;
+      carry = inclusive >> 24;
+    }
+    // ---- store ----
+    if (vec_out && valid == tt::tile_items) {
+      tt::io::store_chunks(ts.io, tile_out, data.c);
+    } else {
+      CARRY_UNROLL
+      for (int k = 0; k < words; ++k)
+        CARRY_UNROLL
+        for (int b = 0; b < 4; ++b)
+          if (first + 4 * k + b < valid) tile_out[first + 4 * k + b] = static_cast<T>((data.w[k] >> (8 * b)) & 0xffu);
+    }
   }
 };
 

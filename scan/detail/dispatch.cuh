@@ -47,10 +47,13 @@ struct scan_plan {
     const std::int64_t tile = family == tile_family::hierarchical ? HPolicy::tile_items
                               : family == tile_family::small      ? SmallPolicy::tile_items
                                                                   : SPolicy::tile_items;
-    const pass_kind kind = choose_pass(n, family, tile);
+    const pass_kind kind = choose_pass(n, opt, tile);
     const tile_plan tiles = plan_tiles(n, tile);
     std::size_t parts[7] = {0, 0, 0, 0, 0, 0, 0};
-    if (kind == pass_kind::hierarchical) parts[0] = static_cast<std::size_t>(tiles.num_tiles) * sizeof(T);
+    if (kind == pass_kind::hierarchical) {
+      parts[0] = static_cast<std::size_t>(tiles.num_tiles) * sizeof(T);
+      parts[1] = sizeof(std::uint64_t);  // arrival counter of the upsweep (its last block runs the spine)
+    }
     if (kind == pass_kind::single_pass) {
       std::size_t status[3];
       tile_status<T>::sizes(tiles.num_tiles, status);
@@ -71,8 +74,23 @@ cudaError_t launch_single_tile(const T* d_in, T* d_out, const tile_plan& tiles, 
 }
 
 template <class P, bool EXCLUSIVE, class T, class Op, class Layout>
+cudaError_t launch_hierarchical(void* d_temp_storage, const Layout& layout, const T* d_in, T* d_out,
+                                const tile_plan& tiles, Op op, T init, cudaStream_t stream) {
+  T* totals = static_cast<T*>(layout.carve(d_temp_storage, 0));
+  auto* counter = static_cast<std::uint64_t*>(layout.carve(d_temp_storage, 1));
+  constexpr int items = P::items_per_thread;
+  const auto grid = static_cast<unsigned>(tiles.num_tiles);
+  upsweep_kernel<P><<<grid, P::block_threads, 0, stream>>>(d_in, totals, tiles, op, vector_aligned<T, items>(d_in),
+                                                           counter, next_epoch());
+  if (cudaError_t e = after_launch(stream); e != cudaSuccess) return e;
+  downsweep_kernel<P, EXCLUSIVE><<<grid, P::block_threads, 0, stream>>>(
+      d_in, d_out, totals, tiles, op, init, vector_aligned<T, items>(d_in), vector_aligned<T, items>(d_out));
+  return after_launch(stream);
+}
+
+template <class P, bool EXCLUSIVE, class T, class Op, class Layout>
 cudaError_t launch_single_pass(void* d_temp_storage, const Layout& layout, const T* d_in, T* d_out,
-                               const tile_plan& tiles, Op op, T init, bool deterministic, cudaStream_t stream) {
+                               const tile_plan& tiles, Op op, T init, bool canonical, cudaStream_t stream) {
   void* status[3] = {layout.carve(d_temp_storage, 1), layout.carve(d_temp_storage, 2),
                      layout.carve(d_temp_storage, 3)};
   void* prefixes[3] = {layout.carve(d_temp_storage, 4), layout.carve(d_temp_storage, 5),
@@ -83,7 +101,7 @@ cudaError_t launch_single_pass(void* d_temp_storage, const Layout& layout, const
   const bool vin = vector_aligned<T, items>(d_in), vout = vector_aligned<T, items>(d_out);
   const std::uint32_t epoch = next_epoch();
   const auto grid = static_cast<unsigned>(tiles.num_tiles);
-  if (deterministic)
+  if (canonical)
     single_pass_kernel<P, EXCLUSIVE, true><<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state,
                                                                                  epoch, vin, vout);
   else
@@ -114,26 +132,20 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
         if (plan.family == tile_family::small)
           return launch_single_tile<SmallPolicy, EXCLUSIVE>(d_in, d_out, plan.tiles, op, init, stream);
       return launch_single_tile<SPolicy, EXCLUSIVE>(d_in, d_out, plan.tiles, op, init, stream);
-    case pass_kind::hierarchical: {
-      T* totals = static_cast<T*>(plan.layout.carve(d_temp_storage, 0));
-      constexpr int items = HPolicy::items_per_thread;
-      const auto grid = static_cast<unsigned>(plan.tiles.num_tiles);
-      upsweep_kernel<HPolicy><<<grid, HPolicy::block_threads, 0, stream>>>(d_in, totals, plan.tiles, op,
-                                                                           vector_aligned<T, items>(d_in));
-      if (cudaError_t e = after_launch(stream); e != cudaSuccess) return e;
-      spine_kernel<HPolicy><<<1, HPolicy::block_threads, 0, stream>>>(totals, plan.tiles.num_tiles, op);
-      if (cudaError_t e = after_launch(stream); e != cudaSuccess) return e;
-      downsweep_kernel<HPolicy, EXCLUSIVE><<<grid, HPolicy::block_threads, 0, stream>>>(
-          d_in, d_out, totals, plan.tiles, op, init, vector_aligned<T, items>(d_in), vector_aligned<T, items>(d_out));
-      return after_launch(stream);
-    }
+    case pass_kind::hierarchical:
+      if constexpr (plan_t::has_small)
+        if (plan.family == tile_family::small)
+          return launch_hierarchical<SmallPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op,
+                                                             init, stream);
+      return launch_hierarchical<HPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op, init,
+                                                     stream);
     case pass_kind::single_pass:
       if constexpr (plan_t::has_small)
         if (plan.family == tile_family::small)
           return launch_single_pass<SmallPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op,
-                                                            init, opt.deterministic, stream);
+                                                            init, canonical_look_back(opt, plan.tiles.num_tiles), stream);
       return launch_single_pass<SPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op, init,
-                                                    opt.deterministic, stream);
+                                                    canonical_look_back(opt, plan.tiles.num_tiles), stream);
   }
   return cudaErrorInvalidValue;
 }
@@ -158,7 +170,7 @@ cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_byte
   }
   T* totals = static_cast<T*>(layout.carve(d_temp_storage, 0));
   upsweep_kernel<Policy><<<static_cast<unsigned>(tiles.num_tiles), Policy::block_threads, 0, stream>>>(
-      d_in, totals, tiles, op, vector_aligned<T, Policy::items_per_thread>(d_in));
+      d_in, totals, tiles, op, vector_aligned<T, Policy::items_per_thread>(d_in), nullptr, 0);
   if (cudaError_t e = after_launch(stream); e != cudaSuccess) return e;
   reduce_spine_kernel<Policy><<<1, Policy::block_threads, 0, stream>>>(totals, tiles.num_tiles, d_out, op, init);
   return after_launch(stream);

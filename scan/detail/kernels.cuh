@@ -6,19 +6,31 @@
 namespace carry {
 namespace detail {
 
+/// Phase 1 (upsweep) of the hierarchical pass, with phase 2 (spine) folded in: the last block to finish
+/// its tile (arrival counted with the epoch-tagged ticket) scans the tile totals, so a call costs two
+/// launches. With spine_counter == nullptr (the reduction), blocks only write their totals.
 template <class Policy, class T, class Op>
 __global__ void __launch_bounds__(Policy::block_threads)
-    upsweep_kernel(const T* in, T* totals, tile_plan plan, Op op, bool vec) {
-  using agent = upsweep_agent<Policy, T, Op>;
-  __shared__ typename agent::temp_storage ts;
-  agent::consume(ts, in, totals, plan, op, vec, blockIdx.x);
-}
-
-template <class Policy, class T, class Op>
-__global__ void __launch_bounds__(Policy::block_threads) spine_kernel(T* totals, std::int64_t num_totals, Op op) {
-  using agent = spine_agent<Policy, T, Op>;
-  __shared__ typename agent::temp_storage ts;
-  agent::consume(ts, totals, num_totals, op);
+    upsweep_kernel(const T* in, T* totals, tile_plan plan, Op op, bool vec, std::uint64_t* spine_counter,
+                   std::uint32_t epoch) {
+  using up = upsweep_agent<Policy, T, Op>;
+  using spine = spine_agent<Policy, T, Op>;
+  __shared__ union {
+    typename up::temp_storage up;
+    typename spine::temp_storage spine;
+  } ts;
+  __shared__ bool last;
+  up::consume(ts.up, in, totals, plan, op, vec, blockIdx.x);
+  if (spine_counter == nullptr) return;
+  // ---- the last block to arrive runs the spine ----
+  if (threadIdx.x == 0) {
+    __threadfence();  // this tile's total is visible before the arrival is counted
+    last = take_ticket(spine_counter, epoch) == plan.num_tiles - 1;
+  }
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  spine::consume(ts.spine, totals, plan.num_tiles, op);
 }
 
 template <class Policy, bool EXCLUSIVE, class T, class Op>

@@ -16,20 +16,26 @@ CARRY_HD inline bool uses_single_pass(std::int64_t n, const scan_options& opt) {
          (opt.algorithm == scan_algorithm::automatic && n >= tuning::auto_single_pass_from);
 }
 
-/// Which tile shape a call uses: the hierarchical one, the single-pass one, or the small-input one
-/// (single-pass family, n <= tuning::small_n_max, when the caller has a small policy).
+/// Which tile shape a call uses: the small-input one (n <= tuning::small_n_max, both algorithms, when
+/// the caller has a small policy), else the single-pass or the hierarchical one.
 enum class tile_family { hierarchical, single_pass, small };
 
 CARRY_HD inline tile_family choose_family(std::int64_t n, const scan_options& opt, bool has_small_policy) {
-  if (!uses_single_pass(n, opt)) return tile_family::hierarchical;
-  return has_small_policy && n <= tuning::small_n_max ? tile_family::small : tile_family::single_pass;
+  if (has_small_policy && n <= tuning::small_n_max) return tile_family::small;
+  return uses_single_pass(n, opt) ? tile_family::single_pass : tile_family::hierarchical;
 }
 
-/// The pass a scan call runs, given its family's tile size; the size query and the real call both ask.
-CARRY_HD inline pass_kind choose_pass(std::int64_t n, tile_family family, std::int64_t tile_items) {
+/// The pass a scan call runs, given its tile size; the size query and the real call both ask.
+CARRY_HD inline pass_kind choose_pass(std::int64_t n, const scan_options& opt, std::int64_t tile_items) {
   if (n <= 0) return pass_kind::empty;
   if (n <= tile_items) return pass_kind::single_tile;
-  return family == tile_family::hierarchical ? pass_kind::hierarchical : pass_kind::single_pass;
+  return uses_single_pass(n, opt) ? pass_kind::single_pass : pass_kind::hierarchical;
+}
+
+/// Whether a single pass folds with the canonical, group-aligned look-back (always in deterministic
+/// mode; in fast mode from the tile count where it measured faster, see tuning.hpp).
+CARRY_HD inline bool canonical_look_back(const scan_options& opt, std::int64_t num_tiles) {
+  return opt.deterministic || num_tiles >= tuning::canonical_look_back_from_tiles;
 }
 
 }  // namespace detail

@@ -42,6 +42,37 @@ struct tile_io {
   };
   __device__ static int slot(int c) { return c + c / 8; }
 
+  /// A full tile as 16-byte chunks in the blocked arrangement (transposing tiles only).
+  __device__ static void load_chunks(temp_storage& ts, const T* tile_in, uint4 (&w)[vcount > 0 ? vcount : 1]) {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const uint4* src = reinterpret_cast<const uint4*>(tile_in) + warp * warp_chunks;
+    uint4* buf = ts.chunks + warp * padded_chunks;
+    CARRY_UNROLL
+    for (int v = 0; v < vcount; ++v) w[v] = STREAMING ? __ldcs(src + v * 32 + lane) : src[v * 32 + lane];  // coalesced
+    CARRY_UNROLL
+    for (int v = 0; v < vcount; ++v) buf[slot(v * 32 + lane)] = w[v];
+    __syncwarp();
+    CARRY_UNROLL
+    for (int v = 0; v < vcount; ++v) w[v] = buf[slot(lane * vcount + v)];  // blocked
+    __syncwarp();
+  }
+  __device__ static void store_chunks(temp_storage& ts, T* tile_out, const uint4 (&w)[vcount > 0 ? vcount : 1]) {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    uint4* dst = reinterpret_cast<uint4*>(tile_out) + warp * warp_chunks;
+    uint4* buf = ts.chunks + warp * padded_chunks;
+    CARRY_UNROLL
+    for (int v = 0; v < vcount; ++v) buf[slot(lane * vcount + v)] = w[v];
+    __syncwarp();
+    CARRY_UNROLL
+    for (int v = 0; v < vcount; ++v) {  // coalesced
+      if constexpr (STREAMING)
+        __stcs(dst + v * 32 + lane, buf[slot(v * 32 + lane)]);
+      else
+        dst[v * 32 + lane] = buf[slot(v * 32 + lane)];
+    }
+    __syncwarp();
+  }
+
   /// Missing items of a partial tile are padded with the tile's first item: padding sits at the end of
   /// the tile, and scans only move values forward, so it never reaches a live output.
   __device__ static void load(temp_storage& ts, const T* tile_in, int valid, bool vec, T (&items)[ITEMS],
@@ -52,17 +83,7 @@ struct tile_io {
         using V = typename vector_word<vbytes>::type;
         V w[vcount];
         if constexpr (transpose) {
-          const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-          const uint4* src = reinterpret_cast<const uint4*>(tile_in) + warp * warp_chunks;
-          uint4* buf = ts.chunks + warp * padded_chunks;
-          CARRY_UNROLL
-          for (int v = 0; v < vcount; ++v) w[v] = STREAMING ? __ldcs(src + v * 32 + lane) : src[v * 32 + lane];  // coalesced
-          CARRY_UNROLL
-          for (int v = 0; v < vcount; ++v) buf[slot(v * 32 + lane)] = w[v];
-          __syncwarp();
-          CARRY_UNROLL
-          for (int v = 0; v < vcount; ++v) w[v] = buf[slot(lane * vcount + v)];  // blocked
-          __syncwarp();
+          load_chunks(ts, tile_in, w);
         } else {
           const V* src = reinterpret_cast<const V*>(tile_in + first);
           CARRY_UNROLL
@@ -85,20 +106,7 @@ struct tile_io {
         V w[vcount];
         memcpy(w, items, sizeof(items));
         if constexpr (transpose) {
-          const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-          uint4* dst = reinterpret_cast<uint4*>(tile_out) + warp * warp_chunks;
-          uint4* buf = ts.chunks + warp * padded_chunks;
-          CARRY_UNROLL
-          for (int v = 0; v < vcount; ++v) buf[slot(lane * vcount + v)] = w[v];
-          __syncwarp();
-          CARRY_UNROLL
-          for (int v = 0; v < vcount; ++v) {  // coalesced
-            if constexpr (STREAMING)
-              __stcs(dst + v * 32 + lane, buf[slot(v * 32 + lane)]);
-            else
-              dst[v * 32 + lane] = buf[slot(v * 32 + lane)];
-          }
-          __syncwarp();
+          store_chunks(ts, tile_out, w);
         } else {
           V* dst = reinterpret_cast<V*>(tile_out + first);
           CARRY_UNROLL

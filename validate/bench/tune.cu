@@ -71,23 +71,21 @@ int main() {
     baselines<std::uint32_t>("u32", n);
     shape<std::uint32_t, 128, 64>("u32", n);
     shape<std::uint32_t, 128, 64, false, true>("u32", n);
-    shape<std::uint32_t, 128, 64, true>("u32", n);
     shape<std::uint32_t, 256, 32>("u32", n);
-    shape<std::uint32_t, 256, 32, false, true>("u32", n);
     shape<std::uint32_t, 128, 48>("u32", n);
-    shape<std::uint32_t, 64, 128>("u32", n);
-    shape<std::uint32_t, 96, 64>("u32", n);
+    shape<std::uint32_t, 192, 32>("u32", n);
     baselines<std::uint8_t>("u8", n);
     shape<std::uint8_t, 128, 128>("u8", n);
     shape<std::uint8_t, 128, 128, false, true>("u8", n);
-    shape<std::uint8_t, 64, 128>("u8", n);
-    shape<std::uint8_t, 128, 96>("u8", n);
+    shape<std::uint8_t, 256, 128>("u8", n);
+    shape<std::uint8_t, 256, 128, false, true>("u8", n);
+    shape<std::uint8_t, 256, 64>("u8", n);
+    shape<std::uint8_t, 512, 64>("u8", n);
     baselines<std::uint64_t>("u64", n / 2);
     shape<std::uint64_t, 256, 16>("u64", n / 2);
     shape<std::uint64_t, 256, 16, false, true>("u64", n / 2);
-    shape<std::uint64_t, 128, 32>("u64", n / 2);
-    shape<std::uint64_t, 128, 16>("u64", n / 2);
-    shape<std::uint64_t, 64, 32>("u64", n / 2);
+    shape<std::uint64_t, 128, 16, false, true>("u64", n / 2);
+    shape<std::uint64_t, 192, 16, false, true>("u64", n / 2);
   }
   return 0;
 }
