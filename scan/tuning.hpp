@@ -7,15 +7,18 @@
 
 namespace carry {
 
-/// Launch shape of a tile pass: algorithm, threads per block, items per thread, and whether tile
-/// loads and stores carry the streaming (evict-first) cache hint.
-template <block_scan_algorithm ALGORITHM, int BLOCK_THREADS, int ITEMS_PER_THREAD, bool STREAMING = false>
+/// Launch shape of a tile pass: algorithm, threads per block, items per thread, whether tile loads and
+/// stores carry the streaming (evict-first) cache hint, and whether full tiles move warp-striped through
+/// a shared-memory transpose (else each thread reads its own 16-byte vectors).
+template <block_scan_algorithm ALGORITHM, int BLOCK_THREADS, int ITEMS_PER_THREAD, bool STREAMING = false,
+          bool WARP_TRANSPOSE = true>
 struct tile_policy {
   static constexpr block_scan_algorithm algorithm = ALGORITHM;
   static constexpr int block_threads = BLOCK_THREADS;
   static constexpr int items_per_thread = ITEMS_PER_THREAD;
   static constexpr int tile_items = BLOCK_THREADS * ITEMS_PER_THREAD;
   static constexpr bool streaming = STREAMING;
+  static constexpr bool warp_transpose = WARP_TRANSPOSE;
 };
 
 namespace tuning {
@@ -27,32 +30,37 @@ constexpr int coarsened_items() {
   return sizeof(T) >= 64 ? 1 : static_cast<int>(64 / sizeof(T));
 }
 
-/// The tuned tile of the large-input passes, by size of T (H100 sweeps in NOTES.md):
-///   1 byte: 128 threads x 128 items;  4 bytes: 128 x 64;  8 bytes: 256 x 16; others 256 x 64 bytes.
+/// The tuned single-pass tile, by size of T. H100 sweeps at 2^28 (NOTES.md, run 4), streaming hint on:
+///   1 byte: 256 threads x 128 items (packed-byte path)  240 us, CUB 558 us
+///   4 bytes: 128 x 64                                   809 us, CUB 889 us, copy 726 us
+///   8 bytes: 256 x 16                                   801 us, CUB 801 us
+/// Others: 256 threads x 64 bytes (not swept).
 template <class T, int SIZE = static_cast<int>(sizeof(T))>
-struct large_tile {
+struct single_pass_tile {
   using type = tile_policy<block_scan_algorithm::coarsened, 256, coarsened_items<T>()>;
 };
 template <class T>
-struct large_tile<T, 1> {
-  using type = tile_policy<block_scan_algorithm::coarsened, 128, 128>;
+struct single_pass_tile<T, 1> {
+  using type = tile_policy<block_scan_algorithm::coarsened, 256, 128, true>;
 };
 template <class T>
-struct large_tile<T, 4> {
-  using type = tile_policy<block_scan_algorithm::coarsened, 128, 64>;
+struct single_pass_tile<T, 4> {
+  using type = tile_policy<block_scan_algorithm::coarsened, 128, 64, true>;
 };
 template <class T>
-struct large_tile<T, 8> {
-  using type = tile_policy<block_scan_algorithm::coarsened, 256, 16>;
+struct single_pass_tile<T, 8> {
+  using type = tile_policy<block_scan_algorithm::coarsened, 256, 16, true>;
 };
 
 /// The tuned single-pass tile for T.
 template <class T>
-using single_pass_policy = typename large_tile<T>::type;
+using single_pass_policy = typename single_pass_tile<T>::type;
 
-/// The tuned hierarchical tile for T (upsweep, spine and downsweep).
+/// The hierarchical tile (upsweep, spine, downsweep): 256 threads x 64 bytes. The input is read twice,
+/// so no evict-first hint. Measured (u32, NOTES.md): 256 x 16 gave 23.9 us at 2^22 against 27.1 us for
+/// 128 x 64, and the same 283 us at 2^26.
 template <class T>
-using hierarchical_policy = typename large_tile<T>::type;
+using hierarchical_policy = tile_policy<block_scan_algorithm::coarsened, 256, coarsened_items<T>()>;
 
 /// The seeds' shapes for the four non-coarsened algorithms (benchmark and tests): one item per thread
 /// for Kogge-Stone, two for Brent-Kung and Blelloch (their trees take two per thread natively), 512
@@ -62,13 +70,13 @@ using seed_policy = tile_policy<A, 512,
                                 (A == block_scan_algorithm::brent_kung || A == block_scan_algorithm::blelloch) ? 2
                                                                                                                : 1>;
 
-/// Small inputs (up to small_n_max items) in the single-pass family use 512-thread tiles of up to 16
-/// items per thread (u32: 8192 items, so 2^13 is one block and 2^16 eight tiles). Static shared memory
-/// caps a tile at 48 KB with its transpose buffer. Measured: see NOTES.md.
+/// Small inputs (up to small_n_max items), both algorithms: 1024 threads x up to 16 items, each thread
+/// reading its own vectors (latency matters there, not coalescing; and no transpose buffer, so the
+/// 48 KB static shared-memory cap does not bind). u32: 2^14 is one block, 2^16 four tiles.
 template <class T>
-using small_policy =
-    tile_policy<block_scan_algorithm::coarsened, 512, (coarsened_items<T>() < 16 ? coarsened_items<T>() : 16)>;
-constexpr std::int64_t small_n_max = std::int64_t{1} << 16;  // measured: see NOTES.md
+using small_policy = tile_policy<block_scan_algorithm::coarsened, 1024,
+                                 (coarsened_items<T>() < 16 ? coarsened_items<T>() : 16), false, false>;
+constexpr std::int64_t small_n_max = std::int64_t{1} << 16;
 
 /// Fast mode uses the canonical (deterministic) look-back from this many tiles on: on the H100 it was
 /// faster there (u32, 128 x 64 tiles: 2^28 826 vs 868 us, 2^30 3271 vs 3445 us) and slower below

@@ -20,7 +20,7 @@ struct tile_types {
   static constexpr int tile_items = Policy::tile_items;
   using scan_t = block_scan<T, threads, Policy::algorithm, items>;
   using reduce_t = block_reduce<T, threads, items>;
-  using io = tile_io<T, threads, items, Policy::streaming>;
+  using io = tile_io<T, threads, items, Policy::streaming, Policy::warp_transpose>;
 };
 
 /// Folds the first `valid` items of a loaded tile into one value (valid in thread 0), in order.

@@ -29,11 +29,11 @@ struct vector_word<4> {
 /// a warp covers 512 contiguous bytes, and are transposed to the blocked arrangement through shared
 /// memory (one 16-byte slot of padding per 8, so neither direction has bank conflicts). Partial tiles
 /// go element by element.
-template <class T, int BLOCK_THREADS, int ITEMS, bool STREAMING = false>
+template <class T, int BLOCK_THREADS, int ITEMS, bool STREAMING = false, bool WARP_TRANSPOSE = true>
 struct tile_io {
   static constexpr int vbytes = vector_bytes<T, ITEMS>();
   static constexpr int vcount = vbytes == 0 ? 0 : ITEMS * static_cast<int>(sizeof(T)) / vbytes;
-  static constexpr bool transpose = vbytes == 16 && vcount > 1 && BLOCK_THREADS % 32 == 0;
+  static constexpr bool transpose = WARP_TRANSPOSE && vbytes == 16 && vcount > 1 && BLOCK_THREADS % 32 == 0;
   static constexpr int warps = BLOCK_THREADS / 32;
   static constexpr int warp_chunks = 32 * vcount;                     // 16-byte chunks per warp
   static constexpr int padded_chunks = warp_chunks + warp_chunks / 8;  // with one pad slot per 8
