@@ -8,11 +8,13 @@
 namespace carry {
 
 /// Launch shape of a tile pass: algorithm, threads per block, items per thread, whether tile loads and
-/// stores carry the streaming (evict-first) cache hint, and whether full tiles move warp-striped through
-/// a shared-memory transpose (else each thread reads its own 16-byte vectors).
+/// stores carry the streaming (evict-first) cache hint, whether full tiles move warp-striped through a
+/// shared-memory transpose (else each thread reads its own 16-byte vectors), and how long a look-back
+/// warp sleeps between polls of predecessors that have not published yet.
 template <block_scan_algorithm ALGORITHM, int BLOCK_THREADS, int ITEMS_PER_THREAD, bool STREAMING = false,
-          bool WARP_TRANSPOSE = true>
+          bool WARP_TRANSPOSE = true, int LOOKBACK_DELAY_NS = 0>
 struct tile_policy {
+  static constexpr int lookback_delay_ns = LOOKBACK_DELAY_NS;
   static constexpr block_scan_algorithm algorithm = ALGORITHM;
   static constexpr int block_threads = BLOCK_THREADS;
   static constexpr int items_per_thread = ITEMS_PER_THREAD;
@@ -70,12 +72,12 @@ using seed_policy = tile_policy<A, 512,
                                 (A == block_scan_algorithm::brent_kung || A == block_scan_algorithm::blelloch) ? 2
                                                                                                                : 1>;
 
-/// Small inputs (up to small_n_max items), both algorithms: 1024 threads x up to 16 items, each thread
-/// reading its own vectors (latency matters there, not coalescing; and no transpose buffer, so the
-/// 48 KB static shared-memory cap does not bind). u32: 2^14 is one block, 2^16 four tiles.
+/// Small inputs (up to small_n_max items), both algorithms: 512 threads x up to 16 items (u32: 8192,
+/// so 2^13 is one block and 2^16 eight tiles). Measured: 512 x 16 transposed gave 3.7 us at 2^10 and
+/// 5.2 us at 2^14; 1024 x 16 without the transpose 4.4 and 6.8 us (NOTES.md, runs 4 and 5).
 template <class T>
-using small_policy = tile_policy<block_scan_algorithm::coarsened, 1024,
-                                 (coarsened_items<T>() < 16 ? coarsened_items<T>() : 16), false, false>;
+using small_policy =
+    tile_policy<block_scan_algorithm::coarsened, 512, (coarsened_items<T>() < 16 ? coarsened_items<T>() : 16)>;
 constexpr std::int64_t small_n_max = std::int64_t{1} << 16;
 
 /// Fast mode uses the canonical (deterministic) look-back from this many tiles on: on the H100 it was

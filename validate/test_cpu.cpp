@@ -139,8 +139,7 @@ TEST_CASE("vector widths of tile loads", "[cpu][plan]") {
   CHECK(tuning::coarsened_items<std::uint32_t>() == 16);
   CHECK(tuning::coarsened_items<std::uint8_t>() == 64);
   CHECK(tuning::single_pass_policy<std::uint32_t>::tile_items == 8192);
-  CHECK(tuning::small_policy<std::uint32_t>::tile_items == 16384);
-  CHECK_FALSE(tuning::small_policy<std::uint32_t>::warp_transpose);
+  CHECK(tuning::small_policy<std::uint32_t>::tile_items == 8192);
 }
 
 // ---- the tree schedules, run serially (within a level the nodes are independent) ----

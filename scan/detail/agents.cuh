@@ -159,12 +159,12 @@ struct single_pass_agent {
     }
     if (leader && !last) state.status.publish(tile, state_aggregate, aggregate, epoch);
     if constexpr (CANONICAL) {
-      T exclusive = look_back_deterministic<T>(state.status, state.prefixes, tile, epoch, op);
+      T exclusive = look_back_deterministic<Policy::lookback_delay_ns, T>(state.status, state.prefixes, tile, epoch, op);
       if (leader && !last && tile % warp_threads == warp_threads - 1)
         state.prefixes.publish(tile, state_prefix, op(exclusive, aggregate), epoch);
       return {exclusive, true};
     } else {
-      T exclusive = look_back<T>(state.status, tile, epoch, op);
+      T exclusive = look_back<Policy::lookback_delay_ns, T>(state.status, tile, epoch, op);
       if (leader && !last) state.status.publish(tile, state_prefix, op(exclusive, aggregate), epoch);
       return {exclusive, true};
     }

@@ -9,7 +9,7 @@ namespace detail {
 
 /// Reads the 32 tiles window_end-31 .. window_end (lane l: tile window_end-31+l), spinning until each
 /// live one (index >= 0) has published something in this epoch.
-template <class T, class Status>
+template <int DELAY_NS, class T, class Status>
 __device__ __forceinline__ void read_window(const Status& st, std::int64_t window_end, std::uint32_t epoch,
                                             int lane, unsigned& state, T& v) {
   const std::int64_t k = window_end - (warp_threads - 1) + lane;
@@ -17,18 +17,20 @@ __device__ __forceinline__ void read_window(const Status& st, std::int64_t windo
   while (true) {
     if (state == state_invalid) st.read(k, epoch, state, v);
     if (!__any_sync(0xffffffffu, state == state_invalid)) break;
+    if constexpr (DELAY_NS > 0) __nanosleep(DELAY_NS);
   }
 }
 
 /// Reads tiles first .. first+live-1 into lanes 0 .. live-1 (the other lanes are dead), spinning until
 /// each has published in this epoch.
-template <class T, class Status>
+template <int DELAY_NS, class T, class Status>
 __device__ __forceinline__ void read_tiles(const Status& st, std::int64_t first, int live, std::uint32_t epoch,
                                            int lane, unsigned& state, T& v) {
   state = lane < live ? unsigned{state_invalid} : unsigned{state_aggregate};
   while (true) {
     if (state == state_invalid) st.read(first + lane, epoch, state, v);
     if (!__any_sync(0xffffffffu, state == state_invalid)) break;
+    if constexpr (DELAY_NS > 0) __nanosleep(DELAY_NS);
   }
 }
 
@@ -36,7 +38,7 @@ __device__ __forceinline__ void read_tiles(const Status& st, std::int64_t first,
 /// warp 0; `st` holds each tile's aggregate, later replaced by its inclusive prefix. Each window of 32
 /// predecessors is reduced as a tree, and the search stops at the nearest inclusive prefix, so the
 /// grouping depends on timing: floating-point results may differ in the last bits from run to run.
-template <class T, class Op, class Status>
+template <int DELAY_NS, class T, class Op, class Status>
 __device__ T look_back(const Status& st, std::int64_t tile, std::uint32_t epoch, Op op) {
   const int lane = threadIdx.x % warp_threads;
   const unsigned full = 0xffffffffu;
@@ -45,7 +47,7 @@ __device__ T look_back(const Status& st, std::int64_t tile, std::uint32_t epoch,
   T v, acc;
   bool has_acc = false;
   while (true) {
-    read_window(st, end, epoch, lane, state, v);
+    read_window<DELAY_NS>(st, end, epoch, lane, state, v);
     const unsigned prefixes = __ballot_sync(full, state == state_prefix && end - 31 + lane >= 0);
     const int dead = end >= warp_threads - 1 ? 0 : static_cast<int>(warp_threads - 1 - end);
     const int first = prefixes ? warp_threads - 1 - __clz(prefixes) : dead;
@@ -65,7 +67,7 @@ __device__ T look_back(const Status& st, std::int64_t tile, std::uint32_t epoch,
 // boundaries group by group with the same formula, so every path yields the same bits.
 
 /// incl(32g - 1) for g >= 1.
-template <class T, class Op, class Status>
+template <int DELAY_NS, class T, class Op, class Status>
 __device__ T boundary_prefix(const Status& aggregates, const Status& prefixes, std::int64_t g, std::uint32_t epoch,
                              Op op) {
   const int lane = threadIdx.x % warp_threads;
@@ -93,7 +95,7 @@ __device__ T boundary_prefix(const Status& aggregates, const Status& prefixes, s
   for (std::int64_t q = start; q < g; ++q) {
     unsigned state;
     T v;
-    read_tiles(aggregates, 32 * q, warp_threads, epoch, lane, state, v);
+    read_tiles<DELAY_NS>(aggregates, 32 * q, warp_threads, epoch, lane, state, v);
     const T head = shfl_idx(full, warp_reduce_ordered(v, op, lane, full, warp_threads - 1), 0);
     const T last = shfl_idx(full, v, warp_threads - 1);
     base = has_base ? op(op(base, head), last) : op(head, last);
@@ -103,7 +105,7 @@ __device__ T boundary_prefix(const Status& aggregates, const Status& prefixes, s
 }
 
 /// Deterministic mode: the exclusive prefix of `tile` (> 0). Called by all of warp 0.
-template <class T, class Op, class Status>
+template <int DELAY_NS, class T, class Op, class Status>
 __device__ T look_back_deterministic(const Status& aggregates, const Status& prefixes, std::int64_t tile,
                                      std::uint32_t epoch, Op op) {
   const int lane = threadIdx.x % warp_threads;
@@ -114,11 +116,11 @@ __device__ T look_back_deterministic(const Status& aggregates, const Status& pre
   if (w > 0) {
     unsigned state;
     T v;
-    read_tiles(aggregates, g * warp_threads, w, epoch, lane, state, v);
+    read_tiles<DELAY_NS>(aggregates, g * warp_threads, w, epoch, lane, state, v);
     partial = shfl_idx(full, warp_reduce_ordered(v, op, lane, full, w), 0);
     if (g == 0) return partial;
   }
-  const T base = boundary_prefix<T>(aggregates, prefixes, g, epoch, op);
+  const T base = boundary_prefix<DELAY_NS, T>(aggregates, prefixes, g, epoch, op);
   return w > 0 ? op(base, partial) : base;
 }
 

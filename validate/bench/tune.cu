@@ -47,9 +47,9 @@ void baselines(const char* name, std::int64_t n) {
   std::printf("%-4s n=%-11lld memcpy %9.1f us   cub %9.1f us (%.3f of copy)\n", name, (long long)n, copy, cub, copy / cub);
 }
 
-template <class T, int BT, int IPT, bool DET = false, bool STREAM = false>
+template <class T, int BT, int IPT, bool DET = false, bool STREAM = false, int DELAY = 0>
 void shape(const char* name, std::int64_t n) {
-  using P = carry::tile_policy<carry::block_scan_algorithm::coarsened, BT, IPT, STREAM>;
+  using P = carry::tile_policy<carry::block_scan_algorithm::coarsened, BT, IPT, STREAM, true, DELAY>;
   T* in = static_cast<T*>(g_in);
   T* out = static_cast<T*>(g_out);
   carry::scan_options o{carry::scan_algorithm::single_pass, DET};
@@ -57,8 +57,8 @@ void shape(const char* name, std::int64_t n) {
     std::size_t b = g_tmp_bytes;
     CARRY_CUDA_OR_DIE(carry::device_scan_with<P, P>::inclusive_scan(g_tmp, b, in, out, carry::sum{}, n, o));
   }, 20);
-  std::printf("%-4s n=%-11lld single_pass%s%s %4d x %3d : %9.1f us\n", name, (long long)n, DET ? "-det" : "    ",
-              STREAM ? "-stream" : "       ", BT, IPT, t);
+  std::printf("%-4s n=%-11lld single_pass%s%s %4d x %3d delay %3d ns: %9.1f us\n", name, (long long)n,
+              DET ? "-det" : "    ", STREAM ? "-stream" : "       ", BT, IPT, DELAY, t);
 }
 
 int main() {
@@ -67,25 +67,19 @@ int main() {
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_out, std::size_t{1} << 31));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_tmp, g_tmp_bytes));
   CARRY_CUDA_OR_DIE(cudaMemset(g_in, 0x37, std::size_t{1} << 31));
-  for (std::int64_t n : {std::int64_t{1} << 28, std::int64_t{1} << 24}) {
+  for (std::int64_t n : {std::int64_t{1} << 28, std::int64_t{1} << 30, std::int64_t{1} << 24}) {
     baselines<std::uint32_t>("u32", n);
-    shape<std::uint32_t, 128, 64>("u32", n);
-    shape<std::uint32_t, 128, 64, false, true>("u32", n);
-    shape<std::uint32_t, 256, 32>("u32", n);
-    shape<std::uint32_t, 128, 48>("u32", n);
-    shape<std::uint32_t, 192, 32>("u32", n);
-    baselines<std::uint8_t>("u8", n);
-    shape<std::uint8_t, 128, 128>("u8", n);
-    shape<std::uint8_t, 128, 128, false, true>("u8", n);
-    shape<std::uint8_t, 256, 128>("u8", n);
-    shape<std::uint8_t, 256, 128, false, true>("u8", n);
-    shape<std::uint8_t, 256, 64>("u8", n);
-    shape<std::uint8_t, 512, 64>("u8", n);
-    baselines<std::uint64_t>("u64", n / 2);
-    shape<std::uint64_t, 256, 16>("u64", n / 2);
-    shape<std::uint64_t, 256, 16, false, true>("u64", n / 2);
-    shape<std::uint64_t, 128, 16, false, true>("u64", n / 2);
-    shape<std::uint64_t, 192, 16, false, true>("u64", n / 2);
+    shape<std::uint32_t, 128, 64, false, true, 0>("u32", n);
+    shape<std::uint32_t, 128, 64, false, true, 50>("u32", n);
+    shape<std::uint32_t, 128, 64, false, true, 150>("u32", n);
+    shape<std::uint32_t, 128, 64, false, true, 400>("u32", n);
+    shape<std::uint32_t, 128, 64, false, true, 1000>("u32", n);
+    shape<std::uint32_t, 128, 64, false, false, 150>("u32", n);
+    baselines<std::uint64_t>("u64", n / 4);
+    shape<std::uint64_t, 256, 16, false, true, 0>("u64", n / 4);
+    shape<std::uint64_t, 256, 16, false, true, 150>("u64", n / 4);
+    shape<std::uint64_t, 256, 16, false, true, 400>("u64", n / 4);
+    shape<std::uint64_t, 256, 16, false, false, 150>("u64", n / 4);
   }
   return 0;
 }
