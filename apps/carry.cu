@@ -11,6 +11,7 @@
 #include <carry/scan/device_scan.cuh>
 
 #include "baselines/baselines.hpp"
+#include "common/timing.cuh"
 
 namespace {
 
@@ -36,13 +37,13 @@ const char* usage =
     "\n"
     "exit status: 0 checked and timed; 1 mismatch against CUB or CUDA error; 2 bad usage or no GPU\n";
 
-#define CHECK_CUDA(x)                                                                     \
-  do {                                                                                    \
-    cudaError_t e_ = (x);                                                                 \
-    if (e_ != cudaSuccess) {                                                              \
-      std::fprintf(stderr, "carry: CUDA error %s: %s\n", cudaGetErrorName(e_), #x);       \
-      std::exit(1);                                                                       \
-    }                                                                                     \
+#define CHECK_CUDA(x)                                                                                        \
+  do {                                                                                                       \
+    cudaError_t e_ = (x);                                                                                    \
+    if (e_ != cudaSuccess) {                                                                                 \
+      std::fprintf(stderr, "carry: CUDA error %s: %s\n", cudaGetErrorName(e_), #x);                          \
+      std::exit(1);                                                                                          \
+    }                                                                                                        \
   } while (0)
 
 struct config {
@@ -51,26 +52,6 @@ struct config {
   bool deterministic = false;
   int reps = 30;
 };
-
-template <class F>
-double median_us(F&& call, int reps) {
-  cudaEvent_t a, b;
-  CHECK_CUDA(cudaEventCreate(&a));
-  CHECK_CUDA(cudaEventCreate(&b));
-  for (int i = 0; i < 3; ++i) call();
-  std::vector<double> t;
-  for (int r = 0; r < reps; ++r) {
-    CHECK_CUDA(cudaEventRecord(a));
-    call();
-    CHECK_CUDA(cudaEventRecord(b));
-    CHECK_CUDA(cudaEventSynchronize(b));
-    float ms;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms * 1000.0);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 template <class T>
 std::vector<T> default_data(std::int64_t n) {
@@ -92,10 +73,10 @@ cudaError_t run_carry(const config& c, void* tmp, std::size_t& bytes, const T* i
                 : c.algorithm == "hierarchical" ? carry::scan_algorithm::hierarchical
                                                 : carry::scan_algorithm::automatic;
   o.deterministic = c.deterministic;
-  if constexpr (std::is_same<HP, carry::tuning::hierarchical_policy<T>>::value) {  // the public entry points
+  if constexpr (std::is_same<HP, carry::tuning::hierarchical_policy<T>>::value) { // the public entry points
     if (c.op == "exclusive_sum") return carry::exclusive_sum(tmp, bytes, in, out, c.n, o);
     return carry::inclusive_sum(tmp, bytes, in, out, c.n, o);
-  } else {  // another block algorithm inside the hierarchical pass
+  } else { // another block algorithm inside the hierarchical pass
     using W = carry::device_scan_with<HP, carry::tuning::single_pass_policy<T>>;
     if (c.op == "exclusive_sum") return W::exclusive_scan(tmp, bytes, in, out, carry::sum{}, T{}, c.n, o);
     return W::inclusive_scan(tmp, bytes, in, out, carry::sum{}, c.n, o);
@@ -105,8 +86,9 @@ cudaError_t run_carry(const config& c, void* tmp, std::size_t& bytes, const T* i
 template <class HP, class T>
 int run(const config& c) {
   const std::int64_t n = c.n;
-  std::printf("carry: %s of %lld %s, algorithm %s, block scan %s%s\n", c.op.c_str(), static_cast<long long>(n),
-              c.type.c_str(), c.algorithm.c_str(), c.variant.c_str(), c.deterministic ? ", deterministic" : "");
+  std::printf("carry: %s of %lld %s, algorithm %s, block scan %s%s\n", c.op.c_str(),
+              static_cast<long long>(n), c.type.c_str(), c.algorithm.c_str(), c.variant.c_str(),
+              c.deterministic ? ", deterministic" : "");
   const auto h_in = default_data<T>(n);
   T *in, *out, *ref;
   CHECK_CUDA(cudaMalloc(&in, n * sizeof(T)));
@@ -137,7 +119,8 @@ int run(const config& c) {
   for (std::int64_t i = 0; i < n; ++i) {
     if constexpr (std::is_floating_point<T>::value) {
       // float sums grouped differently round differently: relative tolerance
-      bad += !(std::fabs(static_cast<double>(h_out[i]) - h_ref[i]) <= 1e-4 * std::fabs(static_cast<double>(h_ref[i])) + 1e-3);
+      bad += !(std::fabs(static_cast<double>(h_out[i]) - h_ref[i]) <=
+               1e-4 * std::fabs(static_cast<double>(h_ref[i])) + 1e-3);
     } else {
       bad += std::memcmp(&h_out[i], &h_ref[i], sizeof(T)) != 0;
     }
@@ -146,18 +129,31 @@ int run(const config& c) {
               static_cast<long long>(bad), static_cast<long long>(n),
               std::is_floating_point<T>::value ? ", relative tolerance 1e-4" : ", bitwise");
   // ---- time ----
-  const double t_carry = median_us([&] { std::size_t t = tmp_bytes; CHECK_CUDA(run_carry<HP>(c, tmp, t, in, out)); }, c.reps);
-  const double t_cub = median_us([&] { std::size_t t = tmp_bytes; CHECK_CUDA(cub(tmp, t, out)); }, c.reps);
-  const double t_copy = median_us([&] { CHECK_CUDA(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); }, c.reps);
+  const double t_carry = carry_validate::median_event_us(
+      [&] {
+        std::size_t t = tmp_bytes;
+        CHECK_CUDA(run_carry<HP>(c, tmp, t, in, out));
+      },
+      c.reps);
+  const double t_cub = carry_validate::median_event_us(
+      [&] {
+        std::size_t t = tmp_bytes;
+        CHECK_CUDA(cub(tmp, t, out));
+      },
+      c.reps);
+  const double t_copy = carry_validate::median_event_us(
+      [&] { CHECK_CUDA(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); }, c.reps);
   const double bytes = 2.0 * n * sizeof(T);
   std::printf("\n%-8s %12s %10s %12s %8s\n", "impl", "median_us", "GB/s", "Gitems/s", "x_cub");
   auto line = [&](const char* name, double us) {
-    std::printf("%-8s %12.1f %10.1f %12.2f %8.3f\n", name, us, bytes / (us * 1e3), n / (us * 1e3), t_cub / us);
+    std::printf("%-8s %12.1f %10.1f %12.2f %8.3f\n", name, us, bytes / (us * 1e3), n / (us * 1e3),
+                t_cub / us);
   };
   line("carry", t_carry);
   line("cub", t_cub);
   line("memcpy", t_copy);
-  std::printf("\ncarry reaches %.2f of the copy bandwidth; %.2fx CUB's throughput\n", t_copy / t_carry, t_cub / t_carry);
+  std::printf("\ncarry reaches %.2f of the copy bandwidth; %.2fx CUB's throughput\n", t_copy / t_carry,
+              t_cub / t_carry);
   cudaFree(tmp);
   cudaFree(in);
   cudaFree(out);
@@ -170,7 +166,7 @@ int run_default_variant(const config& c) {
   return run<carry::tuning::hierarchical_policy<T>, T>(c);
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   config c;
@@ -186,13 +182,20 @@ int main(int argc, char** argv) {
     if (a == "--help" || a == "-h") {
       std::printf("%s", usage);
       return 0;
-    } else if (a == "--n") c.n = std::atoll(value().c_str());
-    else if (a == "--type") c.type = value();
-    else if (a == "--op") c.op = value();
-    else if (a == "--algorithm") c.algorithm = value();
-    else if (a == "--variant") c.variant = value();
-    else if (a == "--deterministic") c.deterministic = true;
-    else if (a == "--reps") c.reps = std::max(1, std::atoi(value().c_str()));
+    } else if (a == "--n")
+      c.n = std::atoll(value().c_str());
+    else if (a == "--type")
+      c.type = value();
+    else if (a == "--op")
+      c.op = value();
+    else if (a == "--algorithm")
+      c.algorithm = value();
+    else if (a == "--variant")
+      c.variant = value();
+    else if (a == "--deterministic")
+      c.deterministic = true;
+    else if (a == "--reps")
+      c.reps = std::max(1, std::atoi(value().c_str()));
     else {
       std::fprintf(stderr, "carry: unknown option %s\n%s", a.c_str(), usage);
       return 2;
@@ -201,13 +204,13 @@ int main(int argc, char** argv) {
   const bool ok_type = c.type == "u32" || c.type == "f32" || c.type == "u64" || c.type == "u8";
   const bool ok_op = c.op == "inclusive_sum" || c.op == "exclusive_sum";
   const bool ok_alg = c.algorithm == "auto" || c.algorithm == "single_pass" || c.algorithm == "hierarchical";
-  const bool ok_var = c.variant == "coarsened" || c.variant == "kogge_stone" || c.variant == "kogge_stone_db" ||
-                      c.variant == "brent_kung" || c.variant == "blelloch";
+  const bool ok_var = c.variant == "coarsened" || c.variant == "kogge_stone" ||
+                      c.variant == "kogge_stone_db" || c.variant == "brent_kung" || c.variant == "blelloch";
   if (!ok_type || !ok_op || !ok_alg || !ok_var || c.n <= 0 || (c.variant != "coarsened" && c.type != "u32")) {
     std::fprintf(stderr, "carry: bad option value (see --help)\n");
     return 2;
   }
-  if (c.variant != "coarsened" && c.algorithm == "auto") c.algorithm = "hierarchical";  // where variants live
+  if (c.variant != "coarsened" && c.algorithm == "auto") c.algorithm = "hierarchical"; // where variants live
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
     std::fprintf(stderr, "carry: no CUDA-capable GPU found; this tool runs its scans on a GPU\n");
@@ -215,7 +218,8 @@ int main(int argc, char** argv) {
   }
   cudaDeviceProp p;
   CHECK_CUDA(cudaGetDeviceProperties(&p, 0));
-  std::printf("GPU: %s, %d SMs; CUB from CCCL %s\n", p.name, p.multiProcessorCount, carry_validate::cccl_version());
+  std::printf("GPU: %s, %d SMs; CUB from CCCL %s\n", p.name, p.multiProcessorCount,
+              carry_validate::cccl_version());
   using BA = carry::block_scan_algorithm;
   if (c.type == "u32") {
     if (c.variant == "kogge_stone") return run<carry::tuning::seed_policy<BA::kogge_stone>, std::uint32_t>(c);

@@ -15,7 +15,7 @@ template <class T, int BLOCK_THREADS, int ITEMS = 1>
 class block_reduce {
   static constexpr int warps = (BLOCK_THREADS + detail::warp_threads - 1) / detail::warp_threads;
 
- public:
+public:
   struct temp_storage {
     T warp_totals[warps];
   };
@@ -56,8 +56,8 @@ class block_reduce {
     return v;
   }
 
- private:
+private:
   temp_storage& ts_;
 };
 
-}  // namespace carry
+} // namespace carry

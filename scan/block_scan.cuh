@@ -33,7 +33,7 @@ template <class T, int B, int I>
 struct block_scan_core<T, B, I, block_scan_algorithm::coarsened> {
   using type = block::coarsened<T, B, I>;
 };
-}  // namespace detail
+} // namespace detail
 
 /// A carry-in for a tile: a value, or none (the first tile of an inclusive scan).
 template <class T>
@@ -55,7 +55,7 @@ template <class T, int BLOCK_THREADS, block_scan_algorithm ALGORITHM = block_sca
 class block_scan {
   using core = typename detail::block_scan_core<T, BLOCK_THREADS, ITEMS, ALGORITHM>::type;
 
- public:
+public:
   static constexpr int tile_items = BLOCK_THREADS * ITEMS;
   struct temp_storage {
     typename core::temp_storage core;
@@ -110,7 +110,7 @@ class block_scan {
     apply<EXCLUSIVE>(items, op, thread_prefix, tile_prefix<T>{ts_.prefix, ts_.prefix_valid});
   }
 
- private:
+private:
   // ---- fix-up: fold the tile's carry-in and the thread's prefix into the values ----
   template <bool EXCLUSIVE, class Op>
   __device__ void apply(T (&items)[ITEMS], Op op, const T& thread_prefix, const tile_prefix<T>& carry) {
@@ -123,7 +123,7 @@ class block_scan {
         pre = carry.valid ? op(carry.value, thread_prefix) : thread_prefix;
         has_pre = true;
       }
-      if constexpr (EXCLUSIVE) {  // exclusive scans always have a carry (init at least)
+      if constexpr (EXCLUSIVE) { // exclusive scans always have a carry (init at least)
         T prev = pre;
         CARRY_UNROLL
         for (int j = 0; j < ITEMS; ++j) {
@@ -155,4 +155,4 @@ class block_scan {
   temp_storage& ts_;
 };
 
-}  // namespace carry
+} // namespace carry

@@ -20,10 +20,10 @@ namespace carry {
 ///
 ///   d_in = [3 1 7 0 4 1 6 3], op = carry::sum{}, init = 0  ->  *d_out = 25
 template <class T, class Op>
-cudaError_t reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out, Op reduce_op,
-                   T init, std::int64_t num_items, cudaStream_t stream = 0) {
-  return detail::dispatch_reduce<tuning::hierarchical_policy<T>>(d_temp_storage, temp_storage_bytes, d_in, d_out,
-                                                                 reduce_op, init, num_items, stream);
+cudaError_t reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,
+                   Op reduce_op, T init, std::int64_t num_items, cudaStream_t stream = 0) {
+  return detail::dispatch_reduce<tuning::hierarchical_policy<T>>(d_temp_storage, temp_storage_bytes, d_in,
+                                                                 d_out, reduce_op, init, num_items, stream);
 }
 
-}  // namespace carry
+} // namespace carry

@@ -25,9 +25,10 @@ namespace carry {
 ///   d_in = [3 1 7 0 4 1 6 3], op = carry::sum{}  ->  d_out = [3 4 11 11 15 16 22 25]
 template <class T, class Op>
 cudaError_t inclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,
-                           Op scan_op, std::int64_t num_items, scan_options options, cudaStream_t stream = 0) {
-  return detail::dispatch_scan<tuning::hierarchical_policy<T>, tuning::single_pass_policy<T>, tuning::small_policy<T>,
-                               false>(
+                           Op scan_op, std::int64_t num_items, scan_options options,
+                           cudaStream_t stream = 0) {
+  return detail::dispatch_scan<tuning::hierarchical_policy<T>, tuning::single_pass_policy<T>,
+                               tuning::small_policy<T>, false>(
       d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, T{}, num_items, options, stream);
 }
 template <class T, class Op>
@@ -44,9 +45,9 @@ template <class T, class Op>
 cudaError_t exclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,
                            Op scan_op, T init, std::int64_t num_items, scan_options options,
                            cudaStream_t stream = 0) {
-  return detail::dispatch_scan<tuning::hierarchical_policy<T>, tuning::single_pass_policy<T>, tuning::small_policy<T>,
-                               true>(
-      d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init, num_items, options, stream);
+  return detail::dispatch_scan<tuning::hierarchical_policy<T>, tuning::single_pass_policy<T>,
+                               tuning::small_policy<T>, true>(d_temp_storage, temp_storage_bytes, d_in, d_out,
+                                                              scan_op, init, num_items, options, stream);
 }
 template <class T, class Op>
 cudaError_t exclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,
@@ -71,7 +72,8 @@ cudaError_t inclusive_sum(void* d_temp_storage, std::size_t& temp_storage_bytes,
 template <class T>
 cudaError_t exclusive_sum(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,
                           std::int64_t num_items, scan_options options, cudaStream_t stream = 0) {
-  return exclusive_scan(d_temp_storage, temp_storage_bytes, d_in, d_out, sum{}, T{}, num_items, options, stream);
+  return exclusive_scan(d_temp_storage, temp_storage_bytes, d_in, d_out, sum{}, T{}, num_items, options,
+                        stream);
 }
 template <class T>
 cudaError_t exclusive_sum(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,
@@ -96,11 +98,11 @@ struct device_scan_with {
   }
   template <class T, class Op>
   static cudaError_t exclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in,
-                                    T* d_out, Op scan_op, T init, std::int64_t num_items, scan_options options,
-                                    cudaStream_t stream = 0) {
+                                    T* d_out, Op scan_op, T init, std::int64_t num_items,
+                                    scan_options options, cudaStream_t stream = 0) {
     return detail::dispatch_scan<HierarchicalPolicy, SinglePassPolicy, SinglePassPolicy, true>(
         d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init, num_items, options, stream);
   }
 };
 
-}  // namespace carry
+} // namespace carry

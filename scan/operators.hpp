@@ -27,4 +27,4 @@ struct minimum {
   }
 };
 
-}  // namespace carry
+} // namespace carry

@@ -1,13 +1,14 @@
-// Options of a device scan call: which device algorithm, and whether floating-point results must be reproducible.
+// Options of a device scan call: which device algorithm, and whether floating-point results must be
+// reproducible.
 #pragma once
 
 namespace carry {
 
 /// The device-level algorithm of a scan.
 enum class scan_algorithm {
-  automatic,     ///< the faster of the two for the size and type (measured, see scan/tuning.hpp)
-  hierarchical,  ///< reduce-then-scan: upsweep, spine, downsweep (12 bytes moved per 4-byte item)
-  single_pass    ///< decoupled look-back, one launch (8 bytes moved per 4-byte item)
+  automatic,    ///< the faster of the two for the size and type (measured, see scan/tuning.hpp)
+  hierarchical, ///< reduce-then-scan: upsweep, spine, downsweep (12 bytes moved per 4-byte item)
+  single_pass   ///< decoupled look-back, one launch (8 bytes moved per 4-byte item)
 };
 
 /// Options of carry's device scans. Defaults: automatic algorithm, fastest (not reproducible) fold.
@@ -22,4 +23,4 @@ struct scan_options {
   bool deterministic = false;
 };
 
-}  // namespace carry
+} // namespace carry

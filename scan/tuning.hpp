@@ -68,16 +68,16 @@ using hierarchical_policy = tile_policy<block_scan_algorithm::coarsened, 256, co
 /// for Kogge-Stone, two for Brent-Kung and Blelloch (their trees take two per thread natively), 512
 /// threads (the seed's choice).
 template <block_scan_algorithm A>
-using seed_policy = tile_policy<A, 512,
-                                (A == block_scan_algorithm::brent_kung || A == block_scan_algorithm::blelloch) ? 2
-                                                                                                               : 1>;
+using seed_policy =
+    tile_policy<A, 512,
+                (A == block_scan_algorithm::brent_kung || A == block_scan_algorithm::blelloch) ? 2 : 1>;
 
 /// Small inputs (up to small_n_max items), both algorithms: 512 threads x up to 16 items (u32: 8192,
 /// so 2^13 is one block and 2^16 eight tiles). Measured: 512 x 16 transposed gave 3.7 us at 2^10 and
 /// 5.2 us at 2^14; 1024 x 16 without the transpose 4.4 and 6.8 us (NOTES.md, runs 4 and 5).
 template <class T>
-using small_policy =
-    tile_policy<block_scan_algorithm::coarsened, 512, (coarsened_items<T>() < 16 ? coarsened_items<T>() : 16)>;
+using small_policy = tile_policy<block_scan_algorithm::coarsened, 512,
+                                 (coarsened_items<T>() < 16 ? coarsened_items<T>() : 16)>;
 constexpr std::int64_t small_n_max = std::int64_t{1} << 16;
 
 /// Fast mode uses the canonical (deterministic) look-back from this many tiles on: on the H100 it was
@@ -89,5 +89,5 @@ constexpr std::int64_t canonical_look_back_from_tiles = 2048;
 /// pass below (both launch once for a single tile). Measured: see NOTES.md.
 constexpr std::int64_t auto_single_pass_from = 0;
 
-}  // namespace tuning
-}  // namespace carry
+} // namespace tuning
+} // namespace carry

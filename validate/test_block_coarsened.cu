@@ -4,7 +4,9 @@
 using namespace carry_validate;
 using A = carry::block_scan_algorithm;
 
-TEST_CASE("coarsened: seed example", "[gpu][block]") { check_seed_example<A::coarsened>(); }
+TEST_CASE("coarsened: seed example", "[gpu][block]") {
+  check_seed_example<A::coarsened>();
+}
 TEST_CASE("coarsened: u32 sum, 16 items, all block sizes", "[gpu][block]") {
   check_block_sizes<A::coarsened, 16, std::uint32_t>(carry::sum{}, 7u);
 }

@@ -4,7 +4,9 @@
 using namespace carry_validate;
 using A = carry::block_scan_algorithm;
 
-TEST_CASE("kogge_stone: seed example", "[gpu][block]") { check_seed_example<A::kogge_stone>(); }
+TEST_CASE("kogge_stone: seed example", "[gpu][block]") {
+  check_seed_example<A::kogge_stone>();
+}
 TEST_CASE("kogge_stone: u32 sum, all block sizes", "[gpu][block]") {
   check_block_sizes<A::kogge_stone, 1, std::uint32_t>(carry::sum{}, 7u);
 }

@@ -31,7 +31,7 @@ TEST_CASE("operators keep operand order", "[cpu][operators]") {
   CHECK(maximum{}(2.0f, 3.0f) == 3.0f);
   CHECK(minimum{}(2, 3) == 2);
   compose_affine c;
-  affine f{3, 1}, g{5, 4};  // f(x) = 3x+1, g(x) = 5x+4; g(f(x)) = 15x + 9, f(g(x)) = 15x + 13
+  affine f{3, 1}, g{5, 4}; // f(x) = 3x+1, g(x) = 5x+4; g(f(x)) = 15x + 9, f(g(x)) = 15x + 13
   CHECK(c(f, g) == affine{15, 9});
   CHECK(c(g, f) == affine{15, 13});
   CHECK(!(c(f, g) == c(g, f)));
@@ -73,14 +73,14 @@ TEST_CASE("temp-storage layout carves aligned, disjoint arrays inside the total"
     }
   }
   std::size_t none[1] = {0};
-  CHECK(temp_layout<1>(none).total == 1);  // never zero bytes
+  CHECK(temp_layout<1>(none).total == 1); // never zero bytes
 }
 
 TEST_CASE("argument checks", "[cpu][plan]") {
   int x = 0;
   CHECK(check_args(&x, &x, 10, 100, 100, 1) == arg_error::none);
   CHECK(check_args(&x, &x, -1, 100, 100, 1) == arg_error::negative_count);
-  CHECK(check_args(nullptr, nullptr, 0, 0, 100, 0) == arg_error::none);  // n == 0: nothing to do
+  CHECK(check_args(nullptr, nullptr, 0, 0, 100, 0) == arg_error::none); // n == 0: nothing to do
   CHECK(check_args(nullptr, &x, 10, 100, 100, 1) == arg_error::null_input);
   CHECK(check_args(&x, nullptr, 10, 100, 100, 1) == arg_error::null_output);
   CHECK(check_args(&x, &x, 10, 99, 100, 1) == arg_error::temp_too_small);
@@ -91,11 +91,11 @@ TEST_CASE("status tags and the ticket counter carry the epoch", "[cpu][status]")
   const std::uint32_t e = 12345;
   CHECK(tag_state(status_tag(e, state_aggregate), e) == state_aggregate);
   CHECK(tag_state(status_tag(e, state_prefix), e) == state_prefix);
-  CHECK(tag_state(status_tag(e, state_prefix), e + 1) == state_invalid);  // another call's word
-  CHECK(tag_state(0, e) == state_invalid);                                 // zeroed memory
-  CHECK(tag_state(0xA5A5A5A5u, e) == state_invalid);                       // poisoned memory
+  CHECK(tag_state(status_tag(e, state_prefix), e + 1) == state_invalid); // another call's word
+  CHECK(tag_state(0, e) == state_invalid);                               // zeroed memory
+  CHECK(tag_state(0xA5A5A5A5u, e) == state_invalid);                     // poisoned memory
   CHECK(following_epoch(1) == 2);
-  CHECK(following_epoch(epoch_mask) == 1);  // wraps past 0
+  CHECK(following_epoch(epoch_mask) == 1); // wraps past 0
   CHECK(following_epoch(0) == 1);
   auto w = counter_word(e, 7);
   CHECK(counter_epoch(w) == e);
@@ -118,7 +118,8 @@ TEST_CASE("pass choice", "[cpu][plan]") {
   CHECK(choose_pass(4097, h, 4096) == pass_kind::hierarchical);
   CHECK(choose_pass(4097, s, 4096) == pass_kind::single_pass);
   CHECK(choose_pass(8192, s, 8192) == pass_kind::single_tile);
-  const std::int64_t big = std::max<std::int64_t>(tuning::auto_single_pass_from, tuning::small_n_max) + 100000;
+  const std::int64_t big =
+      std::max<std::int64_t>(tuning::auto_single_pass_from, tuning::small_n_max) + 100000;
   CHECK(choose_pass(big, a, 4096) == pass_kind::single_pass);
   // the canonical look-back: always when deterministic, else from the measured tile count
   CHECK(canonical_look_back(d, 2));
@@ -159,7 +160,7 @@ std::vector<T> run_brent_kung(std::vector<T> s, Op op) {
   const int n = static_cast<int>(s.size()), p = next_pow2(n);
   for (int stride = 1; stride < p; stride *= 2) {
     const int nodes = brent_kung_up_nodes(n, stride);
-    if (nodes > 0) REQUIRE(nodes * 2 * stride - 1 < n);  // no node targets the padding
+    if (nodes > 0) REQUIRE(nodes * 2 * stride - 1 < n); // no node targets the padding
     for (int k = 0; k < nodes; ++k) brent_kung_up_node(s.data(), k, stride, op);
   }
   for (int stride = p / 4; stride >= 1; stride /= 2) {
@@ -173,12 +174,12 @@ template <class T, class Op>
 std::vector<T> run_blelloch_inclusive(const std::vector<T>& x, Op op, std::mt19937_64& g) {
   const int n = static_cast<int>(x.size()), p = next_pow2(n);
   std::vector<T> s(p);
-  for (auto& v : s) v = carry_validate::random_value<T>(g);  // padding holds junk: it must not matter
+  for (auto& v : s) v = carry_validate::random_value<T>(g); // padding holds junk: it must not matter
   s[p - 1] = x[0];
   for (int i = 1; i < n; ++i) s[i - 1] = x[i];
   for (int stride = 1; stride < p / 2; stride *= 2) {
     const int nodes = blelloch_up_nodes(n - 1, stride);
-    if (nodes > 0) REQUIRE(nodes * 2 * stride - 1 < n - 1);  // the root keeps its seed
+    if (nodes > 0) REQUIRE(nodes * 2 * stride - 1 < n - 1); // the root keeps its seed
     for (int k = 0; k < nodes; ++k) brent_kung_up_node(s.data(), k, stride, op);
   }
   for (int stride = p / 2; stride >= 1; stride /= 2) {
@@ -197,7 +198,7 @@ TEST_CASE("tree schedules equal the sequential scan for every size 1..600", "[cp
     REQUIRE(run_kogge_stone(xi, sum{}) == ref);
     REQUIRE(run_brent_kung(xi, sum{}) == ref);
     REQUIRE(run_blelloch_inclusive(xi, sum{}, g) == ref);
-    auto xa = carry_validate::random_values<affine>(n, 1000 + n);  // non-commutative
+    auto xa = carry_validate::random_values<affine>(n, 1000 + n); // non-commutative
     auto refa = carry_validate::reference_inclusive(xa, compose_affine{});
     REQUIRE(run_kogge_stone(xa, compose_affine{}) == refa);
     REQUIRE(run_brent_kung(xa, compose_affine{}) == refa);

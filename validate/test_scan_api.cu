@@ -11,7 +11,7 @@ const carry::scan_options hier{carry::scan_algorithm::hierarchical, false};
 const carry::scan_options single{carry::scan_algorithm::single_pass, false};
 const carry::scan_options single_det{carry::scan_algorithm::single_pass, true};
 const carry::scan_options all_modes[4] = {carry::scan_options{}, hier, single, single_det};
-}  // namespace
+} // namespace
 
 TEST_CASE("worked examples: seeds and sandwich", "[gpu][api]") {
   for (const auto& opt : all_modes) {
@@ -44,10 +44,10 @@ void check_public_entry(Op op, T init) {
   using P = carry::tuning::single_pass_policy<T>;
   std::uint64_t seed = 500;
   for (const auto& opt : all_modes)
-    for (std::int64_t n : std::vector<std::int64_t>{1, S::tile_items - 1, S::tile_items, S::tile_items + 1,
-                                                    3 * S::tile_items + 5, carry::tuning::small_n_max - 1,
-                                                    carry::tuning::small_n_max, carry::tuning::small_n_max + 1,
-                                                    P::tile_items + 1, 5 * P::tile_items + 3})
+    for (std::int64_t n : std::vector<std::int64_t>{
+             1, S::tile_items - 1, S::tile_items, S::tile_items + 1, 3 * S::tile_items + 5,
+             carry::tuning::small_n_max - 1, carry::tuning::small_n_max, carry::tuning::small_n_max + 1,
+             P::tile_items + 1, 5 * P::tile_items + 3})
       for (int exclusive = 0; exclusive < 2; ++exclusive) {
         const auto in = random_values<T>(n, seed++);
         const auto ref = exclusive ? reference_exclusive(in, init, op) : reference_inclusive(in, op);
@@ -176,7 +176,8 @@ TEST_CASE("reduce: in order, non-commutative, against the CPU (CUB's reduce assu
         cudaErrorInvalidValue);
 }
 
-TEST_CASE("single pass: many back-to-back launches on one stream reusing temp storage", "[gpu][single_pass]") {
+TEST_CASE("single pass: many back-to-back launches on one stream reusing temp storage",
+          "[gpu][single_pass]") {
   const std::int64_t n = (1 << 20) + 333;
   const int launches = 200;
   const auto in = random_values<std::uint32_t>(n, 77);
@@ -234,9 +235,8 @@ TEST_CASE("single pass: far more tiles than can be resident at once", "[gpu][sin
   const auto in = random_values<std::uint32_t>(n, 79);
   const auto ref = reference_inclusive(in, carry::sum{});
   for (const auto& opt : {single, single_det}) {
-    auto run = [&](void* tmp, std::size_t& bytes, const std::uint32_t* d_in, std::uint32_t* d_out, std::int64_t m) {
-      return carry::inclusive_sum(tmp, bytes, d_in, d_out, m, opt);
-    };
+    auto run = [&](void* tmp, std::size_t& bytes, const std::uint32_t* d_in, std::uint32_t* d_out,
+                   std::int64_t m) { return carry::inclusive_sum(tmp, bytes, d_in, d_out, m, opt); };
     run_and_check(run, in, ref, false);
   }
 }
@@ -261,8 +261,9 @@ TEST_CASE("deterministic mode: bitwise-equal float output over 50 runs", "[gpu][
       REQUIRE(cudaStreamCreateWithFlags(&noise, cudaStreamNonBlocking) == cudaSuccess);
       for (int run = 0; run < 50; ++run) {
         // concurrent work on another stream perturbs the timing of the look-back
-        if (run % 2) REQUIRE(carry::inclusive_sum(tmp_noise.ptr, noise_bytes, d_in.ptr, d_noise.ptr, n, single, noise) ==
-                             cudaSuccess);
+        if (run % 2)
+          REQUIRE(carry::inclusive_sum(tmp_noise.ptr, noise_bytes, d_in.ptr, d_noise.ptr, n, single, noise) ==
+                  cudaSuccess);
         d_out.poison();
         REQUIRE(carry::inclusive_sum(tmp.ptr, bytes, d_in.ptr, d_out.ptr, n, opt) == cudaSuccess);
         auto out = d_out.download(n);

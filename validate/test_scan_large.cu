@@ -18,9 +18,8 @@ TEST_CASE("uint8 scan of 2^31 + 123 items", "[gpu][scan][large]") {
                           carry::scan_options{carry::scan_algorithm::single_pass, false},
                           carry::scan_options{carry::scan_algorithm::single_pass, true}}) {
     INFO("algorithm " << static_cast<int>(opt.algorithm) << (opt.deterministic ? " deterministic" : ""));
-    auto run = [&](void* tmp, std::size_t& bytes, const std::uint8_t* d_in, std::uint8_t* d_out, std::int64_t m) {
-      return carry::inclusive_sum(tmp, bytes, d_in, d_out, m, opt);
-    };
-    run_and_check(run, in, ref, opt.deterministic);  // the deterministic run goes in place
+    auto run = [&](void* tmp, std::size_t& bytes, const std::uint8_t* d_in, std::uint8_t* d_out,
+                   std::int64_t m) { return carry::inclusive_sum(tmp, bytes, d_in, d_out, m, opt); };
+    run_and_check(run, in, ref, opt.deterministic); // the deterministic run goes in place
   }
 }

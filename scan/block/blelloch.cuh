@@ -50,5 +50,5 @@ struct blelloch {
   }
 };
 
-}  // namespace block
-}  // namespace carry
+} // namespace block
+} // namespace carry

@@ -44,5 +44,5 @@ struct brent_kung {
   }
 };
 
-}  // namespace block
-}  // namespace carry
+} // namespace block
+} // namespace carry

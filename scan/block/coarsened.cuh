@@ -38,8 +38,8 @@ struct coarsened {
     if (lane == warp_width - 1) ts.warp_totals[warp] = inclusive;
     __syncthreads();
     if (warps > 1 && warp == 0) {
-      const unsigned m0 = detail::lane_mask(BLOCK_THREADS < detail::warp_threads ? BLOCK_THREADS
-                                                                                 : detail::warp_threads);
+      const unsigned m0 =
+          detail::lane_mask(BLOCK_THREADS < detail::warp_threads ? BLOCK_THREADS : detail::warp_threads);
       T w = ts.warp_totals[lane < warps ? lane : warps - 1];
       w = detail::warp_brent_kung_inclusive(w, op, lane, m0);
       if (lane < warps) ts.warp_totals[lane] = w;
@@ -56,5 +56,5 @@ struct coarsened {
   }
 };
 
-}  // namespace block
-}  // namespace carry
+} // namespace block
+} // namespace carry

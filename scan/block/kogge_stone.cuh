@@ -26,11 +26,12 @@ struct kogge_stone {
     for (int stride = 1; stride < tile_items; stride *= 2) {
       T next[ITEMS];
       CARRY_UNROLL
-      for (int m = 0; m < ITEMS; ++m) next[m] = detail::kogge_stone_node(ts.s, tid + m * BLOCK_THREADS, stride, op);
-      __syncthreads();  // every input of this step has been read
+      for (int m = 0; m < ITEMS; ++m)
+        next[m] = detail::kogge_stone_node(ts.s, tid + m * BLOCK_THREADS, stride, op);
+      __syncthreads(); // every input of this step has been read
       CARRY_UNROLL
       for (int m = 0; m < ITEMS; ++m) ts.s[tid + m * BLOCK_THREADS] = next[m];
-      __syncthreads();  // every output of this step is in place
+      __syncthreads(); // every output of this step is in place
     }
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j) items[j] = ts.s[tid * ITEMS + j];
@@ -39,5 +40,5 @@ struct kogge_stone {
   }
 };
 
-}  // namespace block
-}  // namespace carry
+} // namespace block
+} // namespace carry

@@ -30,7 +30,7 @@ struct kogge_stone_double_buffer {
         ts.buf[src ^ 1][k] = detail::kogge_stone_node(ts.buf[src], k, stride, op);
       }
       src ^= 1;
-      __syncthreads();  // the one barrier: this step's outputs are the next step's inputs
+      __syncthreads(); // the one barrier: this step's outputs are the next step's inputs
     }
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j) items[j] = ts.buf[src][tid * ITEMS + j];
@@ -39,5 +39,5 @@ struct kogge_stone_double_buffer {
   }
 };
 
-}  // namespace block
-}  // namespace carry
+} // namespace block
+} // namespace carry

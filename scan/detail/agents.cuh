@@ -47,8 +47,8 @@ struct upsweep_agent {
     typename tt::io::temp_storage io;
     typename tt::reduce_t::temp_storage reduce;
   };
-  __device__ static void consume(temp_storage& ts, const T* in, T* totals, const tile_plan& plan, Op op, bool vec,
-                                 std::int64_t tile) {
+  __device__ static void consume(temp_storage& ts, const T* in, T* totals, const tile_plan& plan, Op op,
+                                 bool vec, std::int64_t tile) {
     const int valid = plan.valid_items(tile);
     T items[tt::items];
     tt::io::load(ts.io, in + plan.tile_base(tile), valid, vec, items, tt::tile_items);
@@ -78,7 +78,7 @@ struct spine_agent {
       typename tt::scan_t(ts.scan).template scan<false>(items, op, carry, aggregate);
       tt::io::store(ts.io, totals + chunks.tile_base(c), valid, vec, items, tt::tile_items);
       carry = tile_prefix<T>{carry.valid ? op(carry.value, aggregate) : aggregate, true};
-      __syncthreads();  // the block's temp storage is reused by the next chunk
+      __syncthreads(); // the block's temp storage is reused by the next chunk
     }
   }
 };
@@ -149,8 +149,9 @@ struct single_pass_agent {
 
   /// The tile's carry-in, given its aggregate: publishes the aggregate, looks back (canonically or
   /// not), publishes the inclusive prefix. Called by all of warp 0; lane 0's answer counts.
-  __device__ static tile_prefix<T> resolve_prefix(const T& aggregate, std::int64_t tile, bool last, Op op, T init,
-                                                  const single_pass_state<T>& state, std::uint32_t epoch) {
+  __device__ static tile_prefix<T> resolve_prefix(const T& aggregate, std::int64_t tile, bool last, Op op,
+                                                  T init, const single_pass_state<T>& state,
+                                                  std::uint32_t epoch) {
     const bool leader = threadIdx.x == 0;
     if (tile == 0) {
       const T value = EXCLUSIVE ? op(init, aggregate) : aggregate;
@@ -159,7 +160,8 @@ struct single_pass_agent {
     }
     if (leader && !last) state.status.publish(tile, state_aggregate, aggregate, epoch);
     if constexpr (CANONICAL) {
-      T exclusive = look_back_deterministic<Policy::lookback_delay_ns, T>(state.status, state.prefixes, tile, epoch, op);
+      T exclusive = look_back_deterministic<Policy::lookback_delay_ns, T>(state.status, state.prefixes, tile,
+                                                                          epoch, op);
       if (leader && !last && tile % warp_threads == warp_threads - 1)
         state.prefixes.publish(tile, state_prefix, op(exclusive, aggregate), epoch);
       return {exclusive, true};
@@ -180,8 +182,8 @@ struct single_pass_agent {
     const int valid = plan.valid_items(tile);
     const bool last = tile == plan.num_tiles - 1;
     if constexpr (packed) {
-      consume_packed(ts, in + plan.tile_base(tile), out + plan.tile_base(tile), valid, tile, last, op, init, state,
-                     epoch, vec_in, vec_out);
+      consume_packed(ts, in + plan.tile_base(tile), out + plan.tile_base(tile), valid, tile, last, op, init,
+                     state, epoch, vec_in, vec_out);
     } else {
       T items[tt::items];
       tt::io::load(ts.io, in + plan.tile_base(tile), valid, vec_in, items, tt::tile_items);
@@ -197,9 +199,10 @@ struct single_pass_agent {
 
   /// Packed bytes: the thread's total comes from dp4a over its words, the block scan runs over thread
   /// totals only, and the fix-up scans four bytes per operation (mod 256, so 0 is the identity).
-  __device__ static void consume_packed(temp_storage& ts, const T* tile_in, T* tile_out, int valid, std::int64_t tile,
-                                        bool last, Op op, T init, const single_pass_state<T>& state,
-                                        std::uint32_t epoch, bool vec_in, bool vec_out) {
+  __device__ static void consume_packed(temp_storage& ts, const T* tile_in, T* tile_out, int valid,
+                                        std::int64_t tile, bool last, Op op, T init,
+                                        const single_pass_state<T>& state, std::uint32_t epoch, bool vec_in,
+                                        bool vec_out) {
     constexpr int words = tt::items / 4;
     constexpr int chunks = tt::io::vcount;
     union {
@@ -216,7 +219,8 @@ struct single_pass_agent {
         unsigned x = 0;
         CARRY_UNROLL
         for (int b = 0; b < 4; ++b)
-          if (first + 4 * k + b < valid) x |= unsigned(static_cast<unsigned char>(tile_in[first + 4 * k + b])) << (8 * b);
+          if (first + 4 * k + b < valid)
+            x |= unsigned(static_cast<unsigned char>(tile_in[first + 4 * k + b])) << (8 * b);
         data.w[k] = x;
       }
     }
@@ -245,10 +249,10 @@ struct single_pass_agent {
       tt::io::store_chunks(ts.io, tile_out, data.c);
     } else {
       CARRY_UNROLL
-      for (int k = 0; k < words; ++k)
-        CARRY_UNROLL
-        for (int b = 0; b < 4; ++b)
-          if (first + 4 * k + b < valid) tile_out[first + 4 * k + b] = static_cast<T>((data.w[k] >> (8 * b)) & 0xffu);
+      for (int k = 0; k < words; ++k) CARRY_UNROLL
+      for (int b = 0; b < 4; ++b)
+        if (first + 4 * k + b < valid)
+          tile_out[first + 4 * k + b] = static_cast<T>((data.w[k] >> (8 * b)) & 0xffu);
     }
   }
 };
@@ -261,7 +265,8 @@ struct reduce_spine_agent {
     typename tt::io::temp_storage io;
     typename tt::reduce_t::temp_storage reduce;
   };
-  __device__ static void consume(temp_storage& ts, const T* totals, std::int64_t num_totals, T* out, Op op, T init) {
+  __device__ static void consume(temp_storage& ts, const T* totals, std::int64_t num_totals, T* out, Op op,
+                                 T init) {
     const tile_plan chunks = plan_tiles(num_totals, tt::tile_items);
     const bool vec = vector_aligned<T, tt::items>(totals);
     T acc = init;
@@ -277,5 +282,5 @@ struct reduce_spine_agent {
   }
 };
 
-}  // namespace detail
-}  // namespace carry
+} // namespace detail
+} // namespace carry

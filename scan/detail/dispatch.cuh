@@ -52,7 +52,7 @@ struct scan_plan {
     std::size_t parts[7] = {0, 0, 0, 0, 0, 0, 0};
     if (kind == pass_kind::hierarchical) {
       parts[0] = static_cast<std::size_t>(tiles.num_tiles) * sizeof(T);
-      parts[1] = sizeof(std::uint64_t);  // arrival counter of the upsweep (its last block runs the spine)
+      parts[1] = sizeof(std::uint64_t); // arrival counter of the upsweep (its last block runs the spine)
     }
     if (kind == pass_kind::single_pass) {
       std::size_t status[3];
@@ -65,11 +65,12 @@ struct scan_plan {
 };
 
 template <class P, bool EXCLUSIVE, class T, class Op>
-cudaError_t launch_single_tile(const T* d_in, T* d_out, const tile_plan& tiles, Op op, T init, cudaStream_t stream) {
+cudaError_t launch_single_tile(const T* d_in, T* d_out, const tile_plan& tiles, Op op, T init,
+                               cudaStream_t stream) {
   constexpr int items = P::items_per_thread;
-  downsweep_kernel<P, EXCLUSIVE><<<1, P::block_threads, 0, stream>>>(
-      d_in, d_out, static_cast<const T*>(nullptr), tiles, op, init, vector_aligned<T, items>(d_in),
-      vector_aligned<T, items>(d_out));
+  downsweep_kernel<P, EXCLUSIVE>
+      <<<1, P::block_threads, 0, stream>>>(d_in, d_out, static_cast<const T*>(nullptr), tiles, op, init,
+                                           vector_aligned<T, items>(d_in), vector_aligned<T, items>(d_out));
   return after_launch(stream);
 }
 
@@ -80,8 +81,8 @@ cudaError_t launch_hierarchical(void* d_temp_storage, const Layout& layout, cons
   auto* counter = static_cast<std::uint64_t*>(layout.carve(d_temp_storage, 1));
   constexpr int items = P::items_per_thread;
   const auto grid = static_cast<unsigned>(tiles.num_tiles);
-  upsweep_kernel<P><<<grid, P::block_threads, 0, stream>>>(d_in, totals, tiles, op, vector_aligned<T, items>(d_in),
-                                                           counter, next_epoch());
+  upsweep_kernel<P><<<grid, P::block_threads, 0, stream>>>(
+      d_in, totals, tiles, op, vector_aligned<T, items>(d_in), counter, next_epoch());
   if (cudaError_t e = after_launch(stream); e != cudaSuccess) return e;
   downsweep_kernel<P, EXCLUSIVE><<<grid, P::block_threads, 0, stream>>>(
       d_in, d_out, totals, tiles, op, init, vector_aligned<T, items>(d_in), vector_aligned<T, items>(d_out));
@@ -102,17 +103,18 @@ cudaError_t launch_single_pass(void* d_temp_storage, const Layout& layout, const
   const std::uint32_t epoch = next_epoch();
   const auto grid = static_cast<unsigned>(tiles.num_tiles);
   if (canonical)
-    single_pass_kernel<P, EXCLUSIVE, true><<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state,
-                                                                                 epoch, vin, vout);
+    single_pass_kernel<P, EXCLUSIVE, true>
+        <<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
   else
-    single_pass_kernel<P, EXCLUSIVE, false><<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init,
-                                                                                  state, epoch, vin, vout);
+    single_pass_kernel<P, EXCLUSIVE, false>
+        <<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
   return after_launch(stream);
 }
 
 template <class HPolicy, class SPolicy, class SmallPolicy, bool EXCLUSIVE, class T, class Op>
-cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out, Op op,
-                          T init, std::int64_t num_items, const scan_options& opt, cudaStream_t stream) {
+cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,
+                          Op op, T init, std::int64_t num_items, const scan_options& opt,
+                          cudaStream_t stream) {
   if (num_items < 0) return cudaErrorInvalidValue;
   using plan_t = scan_plan<HPolicy, SPolicy, SmallPolicy, T>;
   const plan_t plan = plan_t::make(num_items, opt);
@@ -124,35 +126,38 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
       arg_error::none)
     return cudaErrorInvalidValue;
   switch (plan.kind) {
-    case pass_kind::empty: return cudaSuccess;
-    case pass_kind::single_tile:
-      if (plan.family == tile_family::hierarchical)
-        return launch_single_tile<HPolicy, EXCLUSIVE>(d_in, d_out, plan.tiles, op, init, stream);
-      if constexpr (plan_t::has_small)
-        if (plan.family == tile_family::small)
-          return launch_single_tile<SmallPolicy, EXCLUSIVE>(d_in, d_out, plan.tiles, op, init, stream);
-      return launch_single_tile<SPolicy, EXCLUSIVE>(d_in, d_out, plan.tiles, op, init, stream);
-    case pass_kind::hierarchical:
-      if constexpr (plan_t::has_small)
-        if (plan.family == tile_family::small)
-          return launch_hierarchical<SmallPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op,
-                                                             init, stream);
-      return launch_hierarchical<HPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op, init,
-                                                     stream);
-    case pass_kind::single_pass:
-      if constexpr (plan_t::has_small)
-        if (plan.family == tile_family::small)
-          return launch_single_pass<SmallPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op,
-                                                            init, canonical_look_back(opt, plan.tiles.num_tiles), stream);
-      return launch_single_pass<SPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op, init,
-                                                    canonical_look_back(opt, plan.tiles.num_tiles), stream);
+  case pass_kind::empty:
+    return cudaSuccess;
+  case pass_kind::single_tile:
+    if (plan.family == tile_family::hierarchical)
+      return launch_single_tile<HPolicy, EXCLUSIVE>(d_in, d_out, plan.tiles, op, init, stream);
+    if constexpr (plan_t::has_small)
+      if (plan.family == tile_family::small)
+        return launch_single_tile<SmallPolicy, EXCLUSIVE>(d_in, d_out, plan.tiles, op, init, stream);
+    return launch_single_tile<SPolicy, EXCLUSIVE>(d_in, d_out, plan.tiles, op, init, stream);
+  case pass_kind::hierarchical:
+    if constexpr (plan_t::has_small)
+      if (plan.family == tile_family::small)
+        return launch_hierarchical<SmallPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out,
+                                                           plan.tiles, op, init, stream);
+    return launch_hierarchical<HPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op,
+                                                   init, stream);
+  case pass_kind::single_pass:
+    if constexpr (plan_t::has_small)
+      if (plan.family == tile_family::small)
+        return launch_single_pass<SmallPolicy, EXCLUSIVE>(
+            d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op, init,
+            canonical_look_back(opt, plan.tiles.num_tiles), stream);
+    return launch_single_pass<SPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op,
+                                                  init, canonical_look_back(opt, plan.tiles.num_tiles),
+                                                  stream);
   }
   return cudaErrorInvalidValue;
 }
 
 template <class Policy, class T, class Op>
-cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out, Op op,
-                            T init, std::int64_t num_items, cudaStream_t stream) {
+cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,
+                            Op op, T init, std::int64_t num_items, cudaStream_t stream) {
   if (num_items < 0) return cudaErrorInvalidValue;
   const tile_plan tiles = plan_tiles(num_items, Policy::tile_items);
   std::size_t parts[1] = {tiles.num_tiles > 1 ? static_cast<std::size_t>(tiles.num_tiles) * sizeof(T) : 0};
@@ -161,10 +166,11 @@ cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_byte
     temp_storage_bytes = layout.total;
     return cudaSuccess;
   }
-  if (check_args(d_in, d_out, num_items, temp_storage_bytes, layout.total, tiles.num_tiles) != arg_error::none)
+  if (check_args(d_in, d_out, num_items, temp_storage_bytes, layout.total, tiles.num_tiles) !=
+      arg_error::none)
     return cudaErrorInvalidValue;
   if (num_items == 0) return cudaSuccess;
-  if (tiles.num_tiles == 1) {  // one launch: the spine folds the input itself
+  if (tiles.num_tiles == 1) { // one launch: the spine folds the input itself
     reduce_spine_kernel<Policy><<<1, Policy::block_threads, 0, stream>>>(d_in, num_items, d_out, op, init);
     return after_launch(stream);
   }
@@ -172,9 +178,10 @@ cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_byte
   upsweep_kernel<Policy><<<static_cast<unsigned>(tiles.num_tiles), Policy::block_threads, 0, stream>>>(
       d_in, totals, tiles, op, vector_aligned<T, Policy::items_per_thread>(d_in), nullptr, 0);
   if (cudaError_t e = after_launch(stream); e != cudaSuccess) return e;
-  reduce_spine_kernel<Policy><<<1, Policy::block_threads, 0, stream>>>(totals, tiles.num_tiles, d_out, op, init);
+  reduce_spine_kernel<Policy>
+      <<<1, Policy::block_threads, 0, stream>>>(totals, tiles.num_tiles, d_out, op, init);
   return after_launch(stream);
 }
 
-}  // namespace detail
-}  // namespace carry
+} // namespace detail
+} // namespace carry

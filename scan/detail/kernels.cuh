@@ -24,7 +24,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
   if (spine_counter == nullptr) return;
   // ---- the last block to arrive runs the spine ----
   if (threadIdx.x == 0) {
-    __threadfence();  // this tile's total is visible before the arrival is counted
+    __threadfence(); // this tile's total is visible before the arrival is counted
     last = take_ticket(spine_counter, epoch) == plan.num_tiles - 1;
   }
   __syncthreads();
@@ -59,5 +59,5 @@ __global__ void __launch_bounds__(Policy::block_threads)
   agent::consume(ts, totals, num_totals, out, op, init);
 }
 
-}  // namespace detail
-}  // namespace carry
+} // namespace detail
+} // namespace carry

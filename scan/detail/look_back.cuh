@@ -13,7 +13,7 @@ template <int DELAY_NS, class T, class Status>
 __device__ __forceinline__ void read_window(const Status& st, std::int64_t window_end, std::uint32_t epoch,
                                             int lane, unsigned& state, T& v) {
   const std::int64_t k = window_end - (warp_threads - 1) + lane;
-  state = k >= 0 ? unsigned{state_invalid} : unsigned{state_aggregate};  // lanes before tile 0: dead
+  state = k >= 0 ? unsigned{state_invalid} : unsigned{state_aggregate}; // lanes before tile 0: dead
   while (true) {
     if (state == state_invalid) st.read(k, epoch, state, v);
     if (!__any_sync(0xffffffffu, state == state_invalid)) break;
@@ -24,8 +24,8 @@ __device__ __forceinline__ void read_window(const Status& st, std::int64_t windo
 /// Reads tiles first .. first+live-1 into lanes 0 .. live-1 (the other lanes are dead), spinning until
 /// each has published in this epoch.
 template <int DELAY_NS, class T, class Status>
-__device__ __forceinline__ void read_tiles(const Status& st, std::int64_t first, int live, std::uint32_t epoch,
-                                           int lane, unsigned& state, T& v) {
+__device__ __forceinline__ void read_tiles(const Status& st, std::int64_t first, int live,
+                                           std::uint32_t epoch, int lane, unsigned& state, T& v) {
   state = lane < live ? unsigned{state_invalid} : unsigned{state_aggregate};
   while (true) {
     if (state == state_invalid) st.read(first + lane, epoch, state, v);
@@ -68,12 +68,12 @@ __device__ T look_back(const Status& st, std::int64_t tile, std::uint32_t epoch,
 
 /// incl(32g - 1) for g >= 1.
 template <int DELAY_NS, class T, class Op, class Status>
-__device__ T boundary_prefix(const Status& aggregates, const Status& prefixes, std::int64_t g, std::uint32_t epoch,
-                             Op op) {
+__device__ T boundary_prefix(const Status& aggregates, const Status& prefixes, std::int64_t g,
+                             std::uint32_t epoch, Op op) {
   const int lane = threadIdx.x % warp_threads;
   const unsigned full = 0xffffffffu;
   // ---- nearest published boundary, 32 at a time (lane j: boundary of group h - j) ----
-  std::int64_t start = 0;  // first group to rebuild
+  std::int64_t start = 0; // first group to rebuild
   T base;
   bool has_base = false;
   for (std::int64_t h = g;; h -= warp_threads) {
@@ -83,13 +83,13 @@ __device__ T boundary_prefix(const Status& aggregates, const Status& prefixes, s
     if (k >= 1) prefixes.read(32 * k - 1, epoch, state, v);
     const unsigned found = __ballot_sync(full, k >= 1 && state == state_prefix);
     if (found) {
-      const int j = __ffs(found) - 1;  // the nearest
+      const int j = __ffs(found) - 1; // the nearest
       base = shfl_idx(full, v, j);
       has_base = true;
       start = h - j;
       break;
     }
-    if (h - (warp_threads - 1) <= 1) break;  // none down to group 1: rebuild from group 0
+    if (h - (warp_threads - 1) <= 1) break; // none down to group 1: rebuild from group 0
   }
   // ---- rebuild boundaries start .. g-1 ----
   for (std::int64_t q = start; q < g; ++q) {
@@ -111,7 +111,7 @@ __device__ T look_back_deterministic(const Status& aggregates, const Status& pre
   const int lane = threadIdx.x % warp_threads;
   const unsigned full = 0xffffffffu;
   const std::int64_t g = tile / warp_threads;
-  const int w = static_cast<int>(tile - g * warp_threads);  // predecessors inside the group
+  const int w = static_cast<int>(tile - g * warp_threads); // predecessors inside the group
   T partial;
   if (w > 0) {
     unsigned state;
@@ -124,5 +124,5 @@ __device__ T look_back_deterministic(const Status& aggregates, const Status& pre
   return w > 0 ? op(base, partial) : base;
 }
 
-}  // namespace detail
-}  // namespace carry
+} // namespace detail
+} // namespace carry

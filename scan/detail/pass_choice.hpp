@@ -38,5 +38,5 @@ CARRY_HD inline bool canonical_look_back(const scan_options& opt, std::int64_t n
   return opt.deterministic || num_tiles >= tuning::canonical_look_back_from_tiles;
 }
 
-}  // namespace detail
-}  // namespace carry
+} // namespace detail
+} // namespace carry

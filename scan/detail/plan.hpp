@@ -9,10 +9,14 @@
 namespace carry {
 namespace detail {
 
-constexpr std::size_t temp_alignment = 256;  // every carved array starts on a 256-byte boundary
+constexpr std::size_t temp_alignment = 256; // every carved array starts on a 256-byte boundary
 
-CARRY_HD constexpr std::size_t align_up(std::size_t x, std::size_t a) { return (x + a - 1) / a * a; }
-CARRY_HD constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) { return (a + b - 1) / b; }
+CARRY_HD constexpr std::size_t align_up(std::size_t x, std::size_t a) {
+  return (x + a - 1) / a * a;
+}
+CARRY_HD constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
+  return (a + b - 1) / b;
+}
 
 /// Smallest power of two >= x (x >= 1).
 CARRY_HD constexpr int next_pow2(int x) {
@@ -34,7 +38,7 @@ struct temp_layout {
       offset[i] = at;
       at += align_up(bytes[i], temp_alignment);
     }
-    total = at == 0 ? 1 : at + temp_alignment - 1;  // never 0 bytes: a user can always allocate it
+    total = at == 0 ? 1 : at + temp_alignment - 1; // never 0 bytes: a user can always allocate it
   }
   /// Pointer to array i inside the allocation starting at base.
   CARRY_HD void* carve(void* base, int i) const {
@@ -127,8 +131,12 @@ CARRY_HD constexpr std::uint32_t following_epoch(std::uint32_t e) {
 CARRY_HD constexpr std::uint64_t counter_word(std::uint32_t epoch, std::uint32_t count) {
   return (std::uint64_t{epoch} << 32) | count;
 }
-CARRY_HD constexpr std::uint32_t counter_epoch(std::uint64_t w) { return static_cast<std::uint32_t>(w >> 32); }
-CARRY_HD constexpr std::uint32_t counter_count(std::uint64_t w) { return static_cast<std::uint32_t>(w); }
+CARRY_HD constexpr std::uint32_t counter_epoch(std::uint64_t w) {
+  return static_cast<std::uint32_t>(w >> 32);
+}
+CARRY_HD constexpr std::uint32_t counter_count(std::uint64_t w) {
+  return static_cast<std::uint32_t>(w);
+}
 
-}  // namespace detail
-}  // namespace carry
+} // namespace detail
+} // namespace carry

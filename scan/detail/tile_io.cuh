@@ -36,27 +36,30 @@ struct tile_io {
   static constexpr bool transpose = WARP_TRANSPOSE && vbytes == 16 && vcount > 1 && BLOCK_THREADS % 32 == 0;
   static constexpr int warps = BLOCK_THREADS / 32;
   static constexpr int warp_chunks = 32 * vcount;                     // 16-byte chunks per warp
-  static constexpr int padded_chunks = warp_chunks + warp_chunks / 8;  // with one pad slot per 8
+  static constexpr int padded_chunks = warp_chunks + warp_chunks / 8; // with one pad slot per 8
   struct temp_storage {
     uint4 chunks[transpose ? warps * padded_chunks : 1];
   };
   __device__ static int slot(int c) { return c + c / 8; }
 
   /// A full tile as 16-byte chunks in the blocked arrangement (transposing tiles only).
-  __device__ static void load_chunks(temp_storage& ts, const T* tile_in, uint4 (&w)[vcount > 0 ? vcount : 1]) {
+  __device__ static void load_chunks(temp_storage& ts, const T* tile_in,
+                                     uint4 (&w)[vcount > 0 ? vcount : 1]) {
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const uint4* src = reinterpret_cast<const uint4*>(tile_in) + warp * warp_chunks;
     uint4* buf = ts.chunks + warp * padded_chunks;
     CARRY_UNROLL
-    for (int v = 0; v < vcount; ++v) w[v] = STREAMING ? __ldcs(src + v * 32 + lane) : src[v * 32 + lane];  // coalesced
+    for (int v = 0; v < vcount; ++v)
+      w[v] = STREAMING ? __ldcs(src + v * 32 + lane) : src[v * 32 + lane]; // coalesced
     CARRY_UNROLL
     for (int v = 0; v < vcount; ++v) buf[slot(v * 32 + lane)] = w[v];
     __syncwarp();
     CARRY_UNROLL
-    for (int v = 0; v < vcount; ++v) w[v] = buf[slot(lane * vcount + v)];  // blocked
+    for (int v = 0; v < vcount; ++v) w[v] = buf[slot(lane * vcount + v)]; // blocked
     __syncwarp();
   }
-  __device__ static void store_chunks(temp_storage& ts, T* tile_out, const uint4 (&w)[vcount > 0 ? vcount : 1]) {
+  __device__ static void store_chunks(temp_storage& ts, T* tile_out,
+                                      const uint4 (&w)[vcount > 0 ? vcount : 1]) {
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     uint4* dst = reinterpret_cast<uint4*>(tile_out) + warp * warp_chunks;
     uint4* buf = ts.chunks + warp * padded_chunks;
@@ -64,7 +67,7 @@ struct tile_io {
     for (int v = 0; v < vcount; ++v) buf[slot(lane * vcount + v)] = w[v];
     __syncwarp();
     CARRY_UNROLL
-    for (int v = 0; v < vcount; ++v) {  // coalesced
+    for (int v = 0; v < vcount; ++v) { // coalesced
       if constexpr (STREAMING)
         __stcs(dst + v * 32 + lane, buf[slot(v * 32 + lane)]);
       else
@@ -121,5 +124,5 @@ struct tile_io {
   }
 };
 
-}  // namespace detail
-}  // namespace carry
+} // namespace detail
+} // namespace carry

@@ -74,7 +74,7 @@ struct tile_status<T, 0> {
 
 template <class T>
 struct tile_status<T, 1> {
-  std::uint64_t* words;  // pairs: value bits, tag
+  std::uint64_t* words; // pairs: value bits, tag
   static void sizes(std::int64_t tiles, std::size_t (&b)[3]) { b[0] = tiles * 16, b[1] = 0, b[2] = 0; }
   CARRY_HD static tile_status carve(void* const (&p)[3]) { return {static_cast<std::uint64_t*>(p[0])}; }
 
@@ -87,7 +87,9 @@ struct tile_status<T, 1> {
   }
   __device__ void read(std::int64_t tile, std::uint32_t epoch, unsigned& state, T& v) const {
     std::uint64_t bits, tag;
-    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(bits), "=l"(tag) : "l"(words + 2 * tile)
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(bits), "=l"(tag)
+                 : "l"(words + 2 * tile)
                  : "memory");
     state = (tag >> 32) == 0 ? tag_state(static_cast<std::uint32_t>(tag), epoch) : unsigned{state_invalid};
     memcpy(&v, &bits, 8);
@@ -98,7 +100,7 @@ template <class T>
 struct tile_status<T, 2> {
   static constexpr int words_per_value = (sizeof(T) + 3) / 4;
   unsigned* flags;
-  unsigned* aggregates;  // words_per_value words per tile
+  unsigned* aggregates; // words_per_value words per tile
   unsigned* prefixes;
   static void sizes(std::int64_t tiles, std::size_t (&b)[3]) {
     b[0] = tiles * 4, b[1] = tiles * 4 * words_per_value, b[2] = b[1];
@@ -114,7 +116,7 @@ struct tile_status<T, 2> {
     CARRY_UNROLL
     for (int i = 0; i < words_per_value; ++i) slot[i] = w[i];
     cuda::atomic_ref<unsigned, cuda::thread_scope_device> flag(flags[tile]);
-    flag.store(status_tag(epoch, state), cuda::memory_order_release);  // the value is visible first
+    flag.store(status_tag(epoch, state), cuda::memory_order_release); // the value is visible first
   }
   __device__ void read(std::int64_t tile, std::uint32_t epoch, unsigned& state, T& v) const {
     cuda::atomic_ref<unsigned, cuda::thread_scope_device> flag(flags[tile]);
@@ -138,5 +140,5 @@ struct single_pass_state {
   tile_status<T> prefixes;
 };
 
-}  // namespace detail
-}  // namespace carry
+} // namespace detail
+} // namespace carry

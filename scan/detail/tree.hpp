@@ -17,7 +17,9 @@ CARRY_HD T kogge_stone_node(const T* s, int k, int stride, Op op) {
 // indices, so padding never reaches a live element and nodes that target the padding are skipped.
 
 /// Nodes of the reduction tree at `stride` whose target is live: idx = (k+1)*2*stride - 1 < n.
-CARRY_HD constexpr int brent_kung_up_nodes(int n, int stride) { return n / (2 * stride); }
+CARRY_HD constexpr int brent_kung_up_nodes(int n, int stride) {
+  return n / (2 * stride);
+}
 template <class T, class Op>
 CARRY_HD void brent_kung_up_node(T* s, int k, int stride, Op op) {
   int idx = (k + 1) * 2 * stride - 1;
@@ -38,7 +40,9 @@ CARRY_HD void brent_kung_down_node(T* s, int k, int stride, Op op) {
 // x1..x(n-1) yields the inclusive scan of x, so no identity element is ever needed.
 
 /// Up-sweep nodes at `stride` whose target lies among the n_live leading slots.
-CARRY_HD constexpr int blelloch_up_nodes(int n_live, int stride) { return n_live / (2 * stride); }
+CARRY_HD constexpr int blelloch_up_nodes(int n_live, int stride) {
+  return n_live / (2 * stride);
+}
 /// Down-sweep nodes at `stride` whose subtree starts before n_out (the outputs we need); capped at P.
 CARRY_HD constexpr int blelloch_down_nodes(int n_out, int p, int stride) {
   int want = (n_out + 2 * stride - 1) / (2 * stride);
@@ -54,5 +58,5 @@ CARRY_HD void blelloch_down_node(T* s, int k, int stride, Op op) {
   s[idx] = op(prefix, left);
 }
 
-}  // namespace detail
-}  // namespace carry
+} // namespace detail
+} // namespace carry

@@ -67,16 +67,17 @@ __device__ __forceinline__ T warp_brent_kung_inclusive(T v, Op op, int lane, uns
 /// Ordered reduction of lanes [first, width) (first warp-uniform), result in lane 0. Pairs of adjacent
 /// ranges are combined (strides 1, 2, 4, ...), so non-commutative operators keep their order.
 template <class T, class Op>
-__device__ __forceinline__ T warp_reduce_ordered(T v, Op op, int lane, unsigned mask, int width, int first = 0) {
+__device__ __forceinline__ T warp_reduce_ordered(T v, Op op, int lane, unsigned mask, int width,
+                                                 int first = 0) {
   CARRY_UNROLL
   for (int s = 1; s < warp_threads; s *= 2) {
     T y = shfl_down(mask, v, s);
-    bool right_live = lane + s < width && lane + 2 * s - 1 >= first;  // my partner holds live lanes
-    bool left_live = lane + s - 1 >= first;                             // my own range holds live lanes
+    bool right_live = lane + s < width && lane + 2 * s - 1 >= first; // my partner holds live lanes
+    bool left_live = lane + s - 1 >= first;                          // my own range holds live lanes
     if ((lane & (2 * s - 1)) == 0 && right_live) v = left_live ? op(v, y) : y;
   }
   return v;
 }
 
-}  // namespace detail
-}  // namespace carry
+} // namespace detail
+} // namespace carry

@@ -26,9 +26,9 @@ cudaError_t cub_reduce_sum(void* d_temp, std::size_t& temp_bytes, const T* d_in,
 template <class T>
 void thrust_inclusive_sum(const T* d_in, T* d_out, std::int64_t num_items, cudaStream_t stream);
 
-}  // namespace carry_validate
+} // namespace carry_validate
 
 namespace carry_validate {
 /// "CCCL major.minor.patch" of the CUB these baselines were built with.
 const char* cccl_version();
-}  // namespace carry_validate
+} // namespace carry_validate

@@ -15,14 +15,16 @@ template <class T>
 cudaError_t cub_inclusive_sum(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out,
                               std::int64_t num_items, cudaStream_t stream) {
   if (num_items <= INT_MAX)
-    return cub::DeviceScan::InclusiveSum(d_temp, temp_bytes, d_in, d_out, static_cast<int>(num_items), stream);
+    return cub::DeviceScan::InclusiveSum(d_temp, temp_bytes, d_in, d_out, static_cast<int>(num_items),
+                                         stream);
   return cub::DeviceScan::InclusiveSum(d_temp, temp_bytes, d_in, d_out, num_items, stream);
 }
 template <class T>
 cudaError_t cub_exclusive_sum(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out,
                               std::int64_t num_items, cudaStream_t stream) {
   if (num_items <= INT_MAX)
-    return cub::DeviceScan::ExclusiveSum(d_temp, temp_bytes, d_in, d_out, static_cast<int>(num_items), stream);
+    return cub::DeviceScan::ExclusiveSum(d_temp, temp_bytes, d_in, d_out, static_cast<int>(num_items),
+                                         stream);
   return cub::DeviceScan::ExclusiveSum(d_temp, temp_bytes, d_in, d_out, num_items, stream);
 }
 template <class T>
@@ -38,8 +40,8 @@ cudaError_t cub_reduce_sum(void* d_temp, std::size_t& temp_bytes, const T* d_in,
 }
 
 #define CARRY_VALIDATE_CUB_SUMS(T)                                                                           \
-  template cudaError_t cub_inclusive_sum<T>(void*, std::size_t&, const T*, T*, std::int64_t, cudaStream_t); \
-  template cudaError_t cub_exclusive_sum<T>(void*, std::size_t&, const T*, T*, std::int64_t, cudaStream_t); \
+  template cudaError_t cub_inclusive_sum<T>(void*, std::size_t&, const T*, T*, std::int64_t, cudaStream_t);  \
+  template cudaError_t cub_exclusive_sum<T>(void*, std::size_t&, const T*, T*, std::int64_t, cudaStream_t);  \
   template cudaError_t cub_reduce_sum<T>(void*, std::size_t&, const T*, T*, std::int64_t, cudaStream_t);
 
-}  // namespace carry_validate
+} // namespace carry_validate

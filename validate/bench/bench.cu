@@ -42,7 +42,8 @@ __global__ void spin_kernel(long long cycles) {
 
 template <class T>
 __global__ void fill_kernel(T* p, std::int64_t n, std::uint64_t seed) {
-  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
     std::uint64_t z = (i + seed) * 0x9E3779B97F4A7C15ull;
     z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
     z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
@@ -56,8 +57,8 @@ __global__ void fill_kernel(T* p, std::int64_t n, std::uint64_t seed) {
 template <class T>
 __global__ void mismatch_kernel(const T* a, const T* b, std::int64_t n, unsigned long long* count) {
   unsigned long long local = 0;
-  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x)
-  {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
     const unsigned char* x = reinterpret_cast<const unsigned char*>(&a[i]);
     const unsigned char* y = reinterpret_cast<const unsigned char*>(&b[i]);
     bool differ = false;
@@ -87,7 +88,7 @@ double time_events(const call_fn& call, std::int64_t n, int rotations, int reps)
   const bool batched = n <= (std::int64_t{1} << 22);
   const int batch = batched ? 20 : 1;
   for (int r = 0; r < reps; ++r) {
-    if (batched) spin_kernel<<<1, 1>>>(2000000);  // ~1 ms: the batch queues up behind it
+    if (batched) spin_kernel<<<1, 1>>>(2000000); // ~1 ms: the batch queues up behind it
     CARRY_CUDA_OR_DIE(cudaEventRecord(a));
     for (int k = 0; k < batch; ++k) call((r * batch + k) % rotations);
     CARRY_CUDA_OR_DIE(cudaEventRecord(b));
@@ -137,7 +138,9 @@ struct buffers {
 
 enum class scan_op { inclusive_sum, exclusive_sum, inclusive_max };
 const char* op_name(scan_op o) {
-  return o == scan_op::inclusive_sum ? "inclusive_sum" : o == scan_op::exclusive_sum ? "exclusive_sum" : "inclusive_max";
+  return o == scan_op::inclusive_sum   ? "inclusive_sum"
+         : o == scan_op::exclusive_sum ? "exclusive_sum"
+                                       : "inclusive_max";
 }
 
 /// A carry scan: through the public entry points for the tuned policies (they add the small-input
@@ -147,16 +150,22 @@ cudaError_t carry_call(scan_op o, void* tmp, std::size_t& bytes, const T* in, T*
                        carry::scan_options opt) {
   if constexpr (std::is_same<HP, carry::tuning::hierarchical_policy<T>>::value) {
     switch (o) {
-      case scan_op::inclusive_sum: return carry::inclusive_sum(tmp, bytes, in, out, n, opt);
-      case scan_op::exclusive_sum: return carry::exclusive_sum(tmp, bytes, in, out, n, opt);
-      default: return carry::inclusive_scan(tmp, bytes, in, out, carry::maximum{}, n, opt);
+    case scan_op::inclusive_sum:
+      return carry::inclusive_sum(tmp, bytes, in, out, n, opt);
+    case scan_op::exclusive_sum:
+      return carry::exclusive_sum(tmp, bytes, in, out, n, opt);
+    default:
+      return carry::inclusive_scan(tmp, bytes, in, out, carry::maximum{}, n, opt);
     }
   } else {
     using W = carry::device_scan_with<HP, SP>;
     switch (o) {
-      case scan_op::inclusive_sum: return W::inclusive_scan(tmp, bytes, in, out, carry::sum{}, n, opt);
-      case scan_op::exclusive_sum: return W::exclusive_scan(tmp, bytes, in, out, carry::sum{}, T{}, n, opt);
-      default: return W::inclusive_scan(tmp, bytes, in, out, carry::maximum{}, n, opt);
+    case scan_op::inclusive_sum:
+      return W::inclusive_scan(tmp, bytes, in, out, carry::sum{}, n, opt);
+    case scan_op::exclusive_sum:
+      return W::exclusive_scan(tmp, bytes, in, out, carry::sum{}, T{}, n, opt);
+    default:
+      return W::inclusive_scan(tmp, bytes, in, out, carry::maximum{}, n, opt);
     }
   }
 }
@@ -178,7 +187,8 @@ void ensure_temp(buffers& b, std::size_t need) {
 template <class T>
 void bench_case(buffers& b, scan_op o, std::int64_t n, const options& opt) {
   const std::size_t item_bytes = n * sizeof(T);
-  const int rotations = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(8, b.bytes / item_bytes)));
+  const int rotations =
+      static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(8, b.bytes / item_bytes)));
   const int reps = n <= (1 << 16) ? 30 : n <= (1 << 22) ? 30 : n <= (1 << 26) ? 40 : n <= (1 << 28) ? 15 : 7;
   T* in = static_cast<T*>(b.in);
   T* out = static_cast<T*>(b.out);
@@ -227,8 +237,8 @@ void bench_case(buffers& b, scan_op o, std::int64_t n, const options& opt) {
       unsigned long long bad = 0;
       CARRY_CUDA_OR_DIE(cudaMemcpy(&bad, b.count, sizeof bad, cudaMemcpyDeviceToHost));
       if (bad) {
-        std::fprintf(stderr, "MISMATCH: %s %s %s n=%lld: %llu elements differ from CUB\n", impl.c_str(), on.c_str(),
-                     tn, static_cast<long long>(n), bad);
+        std::fprintf(stderr, "MISMATCH: %s %s %s n=%lld: %llu elements differ from CUB\n", impl.c_str(),
+                     on.c_str(), tn, static_cast<long long>(n), bad);
         std::exit(3);
       }
     }
@@ -237,10 +247,14 @@ void bench_case(buffers& b, scan_op o, std::int64_t n, const options& opt) {
       CARRY_CUDA_OR_DIE(carry_call<H, SP>(o, b.temp, t, in + r * n, out + r * n, n, so));
     });
     if (n <= (1 << 16) && so.algorithm == carry::scan_algorithm::automatic) {
-      record(impl, time_end_to_end([&](int r) {
-               std::size_t t = b.temp_bytes;
-               CARRY_CUDA_OR_DIE(carry_call<H, SP>(o, b.temp, t, in + r * n, out + r * n, n, so));
-             }, rotations, 200), "e2e");
+      record(impl,
+             time_end_to_end(
+                 [&](int r) {
+                   std::size_t t = b.temp_bytes;
+                   CARRY_CUDA_OR_DIE(carry_call<H, SP>(o, b.temp, t, in + r * n, out + r * n, n, so));
+                 },
+                 rotations, 200),
+             "e2e");
     }
   };
   const carry::scan_options hier{carry::scan_algorithm::hierarchical, false};
@@ -251,15 +265,20 @@ void bench_case(buffers& b, scan_op o, std::int64_t n, const options& opt) {
   if (opt.variants && o == scan_op::inclusive_sum && std::is_same<T, std::uint32_t>::value) {
     using BA = carry::block_scan_algorithm;
     carry_impl("carry-hier-kogge_stone", carry::tuning::seed_policy<BA::kogge_stone>{}, hier);
-    carry_impl("carry-hier-kogge_stone_db", carry::tuning::seed_policy<BA::kogge_stone_double_buffer>{}, hier);
+    carry_impl("carry-hier-kogge_stone_db", carry::tuning::seed_policy<BA::kogge_stone_double_buffer>{},
+               hier);
     carry_impl("carry-hier-brent_kung", carry::tuning::seed_policy<BA::brent_kung>{}, hier);
     carry_impl("carry-hier-blelloch", carry::tuning::seed_policy<BA::blelloch>{}, hier);
   }
   if (n <= (1 << 16)) {
-    record("cub", time_end_to_end([&](int r) {
-             std::size_t t = b.temp_bytes;
-             CARRY_CUDA_OR_DIE(cub_call(o, b.temp, t, in + r * n, out + r * n, n));
-           }, rotations, 200), "e2e");
+    record("cub",
+           time_end_to_end(
+               [&](int r) {
+                 std::size_t t = b.temp_bytes;
+                 CARRY_CUDA_OR_DIE(cub_call(o, b.temp, t, in + r * n, out + r * n, n));
+               },
+               rotations, 200),
+           "e2e");
   }
   std::fflush(stdout);
 }
@@ -286,18 +305,24 @@ const row* find(const std::string& op, const std::string& impl, const std::strin
   return nullptr;
 }
 
-}  // namespace
+} // namespace
 
 int main(int argc, char** argv) {
   options opt;
   for (int i = 1; i < argc; ++i) {
     std::string a = argv[i];
-    if (a == "--quick") opt.quick = true;
-    else if (a == "--no-variants") opt.variants = false;
-    else if (a == "--csv" && i + 1 < argc) opt.csv = argv[++i];
-    else if (a == "--max-log2" && i + 1 < argc) opt.max_log2 = std::atoi(argv[++i]);
-    else if (a == "--min-log2" && i + 1 < argc) opt.min_log2 = std::atoi(argv[++i]);
-    else if (a == "--type" && i + 1 < argc) opt.only_type = argv[++i];
+    if (a == "--quick")
+      opt.quick = true;
+    else if (a == "--no-variants")
+      opt.variants = false;
+    else if (a == "--csv" && i + 1 < argc)
+      opt.csv = argv[++i];
+    else if (a == "--max-log2" && i + 1 < argc)
+      opt.max_log2 = std::atoi(argv[++i]);
+    else if (a == "--min-log2" && i + 1 < argc)
+      opt.min_log2 = std::atoi(argv[++i]);
+    else if (a == "--type" && i + 1 < argc)
+      opt.only_type = argv[++i];
     else {
       std::printf("usage: carry_bench [--quick] [--no-variants] [--csv FILE] [--min-log2 N] [--max-log2 N] "
                   "[--type u32|f32|u64|u8]\n");
@@ -317,7 +342,7 @@ int main(int argc, char** argv) {
               p.multiProcessorCount, p.l2CacheSize >> 20, rt / 1000, rt % 1000 / 10, cccl_version(),
               commit ? commit : "(CARRY_COMMIT unset)");
   buffers b;
-  b.bytes = std::size_t{1} << 33;  // 8 GiB each: 2^30 items of every benchmarked type
+  b.bytes = std::size_t{1} << 33; // 8 GiB each: 2^30 items of every benchmarked type
   CARRY_CUDA_OR_DIE(cudaMalloc(&b.in, b.bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&b.out, b.bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&b.check, b.bytes));
@@ -330,8 +355,8 @@ int main(int argc, char** argv) {
   // ---- table: each row's throughput relative to CUB and to the copy of the same bytes ----
   FILE* csv = std::fopen(opt.csv.c_str(), "w");
   if (csv) std::fprintf(csv, "op,impl,type,n,median_us,gbps,vs_cub,vs_memcpy,method\n");
-  std::printf("\n%-14s %-4s %6s %-26s %-6s %11s %9s %7s %7s\n", "op", "type", "n", "impl", "method", "median_us",
-              "GB/s", "x_cub", "x_copy");
+  std::printf("\n%-14s %-4s %6s %-26s %-6s %11s %9s %7s %7s\n", "op", "type", "n", "impl", "method",
+              "median_us", "GB/s", "x_cub", "x_copy");
   for (const auto& r : rows) {
     const std::size_t tbytes = r.type == "u8" ? 1 : r.type == "u64" ? 8 : 4;
     const double gbps = 2.0 * r.n * tbytes / (r.us * 1e3);
@@ -342,8 +367,9 @@ int main(int argc, char** argv) {
     std::printf("%-14s %-4s 2^%-4d %-26s %-6s %11.1f %9.1f %7.3f %7.3f\n", r.op.c_str(), r.type.c_str(), lg,
                 r.impl.c_str(), r.method.c_str(), r.us, gbps, vs_cub, vs_copy);
     if (csv)
-      std::fprintf(csv, "%s,%s,%s,%lld,%.2f,%.1f,%.4f,%.4f,%s\n", r.op.c_str(), r.impl.c_str(), r.type.c_str(),
-                   static_cast<long long>(r.n), r.us, gbps, vs_cub, vs_copy, r.method.c_str());
+      std::fprintf(csv, "%s,%s,%s,%lld,%.2f,%.1f,%.4f,%.4f,%s\n", r.op.c_str(), r.impl.c_str(),
+                   r.type.c_str(), static_cast<long long>(r.n), r.us, gbps, vs_cub, vs_copy,
+                   r.method.c_str());
   }
   if (csv) std::fclose(csv);
   return 0;

@@ -7,28 +7,9 @@
 
 #include "baselines/baselines.hpp"
 #include "common/gpu.cuh"
+#include "common/timing.cuh"
 
 using namespace carry_validate;
-
-template <class F>
-double median_us(F&& f, int reps) {
-  cudaEvent_t a, b;
-  CARRY_CUDA_OR_DIE(cudaEventCreate(&a));
-  CARRY_CUDA_OR_DIE(cudaEventCreate(&b));
-  for (int i = 0; i < 3; ++i) f();
-  std::vector<double> t;
-  for (int r = 0; r < reps; ++r) {
-    CARRY_CUDA_OR_DIE(cudaEventRecord(a));
-    f();
-    CARRY_CUDA_OR_DIE(cudaEventRecord(b));
-    CARRY_CUDA_OR_DIE(cudaEventSynchronize(b));
-    float ms;
-    CARRY_CUDA_OR_DIE(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms * 1000);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 void* g_in;
 void* g_out;
@@ -39,12 +20,16 @@ template <class T>
 void baselines(const char* name, std::int64_t n) {
   T* in = static_cast<T*>(g_in);
   T* out = static_cast<T*>(g_out);
-  double copy = median_us([&] { CARRY_CUDA_OR_DIE(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); }, 20);
-  double cub = median_us([&] {
-    std::size_t t = g_tmp_bytes;
-    CARRY_CUDA_OR_DIE(cub_inclusive_sum(g_tmp, t, in, out, n, cudaStream_t{}));
-  }, 20);
-  std::printf("%-4s n=%-11lld memcpy %9.1f us   cub %9.1f us (%.3f of copy)\n", name, (long long)n, copy, cub, copy / cub);
+  double copy = median_event_us(
+      [&] { CARRY_CUDA_OR_DIE(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); }, 20);
+  double cub = median_event_us(
+      [&] {
+        std::size_t t = g_tmp_bytes;
+        CARRY_CUDA_OR_DIE(cub_inclusive_sum(g_tmp, t, in, out, n, cudaStream_t{}));
+      },
+      20);
+  std::printf("%-4s n=%-11lld memcpy %9.1f us   cub %9.1f us (%.3f of copy)\n", name, (long long)n, copy, cub,
+              copy / cub);
 }
 
 template <class T, int BT, int IPT, bool DET = false, bool STREAM = false, int DELAY = 0>
@@ -53,10 +38,13 @@ void shape(const char* name, std::int64_t n) {
   T* in = static_cast<T*>(g_in);
   T* out = static_cast<T*>(g_out);
   carry::scan_options o{carry::scan_algorithm::single_pass, DET};
-  double t = median_us([&] {
-    std::size_t b = g_tmp_bytes;
-    CARRY_CUDA_OR_DIE(carry::device_scan_with<P, P>::inclusive_scan(g_tmp, b, in, out, carry::sum{}, n, o));
-  }, 20);
+  double t = median_event_us(
+      [&] {
+        std::size_t b = g_tmp_bytes;
+        CARRY_CUDA_OR_DIE(
+            carry::device_scan_with<P, P>::inclusive_scan(g_tmp, b, in, out, carry::sum{}, n, o));
+      },
+      20);
   std::printf("%-4s n=%-11lld single_pass%s%s %4d x %3d delay %3d ns: %9.1f us\n", name, (long long)n,
               DET ? "-det" : "    ", STREAM ? "-stream" : "       ", BT, IPT, DELAY, t);
 }

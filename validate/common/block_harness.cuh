@@ -13,7 +13,8 @@
 namespace carry_validate {
 
 template <class T, int BT, carry::block_scan_algorithm A, int ITEMS, bool EXCLUSIVE, class Op>
-__global__ void __launch_bounds__(BT) block_scan_kernel(const T* in, T* out, T* aggregate_out, Op op, T init) {
+__global__ void __launch_bounds__(BT)
+    block_scan_kernel(const T* in, T* out, T* aggregate_out, Op op, T init) {
   using scan_t = carry::block_scan<T, BT, A, ITEMS>;
   __shared__ typename scan_t::temp_storage ts;
   T items[ITEMS];
@@ -24,7 +25,7 @@ __global__ void __launch_bounds__(BT) block_scan_kernel(const T* in, T* out, T* 
   else
     scan_t(ts).inclusive_scan(items, op, aggregate);
   for (int j = 0; j < ITEMS; ++j) out[threadIdx.x * ITEMS + j] = items[j];
-  if (threadIdx.x == BT - 1) *aggregate_out = aggregate;  // every thread holds it; the last one reports
+  if (threadIdx.x == BT - 1) *aggregate_out = aggregate; // every thread holds it; the last one reports
 }
 
 /// Scans one tile of BT x ITEMS random values with block_scan<A> and checks every output and the
@@ -85,4 +86,4 @@ void check_seed_example() {
   CHECK(d_agg.download(1)[0] == 25);
 }
 
-}  // namespace carry_validate
+} // namespace carry_validate

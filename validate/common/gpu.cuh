@@ -18,13 +18,14 @@ inline bool gpu_present() {
   return cudaGetDeviceCount(&n) == cudaSuccess && n > 0;
 }
 
-#define CARRY_CUDA_OR_DIE(...)                                                                          \
-  do {                                                                                                  \
-    cudaError_t e_ = (__VA_ARGS__);                                                                             \
-    if (e_ != cudaSuccess) {                                                                            \
-      std::fprintf(stderr, "CUDA error %s at %s:%d: %s\n", cudaGetErrorName(e_), __FILE__, __LINE__, #__VA_ARGS__); \
-      std::exit(1);                                                                                     \
-    }                                                                                                   \
+#define CARRY_CUDA_OR_DIE(...)                                                                               \
+  do {                                                                                                       \
+    cudaError_t e_ = (__VA_ARGS__);                                                                          \
+    if (e_ != cudaSuccess) {                                                                                 \
+      std::fprintf(stderr, "CUDA error %s at %s:%d: %s\n", cudaGetErrorName(e_), __FILE__, __LINE__,         \
+                   #__VA_ARGS__);                                                                            \
+      std::exit(1);                                                                                          \
+    }                                                                                                        \
   } while (0)
 
 /// Poison byte written into outputs and temp storage before each run: every element must be overwritten.
@@ -48,7 +49,8 @@ struct device_buffer {
   void poison() { CARRY_CUDA_OR_DIE(cudaMemset(ptr, poison_byte, (n + guard) * sizeof(T) + 1)); }
   void upload(const std::vector<T>& h) {
     poison();
-    if (!h.empty()) CARRY_CUDA_OR_DIE(cudaMemcpy(ptr, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
+    if (!h.empty())
+      CARRY_CUDA_OR_DIE(cudaMemcpy(ptr, h.data(), h.size() * sizeof(T), cudaMemcpyHostToDevice));
   }
   std::vector<T> download(std::size_t count) const {
     std::vector<T> h(count);
@@ -58,12 +60,12 @@ struct device_buffer {
   /// Whether the guard elements (and the trailing byte) still hold the poison.
   bool guard_intact() const {
     std::vector<unsigned char> g(guard * sizeof(T) + 1);
-    CARRY_CUDA_OR_DIE(cudaMemcpy(g.data(), reinterpret_cast<const unsigned char*>(ptr) + n * sizeof(T), g.size(),
-                                 cudaMemcpyDeviceToHost));
+    CARRY_CUDA_OR_DIE(cudaMemcpy(g.data(), reinterpret_cast<const unsigned char*>(ptr) + n * sizeof(T),
+                                 g.size(), cudaMemcpyDeviceToHost));
     for (unsigned char c : g)
       if (c != poison_byte) return false;
     return true;
   }
 };
 
-}  // namespace carry_validate
+} // namespace carry_validate

@@ -93,4 +93,4 @@ bool same_bits(const T& a, const T& b) {
   return std::memcmp(&a, &b, sizeof(T)) == 0;
 }
 
-}  // namespace carry_validate
+} // namespace carry_validate

@@ -17,8 +17,8 @@ namespace carry_validate {
 /// The issue's sizes around a tile, plus primes, 2^20 + 7 and a seeded random size. CARRY_TEST_MAX_N
 /// (environment) drops larger sizes, for runs under compute-sanitizer.
 inline std::vector<std::int64_t> edge_sizes(std::int64_t tile) {
-  std::vector<std::int64_t> s{0, 1, 2, 31, 32, 33, tile - 1, tile, tile + 1, 3 * tile + 17, 1009, 65537,
-                              (1 << 20) + 7};
+  std::vector<std::int64_t> s{
+      0, 1, 2, 31, 32, 33, tile - 1, tile, tile + 1, 3 * tile + 17, 1009, 65537, (1 << 20) + 7};
   std::mt19937_64 g(tile);
   s.push_back(1 + static_cast<std::int64_t>(g() % (1 << 19)));
   if (const char* cap = std::getenv("CARRY_TEST_MAX_N")) {
@@ -67,14 +67,16 @@ void check_device_scan(Op op, T init, carry::scan_options opt, std::int64_t n, b
   const auto in = random_values<T>(static_cast<std::size_t>(n), seed);
   const auto ref = exclusive ? reference_exclusive(in, init, op) : reference_inclusive(in, op);
   auto run = [&](void* tmp, std::size_t& bytes, const T* d_in, T* d_out, std::int64_t count) {
-    return exclusive ? carry::device_scan_with<HP, SP>::exclusive_scan(tmp, bytes, d_in, d_out, op, init, count, opt)
-                     : carry::device_scan_with<HP, SP>::inclusive_scan(tmp, bytes, d_in, d_out, op, count, opt);
+    return exclusive
+               ? carry::device_scan_with<HP, SP>::exclusive_scan(tmp, bytes, d_in, d_out, op, init, count,
+                                                                 opt)
+               : carry::device_scan_with<HP, SP>::inclusive_scan(tmp, bytes, d_in, d_out, op, count, opt);
   };
-  INFO((exclusive ? "exclusive" : "inclusive") << ", algorithm " << static_cast<int>(opt.algorithm)
-                                               << (opt.deterministic ? " deterministic" : ""));
+  INFO((exclusive ? "exclusive" : "inclusive")
+       << ", algorithm " << static_cast<int>(opt.algorithm) << (opt.deterministic ? " deterministic" : ""));
   auto got = run_and_check(run, in, ref, in_place);
   if constexpr (has_cub_sum<T>) {
-    if (sum_op && n > 0 && (!exclusive || init == T{})) {  // CUB agrees bit for bit
+    if (sum_op && n > 0 && (!exclusive || init == T{})) { // CUB agrees bit for bit
       device_buffer<T> d_in(n), d_out(n);
       d_in.upload(in);
       std::size_t bytes = 0;
@@ -104,7 +106,8 @@ void check_all_modes(Op op, T init, bool sum_op) {
                                         {carry::scan_algorithm::single_pass, true}};
   std::uint64_t seed = 1;
   for (const auto& opt : modes) {
-    const std::int64_t tile = opt.algorithm == carry::scan_algorithm::hierarchical ? HP::tile_items : SP::tile_items;
+    const std::int64_t tile =
+        opt.algorithm == carry::scan_algorithm::hierarchical ? HP::tile_items : SP::tile_items;
     for (std::int64_t n : edge_sizes(tile))
       for (int exclusive = 0; exclusive < 2; ++exclusive)
         for (int in_place = 0; in_place < 2; ++in_place)
@@ -112,4 +115,4 @@ void check_all_modes(Op op, T init, bool sum_op) {
   }
 }
 
-}  // namespace carry_validate
+} // namespace carry_validate
