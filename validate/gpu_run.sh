@@ -25,15 +25,18 @@ if has test; then
 fi
 if has sanitize; then
   step sanitize
+  # a separate build with line information, so that any report names its source line
+  BUILD_DIR=build-san CARRY_CMAKE_ARGS="-DCMAKE_CUDA_FLAGS=-lineinfo -DCARRY_BUILD_BENCH=OFF -DCARRY_BUILD_APPS=OFF" \
+    ./build.sh test -N >"$OUT/build-san.log" 2>&1 || { tail -30 "$OUT/build-san.log"; exit 1; }
   # Sanitizers slow kernels 10-100x: sizes up to 150000 (several tiles of every policy, both passes).
   export CARRY_TEST_MAX_N=150000
   : >"$OUT/sanitize.log"
   run_tool() {  # tool exe [filter]
     echo "--- $1 $2 ${3:-}" >>"$OUT/sanitize.log"
     if [ -n "${3:-}" ]; then
-      compute-sanitizer --tool "$1" --error-exitcode 9 "build/validate/$2" "$3" >>"$OUT/sanitize.log" 2>&1
+      compute-sanitizer --tool "$1" --error-exitcode 9 "build-san/validate/$2" "$3" >>"$OUT/sanitize.log" 2>&1
     else
-      compute-sanitizer --tool "$1" --error-exitcode 9 "build/validate/$2" >>"$OUT/sanitize.log" 2>&1
+      compute-sanitizer --tool "$1" --error-exitcode 9 "build-san/validate/$2" >>"$OUT/sanitize.log" 2>&1
     fi || { status=1; echo "FAILED $1 $2 ${3:-}"; }
   }
   for tool in ${SANITIZERS:-memcheck racecheck synccheck}; do
@@ -50,7 +53,7 @@ if has sanitize; then
     run_tool $tool test_scan_api "reduce*"
     echo "$tool done $(date +%T)"
   done
-  grep -E "ERROR SUMMARY" "$OUT/sanitize.log" | sort | uniq -c
+  grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize.log" | sort | uniq -c
 fi
 if has tune; then
   step tune
