@@ -41,7 +41,7 @@ struct coarsened {
       const unsigned m0 =
           detail::lane_mask(BLOCK_THREADS < detail::warp_threads ? BLOCK_THREADS : detail::warp_threads);
       T w = ts.warp_totals[lane < warps ? lane : warps - 1];
-      __syncwarp(m0);  // every lane has read before any lane writes back
+      __syncwarp(m0); // every lane has read before any lane writes back
       w = detail::warp_brent_kung_inclusive(w, op, lane, m0);
       if (lane < warps) ts.warp_totals[lane] = w;
     }

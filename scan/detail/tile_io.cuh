@@ -28,7 +28,8 @@ struct vector_word<4> {
 /// Full tiles whose pointer allows it move as 16-byte vectors, warp-striped so that each instruction of
 /// a warp covers 512 contiguous bytes, and are transposed to the blocked arrangement through shared
 /// memory (one 16-byte slot of padding per 8, so neither direction has bank conflicts). Partial tiles
-/// go element by element.
+/// of such policies move element by element but still coalesced (striped), through the same buffer;
+/// other policies load and store each thread's own items.
 template <class T, int BLOCK_THREADS, int ITEMS, bool STREAMING = false, bool WARP_TRANSPOSE = true>
 struct tile_io {
   static constexpr int vbytes = vector_bytes<T, ITEMS>();
@@ -38,8 +39,10 @@ struct tile_io {
   static constexpr int warp_chunks = 32 * vcount;                     // 16-byte chunks per warp
   static constexpr int padded_chunks = warp_chunks + warp_chunks / 8; // with one pad slot per 8
   struct temp_storage {
-    uint4 chunks[transpose ? warps * padded_chunks : 1];
+    uint4 chunks[transpose ? warps * padded_chunks : 1]; // also holds a whole tile of T
   };
+  static_assert(!transpose || sizeof(uint4) * warps * padded_chunks >= sizeof(T) * BLOCK_THREADS * ITEMS,
+                "the transpose buffer stages whole tiles");
   __device__ static int slot(int c) { return c + c / 8; }
 
   /// A full tile as 16-byte chunks in the blocked arrangement (transposing tiles only).
@@ -96,6 +99,19 @@ struct tile_io {
         return;
       }
     }
+    if constexpr (transpose) { // a partial tile: coalesced element loads, blocked through shared memory
+      T* staged = reinterpret_cast<T*>(ts.chunks);
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j) {
+        const int idx = j * BLOCK_THREADS + static_cast<int>(threadIdx.x);
+        if (idx < valid) staged[idx] = tile_in[idx];
+      }
+      __syncthreads();
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j) items[j] = staged[first + j < valid ? first + j : 0];
+      __syncthreads(); // the buffer is free again
+      return;
+    }
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j) items[j] = first + j < valid ? tile_in[first + j] : tile_in[0];
   }
@@ -117,6 +133,20 @@ struct tile_io {
         }
         return;
       }
+    }
+    if constexpr (transpose) { // a partial tile: blocked into shared memory, coalesced element stores
+      T* staged = reinterpret_cast<T*>(ts.chunks);
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j)
+        if (first + j < valid) staged[first + j] = items[j];
+      __syncthreads();
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j) {
+        const int idx = j * BLOCK_THREADS + static_cast<int>(threadIdx.x);
+        if (idx < valid) tile_out[idx] = staged[idx];
+      }
+      __syncthreads();
+      return;
     }
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j)

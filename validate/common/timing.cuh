@@ -31,4 +31,4 @@ double median_event_us(F&& call, int reps) {
   return t[t.size() / 2];
 }
 
-}  // namespace carry_validate
+} // namespace carry_validate
