@@ -146,11 +146,11 @@ struct tile_io {
         if (idx < valid) tile_out[idx] = staged[idx];
       }
       __syncthreads();
-      return;
+    } else {
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j)
+        if (first + j < valid) tile_out[first + j] = items[j];
     }
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j)
-      if (first + j < valid) tile_out[first + j] = items[j];
   }
 };
 
