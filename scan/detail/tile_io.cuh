@@ -110,10 +110,10 @@ struct tile_io {
       CARRY_UNROLL
       for (int j = 0; j < ITEMS; ++j) items[j] = staged[first + j < valid ? first + j : 0];
       __syncthreads(); // the buffer is free again
-      return;
+    } else {
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j) items[j] = first + j < valid ? tile_in[first + j] : tile_in[0];
     }
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j) items[j] = first + j < valid ? tile_in[first + j] : tile_in[0];
   }
 
   __device__ static void store(temp_storage& ts, T* tile_out, int valid, bool vec, const T (&items)[ITEMS],
