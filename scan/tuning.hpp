@@ -86,7 +86,9 @@ constexpr std::int64_t small_n_max = std::int64_t{1} << 16;
 constexpr std::int64_t canonical_look_back_from_tiles = 2048;
 
 /// `scan_algorithm::automatic` takes the single-pass scan from this many items on, the hierarchical
-/// pass below (both launch once for a single tile). Measured: see NOTES.md.
+/// pass below. The single pass measured as fast or faster at every size (H100, u32 inclusive sum,
+/// h100-bench.txt): 2^10 3.96 vs 3.99 us (both one launch of one tile), 2^14 5.7 vs 10.4 us, 2^22
+/// 18.6 vs 25.9 us, 2^28 825 vs 1106 us. So automatic is always the single pass.
 constexpr std::int64_t auto_single_pass_from = 0;
 
 } // namespace tuning
