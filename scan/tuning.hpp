@@ -87,8 +87,8 @@ constexpr std::int64_t canonical_look_back_from_tiles = 2048;
 
 /// `scan_algorithm::automatic` takes the single-pass scan from this many items on, the hierarchical
 /// pass below. The single pass measured as fast or faster at every size (H100, u32 inclusive sum,
-/// h100-bench.txt): 2^10 3.96 vs 3.99 us (both one launch of one tile), 2^14 5.7 vs 10.4 us, 2^22
-/// 18.6 vs 25.9 us, 2^28 825 vs 1106 us. So automatic is always the single pass.
+/// h100-bench.txt): 2^10 4.0 vs 4.0 us (both one launch of one tile), 2^14 5.4 vs 10.3 us, 2^22
+/// 18.7 vs 25.9 us, 2^28 824 vs 1106 us. So automatic is always the single pass.
 constexpr std::int64_t auto_single_pass_from = 0;
 
 } // namespace tuning
