@@ -88,17 +88,25 @@ TEST_CASE("argument checks", "[cpu][plan]") {
 }
 
 TEST_CASE("status tags and the ticket counter carry the epoch", "[cpu][status]") {
-  const std::uint32_t e = 12345;
+  const epoch_t e = (epoch_t{0x12345678} << 32) | 0x9abcdef0u;
   CHECK(tag_state(status_tag(e, state_aggregate), e) == state_aggregate);
   CHECK(tag_state(status_tag(e, state_prefix), e) == state_prefix);
-  CHECK(tag_state(status_tag(e, state_prefix), e + 1) == state_invalid); // another call's word
-  CHECK(tag_state(0, e) == state_invalid);                               // zeroed memory
-  CHECK(tag_state(0xA5A5A5A5u, e) == state_invalid);                     // poisoned memory
+  CHECK(tag_state(status_tag(e, state_prefix), following_epoch(e)) == state_invalid); // another call's word
+  CHECK(tag_state(0, e) == state_invalid);                                            // zeroed memory
+  CHECK(tag_state(0xA5A5A5A5A5A5A5A5ull, e) == state_invalid);                        // poisoned memory
+  // a tag from an epoch that agrees in the low 32 bits only is still another epoch
+  CHECK(tag_state(status_tag(e ^ (epoch_t{1} << 40), state_prefix), e) == state_invalid);
   CHECK(following_epoch(1) == 2);
-  CHECK(following_epoch(epoch_mask) == 1); // wraps past 0
-  CHECK(following_epoch(0) == 1);
-  auto w = counter_word(e, 7);
-  CHECK(counter_epoch(w) == e);
+  CHECK(following_epoch(epoch_mask) == 1);                       // wraps past 0
+  CHECK(following_epoch(0xffffffffu) == (epoch_t{1} << 32) + 1); // low half 0 is skipped
+  for (epoch_t x : {epoch_t{0}, epoch_t{5}, epoch_t{0xffffffffu}, epoch_mask - 1, epoch_mask}) {
+    const epoch_t n = following_epoch(x);
+    CHECK(n != 0);
+    CHECK(ticket_epoch(n) != 0);
+    CHECK(n <= epoch_mask);
+  }
+  auto w = counter_word(ticket_epoch(e), 7);
+  CHECK(counter_epoch(w) == 0x9abcdef0u);
   CHECK(counter_count(w) == 7);
   CHECK(counter_count(w + 1) == 8);
 }

@@ -150,8 +150,7 @@ struct single_pass_agent {
   /// The tile's carry-in, given its aggregate: publishes the aggregate, looks back (canonically or
   /// not), publishes the inclusive prefix. Called by all of warp 0; lane 0's answer counts.
   __device__ static tile_prefix<T> resolve_prefix(const T& aggregate, std::int64_t tile, bool last, Op op,
-                                                  T init, const single_pass_state<T>& state,
-                                                  std::uint32_t epoch) {
+                                                  T init, const single_pass_state<T>& state, epoch_t epoch) {
     const bool leader = threadIdx.x == 0;
     if (tile == 0) {
       const T value = EXCLUSIVE ? op(init, aggregate) : aggregate;
@@ -173,7 +172,7 @@ struct single_pass_agent {
   }
 
   __device__ static void consume(temp_storage& ts, const T* in, T* out, const tile_plan& plan, Op op, T init,
-                                 const single_pass_state<T>& state, std::uint32_t epoch, bool vec_in,
+                                 const single_pass_state<T>& state, epoch_t epoch, bool vec_in,
                                  bool vec_out) {
     // ---- take a ticket: tiles go out in the order blocks start ----
     if (threadIdx.x == 0) ts.tile = take_ticket(state.counter, epoch);
@@ -201,7 +200,7 @@ struct single_pass_agent {
   /// totals only, and the fix-up scans four bytes per operation (mod 256, so 0 is the identity).
   __device__ static void consume_packed(temp_storage& ts, const T* tile_in, T* tile_out, int valid,
                                         std::int64_t tile, bool last, Op op, T init,
-                                        const single_pass_state<T>& state, std::uint32_t epoch, bool vec_in,
+                                        const single_pass_state<T>& state, epoch_t epoch, bool vec_in,
                                         bool vec_out) {
     constexpr int words = tt::items / 4;
     constexpr int chunks = tt::io::vcount;

@@ -15,10 +15,11 @@
 namespace carry {
 namespace detail {
 
-/// A fresh 30-bit epoch per call (never 0). Starts at a random point per process, so that two copies
-/// of this counter (two shared libraries) are unlikely to hand out the same epochs.
-inline std::uint32_t next_epoch() {
-  static std::atomic<std::uint32_t> counter{static_cast<std::uint32_t>(std::random_device{}()) & epoch_mask};
+/// A fresh 62-bit epoch per call (see plan.hpp). Starts at a random point per process, so that two
+/// copies of this counter (two shared libraries) do not hand out the same epochs.
+inline epoch_t next_epoch() {
+  static std::atomic<std::uint64_t> counter{(std::uint64_t{std::random_device{}()} << 32) ^
+                                            std::random_device{}()};
   return following_epoch(counter.fetch_add(1, std::memory_order_relaxed) & epoch_mask);
 }
 
@@ -100,7 +101,7 @@ cudaError_t launch_single_pass(void* d_temp_storage, const Layout& layout, const
                              tile_status<T>::carve(status), tile_status<T>::carve(prefixes)};
   constexpr int items = P::items_per_thread;
   const bool vin = vector_aligned<T, items>(d_in), vout = vector_aligned<T, items>(d_out);
-  const std::uint32_t epoch = next_epoch();
+  const epoch_t epoch = next_epoch();
   const auto grid = static_cast<unsigned>(tiles.num_tiles);
   if (canonical)
     single_pass_kernel<P, EXCLUSIVE, true>

@@ -12,7 +12,7 @@ namespace detail {
 template <class Policy, class T, class Op>
 __global__ void __launch_bounds__(Policy::block_threads)
     upsweep_kernel(const T* in, T* totals, tile_plan plan, Op op, bool vec, std::uint64_t* spine_counter,
-                   std::uint32_t epoch) {
+                   epoch_t epoch) {
   using up = upsweep_agent<Policy, T, Op>;
   using spine = spine_agent<Policy, T, Op>;
   __shared__ union {
@@ -45,7 +45,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
 template <class Policy, bool EXCLUSIVE, bool DETERMINISTIC, class T, class Op>
 __global__ void __launch_bounds__(Policy::block_threads)
     single_pass_kernel(const T* in, T* out, tile_plan plan, Op op, T init, single_pass_state<T> state,
-                       std::uint32_t epoch, bool vec_in, bool vec_out) {
+                       epoch_t epoch, bool vec_in, bool vec_out) {
   using agent = single_pass_agent<Policy, EXCLUSIVE, DETERMINISTIC, T, Op>;
   __shared__ typename agent::temp_storage ts;
   agent::consume(ts, in, out, plan, op, init, state, epoch, vec_in, vec_out);

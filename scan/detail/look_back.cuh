@@ -10,7 +10,7 @@ namespace detail {
 /// Reads the 32 tiles window_end-31 .. window_end (lane l: tile window_end-31+l), spinning until each
 /// live one (index >= 0) has published something in this epoch.
 template <int DELAY_NS, class T, class Status>
-__device__ __forceinline__ void read_window(const Status& st, std::int64_t window_end, std::uint32_t epoch,
+__device__ __forceinline__ void read_window(const Status& st, std::int64_t window_end, epoch_t epoch,
                                             int lane, unsigned& state, T& v) {
   const std::int64_t k = window_end - (warp_threads - 1) + lane;
   state = k >= 0 ? unsigned{state_invalid} : unsigned{state_aggregate}; // lanes before tile 0: dead
@@ -24,8 +24,8 @@ __device__ __forceinline__ void read_window(const Status& st, std::int64_t windo
 /// Reads tiles first .. first+live-1 into lanes 0 .. live-1 (the other lanes are dead), spinning until
 /// each has published in this epoch.
 template <int DELAY_NS, class T, class Status>
-__device__ __forceinline__ void read_tiles(const Status& st, std::int64_t first, int live,
-                                           std::uint32_t epoch, int lane, unsigned& state, T& v) {
+__device__ __forceinline__ void read_tiles(const Status& st, std::int64_t first, int live, epoch_t epoch,
+                                           int lane, unsigned& state, T& v) {
   state = lane < live ? unsigned{state_invalid} : unsigned{state_aggregate};
   while (true) {
     if (state == state_invalid) st.read(first + lane, epoch, state, v);
@@ -39,7 +39,7 @@ __device__ __forceinline__ void read_tiles(const Status& st, std::int64_t first,
 /// predecessors is reduced as a tree, and the search stops at the nearest inclusive prefix, so the
 /// grouping depends on timing: floating-point results may differ in the last bits from run to run.
 template <int DELAY_NS, class T, class Op, class Status>
-__device__ T look_back(const Status& st, std::int64_t tile, std::uint32_t epoch, Op op) {
+__device__ T look_back(const Status& st, std::int64_t tile, epoch_t epoch, Op op) {
   const int lane = threadIdx.x % warp_threads;
   const unsigned full = 0xffffffffu;
   std::int64_t end = tile - 1;
@@ -68,8 +68,8 @@ __device__ T look_back(const Status& st, std::int64_t tile, std::uint32_t epoch,
 
 /// incl(32g - 1) for g >= 1.
 template <int DELAY_NS, class T, class Op, class Status>
-__device__ T boundary_prefix(const Status& aggregates, const Status& prefixes, std::int64_t g,
-                             std::uint32_t epoch, Op op) {
+__device__ T boundary_prefix(const Status& aggregates, const Status& prefixes, std::int64_t g, epoch_t epoch,
+                             Op op) {
   const int lane = threadIdx.x % warp_threads;
   const unsigned full = 0xffffffffu;
   // ---- nearest published boundary, 32 at a time (lane j: boundary of group h - j) ----
@@ -107,7 +107,7 @@ __device__ T boundary_prefix(const Status& aggregates, const Status& prefixes, s
 /// Deterministic mode: the exclusive prefix of `tile` (> 0). Called by all of warp 0.
 template <int DELAY_NS, class T, class Op, class Status>
 __device__ T look_back_deterministic(const Status& aggregates, const Status& prefixes, std::int64_t tile,
-                                     std::uint32_t epoch, Op op) {
+                                     epoch_t epoch, Op op) {
   const int lane = threadIdx.x % warp_threads;
   const unsigned full = 0xffffffffu;
   const std::int64_t g = tile / warp_threads;

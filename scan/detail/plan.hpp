@@ -108,26 +108,35 @@ CARRY_HD inline bool vector_aligned(const void* p) {
 }
 
 // ---- status words of the single-pass scan ---------------------------------------------------------
-// A tile's status is tagged with the call's 30-bit epoch, so that words left in temp storage by an
-// earlier call (or anything else) read as "not ready" and no clearing launch is needed.
+// A tile's status is tagged with the call's 62-bit epoch, so that words left in temp storage by an
+// earlier call (or anything else) read as "not ready" and no clearing launch is needed. A stale word
+// passes for current only if its 64 tag bits happen to equal this call's tag: about 2^-62 per word.
+
+using epoch_t = std::uint64_t;
 
 enum tile_state : unsigned { state_invalid = 0, state_aggregate = 1, state_prefix = 2 };
 
-constexpr std::uint32_t epoch_mask = (1u << 30) - 1;
+constexpr epoch_t epoch_mask = (epoch_t{1} << 62) - 1;
 
-CARRY_HD constexpr std::uint32_t status_tag(std::uint32_t epoch, unsigned state) {
+CARRY_HD constexpr std::uint64_t status_tag(epoch_t epoch, unsigned state) {
   return (epoch << 2) | state;
 }
 /// The state a tag stands for in the given epoch (invalid when it belongs to another epoch).
-CARRY_HD constexpr unsigned tag_state(std::uint32_t tag, std::uint32_t epoch) {
-  return (tag >> 2) == epoch ? (tag & 3u) : unsigned{state_invalid};
+CARRY_HD constexpr unsigned tag_state(std::uint64_t tag, epoch_t epoch) {
+  return (tag >> 2) == epoch ? static_cast<unsigned>(tag & 3u) : unsigned{state_invalid};
 }
-/// Epochs run 1 .. 2^30-1 and wrap; 0 is skipped (zeroed memory must never look current).
-CARRY_HD constexpr std::uint32_t following_epoch(std::uint32_t e) {
-  std::uint32_t n = (e + 1) & epoch_mask;
-  return n == 0 ? 1 : n;
+/// Epochs are 62-bit and wrap; a value whose low 32 bits are 0 is skipped (the ticket counter carries
+/// the low half, and zeroed memory must never look current), so 0 never occurs either.
+CARRY_HD constexpr epoch_t following_epoch(epoch_t e) {
+  epoch_t n = (e + 1) & epoch_mask;
+  if ((n & 0xffffffffu) == 0) n = (n + 1) & epoch_mask;
+  return n;
 }
-/// Tile-ticket counter word: epoch in the high half, tickets handed out in the low half.
+/// The epoch as the ticket counter carries it: the low 32 bits (never 0).
+CARRY_HD constexpr std::uint32_t ticket_epoch(epoch_t e) {
+  return static_cast<std::uint32_t>(e);
+}
+/// Tile-ticket counter word: ticket epoch in the high half, tickets handed out in the low half.
 CARRY_HD constexpr std::uint64_t counter_word(std::uint32_t epoch, std::uint32_t count) {
   return (std::uint64_t{epoch} << 32) | count;
 }

@@ -11,14 +11,6 @@
 namespace carry {
 namespace detail {
 
-__device__ __forceinline__ std::uint64_t load_relaxed(const std::uint64_t* p) {
-  std::uint64_t v;
-  asm volatile("ld.relaxed.gpu.global.u64 %0, [%1];" : "=l"(v) : "l"(p) : "memory");
-  return v;
-}
-__device__ __forceinline__ void store_relaxed(std::uint64_t* p, std::uint64_t v) {
-  asm volatile("st.relaxed.gpu.global.u64 [%0], %1;" ::"l"(p), "l"(v) : "memory");
-}
 __device__ __forceinline__ unsigned load_relaxed(const unsigned* p) {
   unsigned v;
   asm volatile("ld.relaxed.gpu.global.u32 %0, [%1];" : "=r"(v) : "l"(p) : "memory");
@@ -26,51 +18,35 @@ __device__ __forceinline__ unsigned load_relaxed(const unsigned* p) {
 }
 
 /// Hands out tiles in the order blocks start, so a tile's predecessors are always running or done and
-/// forward progress never depends on the scheduler. The counter carries the epoch. Fast path: one
-/// atomicAdd on a word of this epoch. The first block of a call finds a word of another epoch and
-/// replaces it with (epoch, 1), taking ticket 0; blocks that raced it retry. (A stale word's count can
-/// not carry into its epoch half: counts stay below 2^31 + the few blocks that race the replacement.)
-__device__ __forceinline__ std::uint32_t take_ticket(std::uint64_t* counter, std::uint32_t epoch) {
+/// forward progress never depends on the scheduler. The counter carries the epoch's low 32 bits. Fast
+/// path: one atomicAdd on a word of this epoch. The first block of a call finds a word of another epoch
+/// and replaces it with (epoch, 1), taking ticket 0; blocks that raced it retry. (A word left by an
+/// earlier call holds a count below 2^31, so the few increments that race the replacement cannot carry
+/// into its epoch half.)
+__device__ __forceinline__ std::uint32_t take_ticket(std::uint64_t* counter, epoch_t epoch) {
   unsigned long long* c = reinterpret_cast<unsigned long long*>(counter);
+  const std::uint32_t e = ticket_epoch(epoch);
   unsigned long long old = atomicAdd(c, 1ull);
-  if (counter_epoch(old) == epoch) return counter_count(old);
+  if (counter_epoch(old) == e) return counter_count(old);
   unsigned long long cur = old + 1;
   while (true) {
-    unsigned long long prev = atomicCAS(c, cur, counter_word(epoch, 1));
+    unsigned long long prev = atomicCAS(c, cur, counter_word(e, 1));
     if (prev == cur) return 0;
-    if (counter_epoch(prev) == epoch) return counter_count(atomicAdd(c, 1ull));
+    if (counter_epoch(prev) == e) return counter_count(atomicAdd(c, 1ull));
     cur = prev;
   }
 }
 
-/// How a tile's (state, value) is stored: one 64-bit word for T of up to 4 bytes, one 128-bit word for
-/// 8-byte T (written and read whole, as CUB does), else a flag with release/acquire and two value slots.
+/// How a tile's (state, value) is stored: for T of up to 8 bytes one 128-bit word (value bits, 64-bit
+/// tag), written and read whole as CUB does; for larger T a 64-bit flag with release/acquire and two
+/// value slots (aggregate, inclusive prefix), each written before its flag.
 template <class T>
 constexpr int status_kind() {
-  return sizeof(T) <= 4 ? 0 : sizeof(T) == 8 ? 1 : 2;
+  return sizeof(T) <= 8 ? 1 : 2;
 }
 
 template <class T, int KIND = status_kind<T>()>
 struct tile_status;
-
-template <class T>
-struct tile_status<T, 0> {
-  std::uint64_t* words;
-  static void sizes(std::int64_t tiles, std::size_t (&b)[3]) { b[0] = tiles * 8, b[1] = 0, b[2] = 0; }
-  CARRY_HD static tile_status carve(void* const (&p)[3]) { return {static_cast<std::uint64_t*>(p[0])}; }
-
-  __device__ void publish(std::int64_t tile, unsigned state, const T& v, std::uint32_t epoch) const {
-    std::uint32_t bits = 0;
-    memcpy(&bits, &v, sizeof(T));
-    store_relaxed(words + tile, (std::uint64_t{status_tag(epoch, state)} << 32) | bits);
-  }
-  __device__ void read(std::int64_t tile, std::uint32_t epoch, unsigned& state, T& v) const {
-    std::uint64_t w = load_relaxed(words + tile);
-    state = tag_state(static_cast<std::uint32_t>(w >> 32), epoch);
-    std::uint32_t bits = static_cast<std::uint32_t>(w);
-    memcpy(&v, &bits, sizeof(T));
-  }
-};
 
 template <class T>
 struct tile_status<T, 1> {
@@ -78,48 +54,50 @@ struct tile_status<T, 1> {
   static void sizes(std::int64_t tiles, std::size_t (&b)[3]) { b[0] = tiles * 16, b[1] = 0, b[2] = 0; }
   CARRY_HD static tile_status carve(void* const (&p)[3]) { return {static_cast<std::uint64_t*>(p[0])}; }
 
-  __device__ void publish(std::int64_t tile, unsigned state, const T& v, std::uint32_t epoch) const {
-    std::uint64_t bits;
-    memcpy(&bits, &v, 8);
-    std::uint64_t tag = status_tag(epoch, state);
+  __device__ void publish(std::int64_t tile, unsigned state, const T& v, epoch_t epoch) const {
+    std::uint64_t bits = 0;
+    memcpy(&bits, &v, sizeof(T));
+    const std::uint64_t tag = status_tag(epoch, state);
     asm volatile("st.relaxed.gpu.global.v2.u64 [%0], {%1, %2};" ::"l"(words + 2 * tile), "l"(bits), "l"(tag)
                  : "memory");
   }
-  __device__ void read(std::int64_t tile, std::uint32_t epoch, unsigned& state, T& v) const {
+  __device__ void read(std::int64_t tile, epoch_t epoch, unsigned& state, T& v) const {
     std::uint64_t bits, tag;
     asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
                  : "=l"(bits), "=l"(tag)
                  : "l"(words + 2 * tile)
                  : "memory");
-    state = (tag >> 32) == 0 ? tag_state(static_cast<std::uint32_t>(tag), epoch) : unsigned{state_invalid};
-    memcpy(&v, &bits, 8);
+    state = tag_state(tag, epoch);
+    memcpy(&v, &bits, sizeof(T));
   }
 };
 
 template <class T>
 struct tile_status<T, 2> {
   static constexpr int words_per_value = (sizeof(T) + 3) / 4;
-  unsigned* flags;
+  std::uint64_t* flags;
   unsigned* aggregates; // words_per_value words per tile
   unsigned* prefixes;
   static void sizes(std::int64_t tiles, std::size_t (&b)[3]) {
-    b[0] = tiles * 4, b[1] = tiles * 4 * words_per_value, b[2] = b[1];
+    b[0] = tiles * 8, b[1] = tiles * 4 * words_per_value, b[2] = b[1];
   }
   CARRY_HD static tile_status carve(void* const (&p)[3]) {
-    return {static_cast<unsigned*>(p[0]), static_cast<unsigned*>(p[1]), static_cast<unsigned*>(p[2])};
+    return {static_cast<std::uint64_t*>(p[0]), static_cast<unsigned*>(p[1]), static_cast<unsigned*>(p[2])};
   }
 
-  __device__ void publish(std::int64_t tile, unsigned state, const T& v, std::uint32_t epoch) const {
+  __device__ void publish(std::int64_t tile, unsigned state, const T& v, epoch_t epoch) const {
     unsigned w[words_per_value] = {};
     memcpy(w, &v, sizeof(T));
     unsigned* slot = (state == state_prefix ? prefixes : aggregates) + tile * words_per_value;
     CARRY_UNROLL
     for (int i = 0; i < words_per_value; ++i) slot[i] = w[i];
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device> flag(flags[tile]);
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> flag(
+        *reinterpret_cast<unsigned long long*>(flags + tile));
     flag.store(status_tag(epoch, state), cuda::memory_order_release); // the value is visible first
   }
-  __device__ void read(std::int64_t tile, std::uint32_t epoch, unsigned& state, T& v) const {
-    cuda::atomic_ref<unsigned, cuda::thread_scope_device> flag(flags[tile]);
+  __device__ void read(std::int64_t tile, epoch_t epoch, unsigned& state, T& v) const {
+    cuda::atomic_ref<unsigned long long, cuda::thread_scope_device> flag(
+        *reinterpret_cast<unsigned long long*>(flags + tile));
     state = tag_state(flag.load(cuda::memory_order_acquire), epoch);
     if (state == state_invalid) return;
     const unsigned* slot = (state == state_prefix ? prefixes : aggregates) + tile * words_per_value;
