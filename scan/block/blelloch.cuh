@@ -3,6 +3,7 @@
 
 #include "../detail/plan.hpp"
 #include "../detail/tree.hpp"
+#include "shared_tile.cuh"
 
 namespace carry {
 namespace block {
@@ -43,10 +44,7 @@ struct blelloch {
       for (int k = tid; k < nodes; k += BLOCK_THREADS) detail::blelloch_down_node(ts.s, k, stride, op);
       __syncthreads();
     }
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j) items[j] = ts.s[tid * ITEMS + j];
-    if (tid > 0) thread_prefix = ts.s[tid * ITEMS - 1];
-    aggregate = ts.s[tile_items - 1];
+    detail::read_scanned_tile(ts.s, tile_items, items, thread_prefix, aggregate);
   }
 };
 

@@ -3,6 +3,7 @@
 
 #include "../detail/plan.hpp"
 #include "../detail/tree.hpp"
+#include "shared_tile.cuh"
 
 namespace carry {
 namespace block {
@@ -22,9 +23,7 @@ struct brent_kung {
   template <class Op>
   __device__ static void scan(temp_storage& ts, T (&items)[ITEMS], Op op, T& thread_prefix, T& aggregate) {
     const int tid = threadIdx.x;
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j) ts.s[tid * ITEMS + j] = items[j];
-    __syncthreads();
+    detail::stage_tile(ts.s, items);
     // ---- reduction tree ----
     for (int stride = 1; stride < padded; stride *= 2) {
       const int nodes = detail::brent_kung_up_nodes(tile_items, stride);
@@ -37,10 +36,7 @@ struct brent_kung {
       for (int k = tid; k < nodes; k += BLOCK_THREADS) detail::brent_kung_down_node(ts.s, k, stride, op);
       __syncthreads();
     }
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j) items[j] = ts.s[tid * ITEMS + j];
-    if (tid > 0) thread_prefix = ts.s[tid * ITEMS - 1];
-    aggregate = ts.s[tile_items - 1];
+    detail::read_scanned_tile(ts.s, tile_items, items, thread_prefix, aggregate);
   }
 };
 

@@ -2,6 +2,7 @@
 #pragma once
 
 #include "../detail/tree.hpp"
+#include "shared_tile.cuh"
 
 namespace carry {
 namespace block {
@@ -20,9 +21,7 @@ struct kogge_stone {
   template <class Op>
   __device__ static void scan(temp_storage& ts, T (&items)[ITEMS], Op op, T& thread_prefix, T& aggregate) {
     const int tid = threadIdx.x;
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j) ts.s[tid * ITEMS + j] = items[j];
-    __syncthreads();
+    detail::stage_tile(ts.s, items);
     for (int stride = 1; stride < tile_items; stride *= 2) {
       T next[ITEMS];
       CARRY_UNROLL
@@ -33,10 +32,7 @@ struct kogge_stone {
       for (int m = 0; m < ITEMS; ++m) ts.s[tid + m * BLOCK_THREADS] = next[m];
       __syncthreads(); // every output of this step is in place
     }
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j) items[j] = ts.s[tid * ITEMS + j];
-    if (tid > 0) thread_prefix = ts.s[tid * ITEMS - 1];
-    aggregate = ts.s[tile_items - 1];
+    detail::read_scanned_tile(ts.s, tile_items, items, thread_prefix, aggregate);
   }
 };
 

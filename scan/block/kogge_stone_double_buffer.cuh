@@ -2,6 +2,7 @@
 #pragma once
 
 #include "../detail/tree.hpp"
+#include "shared_tile.cuh"
 
 namespace carry {
 namespace block {
@@ -19,9 +20,7 @@ struct kogge_stone_double_buffer {
   template <class Op>
   __device__ static void scan(temp_storage& ts, T (&items)[ITEMS], Op op, T& thread_prefix, T& aggregate) {
     const int tid = threadIdx.x;
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j) ts.buf[0][tid * ITEMS + j] = items[j];
-    __syncthreads();
+    detail::stage_tile(ts.buf[0], items);
     int src = 0;
     for (int stride = 1; stride < tile_items; stride *= 2) {
       CARRY_UNROLL
@@ -32,10 +31,7 @@ struct kogge_stone_double_buffer {
       src ^= 1;
       __syncthreads(); // the one barrier: this step's outputs are the next step's inputs
     }
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j) items[j] = ts.buf[src][tid * ITEMS + j];
-    if (tid > 0) thread_prefix = ts.buf[src][tid * ITEMS - 1];
-    aggregate = ts.buf[src][tile_items - 1];
+    detail::read_scanned_tile(ts.buf[src], tile_items, items, thread_prefix, aggregate);
   }
 };
 
