@@ -17,8 +17,8 @@ __device__ __forceinline__ void stage_tile(T* s, const T (&items)[ITEMS]) {
 /// Reads a scanned tile back: thread t's values, the inclusive value just before its first item (for
 /// t > 0), and the tile's aggregate (the last of tile_items).
 template <class T, int ITEMS>
-__device__ __forceinline__ void read_scanned_tile(const T* s, int tile_items, T (&items)[ITEMS], T& thread_prefix,
-                                                  T& aggregate) {
+__device__ __forceinline__ void read_scanned_tile(const T* s, int tile_items, T (&items)[ITEMS],
+                                                  T& thread_prefix, T& aggregate) {
   const int first = threadIdx.x * ITEMS;
   CARRY_UNROLL
   for (int j = 0; j < ITEMS; ++j) items[j] = s[first + j];

@@ -1,9 +1,9 @@
 // Per-tile agents: what one block does with one tile in each pass (upsweep, spine, downsweep, single pass).
 #pragma once
 
-#include "../block_reduce.cuh"
 #include <type_traits>
 
+#include "../block_reduce.cuh"
 #include "../block_scan.cuh"
 #include "../operators.hpp"
 #include "look_back.cuh"
@@ -135,15 +135,13 @@ template <class Policy, bool EXCLUSIVE, bool CANONICAL, class T, class Op>
 struct single_pass_agent {
   using tt = tile_types<Policy, T>;
   static constexpr bool packed = packed_byte_sum<T, Op, typename tt::io>();
-  using packed_core = block::coarsened<T, tt::threads, 1>;
+  using packed_scan_t = block_scan<T, tt::threads, block_scan_algorithm::coarsened, 1>; // over thread totals
   struct temp_storage {
     typename tt::io::temp_storage io;
     union {
       typename tt::scan_t::temp_storage scan;
-      typename packed_core::temp_storage packed;
+      typename packed_scan_t::temp_storage packed;
     };
-    T prefix;
-    bool prefix_valid;
     std::uint32_t tile;
   };
 
@@ -161,8 +159,8 @@ struct single_pass_agent {
     if constexpr (CANONICAL) {
       T exclusive = look_back_deterministic<Policy::lookback_delay_ns, T>(state.status, state.prefixes, tile,
                                                                           epoch, op);
-      if (leader && !last && tile % warp_threads == warp_threads - 1)
-        state.prefixes.publish(tile, state_prefix, op(exclusive, aggregate), epoch);
+      if (leader && !last && tile % warp_threads == warp_threads - 1) // a group boundary: slot = group
+        state.prefixes.publish(tile / warp_threads, state_prefix, op(exclusive, aggregate), epoch);
       return {exclusive, true};
     } else {
       T exclusive = look_back<Policy::lookback_delay_ns, T>(state.status, tile, epoch, op);
@@ -227,16 +225,17 @@ struct single_pass_agent {
     unsigned sum = 0;
     CARRY_UNROLL
     for (int k = 0; k < words; ++k) sum = __dp4a(data.w[k], 0x01010101u, sum);
-    T items[1] = {static_cast<T>(sum)};
-    T thread_prefix, aggregate;
-    packed_core::scan(ts.packed, items, op, thread_prefix, aggregate);
-    if (threadIdx.x < warp_threads) {
+    // an exclusive scan of the totals, carried in by the look-back, gives each thread its carry byte
+    // (no carry-in for tile 0 of an inclusive scan: 0, the identity of the sum)
+    auto get_prefix = [&](const T& aggregate) {
       tile_prefix<T> p = resolve_prefix(aggregate, tile, last, op, init, state, epoch);
-      if (threadIdx.x == 0) ts.prefix = p.valid ? p.value : T{};
-    }
-    __syncthreads();
+      return tile_prefix<T>{p.valid ? p.value : T{}, true};
+    };
+    T items[1] = {static_cast<T>(sum)};
+    T aggregate;
+    packed_scan_t(ts.packed).template scan_with_callback<true>(items, op, get_prefix, aggregate);
     // ---- phase 3: fix-up, four bytes at a time ----
-    unsigned carry = static_cast<unsigned char>(threadIdx.x > 0 ? op(ts.prefix, thread_prefix) : ts.prefix);
+    unsigned carry = static_cast<unsigned char>(items[0]);
     CARRY_UNROLL
     for (int k = 0; k < words; ++k) {
       const unsigned inclusive = scan_bytes(data.w[k], carry);

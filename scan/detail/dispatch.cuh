@@ -56,10 +56,11 @@ struct scan_plan {
       parts[1] = sizeof(std::uint64_t); // arrival counter of the upsweep (its last block runs the spine)
     }
     if (kind == pass_kind::single_pass) {
-      std::size_t status[3];
+      std::size_t status[3], prefixes[3]; // a word per tile; a word per group of 32 (deterministic mode)
       tile_status<T>::sizes(tiles.num_tiles, status);
+      tile_status<T>::sizes(ceil_div(tiles.num_tiles, warp_threads), prefixes);
       parts[0] = sizeof(std::uint64_t);
-      for (int i = 0; i < 3; ++i) parts[1 + i] = parts[4 + i] = status[i];
+      for (int i = 0; i < 3; ++i) parts[1 + i] = status[i], parts[4 + i] = prefixes[i];
     }
     return scan_plan{family, kind, tiles, temp_layout<7>(parts)};
   }

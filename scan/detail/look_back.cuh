@@ -7,28 +7,14 @@
 namespace carry {
 namespace detail {
 
-/// Reads the 32 tiles window_end-31 .. window_end (lane l: tile window_end-31+l), spinning until each
-/// live one (index >= 0) has published something in this epoch.
+/// Lane reads tile `tile`'s status, spinning until every live lane's tile has published in this epoch.
+/// Dead lanes read nothing and count as aggregates.
 template <int DELAY_NS, class T, class Status>
-__device__ __forceinline__ void read_window(const Status& st, std::int64_t window_end, epoch_t epoch,
-                                            int lane, unsigned& state, T& v) {
-  const std::int64_t k = window_end - (warp_threads - 1) + lane;
-  state = k >= 0 ? unsigned{state_invalid} : unsigned{state_aggregate}; // lanes before tile 0: dead
+__device__ __forceinline__ void read_published(const Status& st, std::int64_t tile, bool live, epoch_t epoch,
+                                               unsigned& state, T& v) {
+  state = live ? unsigned{state_invalid} : unsigned{state_aggregate};
   while (true) {
-    if (state == state_invalid) st.read(k, epoch, state, v);
-    if (!__any_sync(0xffffffffu, state == state_invalid)) break;
-    if constexpr (DELAY_NS > 0) __nanosleep(DELAY_NS);
-  }
-}
-
-/// Reads tiles first .. first+live-1 into lanes 0 .. live-1 (the other lanes are dead), spinning until
-/// each has published in this epoch.
-template <int DELAY_NS, class T, class Status>
-__device__ __forceinline__ void read_tiles(const Status& st, std::int64_t first, int live, epoch_t epoch,
-                                           int lane, unsigned& state, T& v) {
-  state = lane < live ? unsigned{state_invalid} : unsigned{state_aggregate};
-  while (true) {
-    if (state == state_invalid) st.read(first + lane, epoch, state, v);
+    if (state == state_invalid) st.read(tile, epoch, state, v);
     if (!__any_sync(0xffffffffu, state == state_invalid)) break;
     if constexpr (DELAY_NS > 0) __nanosleep(DELAY_NS);
   }
@@ -47,8 +33,9 @@ __device__ T look_back(const Status& st, std::int64_t tile, epoch_t epoch, Op op
   T v, acc;
   bool has_acc = false;
   while (true) {
-    read_window<DELAY_NS>(st, end, epoch, lane, state, v);
-    const unsigned prefixes = __ballot_sync(full, state == state_prefix && end - 31 + lane >= 0);
+    const std::int64_t k = end - (warp_threads - 1) + lane; // lanes before tile 0 are dead
+    read_published<DELAY_NS>(st, k, k >= 0, epoch, state, v);
+    const unsigned prefixes = __ballot_sync(full, state == state_prefix);
     const int dead = end >= warp_threads - 1 ? 0 : static_cast<int>(warp_threads - 1 - end);
     const int first = prefixes ? warp_threads - 1 - __clz(prefixes) : dead;
     T w = shfl_idx(full, warp_reduce_ordered(v, op, lane, full, warp_threads, first), 0);
@@ -64,7 +51,8 @@ __device__ T look_back(const Status& st, std::int64_t tile, epoch_t epoch, Op op
 //   incl(32g+31) = excl(32g+31) (+) a(32g+31)              (published by the group's last tile)
 // where tree(...) is warp_reduce_ordered over lanes [0, w): its shape depends on w only. A tile finds
 // the nearest group boundary whose incl is published, or starts from group 0, and rebuilds the later
-// boundaries group by group with the same formula, so every path yields the same bits.
+// boundaries group by group with the same formula, so every path yields the same bits. `prefixes` holds
+// one word per group: slot q is incl(32q+31).
 
 /// incl(32g - 1) for g >= 1.
 template <int DELAY_NS, class T, class Op, class Status>
@@ -80,8 +68,8 @@ __device__ T boundary_prefix(const Status& aggregates, const Status& prefixes, s
     const std::int64_t k = h - lane;
     unsigned state = state_invalid;
     T v;
-    if (k >= 1) prefixes.read(32 * k - 1, epoch, state, v);
-    const unsigned found = __ballot_sync(full, k >= 1 && state == state_prefix);
+    if (k >= 1) prefixes.read(k - 1, epoch, state, v); // incl(32k - 1): the last tile of group k-1
+    const unsigned found = __ballot_sync(full, state == state_prefix);
     if (found) {
       const int j = __ffs(found) - 1; // the nearest
       base = shfl_idx(full, v, j);
@@ -95,7 +83,7 @@ __device__ T boundary_prefix(const Status& aggregates, const Status& prefixes, s
   for (std::int64_t q = start; q < g; ++q) {
     unsigned state;
     T v;
-    read_tiles<DELAY_NS>(aggregates, 32 * q, warp_threads, epoch, lane, state, v);
+    read_published<DELAY_NS>(aggregates, warp_threads * q + lane, true, epoch, state, v);
     const T head = shfl_idx(full, warp_reduce_ordered(v, op, lane, full, warp_threads - 1), 0);
     const T last = shfl_idx(full, v, warp_threads - 1);
     base = has_base ? op(op(base, head), last) : op(head, last);
@@ -116,7 +104,7 @@ __device__ T look_back_deterministic(const Status& aggregates, const Status& pre
   if (w > 0) {
     unsigned state;
     T v;
-    read_tiles<DELAY_NS>(aggregates, g * warp_threads, w, epoch, lane, state, v);
+    read_published<DELAY_NS>(aggregates, g * warp_threads + lane, lane < w, epoch, state, v);
     partial = shfl_idx(full, warp_reduce_ordered(v, op, lane, full, w), 0);
     if (g == 0) return partial;
   }

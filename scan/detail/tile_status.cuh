@@ -109,8 +109,8 @@ struct tile_status<T, 2> {
 };
 
 /// Everything the single-pass scan keeps in temp storage. Fast mode keeps each tile's aggregate and
-/// then its inclusive prefix in `status`; deterministic mode keeps aggregates in `status` and the
-/// inclusive prefixes of group boundaries in `prefixes`.
+/// then its inclusive prefix in `status`; the canonical look-back keeps aggregates in `status` and the
+/// inclusive prefix of each group's last tile in `prefixes`, one word per group of 32 tiles.
 template <class T>
 struct single_pass_state {
   std::uint64_t* counter;
