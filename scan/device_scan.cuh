@@ -87,20 +87,24 @@ cudaError_t exclusive_sum(void* d_temp_storage, std::size_t& temp_storage_bytes,
 ///   using ks = carry::tile_policy<carry::block_scan_algorithm::kogge_stone, 512, 1>;
 ///   carry::device_scan_with<ks>::inclusive_scan(tmp, bytes, d_in, d_out, carry::sum{}, n,
 ///       carry::scan_options{carry::scan_algorithm::hierarchical}, stream);
-template <class HierarchicalPolicy, class SinglePassPolicy = HierarchicalPolicy>
+///
+/// A third policy, a carry::tuning::small_tile_policy, adds the small-input path (as the public entry
+/// points do); without it every size runs on the first two.
+template <class HierarchicalPolicy, class SinglePassPolicy = HierarchicalPolicy,
+          class SmallPolicy = SinglePassPolicy>
 struct device_scan_with {
   template <class T, class Op>
   static cudaError_t inclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in,
                                     T* d_out, Op scan_op, std::int64_t num_items, scan_options options,
                                     cudaStream_t stream = 0) {
-    return detail::dispatch_scan<HierarchicalPolicy, SinglePassPolicy, SinglePassPolicy, false>(
+    return detail::dispatch_scan<HierarchicalPolicy, SinglePassPolicy, SmallPolicy, false>(
         d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, T{}, num_items, options, stream);
   }
   template <class T, class Op>
   static cudaError_t exclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in,
                                     T* d_out, Op scan_op, T init, std::int64_t num_items,
                                     scan_options options, cudaStream_t stream = 0) {
-    return detail::dispatch_scan<HierarchicalPolicy, SinglePassPolicy, SinglePassPolicy, true>(
+    return detail::dispatch_scan<HierarchicalPolicy, SinglePassPolicy, SmallPolicy, true>(
         d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init, num_items, options, stream);
   }
 };

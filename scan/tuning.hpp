@@ -3,7 +3,10 @@
 
 #include <cstdint>
 
+#include <type_traits>
+
 #include "block_scan_algorithm.hpp"
+#include "detail/plan.hpp"
 
 namespace carry {
 
@@ -22,6 +25,28 @@ struct tile_policy {
   static constexpr bool streaming = STREAMING;
   static constexpr bool warp_transpose = WARP_TRANSPOSE;
 };
+
+/// Launch shape of the small-input path: BLOCK_THREADS threads, each holding CHUNKS warp-striped
+/// chunks of 16 bytes (one item when T does not pack into 16 bytes), scanned across lanes with shuffles
+/// and one barrier per tile, no shared-memory transpose. Inputs of 2 .. FEW_TILES tiles skip the
+/// look-back: each block folds its predecessors' input itself (no ticket, no status words, no waiting).
+/// STREAMING: tile loads and stores carry the evict-first hint.
+template <class T, int BLOCK_THREADS, int CHUNKS, int FEW_TILES, bool STREAMING = false>
+struct small_tile_policy {
+  static_assert(BLOCK_THREADS % 32 == 0, "carry: small tiles are whole warps");
+  static constexpr int block_threads = BLOCK_THREADS;
+  static constexpr int chunks = CHUNKS;
+  static constexpr int few_tiles = FEW_TILES;
+  static constexpr bool streaming = STREAMING;
+  static constexpr int lookback_delay_ns = 0;
+  static constexpr int items_per_thread = CHUNKS * detail::chunk_items<T>();
+  static constexpr int tile_items = BLOCK_THREADS * items_per_thread;
+};
+
+template <class P>
+struct is_small_tile_policy : std::false_type {};
+template <class T, int B, int C, int F, bool S>
+struct is_small_tile_policy<small_tile_policy<T, B, C, F, S>> : std::true_type {};
 
 namespace tuning {
 
@@ -72,13 +97,29 @@ using seed_policy =
     tile_policy<A, 512,
                 (A == block_scan_algorithm::brent_kung || A == block_scan_algorithm::blelloch) ? 2 : 1>;
 
-/// Small inputs (up to small_n_max items), both algorithms: 512 threads x up to 16 items (u32: 8192,
-/// so 2^13 is one block and 2^16 eight tiles). Measured: 512 x 16 transposed gave 3.7 us at 2^10 and
-/// 5.2 us at 2^14; 1024 x 16 without the transpose 4.4 and 6.8 us (NOTES.md, runs 4 and 5).
+/// Small inputs (up to small_n_max items, single-pass family): warp-striped tiles (small_tile_policy).
+/// H100 sweeps (tune.cu, NOTES.md step 12), u32 inclusive sum, GPU time behind queued work, CUB in the
+/// same run: the one-tile launch takes 2.7-2.9 us up to 4096 items (CUB 5.0-5.5 us; the previous 512 x 16
+/// transposed tile 4.1-5.6 us). Two tiles: 3.5 us without the look-back against 4.1 us with it; four
+/// tiles: 3.97 us (512 x 2) and 4.22-4.29 us (256 x 4) without, 4.13 us with; eight or more tiles: the
+/// look-back always wins (8 tiles of 256 x 4: 4.28 vs 6.34 us). So:
+///   4- and 8-byte types (and others): 256 threads x 4 chunks, few tiles = 2   (u32 2^16: 4.78 us, CUB 5.83)
+///   1-byte types: 512 x 2, few tiles = 4 (u8 2^16: 4.47 us against 4.71 us for 256 x 4; CUB 5.78)
+template <class T, int SIZE = static_cast<int>(sizeof(T))>
+struct small_tile {
+  using type = small_tile_policy<T, 256, 4, 2>;
+};
 template <class T>
-using small_policy = tile_policy<block_scan_algorithm::coarsened, 512,
-                                 (coarsened_items<T>() < 16 ? coarsened_items<T>() : 16)>;
-constexpr std::int64_t small_n_max = std::int64_t{1} << 16;
+struct small_tile<T, 1> {
+  using type = small_tile_policy<T, 512, 2, 4>;
+};
+template <class T>
+using small_policy = typename small_tile<T>::type;
+
+/// The small-input path up to 2^18 items: at 2^18 (64 tiles of 256 x 4) it took 5.09 us against 5.73 us
+/// for the 512 x 16 transposed tile in the same sweep, and 6.3 us for the 128 x 64 single pass in the
+/// c8083b3 benchmark; at 2^24 it is slower (69.8 vs 63.3 us), see NOTES.md.
+constexpr std::int64_t small_n_max = std::int64_t{1} << 18;
 
 /// Fast mode uses the canonical (deterministic) look-back from this many tiles on: on the H100 it was
 /// faster there (u32, 128 x 64 tiles: 2^28 826 vs 868 us, 2^30 3271 vs 3445 us) and slower below

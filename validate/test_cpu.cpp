@@ -114,7 +114,7 @@ TEST_CASE("status tags and the ticket counter carry the epoch", "[cpu][status]")
 TEST_CASE("pass choice", "[cpu][plan]") {
   scan_options h{scan_algorithm::hierarchical, false}, s{scan_algorithm::single_pass, false}, a{};
   scan_options d{scan_algorithm::single_pass, true};
-  CHECK(choose_family(100, h, true) == tile_family::small);
+  CHECK(choose_family(100, h, true) == tile_family::hierarchical); // the small tiles are single-pass only
   CHECK(choose_family(100, s, true) == tile_family::small);
   CHECK(choose_family(100, s, false) == tile_family::single_pass);
   CHECK(choose_family(100, h, false) == tile_family::hierarchical);
@@ -135,6 +135,45 @@ TEST_CASE("pass choice", "[cpu][plan]") {
   CHECK(canonical_look_back(s, tuning::canonical_look_back_from_tiles));
 }
 
+TEST_CASE("small-input planning", "[cpu][plan]") {
+  // few tiles skip the look-back, but never for one tile, above the limit, or with overlapping arrays
+  CHECK_FALSE(use_few_tiles(1, 4, false));
+  CHECK(use_few_tiles(2, 4, false));
+  CHECK(use_few_tiles(4, 4, false));
+  CHECK_FALSE(use_few_tiles(5, 4, false));
+  CHECK_FALSE(use_few_tiles(3, 4, true));
+  CHECK_FALSE(use_few_tiles(2, 0, false));
+  // a one-tile launch takes only the warps that hold items
+  CHECK(small_tile_threads(1, 256, 256) == 32);
+  CHECK(small_tile_threads(256, 256, 256) == 32);
+  CHECK(small_tile_threads(257, 256, 256) == 64);
+  CHECK(small_tile_threads(1024, 256, 256) == 128);
+  CHECK(small_tile_threads(2048, 256, 256) == 256);
+  CHECK(small_tile_threads(2048, 128, 256) == 128);
+  // chunks: 16 bytes of T where T packs into 16 bytes, else one item
+  CHECK(chunk_items<std::uint8_t>() == 16);
+  CHECK(chunk_items<std::uint32_t>() == 4);
+  CHECK(chunk_items<double>() == 2);
+  CHECK(chunk_items<affine>() == 2);
+  CHECK(chunk_items<carry_validate::mat2>() == 1);
+  struct three { float a, b, c; };
+  CHECK(chunk_items<three>() == 1);
+  alignas(16) static std::uint32_t buf[8];
+  CHECK(chunk_aligned<std::uint32_t>(buf));
+  CHECK_FALSE(chunk_aligned<std::uint32_t>(buf + 1));
+  CHECK_FALSE(chunk_aligned<carry_validate::mat2>(buf)); // one item per chunk: element accesses
+  // overlap: in place and partial aliasing, not adjacent arrays
+  CHECK(ranges_overlap(buf, buf, 16));
+  CHECK(ranges_overlap(buf, buf + 1, 16));
+  CHECK_FALSE(ranges_overlap(buf, buf + 4, 16));
+  CHECK_FALSE(ranges_overlap(buf + 4, buf, 16));
+  // the small tile's shape
+  using sp = tuning::small_policy<std::uint32_t>;
+  CHECK(sp::tile_items == sp::block_threads * sp::chunks * 4);
+  CHECK(is_small_tile_policy<sp>::value);
+  CHECK_FALSE(is_small_tile_policy<tuning::single_pass_policy<std::uint32_t>>::value);
+}
+
 TEST_CASE("vector widths of tile loads", "[cpu][plan]") {
   CHECK(vector_bytes<std::uint32_t, 16>() == 16);
   CHECK(vector_bytes<std::uint8_t, 64>() == 16);
@@ -148,7 +187,6 @@ TEST_CASE("vector widths of tile loads", "[cpu][plan]") {
   CHECK(tuning::coarsened_items<std::uint32_t>() == 16);
   CHECK(tuning::coarsened_items<std::uint8_t>() == 64);
   CHECK(tuning::single_pass_policy<std::uint32_t>::tile_items == 8192);
-  CHECK(tuning::small_policy<std::uint32_t>::tile_items == 8192);
 }
 
 // ---- the tree schedules, run serially (within a level the nodes are independent) ----

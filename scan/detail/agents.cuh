@@ -9,6 +9,7 @@
 #include "look_back.cuh"
 #include "plan.hpp"
 #include "tile_io.cuh"
+#include "warp_striped.cuh"
 
 namespace carry {
 namespace detail {
@@ -130,6 +131,30 @@ __device__ __forceinline__ unsigned scan_bytes(unsigned w, unsigned carry) {
   return add_bytes(w, carry * 0x01010101u);
 }
 
+/// A single-pass tile's carry-in, given its aggregate: publishes the aggregate, looks back
+/// (canonically or not), publishes the inclusive prefix. Called by all of warp 0; lane 0's answer counts.
+template <int DELAY_NS, bool EXCLUSIVE, bool CANONICAL, class T, class Op>
+__device__ tile_prefix<T> resolve_tile_prefix(const T& aggregate, std::int64_t tile, bool last, Op op, T init,
+                                              const single_pass_state<T>& state, epoch_t epoch) {
+  const bool leader = threadIdx.x == 0;
+  if (tile == 0) {
+    const T value = EXCLUSIVE ? op(init, aggregate) : aggregate;
+    if (leader && !last) state.status.publish(0, CANONICAL ? state_aggregate : state_prefix, value, epoch);
+    return {init, EXCLUSIVE};
+  }
+  if (leader && !last) state.status.publish(tile, state_aggregate, aggregate, epoch);
+  if constexpr (CANONICAL) {
+    T exclusive = look_back_deterministic<DELAY_NS, T>(state.status, state.prefixes, tile, epoch, op);
+    if (leader && !last && tile % warp_threads == warp_threads - 1) // a group boundary: slot = group
+      state.prefixes.publish(tile / warp_threads, state_prefix, op(exclusive, aggregate), epoch);
+    return {exclusive, true};
+  } else {
+    T exclusive = look_back<DELAY_NS, T>(state.status, tile, epoch, op);
+    if (leader && !last) state.status.publish(tile, state_prefix, op(exclusive, aggregate), epoch);
+    return {exclusive, true};
+  }
+}
+
 // ---- single pass: scan the tile, publish its aggregate, look back, publish its inclusive prefix ----
 template <class Policy, bool EXCLUSIVE, bool CANONICAL, class T, class Op>
 struct single_pass_agent {
@@ -144,30 +169,6 @@ struct single_pass_agent {
     };
     std::uint32_t tile;
   };
-
-  /// The tile's carry-in, given its aggregate: publishes the aggregate, looks back (canonically or
-  /// not), publishes the inclusive prefix. Called by all of warp 0; lane 0's answer counts.
-  __device__ static tile_prefix<T> resolve_prefix(const T& aggregate, std::int64_t tile, bool last, Op op,
-                                                  T init, const single_pass_state<T>& state, epoch_t epoch) {
-    const bool leader = threadIdx.x == 0;
-    if (tile == 0) {
-      const T value = EXCLUSIVE ? op(init, aggregate) : aggregate;
-      if (leader && !last) state.status.publish(0, CANONICAL ? state_aggregate : state_prefix, value, epoch);
-      return {init, EXCLUSIVE};
-    }
-    if (leader && !last) state.status.publish(tile, state_aggregate, aggregate, epoch);
-    if constexpr (CANONICAL) {
-      T exclusive = look_back_deterministic<Policy::lookback_delay_ns, T>(state.status, state.prefixes, tile,
-                                                                          epoch, op);
-      if (leader && !last && tile % warp_threads == warp_threads - 1) // a group boundary: slot = group
-        state.prefixes.publish(tile / warp_threads, state_prefix, op(exclusive, aggregate), epoch);
-      return {exclusive, true};
-    } else {
-      T exclusive = look_back<Policy::lookback_delay_ns, T>(state.status, tile, epoch, op);
-      if (leader && !last) state.status.publish(tile, state_prefix, op(exclusive, aggregate), epoch);
-      return {exclusive, true};
-    }
-  }
 
   __device__ static void consume(temp_storage& ts, const T* in, T* out, const tile_plan& plan, Op op, T init,
                                  const single_pass_state<T>& state, epoch_t epoch, bool vec_in,
@@ -186,7 +187,8 @@ struct single_pass_agent {
       tt::io::load(ts.io, in + plan.tile_base(tile), valid, vec_in, items, tt::tile_items);
       // ---- scan; warp 0 meanwhile publishes and looks back ----
       auto get_prefix = [&](const T& aggregate) {
-        return resolve_prefix(aggregate, tile, last, op, init, state, epoch);
+        return resolve_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE, CANONICAL>(aggregate, tile, last, op, init,
+                                                                                   state, epoch);
       };
       T aggregate;
       typename tt::scan_t(ts.scan).template scan_with_callback<EXCLUSIVE>(items, op, get_prefix, aggregate);
@@ -228,7 +230,8 @@ struct single_pass_agent {
     // an exclusive scan of the totals, carried in by the look-back, gives each thread its carry byte
     // (no carry-in for tile 0 of an inclusive scan: 0, the identity of the sum)
     auto get_prefix = [&](const T& aggregate) {
-      tile_prefix<T> p = resolve_prefix(aggregate, tile, last, op, init, state, epoch);
+      tile_prefix<T> p = resolve_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE, CANONICAL>(
+          aggregate, tile, last, op, init, state, epoch);
       return tile_prefix<T>{p.valid ? p.value : T{}, true};
     };
     T items[1] = {static_cast<T>(sum)};
@@ -252,6 +255,88 @@ struct single_pass_agent {
         if (first + 4 * k + b < valid)
           tile_out[first + 4 * k + b] = static_cast<T>((data.w[k] >> (8 * b)) & 0xffu);
     }
+  }
+};
+
+// ---- small inputs: warp-striped tiles, one barrier a tile; few tiles fold their predecessors ----
+
+/// How a small-input launch finds each tile's carry-in.
+enum class small_mode {
+  one_tile,           ///< the whole input is one tile
+  few_tiles,          ///< each block folds the input before its tile itself: no ticket, no waiting
+  look_back,          ///< ticket + decoupled look-back (fast fold)
+  look_back_canonical ///< ticket + the canonical look-back (deterministic)
+};
+
+template <class Policy, bool EXCLUSIVE, small_mode MODE, class T, class Op>
+struct small_agent {
+  static constexpr int warps = Policy::block_threads / warp_threads;
+  static constexpr bool ticketed = MODE == small_mode::look_back || MODE == small_mode::look_back_canonical;
+  using seg_t = warp_segment<T, Policy::chunks, Policy::streaming>;
+  struct temp_storage {
+    T aggregates[warps];                                   // each warp's segment aggregate
+    T preceding[MODE == small_mode::few_tiles ? warps : 1]; // each warp's share of the earlier tiles
+    tile_prefix<T> prefix;                                 // the tile's carry-in (look-back modes)
+    std::uint32_t tile;
+  };
+
+  __device__ static void consume(temp_storage& ts, const T* in, T* out, const tile_plan& plan, Op op, T init,
+                                 const single_pass_state<T>& state, epoch_t epoch, bool vec_in,
+                                 bool vec_out) {
+    const int warp = static_cast<int>(threadIdx.x / warp_threads);
+    const int lane = static_cast<int>(threadIdx.x % warp_threads);
+    std::int64_t tile = blockIdx.x;
+    if constexpr (ticketed) { // ---- ticket: tiles go out in the order blocks start ----
+      if (threadIdx.x == 0) ts.tile = take_ticket(state.counter, epoch);
+      __syncthreads();
+      tile = ts.tile;
+    }
+    const std::int64_t base = plan.tile_base(tile);
+    const int valid = plan.valid_items(tile);
+    const int seg_valid = valid - warp * seg_t::items;
+
+    // ---- phase 1: load the warp's segment (and, few tiles: fold this thread's share before the tile) ----
+    seg_t seg;
+    seg.load(in + base + warp * seg_t::items, seg_valid, vec_in, seg_valid < seg_t::items ? in[base] : T{});
+    if constexpr (MODE == small_mode::few_tiles) {
+      if (tile > 0) { // tiles 0 .. tile-1 are full: thread t folds items [t*share, (t+1)*share)
+        const int share = static_cast<int>(tile) * Policy::items_per_thread;
+        T before = fold_contiguous(in + std::int64_t{share} * threadIdx.x, share, vec_in, op);
+        before = warp_reduce_ordered(before, op, lane, 0xffffffffu, warp_threads);
+        if (lane == 0) ts.preceding[warp] = before;
+      }
+    }
+    // ---- phase 2: scan across lanes; warp aggregates meet in shared memory ----
+    const T aggregate = seg.reduce(op);
+    if (lane == 0) ts.aggregates[warp] = aggregate;
+    __syncthreads();
+
+    // ---- phase 3: the tile's carry-in ----
+    tile_prefix<T> carry{init, EXCLUSIVE};
+    if constexpr (MODE == small_mode::few_tiles) {
+      if (tile > 0) {
+        T p = ts.preceding[0];
+        for (int w = 1; w < warps; ++w) p = op(p, ts.preceding[w]);
+        carry = {EXCLUSIVE ? op(init, p) : p, true};
+      }
+    }
+    if constexpr (ticketed) {
+      if (warp == 0) {
+        T total = ts.aggregates[0];
+        for (int w = 1; w < warps; ++w) total = op(total, ts.aggregates[w]);
+        const tile_prefix<T> p =
+            resolve_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE, MODE == small_mode::look_back_canonical>(
+                total, tile, tile == plan.num_tiles - 1, op, init, state, epoch);
+        if (lane == 0) ts.prefix = p;
+      }
+      __syncthreads();
+      carry = ts.prefix;
+    }
+    // ---- phase 4: the warp's carry-in (the tile's, then the warps before it); scan; store ----
+    for (int w = 0; w < warp; ++w)
+      carry = {carry.valid ? op(carry.value, ts.aggregates[w]) : ts.aggregates[w], true};
+    seg.template apply<EXCLUSIVE>(op, carry);
+    if (seg_valid > 0) seg.store(out + base + warp * seg_t::items, seg_valid, vec_out);
   }
 };
 

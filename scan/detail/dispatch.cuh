@@ -37,7 +37,7 @@ inline cudaError_t after_launch(cudaStream_t stream) {
 /// Everything a scan call decides before launching: family, pass, tiles, temp-storage layout.
 template <class HPolicy, class SPolicy, class SmallPolicy, class T>
 struct scan_plan {
-  static constexpr bool has_small = !std::is_same<SPolicy, SmallPolicy>::value;
+  static constexpr bool has_small = is_small_tile_policy<SmallPolicy>::value;
   tile_family family;
   pass_kind kind;
   tile_plan tiles;
@@ -113,6 +113,44 @@ cudaError_t launch_single_pass(void* d_temp_storage, const Layout& layout, const
   return after_launch(stream);
 }
 
+/// Small inputs, one launch: a single tile (only the warps that hold items), few tiles (each block folds
+/// its predecessors' input; not when input and output overlap, as earlier blocks may already have
+/// written there), or the ticketed look-back.
+template <class P, bool EXCLUSIVE, class T, class Op, class Layout>
+cudaError_t launch_small(void* d_temp_storage, const Layout& layout, const T* d_in, T* d_out,
+                         const tile_plan& tiles, Op op, T init, const scan_options& opt, cudaStream_t stream) {
+  const bool vin = chunk_aligned<T>(d_in), vout = chunk_aligned<T>(d_out);
+  const auto grid = static_cast<unsigned>(tiles.num_tiles);
+  single_pass_state<T> none{nullptr, {}, {}};
+  if (tiles.num_tiles == 1) {
+    const auto threads = static_cast<unsigned>(
+        small_tile_threads(tiles.num_items, P::block_threads, warp_threads * P::items_per_thread));
+    small_scan_kernel<P, EXCLUSIVE, small_mode::one_tile>
+        <<<1, threads, 0, stream>>>(d_in, d_out, tiles, op, init, none, 0, vin, vout);
+    return after_launch(stream);
+  }
+  if (use_few_tiles(tiles.num_tiles, P::few_tiles,
+                    ranges_overlap(d_in, d_out, static_cast<std::size_t>(tiles.num_items) * sizeof(T)))) {
+    small_scan_kernel<P, EXCLUSIVE, small_mode::few_tiles>
+        <<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, none, 0, vin, vout);
+    return after_launch(stream);
+  }
+  void* status[3] = {layout.carve(d_temp_storage, 1), layout.carve(d_temp_storage, 2),
+                     layout.carve(d_temp_storage, 3)};
+  void* prefixes[3] = {layout.carve(d_temp_storage, 4), layout.carve(d_temp_storage, 5),
+                       layout.carve(d_temp_storage, 6)};
+  single_pass_state<T> state{static_cast<std::uint64_t*>(layout.carve(d_temp_storage, 0)),
+                             tile_status<T>::carve(status), tile_status<T>::carve(prefixes)};
+  const epoch_t epoch = next_epoch();
+  if (canonical_look_back(opt, tiles.num_tiles))
+    small_scan_kernel<P, EXCLUSIVE, small_mode::look_back_canonical>
+        <<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
+  else
+    small_scan_kernel<P, EXCLUSIVE, small_mode::look_back>
+        <<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
+  return after_launch(stream);
+}
+
 template <class HPolicy, class SPolicy, class SmallPolicy, bool EXCLUSIVE, class T, class Op>
 cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,
                           Op op, T init, std::int64_t num_items, const scan_options& opt,
@@ -133,28 +171,26 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
   case pass_kind::single_tile:
     if (plan.family == tile_family::hierarchical)
       return launch_single_tile<HPolicy, EXCLUSIVE>(d_in, d_out, plan.tiles, op, init, stream);
-    if constexpr (plan_t::has_small)
-      if (plan.family == tile_family::small)
-        return launch_single_tile<SmallPolicy, EXCLUSIVE>(d_in, d_out, plan.tiles, op, init, stream);
-    return launch_single_tile<SPolicy, EXCLUSIVE>(d_in, d_out, plan.tiles, op, init, stream);
+    break; // the single-pass family's single tile: below
   case pass_kind::hierarchical:
-    if constexpr (plan_t::has_small)
-      if (plan.family == tile_family::small)
-        return launch_hierarchical<SmallPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out,
-                                                           plan.tiles, op, init, stream);
     return launch_hierarchical<HPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op,
                                                    init, stream);
   case pass_kind::single_pass:
-    if constexpr (plan_t::has_small)
-      if (plan.family == tile_family::small)
-        return launch_single_pass<SmallPolicy, EXCLUSIVE>(
-            d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op, init,
-            canonical_look_back(opt, plan.tiles.num_tiles), stream);
-    return launch_single_pass<SPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op,
-                                                  init, canonical_look_back(opt, plan.tiles.num_tiles),
-                                                  stream);
+    break;
   }
-  return cudaErrorInvalidValue;
+  if constexpr (plan_t::has_small)
+    if (plan.family == tile_family::small)
+      return launch_small<SmallPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op,
+                                                  init, opt, stream);
+  if constexpr (is_small_tile_policy<SPolicy>::value) { // a warp-striped single-pass tile
+    return launch_small<SPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op, init,
+                                            opt, stream);
+  } else {
+    if (plan.kind == pass_kind::single_tile)
+      return launch_single_tile<SPolicy, EXCLUSIVE>(d_in, d_out, plan.tiles, op, init, stream);
+    return launch_single_pass<SPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op, init,
+                                                  canonical_look_back(opt, plan.tiles.num_tiles), stream);
+  }
 }
 
 template <class Policy, class T, class Op>

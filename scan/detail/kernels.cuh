@@ -51,6 +51,16 @@ __global__ void __launch_bounds__(Policy::block_threads)
   agent::consume(ts, in, out, plan, op, init, state, epoch, vec_in, vec_out);
 }
 
+/// Small inputs: one launch, warp-striped tiles (see small_agent for the modes).
+template <class Policy, bool EXCLUSIVE, small_mode MODE, class T, class Op>
+__global__ void __launch_bounds__(Policy::block_threads)
+    small_scan_kernel(const T* in, T* out, tile_plan plan, Op op, T init, single_pass_state<T> state,
+                      epoch_t epoch, bool vec_in, bool vec_out) {
+  using agent = small_agent<Policy, EXCLUSIVE, MODE, T, Op>;
+  __shared__ typename agent::temp_storage ts;
+  agent::consume(ts, in, out, plan, op, init, state, epoch, vec_in, vec_out);
+}
+
 template <class Policy, class T, class Op>
 __global__ void __launch_bounds__(Policy::block_threads)
     reduce_spine_kernel(const T* totals, std::int64_t num_totals, T* out, Op op, T init) {

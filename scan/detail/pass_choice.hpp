@@ -16,13 +16,26 @@ CARRY_HD inline bool uses_single_pass(std::int64_t n, const scan_options& opt) {
          (opt.algorithm == scan_algorithm::automatic && n >= tuning::auto_single_pass_from);
 }
 
-/// Which tile shape a call uses: the small-input one (n <= tuning::small_n_max, both algorithms, when
-/// the caller has a small policy), else the single-pass or the hierarchical one.
+/// Which tile shape a call uses: the small-input one (single-pass family, n <= tuning::small_n_max,
+/// when the caller has a small policy), else the single-pass or the hierarchical one.
 enum class tile_family { hierarchical, single_pass, small };
 
 CARRY_HD inline tile_family choose_family(std::int64_t n, const scan_options& opt, bool has_small_policy) {
-  if (has_small_policy && n <= tuning::small_n_max) return tile_family::small;
-  return uses_single_pass(n, opt) ? tile_family::single_pass : tile_family::hierarchical;
+  if (!uses_single_pass(n, opt)) return tile_family::hierarchical;
+  return has_small_policy && n <= tuning::small_n_max ? tile_family::small : tile_family::single_pass;
+}
+
+/// Small inputs of 2 .. few_tiles tiles skip the look-back (each block folds its predecessors' input),
+/// unless input and output overlap: then earlier blocks may have overwritten that input already.
+CARRY_HD inline bool use_few_tiles(std::int64_t num_tiles, int few_tiles, bool overlap) {
+  return !overlap && num_tiles >= 2 && num_tiles <= few_tiles;
+}
+
+/// Threads of a one-tile small launch: only the warps that hold items (each warp holds warp_items).
+CARRY_HD inline int small_tile_threads(std::int64_t n, int block_threads, int warp_items) {
+  const std::int64_t warps = ceil_div(n, warp_items);
+  const std::int64_t threads = warps * 32;
+  return threads < block_threads ? static_cast<int>(threads) : block_threads;
 }
 
 /// The pass a scan call runs, given its tile size; the size query and the real call both ask.

@@ -107,6 +107,27 @@ CARRY_HD inline bool vector_aligned(const void* p) {
   return v != 0 && reinterpret_cast<std::uintptr_t>(p) % (v == 0 ? 1 : v) == 0;
 }
 
+// ---- warp-striped chunks (the small-input path) ----
+
+/// Items of T in one chunk of a warp-striped segment: 16 bytes' worth when T packs into 16 bytes
+/// exactly (1-, 2-, 4- and 8-byte types), else one item.
+template <class T>
+constexpr int chunk_items() {
+  return sizeof(T) < 16 && 16 % sizeof(T) == 0 ? static_cast<int>(16 / sizeof(T)) : 1;
+}
+
+/// Whether a pointer allows 16-byte chunk accesses of T (checked once per launch, on the host).
+template <class T>
+CARRY_HD inline bool chunk_aligned(const void* p) {
+  return chunk_items<T>() > 1 && reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+}
+
+/// Whether two arrays of `bytes` bytes overlap (an in-place or aliased call).
+CARRY_HD inline bool ranges_overlap(const void* a, const void* b, std::size_t bytes) {
+  const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
+  return x < y + bytes && y < x + bytes;
+}
+
 // ---- status words of the single-pass scan ---------------------------------------------------------
 // A tile's status is tagged with the call's 62-bit epoch, so that words left in temp storage by an
 // earlier call (or anything else) read as "not ready" and no clearing launch is needed. A stale word

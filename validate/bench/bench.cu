@@ -15,6 +15,7 @@
 
 #include "baselines/baselines.hpp"
 #include "common/gpu.cuh"
+#include "common/timing.cuh"
 
 using namespace carry_validate;
 
@@ -33,12 +34,6 @@ struct row {
   double us;
 };
 std::vector<row> rows;
-
-__global__ void spin_kernel(long long cycles) {
-  long long start = clock64();
-  while (clock64() - start < cycles) {
-  }
-}
 
 template <class T>
 __global__ void fill_kernel(T* p, std::int64_t n, std::uint64_t seed) {
@@ -68,54 +63,20 @@ __global__ void mismatch_kernel(const T* a, const T* b, std::int64_t n, unsigned
   if (local) atomicAdd(count, local);
 }
 
-double median(std::vector<double> v) {
-  std::sort(v.begin(), v.end());
-  return v[v.size() / 2];
-}
-
 /// A call on the `r`-th rotated buffer pair.
 using call_fn = std::function<void(int r)>;
 
-/// Median microseconds per call. Events around each call for large n; for small n, batches queued
-/// behind a spin kernel (GPU time per call with work queued ahead).
+/// Median microseconds per call: batches queued behind a spin kernel for n <= 2^22 (GPU time per call
+/// with work queued ahead), events around each call above.
 double time_events(const call_fn& call, std::int64_t n, int rotations, int reps) {
-  cudaEvent_t a, b;
-  CARRY_CUDA_OR_DIE(cudaEventCreate(&a));
-  CARRY_CUDA_OR_DIE(cudaEventCreate(&b));
-  for (int i = 0; i < 3; ++i) call(i % rotations);
-  CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-  std::vector<double> t;
-  const bool batched = n <= (std::int64_t{1} << 22);
-  const int batch = batched ? 20 : 1;
-  for (int r = 0; r < reps; ++r) {
-    if (batched) spin_kernel<<<1, 1>>>(2000000); // ~1 ms: the batch queues up behind it
-    CARRY_CUDA_OR_DIE(cudaEventRecord(a));
-    for (int k = 0; k < batch; ++k) call((r * batch + k) % rotations);
-    CARRY_CUDA_OR_DIE(cudaEventRecord(b));
-    CARRY_CUDA_OR_DIE(cudaEventSynchronize(b));
-    float ms;
-    CARRY_CUDA_OR_DIE(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms * 1000.0 / batch);
-  }
-  CARRY_CUDA_OR_DIE(cudaGetLastError());
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  return median(t);
+  if (n <= (std::int64_t{1} << 22)) return median_queued_us(call, rotations, reps);
+  int r = 0;
+  return median_event_us([&] { call(r++ % rotations); }, reps);
 }
 
 /// Median microseconds from before the call to after a stream sync, on an idle GPU.
 double time_end_to_end(const call_fn& call, int rotations, int reps) {
-  for (int i = 0; i < 3; ++i) call(i % rotations);
-  CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-  std::vector<double> t;
-  for (int r = 0; r < reps; ++r) {
-    auto t0 = std::chrono::steady_clock::now();
-    call(r % rotations);
-    CARRY_CUDA_OR_DIE(cudaStreamSynchronize(0));
-    auto t1 = std::chrono::steady_clock::now();
-    t.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-  }
-  return median(t);
+  return median_end_to_end_us(call, rotations, reps);
 }
 
 template <class T>

@@ -1,6 +1,9 @@
-// Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): single-pass tile shapes per type against CUB and memcpy.
+// Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
+// usage: carry_tune [small] [large]   (default: both)
 #include <algorithm>
 #include <cstdio>
+#include <cstring>
+#include <string>
 #include <vector>
 
 #include <carry/scan/device_scan.cuh>
@@ -11,63 +14,162 @@
 
 using namespace carry_validate;
 
-void* g_in;
-void* g_out;
+namespace {
+
+char* g_in;
+char* g_out;
+char* g_check;
 void* g_tmp;
-std::size_t g_tmp_bytes = std::size_t{1} << 28;
+const std::size_t g_bytes = std::size_t{1} << 32; // 4 GiB each: 2^30 u32
+const std::size_t g_tmp_bytes = std::size_t{1} << 28;
 
 template <class T>
-void baselines(const char* name, std::int64_t n) {
-  T* in = static_cast<T*>(g_in);
-  T* out = static_cast<T*>(g_out);
-  double copy = median_event_us(
-      [&] { CARRY_CUDA_OR_DIE(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); }, 20);
-  double cub = median_event_us(
-      [&] {
-        std::size_t t = g_tmp_bytes;
-        CARRY_CUDA_OR_DIE(cub_inclusive_sum(g_tmp, t, in, out, n, cudaStream_t{}));
-      },
-      20);
-  std::printf("%-4s n=%-11lld memcpy %9.1f us   cub %9.1f us (%.3f of copy)\n", name, (long long)n, copy, cub,
-              copy / cub);
+const char* tname() {
+  return sizeof(T) == 1 ? "u8" : sizeof(T) == 8 ? "u64" : "u32";
 }
 
-template <class T, int BT, int IPT, bool DET = false, bool STREAM = false, int DELAY = 0>
-void shape(const char* name, std::int64_t n) {
-  using P = carry::tile_policy<carry::block_scan_algorithm::coarsened, BT, IPT, STREAM, true, DELAY>;
-  T* in = static_cast<T*>(g_in);
-  T* out = static_cast<T*>(g_out);
-  carry::scan_options o{carry::scan_algorithm::single_pass, DET};
-  double t = median_event_us(
-      [&] {
-        std::size_t b = g_tmp_bytes;
-        CARRY_CUDA_OR_DIE(
-            carry::device_scan_with<P, P>::inclusive_scan(g_tmp, b, in, out, carry::sum{}, n, o));
-      },
-      20);
-  std::printf("%-4s n=%-11lld single_pass%s%s %4d x %3d delay %3d ns: %9.1f us\n", name, (long long)n,
-              DET ? "-det" : "    ", STREAM ? "-stream" : "       ", BT, IPT, DELAY, t);
+/// Times `call(in, out)` at n: queued and end to end (rotating 8 buffers) for n <= 2^20, events above.
+template <class T, class F>
+void row(const char* what, std::int64_t n, F&& call) {
+  const std::size_t bytes = n * sizeof(T);
+  const int rot = static_cast<int>(std::min<std::size_t>(8, g_bytes / bytes));
+  auto at = [&](int r) { call(reinterpret_cast<const T*>(g_in + r * bytes), reinterpret_cast<T*>(g_out + r * bytes)); };
+  if (n <= (std::int64_t{1} << 20)) {
+    const double q = median_queued_us(at, rot, 30);
+    const double e = median_end_to_end_us(at, rot, 200);
+    std::printf("%-4s n=%-10lld %-34s queued %8.2f us   e2e %8.2f us\n", tname<T>(), (long long)n, what, q, e);
+  } else {
+    int r = 0;
+    const double t = median_event_us([&] { at(r++ % rot); }, n >= (std::int64_t{1} << 28) ? 15 : 30);
+    std::printf("%-4s n=%-10lld %-34s events %9.1f us\n", tname<T>(), (long long)n, what, t);
+  }
+  std::fflush(stdout);
 }
 
-int main() {
+template <class T>
+void baselines(std::int64_t n) {
+  row<T>("memcpy", n, [&](const T* in, T* out) {
+    CARRY_CUDA_OR_DIE(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice));
+  });
+  row<T>("cub", n, [&](const T* in, T* out) {
+    std::size_t t = g_tmp_bytes;
+    CARRY_CUDA_OR_DIE(cub_inclusive_sum(g_tmp, t, in, out, n, cudaStream_t{}));
+  });
+}
+
+/// carry's inclusive sum with explicit policies (single-pass family), checked once against CUB.
+template <class SP, class SmallP, class T>
+void carry_row(const char* what, std::int64_t n, bool det = false) {
+  using HP = carry::tuning::hierarchical_policy<T>;
+  using W = carry::device_scan_with<HP, SP, SmallP>;
+  const carry::scan_options opt{carry::scan_algorithm::single_pass, det};
+  T* in = reinterpret_cast<T*>(g_in);
+  T* out = reinterpret_cast<T*>(g_out);
+  T* check = reinterpret_cast<T*>(g_check);
+  std::size_t t = g_tmp_bytes;
+  CARRY_CUDA_OR_DIE(cub_inclusive_sum(g_tmp, t, in, check, n, cudaStream_t{}));
+  CARRY_CUDA_OR_DIE(cudaMemset(out, 0xA5, n * sizeof(T)));
+  t = g_tmp_bytes;
+  CARRY_CUDA_OR_DIE(W::inclusive_scan(g_tmp, t, in, out, carry::sum{}, n, opt));
+  CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+  std::vector<T> a(std::min<std::int64_t>(n, 1 << 20)), b(a.size());
+  const std::int64_t from = n - static_cast<std::int64_t>(a.size()); // the tail: every carry reaches it
+  CARRY_CUDA_OR_DIE(cudaMemcpy(a.data(), out + from, a.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  CARRY_CUDA_OR_DIE(cudaMemcpy(b.data(), check + from, b.size() * sizeof(T), cudaMemcpyDeviceToHost));
+  if (std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) != 0) {
+    std::printf("MISMATCH %s n=%lld\n", what, (long long)n);
+    std::exit(3);
+  }
+  row<T>(what, n, [&](const T* i, T* o) {
+    std::size_t tb = g_tmp_bytes;
+    CARRY_CUDA_OR_DIE(W::inclusive_scan(g_tmp, tb, i, o, carry::sum{}, n, opt));
+  });
+}
+
+} // namespace
+
+namespace {
+
+using CO = carry::block_scan_algorithm;
+template <class T, int B, int C, int F, bool S = false>
+using striped = carry::small_tile_policy<T, B, C, F, S>;
+
+template <class T>
+void small_sweep(std::int64_t n) {
+  baselines<T>(n);
+  using old_small = carry::tile_policy<CO::coarsened, 512, (carry::tuning::coarsened_items<T>() < 16
+                                                                ? carry::tuning::coarsened_items<T>()
+                                                                : 16)>;
+  carry_row<old_small, old_small, T>("old 512x16 transposed", n);
+  carry_row<striped<T, 128, 2, 0>, striped<T, 128, 2, 0>, T>("striped 128x2 look-back", n);
+  carry_row<striped<T, 128, 2, 64>, striped<T, 128, 2, 64>, T>("striped 128x2 few<=64", n);
+  carry_row<striped<T, 128, 4, 0>, striped<T, 128, 4, 0>, T>("striped 128x4 look-back", n);
+  carry_row<striped<T, 128, 4, 64>, striped<T, 128, 4, 64>, T>("striped 128x4 few<=64", n);
+  carry_row<striped<T, 256, 1, 0>, striped<T, 256, 1, 0>, T>("striped 256x1 look-back", n);
+  carry_row<striped<T, 256, 1, 64>, striped<T, 256, 1, 64>, T>("striped 256x1 few<=64", n);
+  carry_row<striped<T, 256, 2, 0>, striped<T, 256, 2, 0>, T>("striped 256x2 look-back", n);
+  carry_row<striped<T, 256, 2, 64>, striped<T, 256, 2, 64>, T>("striped 256x2 few<=64", n);
+  carry_row<striped<T, 256, 4, 0>, striped<T, 256, 4, 0>, T>("striped 256x4 look-back", n);
+  carry_row<striped<T, 256, 4, 64>, striped<T, 256, 4, 64>, T>("striped 256x4 few<=64", n);
+  carry_row<striped<T, 512, 2, 0>, striped<T, 512, 2, 0>, T>("striped 512x2 look-back", n);
+  carry_row<striped<T, 512, 2, 64>, striped<T, 512, 2, 64>, T>("striped 512x2 few<=64", n);
+  carry_row<striped<T, 256, 2, 0>, striped<T, 256, 2, 0>, T>("striped 256x2 look-back det", n, true);
+}
+
+/// Second round: larger blocks with the few-tiles limit at 4 (the first round's crossover).
+template <class T>
+void small_sweep2(std::int64_t n) {
+  baselines<T>(n);
+  carry_row<striped<T, 256, 4, 2>, striped<T, 256, 4, 2>, T>("striped 256x4 few<=2", n);
+  carry_row<striped<T, 512, 2, 4>, striped<T, 512, 2, 4>, T>("striped 512x2 few<=4", n);
+  carry_row<striped<T, 512, 4, 4>, striped<T, 512, 4, 4>, T>("striped 512x4 few<=4", n);
+  carry_row<striped<T, 512, 4, 2>, striped<T, 512, 4, 2>, T>("striped 512x4 few<=2", n);
+  carry_row<striped<T, 1024, 2, 4>, striped<T, 1024, 2, 4>, T>("striped 1024x2 few<=4", n);
+  carry_row<striped<T, 1024, 4, 4>, striped<T, 1024, 4, 4>, T>("striped 1024x4 few<=4", n);
+}
+
+template <class T>
+void large_sweep(std::int64_t n) {
+  using SP = carry::tuning::single_pass_policy<T>;
+  baselines<T>(n);
+  carry_row<SP, SP, T>("tuned single pass (transposed)", n);
+  carry_row<striped<T, 128, 8, 0, true>, striped<T, 128, 8, 0, true>, T>("striped 128x8 stream", n);
+  carry_row<striped<T, 128, 16, 0, true>, striped<T, 128, 16, 0, true>, T>("striped 128x16 stream", n);
+  carry_row<striped<T, 256, 4, 0, true>, striped<T, 256, 4, 0, true>, T>("striped 256x4 stream", n);
+  carry_row<striped<T, 256, 8, 0, true>, striped<T, 256, 8, 0, true>, T>("striped 256x8 stream", n);
+  carry_row<striped<T, 256, 16, 0, true>, striped<T, 256, 16, 0, true>, T>("striped 256x16 stream", n);
+  carry_row<striped<T, 512, 4, 0, true>, striped<T, 512, 4, 0, true>, T>("striped 512x4 stream", n);
+  carry_row<striped<T, 256, 8, 0, true>, striped<T, 256, 8, 0, true>, T>("striped 256x8 stream det", n, true);
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
   if (!gpu_present()) return 2;
-  CARRY_CUDA_OR_DIE(cudaMalloc(&g_in, std::size_t{1} << 31));
-  CARRY_CUDA_OR_DIE(cudaMalloc(&g_out, std::size_t{1} << 31));
+  bool small = argc < 2, large = argc < 2, small2 = false;
+  for (int i = 1; i < argc; ++i) {
+    small |= std::string(argv[i]) == "small";
+    small2 |= std::string(argv[i]) == "small2";
+    large |= std::string(argv[i]) == "large";
+  }
+  CARRY_CUDA_OR_DIE(cudaMalloc(&g_in, g_bytes));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&g_out, g_bytes));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&g_check, g_bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_tmp, g_tmp_bytes));
-  CARRY_CUDA_OR_DIE(cudaMemset(g_in, 0x37, std::size_t{1} << 31));
-  for (std::int64_t n : {std::int64_t{1} << 28, std::int64_t{1} << 30, std::int64_t{1} << 24}) {
-    baselines<std::uint32_t>("u32", n);
-    shape<std::uint32_t, 128, 64, false, true, 0>("u32", n);
-    shape<std::uint32_t, 128, 64, false, true, 50>("u32", n);
-    shape<std::uint32_t, 128, 64, false, true, 150>("u32", n);
-    shape<std::uint32_t, 128, 64, false, true, 400>("u32", n);
-    shape<std::uint32_t, 128, 64, false, true, 1000>("u32", n);
-    shape<std::uint32_t, 128, 64, false, false, 150>("u32", n);
-    baselines<std::uint64_t>("u64", n / 4);
-    shape<std::uint64_t, 256, 16, false, true, 0>("u64", n / 4);
-    shape<std::uint64_t, 256, 16, false, true, 150>("u64", n / 4);
-    shape<std::uint64_t, 256, 16, false, true, 400>("u64", n / 4);
-    shape<std::uint64_t, 256, 16, false, false, 150>("u64", n / 4);
+  CARRY_CUDA_OR_DIE(cudaMemset(g_in, 0x37, g_bytes));
+  if (small) {
+    for (int lg = 10; lg <= 18; ++lg) small_sweep<std::uint32_t>(std::int64_t{1} << lg);
+    for (int lg = 10; lg <= 16; lg += 2) small_sweep<std::uint64_t>(std::int64_t{1} << lg);
+    for (int lg = 10; lg <= 16; lg += 2) small_sweep<std::uint8_t>(std::int64_t{1} << lg);
+  }
+  if (small2) {
+    for (int lg = 10; lg <= 17; ++lg) small_sweep2<std::uint32_t>(std::int64_t{1} << lg);
+    for (int lg = 10; lg <= 16; ++lg) small_sweep2<std::uint64_t>(std::int64_t{1} << lg);
+    for (int lg = 12; lg <= 16; lg += 2) small_sweep2<std::uint8_t>(std::int64_t{1} << lg);
+  }
+  if (large) {
+    for (int lg : {24, 26, 28, 30}) large_sweep<std::uint32_t>(std::int64_t{1} << lg);
+    for (int lg : {24, 26, 27, 28}) large_sweep<std::uint64_t>(std::int64_t{1} << lg);
   }
   return 0;
 }

@@ -60,17 +60,18 @@ std::vector<T> run_and_check(RunFn run, const std::vector<T>& in, const std::vec
   return got;
 }
 
-/// One carry scan through device_scan_with<HP, SP> against the CPU reference (and CUB for sums).
-template <class HP, class SP, class T, class Op>
+/// One carry scan through device_scan_with<HP, SP, SmallP> against the CPU reference (and CUB for sums).
+template <class HP, class SP, class SmallP = SP, class T, class Op>
 void check_device_scan(Op op, T init, carry::scan_options opt, std::int64_t n, bool exclusive, bool in_place,
                        bool sum_op, std::uint64_t seed) {
   const auto in = random_values<T>(static_cast<std::size_t>(n), seed);
   const auto ref = exclusive ? reference_exclusive(in, init, op) : reference_inclusive(in, op);
   auto run = [&](void* tmp, std::size_t& bytes, const T* d_in, T* d_out, std::int64_t count) {
     return exclusive
-               ? carry::device_scan_with<HP, SP>::exclusive_scan(tmp, bytes, d_in, d_out, op, init, count,
-                                                                 opt)
-               : carry::device_scan_with<HP, SP>::inclusive_scan(tmp, bytes, d_in, d_out, op, count, opt);
+               ? carry::device_scan_with<HP, SP, SmallP>::exclusive_scan(tmp, bytes, d_in, d_out, op, init,
+                                                                         count, opt)
+               : carry::device_scan_with<HP, SP, SmallP>::inclusive_scan(tmp, bytes, d_in, d_out, op, count,
+                                                                         opt);
   };
   INFO((exclusive ? "exclusive" : "inclusive")
        << ", algorithm " << static_cast<int>(opt.algorithm) << (opt.deterministic ? " deterministic" : ""));

@@ -1,0 +1,130 @@
+// GPU tests: the small-input path (warp-striped tiles: one tile, few tiles without look-back, look-back).
+#include "common/scan_harness.cuh"
+
+using namespace carry_validate;
+
+namespace {
+
+const carry::scan_options small_modes[3] = {carry::scan_options{},
+                                            {carry::scan_algorithm::single_pass, false},
+                                            {carry::scan_algorithm::single_pass, true}};
+
+/// Sizes around a small policy's warp segment, tile and few-tiles limit, a run across several groups
+/// of 32 tiles (the canonical look-back's boundaries), primes, and small_n_max itself.
+template <class P>
+std::vector<std::int64_t> small_sizes() {
+  const std::int64_t tile = P::tile_items, warp = 32 * P::items_per_thread, few = P::few_tiles;
+  std::vector<std::int64_t> s{0,        1,        2,        31,       33,           warp - 1,
+                              warp,     warp + 1, tile - 1, tile,     tile + 1,     2 * tile,
+                              2 * tile + 3, few * tile, few * tile + 1, 70 * tile + 5, 1009, 65521,
+                              carry::tuning::small_n_max};
+  s.erase(std::remove_if(s.begin(), s.end(),
+                         [](std::int64_t n) { return n < 0 || n > carry::tuning::small_n_max; }),
+          s.end());
+  if (const char* cap = std::getenv("CARRY_TEST_MAX_N")) {
+    const std::int64_t max_n = std::atoll(cap);
+    s.erase(std::remove_if(s.begin(), s.end(), [&](std::int64_t n) { return n > max_n; }), s.end());
+  }
+  return s;
+}
+
+/// Every small size x mode x inclusive/exclusive x out of place / in place (in place never takes the
+/// few-tiles launch), against the CPU reference and, for sums, CUB.
+template <class P, class T, class Op>
+void check_small(Op op, T init, bool sum_op) {
+  using HP = carry::tuning::hierarchical_policy<T>;
+  using SP = carry::tuning::single_pass_policy<T>;
+  std::uint64_t seed = 900;
+  for (const auto& opt : small_modes)
+    for (std::int64_t n : small_sizes<P>())
+      for (int exclusive = 0; exclusive < 2; ++exclusive)
+        for (int in_place = 0; in_place < 2; ++in_place)
+          check_device_scan<HP, SP, P>(op, init, opt, n, exclusive, in_place, sum_op, seed++);
+}
+
+// Shapes: a narrow tile (many tiles: look-back across groups), an odd one (3 warps, 3 chunks), and
+// the tuned one of the public entry points.
+template <class T>
+using narrow = carry::small_tile_policy<T, 64, 1, 3>;
+template <class T>
+using odd = carry::small_tile_policy<T, 96, 3, 8>;
+template <class T>
+using tuned = carry::tuning::small_policy<T>;
+
+} // namespace
+
+TEST_CASE("small path: u32 sums, every shape", "[gpu][small]") {
+  check_small<narrow<std::uint32_t>>(carry::sum{}, 0u, true);
+  check_small<odd<std::uint32_t>>(carry::sum{}, 0u, true);
+  check_small<tuned<std::uint32_t>>(carry::sum{}, 0u, true);
+  check_small<tuned<std::uint32_t>>(carry::sum{}, 7u, true); // exclusive init not 0: CPU only
+}
+
+TEST_CASE("small path: u8, u64, double and float max", "[gpu][small]") {
+  check_small<narrow<std::uint8_t>>(carry::sum{}, std::uint8_t{0}, true);
+  check_small<tuned<std::uint8_t>>(carry::sum{}, std::uint8_t{0}, true);
+  check_small<odd<std::uint64_t>>(carry::sum{}, std::uint64_t{0}, true);
+  check_small<tuned<std::uint64_t>>(carry::sum{}, std::uint64_t{0}, true);
+  check_small<narrow<double>>(carry::sum{}, 0.0, true);
+  check_small<tuned<float>>(carry::maximum{}, -1.0f, false);
+}
+
+TEST_CASE("small path: non-commutative operators (8-byte and 16-byte types)", "[gpu][small]") {
+  check_small<narrow<affine>>(compose_affine{}, affine{3, 7}, false);
+  check_small<odd<affine>>(compose_affine{}, affine{3, 7}, false);
+  check_small<narrow<mat2>>(mat2_product{}, mat2{{1, 2, 3, 5}}, false);
+  check_small<tuned<mat2>>(mat2_product{}, mat2{{1, 2, 3, 5}}, false);
+}
+
+TEST_CASE("small path: unaligned pointers take element accesses", "[gpu][small]") {
+  using P = odd<std::uint32_t>;
+  using HP = carry::tuning::hierarchical_policy<std::uint32_t>;
+  using SP = carry::tuning::single_pass_policy<std::uint32_t>;
+  for (const auto& opt : small_modes)
+    for (std::int64_t n : small_sizes<P>()) {
+      const auto in = random_values<std::uint32_t>(n + 1, n);
+      const std::vector<std::uint32_t> shifted(in.begin() + 1, in.end());
+      const auto ref = reference_inclusive(shifted, carry::sum{});
+      device_buffer<std::uint32_t> d_in(n + 1), d_out(n + 3);
+      d_in.upload(in);
+      d_out.poison();
+      std::size_t bytes = 0;
+      using W = carry::device_scan_with<HP, SP, P>;
+      REQUIRE(W::inclusive_scan(nullptr, bytes, d_in.ptr + 1, d_out.ptr + 3, carry::sum{}, n, opt) ==
+              cudaSuccess);
+      device_buffer<unsigned char> tmp(bytes);
+      tmp.poison();
+      REQUIRE(W::inclusive_scan(tmp.ptr, bytes, d_in.ptr + 1, d_out.ptr + 3, carry::sum{}, n, opt) ==
+              cudaSuccess);
+      auto out = d_out.download(n + 3);
+      INFO("n = " << n);
+      CHECK(std::vector<std::uint32_t>(out.begin() + 3, out.end()) == ref);
+      CHECK(d_out.guard_intact());
+    }
+}
+
+TEST_CASE("small path: deterministic float sums repeat bit for bit", "[gpu][small]") {
+  using P = narrow<float>;
+  using HP = carry::tuning::hierarchical_policy<float>;
+  using SP = carry::tuning::single_pass_policy<float>;
+  using W = carry::device_scan_with<HP, SP, P>;
+  const carry::scan_options det{carry::scan_algorithm::single_pass, true};
+  for (std::int64_t n : {std::int64_t{3 * P::tile_items}, std::int64_t{65521}}) {
+    const auto in = random_values<float>(n, n);
+    device_buffer<float> d_in(n), d_out(n);
+    d_in.upload(in);
+    std::size_t bytes = 0;
+    REQUIRE(W::inclusive_scan(nullptr, bytes, d_in.ptr, d_out.ptr, carry::sum{}, n, det) == cudaSuccess);
+    device_buffer<unsigned char> tmp(bytes);
+    std::vector<float> first;
+    for (int run = 0; run < 20; ++run) {
+      d_out.poison();
+      REQUIRE(W::inclusive_scan(tmp.ptr, bytes, d_in.ptr, d_out.ptr, carry::sum{}, n, det) == cudaSuccess);
+      auto got = d_out.download(n);
+      if (run == 0)
+        first = got;
+      else
+        CHECK(std::memcmp(first.data(), got.data(), n * sizeof(float)) == 0);
+    }
+  }
+}
