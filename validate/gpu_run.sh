@@ -47,6 +47,7 @@ if has sanitize; then
     run_tool $tool test_scan_int_narrow "device scan uint8"
     run_tool $tool test_scan_custom
     run_tool $tool test_scan_variants
+    run_tool $tool test_scan_small
     run_tool $tool test_scan_api "worked examples*"
     run_tool $tool test_scan_api "bad arguments*"
     run_tool $tool test_scan_api "public entry points*"
