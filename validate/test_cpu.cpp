@@ -156,7 +156,9 @@ TEST_CASE("small-input planning", "[cpu][plan]") {
   CHECK(chunk_items<double>() == 2);
   CHECK(chunk_items<affine>() == 2);
   CHECK(chunk_items<carry_validate::mat2>() == 1);
-  struct three { float a, b, c; };
+  struct three {
+    float a, b, c;
+  };
   CHECK(chunk_items<three>() == 1);
   alignas(16) static std::uint32_t buf[8];
   CHECK(chunk_aligned<std::uint32_t>(buf));

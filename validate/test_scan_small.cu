@@ -14,10 +14,13 @@ const carry::scan_options small_modes[3] = {carry::scan_options{},
 template <class P>
 std::vector<std::int64_t> small_sizes() {
   const std::int64_t tile = P::tile_items, warp = 32 * P::items_per_thread, few = P::few_tiles;
-  std::vector<std::int64_t> s{0,        1,        2,        31,       33,           warp - 1,
-                              warp,     warp + 1, tile - 1, tile,     tile + 1,     2 * tile,
-                              2 * tile + 3, few * tile, few * tile + 1, 70 * tile + 5, 1009, 65521,
-                              carry::tuning::small_n_max};
+  // clang-format off
+  std::vector<std::int64_t> s{0, 1, 2, 31, 33,
+                              warp - 1, warp, warp + 1,
+                              tile - 1, tile, tile + 1, 2 * tile, 2 * tile + 3,
+                              few * tile, few * tile + 1, 70 * tile + 5,
+                              1009, 65521, carry::tuning::small_n_max};
+  // clang-format on
   s.erase(std::remove_if(s.begin(), s.end(),
                          [](std::int64_t n) { return n < 0 || n > carry::tuning::small_n_max; }),
           s.end());

@@ -187,8 +187,8 @@ struct single_pass_agent {
       tt::io::load(ts.io, in + plan.tile_base(tile), valid, vec_in, items, tt::tile_items);
       // ---- scan; warp 0 meanwhile publishes and looks back ----
       auto get_prefix = [&](const T& aggregate) {
-        return resolve_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE, CANONICAL>(aggregate, tile, last, op, init,
-                                                                                   state, epoch);
+        return resolve_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE, CANONICAL>(aggregate, tile, last, op,
+                                                                                    init, state, epoch);
       };
       T aggregate;
       typename tt::scan_t(ts.scan).template scan_with_callback<EXCLUSIVE>(items, op, get_prefix, aggregate);
@@ -274,9 +274,9 @@ struct small_agent {
   static constexpr bool ticketed = MODE == small_mode::look_back || MODE == small_mode::look_back_canonical;
   using seg_t = warp_segment<T, Policy::chunks, Policy::streaming>;
   struct temp_storage {
-    T aggregates[warps];                                   // each warp's segment aggregate
+    T aggregates[warps];                                    // each warp's segment aggregate
     T preceding[MODE == small_mode::few_tiles ? warps : 1]; // each warp's share of the earlier tiles
-    tile_prefix<T> prefix;                                 // the tile's carry-in (look-back modes)
+    tile_prefix<T> prefix;                                  // the tile's carry-in (look-back modes)
     std::uint32_t tile;
   };
 
@@ -315,18 +315,16 @@ struct small_agent {
     tile_prefix<T> carry{init, EXCLUSIVE};
     if constexpr (MODE == small_mode::few_tiles) {
       if (tile > 0) {
-        T p = ts.preceding[0];
-        for (int w = 1; w < warps; ++w) p = op(p, ts.preceding[w]);
+        const T p = fold_in_order(ts.preceding, warps, op);
         carry = {EXCLUSIVE ? op(init, p) : p, true};
       }
     }
     if constexpr (ticketed) {
       if (warp == 0) {
-        T total = ts.aggregates[0];
-        for (int w = 1; w < warps; ++w) total = op(total, ts.aggregates[w]);
-        const tile_prefix<T> p =
-            resolve_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE, MODE == small_mode::look_back_canonical>(
-                total, tile, tile == plan.num_tiles - 1, op, init, state, epoch);
+        const T total = fold_in_order(ts.aggregates, warps, op);
+        const tile_prefix<T> p = resolve_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE,
+                                                     MODE == small_mode::look_back_canonical>(
+            total, tile, tile == plan.num_tiles - 1, op, init, state, epoch);
         if (lane == 0) ts.prefix = p;
       }
       __syncthreads();

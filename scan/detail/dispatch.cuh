@@ -66,6 +66,18 @@ struct scan_plan {
   }
 };
 
+/// The single-pass state (ticket counter, status words, group prefixes) in the layout scan_plan made.
+template <class T, class Layout>
+single_pass_state<T> carve_single_pass_state(void* d_temp_storage, const Layout& layout) {
+  void* status[3] = {layout.carve(d_temp_storage, 1), layout.carve(d_temp_storage, 2),
+                     layout.carve(d_temp_storage, 3)};
+  void* prefixes[3] = {layout.carve(d_temp_storage, 4), layout.carve(d_temp_storage, 5),
+                       layout.carve(d_temp_storage, 6)};
+  single_pass_state<T> state{static_cast<std::uint64_t*>(layout.carve(d_temp_storage, 0)),
+                             tile_status<T>::carve(status), tile_status<T>::carve(prefixes)};
+  return state;
+}
+
 template <class P, bool EXCLUSIVE, class T, class Op>
 cudaError_t launch_single_tile(const T* d_in, T* d_out, const tile_plan& tiles, Op op, T init,
                                cudaStream_t stream) {
@@ -94,12 +106,7 @@ cudaError_t launch_hierarchical(void* d_temp_storage, const Layout& layout, cons
 template <class P, bool EXCLUSIVE, class T, class Op, class Layout>
 cudaError_t launch_single_pass(void* d_temp_storage, const Layout& layout, const T* d_in, T* d_out,
                                const tile_plan& tiles, Op op, T init, bool canonical, cudaStream_t stream) {
-  void* status[3] = {layout.carve(d_temp_storage, 1), layout.carve(d_temp_storage, 2),
-                     layout.carve(d_temp_storage, 3)};
-  void* prefixes[3] = {layout.carve(d_temp_storage, 4), layout.carve(d_temp_storage, 5),
-                       layout.carve(d_temp_storage, 6)};
-  single_pass_state<T> state{static_cast<std::uint64_t*>(layout.carve(d_temp_storage, 0)),
-                             tile_status<T>::carve(status), tile_status<T>::carve(prefixes)};
+  const single_pass_state<T> state = carve_single_pass_state<T>(d_temp_storage, layout);
   constexpr int items = P::items_per_thread;
   const bool vin = vector_aligned<T, items>(d_in), vout = vector_aligned<T, items>(d_out);
   const epoch_t epoch = next_epoch();
@@ -118,7 +125,8 @@ cudaError_t launch_single_pass(void* d_temp_storage, const Layout& layout, const
 /// written there), or the ticketed look-back.
 template <class P, bool EXCLUSIVE, class T, class Op, class Layout>
 cudaError_t launch_small(void* d_temp_storage, const Layout& layout, const T* d_in, T* d_out,
-                         const tile_plan& tiles, Op op, T init, const scan_options& opt, cudaStream_t stream) {
+                         const tile_plan& tiles, Op op, T init, const scan_options& opt,
+                         cudaStream_t stream) {
   const bool vin = chunk_aligned<T>(d_in), vout = chunk_aligned<T>(d_out);
   const auto grid = static_cast<unsigned>(tiles.num_tiles);
   single_pass_state<T> none{nullptr, {}, {}};
@@ -135,12 +143,7 @@ cudaError_t launch_small(void* d_temp_storage, const Layout& layout, const T* d_
         <<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, none, 0, vin, vout);
     return after_launch(stream);
   }
-  void* status[3] = {layout.carve(d_temp_storage, 1), layout.carve(d_temp_storage, 2),
-                     layout.carve(d_temp_storage, 3)};
-  void* prefixes[3] = {layout.carve(d_temp_storage, 4), layout.carve(d_temp_storage, 5),
-                       layout.carve(d_temp_storage, 6)};
-  single_pass_state<T> state{static_cast<std::uint64_t*>(layout.carve(d_temp_storage, 0)),
-                             tile_status<T>::carve(status), tile_status<T>::carve(prefixes)};
+  const single_pass_state<T> state = carve_single_pass_state<T>(d_temp_storage, layout);
   const epoch_t epoch = next_epoch();
   if (canonical_look_back(opt, tiles.num_tiles))
     small_scan_kernel<P, EXCLUSIVE, small_mode::look_back_canonical>
@@ -188,8 +191,9 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
   } else {
     if (plan.kind == pass_kind::single_tile)
       return launch_single_tile<SPolicy, EXCLUSIVE>(d_in, d_out, plan.tiles, op, init, stream);
-    return launch_single_pass<SPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op, init,
-                                                  canonical_look_back(opt, plan.tiles.num_tiles), stream);
+    return launch_single_pass<SPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op,
+                                                  init, canonical_look_back(opt, plan.tiles.num_tiles),
+                                                  stream);
   }
 }
 

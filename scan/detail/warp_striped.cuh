@@ -12,9 +12,9 @@ namespace carry {
 namespace detail {
 
 /// A warp's segment of CHUNKS x 32 chunks of chunk_items<T>() items (16 bytes when T packs into 16
-/// bytes, else one item; STREAMING: evict-first loads and stores). Lane l holds chunks l, l + 32, ..., so every warp access covers 32 adjacent
-/// chunks (512 contiguous bytes), and no shared-memory transpose is needed: the scan runs across lanes
-/// with shuffles, round by round.
+/// bytes, else one item; STREAMING: evict-first loads and stores). Lane l holds chunks l, l + 32, ...,
+/// so every warp access covers 32 adjacent chunks (512 contiguous bytes), and no shared-memory
+/// transpose is needed: the scan runs across lanes with shuffles, round by round.
 ///
 ///   E = 2 items per chunk, CHUNKS = 1, 4 lanes shown:  lane 0 [3 1] lane 1 [7 0] lane 2 [4 1] lane 3 [6 3]
 ///   chunk totals 4 7 5 9 -> lane prefixes (exclusive) - 4 11 16 -> inclusive [3 4 | 11 11 | 15 16 | 22 25]
@@ -131,27 +131,36 @@ struct warp_segment {
 template <class T, class Op>
 __device__ T fold_contiguous(const T* in, int count, bool vec, Op op) {
   constexpr int E = chunk_items<T>();
-  T acc = in[0];
-  int i = 1;
   if (E > 1 && vec) {
+    const uint4* src = reinterpret_cast<const uint4*>(in);
     T c[E];
-    uint4 w = reinterpret_cast<const uint4*>(in)[0];
-    memcpy(c, &w, sizeof(w));
+    auto load_chunk = [&](int k) {
+      const uint4 w = src[k];
+      memcpy(c, &w, sizeof(w));
+    };
+    load_chunk(0);
+    T acc = c[0];
     CARRY_UNROLL
     for (int e = 1; e < E; ++e) acc = op(acc, c[e]);
-    const uint4* src = reinterpret_cast<const uint4*>(in);
-    const int chunks = count / E;
 #pragma unroll 4
-    for (int k = 1; k < chunks; ++k) {
-      w = src[k];
-      memcpy(c, &w, sizeof(w));
+    for (int k = 1; k < count / E; ++k) {
+      load_chunk(k);
       CARRY_UNROLL
       for (int e = 0; e < E; ++e) acc = op(acc, c[e]);
     }
     return acc;
   }
+  T acc = in[0];
 #pragma unroll 4
-  for (; i < count; ++i) acc = op(acc, in[i]);
+  for (int i = 1; i < count; ++i) acc = op(acc, in[i]);
+  return acc;
+}
+
+/// Ordered fold of count >= 1 values (earlier (+) later), e.g. per-warp totals in shared memory.
+template <class T, class Op>
+__device__ T fold_in_order(const T* v, int count, Op op) {
+  T acc = v[0];
+  for (int i = 1; i < count; ++i) acc = op(acc, v[i]);
   return acc;
 }
 

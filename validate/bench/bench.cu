@@ -74,11 +74,6 @@ double time_events(const call_fn& call, std::int64_t n, int rotations, int reps)
   return median_event_us([&] { call(r++ % rotations); }, reps);
 }
 
-/// Median microseconds from before the call to after a stream sync, on an idle GPU.
-double time_end_to_end(const call_fn& call, int rotations, int reps) {
-  return median_end_to_end_us(call, rotations, reps);
-}
-
 template <class T>
 const char* type_name() {
   if (std::is_same<T, std::uint32_t>::value) return "u32";
@@ -209,7 +204,7 @@ void bench_case(buffers& b, scan_op o, std::int64_t n, const options& opt) {
     });
     if (n <= (1 << 16) && so.algorithm == carry::scan_algorithm::automatic) {
       record(impl,
-             time_end_to_end(
+             median_end_to_end_us(
                  [&](int r) {
                    std::size_t t = b.temp_bytes;
                    CARRY_CUDA_OR_DIE(carry_call<H, SP>(o, b.temp, t, in + r * n, out + r * n, n, so));
@@ -233,7 +228,7 @@ void bench_case(buffers& b, scan_op o, std::int64_t n, const options& opt) {
   }
   if (n <= (1 << 16)) {
     record("cub",
-           time_end_to_end(
+           median_end_to_end_us(
                [&](int r) {
                  std::size_t t = b.temp_bytes;
                  CARRY_CUDA_OR_DIE(cub_call(o, b.temp, t, in + r * n, out + r * n, n));

@@ -33,11 +33,14 @@ template <class T, class F>
 void row(const char* what, std::int64_t n, F&& call) {
   const std::size_t bytes = n * sizeof(T);
   const int rot = static_cast<int>(std::min<std::size_t>(8, g_bytes / bytes));
-  auto at = [&](int r) { call(reinterpret_cast<const T*>(g_in + r * bytes), reinterpret_cast<T*>(g_out + r * bytes)); };
+  auto at = [&](int r) {
+    call(reinterpret_cast<const T*>(g_in + r * bytes), reinterpret_cast<T*>(g_out + r * bytes));
+  };
   if (n <= (std::int64_t{1} << 20)) {
     const double q = median_queued_us(at, rot, 30);
     const double e = median_end_to_end_us(at, rot, 200);
-    std::printf("%-4s n=%-10lld %-34s queued %8.2f us   e2e %8.2f us\n", tname<T>(), (long long)n, what, q, e);
+    std::printf("%-4s n=%-10lld %-34s queued %8.2f us   e2e %8.2f us\n", tname<T>(), (long long)n, what, q,
+                e);
   } else {
     int r = 0;
     const double t = median_event_us([&] { at(r++ % rot); }, n >= (std::int64_t{1} << 28) ? 15 : 30);
@@ -94,38 +97,49 @@ using CO = carry::block_scan_algorithm;
 template <class T, int B, int C, int F, bool S = false>
 using striped = carry::small_tile_policy<T, B, C, F, S>;
 
+/// carry_row with one warp-striped policy for both the single-pass and the small-input tile, labelled
+/// "striped BxC few<=F" (few<=0: always the look-back), plus " stream" and " det" where they apply.
+template <class T, int B, int C, int F, bool S = false>
+void striped_row(std::int64_t n, bool det = false) {
+  char what[64];
+  std::snprintf(what, sizeof what, "striped %dx%d few<=%d%s%s", B, C, F, S ? " stream" : "",
+                det ? " det" : "");
+  carry_row<striped<T, B, C, F, S>, striped<T, B, C, F, S>, T>(what, n, det);
+}
+
 template <class T>
 void small_sweep(std::int64_t n) {
   baselines<T>(n);
-  using old_small = carry::tile_policy<CO::coarsened, 512, (carry::tuning::coarsened_items<T>() < 16
-                                                                ? carry::tuning::coarsened_items<T>()
-                                                                : 16)>;
+  using old_small =
+      carry::tile_policy<CO::coarsened, 512,
+                         (carry::tuning::coarsened_items<T>() < 16 ? carry::tuning::coarsened_items<T>()
+                                                                   : 16)>;
   carry_row<old_small, old_small, T>("old 512x16 transposed", n);
-  carry_row<striped<T, 128, 2, 0>, striped<T, 128, 2, 0>, T>("striped 128x2 look-back", n);
-  carry_row<striped<T, 128, 2, 64>, striped<T, 128, 2, 64>, T>("striped 128x2 few<=64", n);
-  carry_row<striped<T, 128, 4, 0>, striped<T, 128, 4, 0>, T>("striped 128x4 look-back", n);
-  carry_row<striped<T, 128, 4, 64>, striped<T, 128, 4, 64>, T>("striped 128x4 few<=64", n);
-  carry_row<striped<T, 256, 1, 0>, striped<T, 256, 1, 0>, T>("striped 256x1 look-back", n);
-  carry_row<striped<T, 256, 1, 64>, striped<T, 256, 1, 64>, T>("striped 256x1 few<=64", n);
-  carry_row<striped<T, 256, 2, 0>, striped<T, 256, 2, 0>, T>("striped 256x2 look-back", n);
-  carry_row<striped<T, 256, 2, 64>, striped<T, 256, 2, 64>, T>("striped 256x2 few<=64", n);
-  carry_row<striped<T, 256, 4, 0>, striped<T, 256, 4, 0>, T>("striped 256x4 look-back", n);
-  carry_row<striped<T, 256, 4, 64>, striped<T, 256, 4, 64>, T>("striped 256x4 few<=64", n);
-  carry_row<striped<T, 512, 2, 0>, striped<T, 512, 2, 0>, T>("striped 512x2 look-back", n);
-  carry_row<striped<T, 512, 2, 64>, striped<T, 512, 2, 64>, T>("striped 512x2 few<=64", n);
-  carry_row<striped<T, 256, 2, 0>, striped<T, 256, 2, 0>, T>("striped 256x2 look-back det", n, true);
+  striped_row<T, 128, 2, 0>(n);
+  striped_row<T, 128, 2, 64>(n);
+  striped_row<T, 128, 4, 0>(n);
+  striped_row<T, 128, 4, 64>(n);
+  striped_row<T, 256, 1, 0>(n);
+  striped_row<T, 256, 1, 64>(n);
+  striped_row<T, 256, 2, 0>(n);
+  striped_row<T, 256, 2, 64>(n);
+  striped_row<T, 256, 4, 0>(n);
+  striped_row<T, 256, 4, 64>(n);
+  striped_row<T, 512, 2, 0>(n);
+  striped_row<T, 512, 2, 64>(n);
+  striped_row<T, 256, 2, 0>(n, true);
 }
 
 /// Second round: larger blocks with the few-tiles limit at 4 (the first round's crossover).
 template <class T>
 void small_sweep2(std::int64_t n) {
   baselines<T>(n);
-  carry_row<striped<T, 256, 4, 2>, striped<T, 256, 4, 2>, T>("striped 256x4 few<=2", n);
-  carry_row<striped<T, 512, 2, 4>, striped<T, 512, 2, 4>, T>("striped 512x2 few<=4", n);
-  carry_row<striped<T, 512, 4, 4>, striped<T, 512, 4, 4>, T>("striped 512x4 few<=4", n);
-  carry_row<striped<T, 512, 4, 2>, striped<T, 512, 4, 2>, T>("striped 512x4 few<=2", n);
-  carry_row<striped<T, 1024, 2, 4>, striped<T, 1024, 2, 4>, T>("striped 1024x2 few<=4", n);
-  carry_row<striped<T, 1024, 4, 4>, striped<T, 1024, 4, 4>, T>("striped 1024x4 few<=4", n);
+  striped_row<T, 256, 4, 2>(n);
+  striped_row<T, 512, 2, 4>(n);
+  striped_row<T, 512, 4, 4>(n);
+  striped_row<T, 512, 4, 2>(n);
+  striped_row<T, 1024, 2, 4>(n);
+  striped_row<T, 1024, 4, 4>(n);
 }
 
 template <class T>
@@ -133,13 +147,13 @@ void large_sweep(std::int64_t n) {
   using SP = carry::tuning::single_pass_policy<T>;
   baselines<T>(n);
   carry_row<SP, SP, T>("tuned single pass (transposed)", n);
-  carry_row<striped<T, 128, 8, 0, true>, striped<T, 128, 8, 0, true>, T>("striped 128x8 stream", n);
-  carry_row<striped<T, 128, 16, 0, true>, striped<T, 128, 16, 0, true>, T>("striped 128x16 stream", n);
-  carry_row<striped<T, 256, 4, 0, true>, striped<T, 256, 4, 0, true>, T>("striped 256x4 stream", n);
-  carry_row<striped<T, 256, 8, 0, true>, striped<T, 256, 8, 0, true>, T>("striped 256x8 stream", n);
-  carry_row<striped<T, 256, 16, 0, true>, striped<T, 256, 16, 0, true>, T>("striped 256x16 stream", n);
-  carry_row<striped<T, 512, 4, 0, true>, striped<T, 512, 4, 0, true>, T>("striped 512x4 stream", n);
-  carry_row<striped<T, 256, 8, 0, true>, striped<T, 256, 8, 0, true>, T>("striped 256x8 stream det", n, true);
+  striped_row<T, 128, 8, 0, true>(n);
+  striped_row<T, 128, 16, 0, true>(n);
+  striped_row<T, 256, 4, 0, true>(n);
+  striped_row<T, 256, 8, 0, true>(n);
+  striped_row<T, 256, 16, 0, true>(n);
+  striped_row<T, 512, 4, 0, true>(n);
+  striped_row<T, 256, 8, 0, true>(n, true);
 }
 
 } // namespace
