@@ -58,7 +58,7 @@ if has sanitize; then
 fi
 if has tune; then
   step tune
-  build/validate/carry_tune 2>&1 | tee "$OUT/tune.log"
+  build/validate/carry_tune ${TUNE_ARGS:-} 2>&1 | tee "$OUT/tune.log"
 fi
 if has quickbench; then
   step quickbench

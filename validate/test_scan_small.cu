@@ -1,4 +1,4 @@
-// GPU tests: the small-input path (warp-striped tiles: one tile, few tiles without look-back, look-back).
+// GPU tests: the small-input path (warp-striped tiles: one tile, few tiles, gather, look-back).
 #include "common/scan_harness.cuh"
 
 using namespace carry_validate;
@@ -14,11 +14,13 @@ const carry::scan_options small_modes[3] = {carry::scan_options{},
 template <class P>
 std::vector<std::int64_t> small_sizes() {
   const std::int64_t tile = P::tile_items, warp = 32 * P::items_per_thread, few = P::few_tiles;
+  const std::int64_t gather = P::gather_tiles;
   // clang-format off
   std::vector<std::int64_t> s{0, 1, 2, 31, 33,
                               warp - 1, warp, warp + 1,
                               tile - 1, tile, tile + 1, 2 * tile, 2 * tile + 3,
-                              few * tile, few * tile + 1, 70 * tile + 5,
+                              few * tile, few * tile + 1, 33 * tile, 33 * tile + 1, 70 * tile + 5,
+                              gather * tile, gather * tile + 1,
                               1009, 65521, carry::tuning::small_n_max};
   // clang-format on
   s.erase(std::remove_if(s.begin(), s.end(),
@@ -45,12 +47,18 @@ void check_small(Op op, T init, bool sum_op) {
           check_device_scan<HP, SP, P>(op, init, opt, n, exclusive, in_place, sum_op, seed++);
 }
 
-// Shapes: a narrow tile (many tiles: look-back across groups), an odd one (3 warps, 3 chunks), and
-// the tuned one of the public entry points.
+// Shapes: a narrow tile (many tiles: look-back across groups), an odd one (3 warps, 3 chunks), the
+// narrow one gathering up to 40 tiles, the narrow one gathering from 2 to 80 tiles without waiting (a
+// predecessor not yet published is folded from the input: the fallback path), and the tuned one of
+// the public entry points.
 template <class T>
 using narrow = carry::small_tile_policy<T, 64, 1, 3>;
 template <class T>
 using odd = carry::small_tile_policy<T, 96, 3, 8>;
+template <class T>
+using gathering = carry::small_tile_policy<T, 64, 1, 3, false, 40>;
+template <class T>
+using eager = carry::small_tile_policy<T, 64, 1, 1, false, 80, 0>;
 template <class T>
 using tuned = carry::tuning::small_policy<T>;
 
@@ -59,6 +67,8 @@ using tuned = carry::tuning::small_policy<T>;
 TEST_CASE("small path: u32 sums, every shape", "[gpu][small]") {
   check_small<narrow<std::uint32_t>>(carry::sum{}, 0u, true);
   check_small<odd<std::uint32_t>>(carry::sum{}, 0u, true);
+  check_small<gathering<std::uint32_t>>(carry::sum{}, 0u, true);
+  check_small<eager<std::uint32_t>>(carry::sum{}, 0u, true);
   check_small<tuned<std::uint32_t>>(carry::sum{}, 0u, true);
   check_small<tuned<std::uint32_t>>(carry::sum{}, 7u, true); // exclusive init not 0: CPU only
 }
@@ -68,6 +78,7 @@ TEST_CASE("small path: u8, u64, double and float max", "[gpu][small]") {
   check_small<tuned<std::uint8_t>>(carry::sum{}, std::uint8_t{0}, true);
   check_small<odd<std::uint64_t>>(carry::sum{}, std::uint64_t{0}, true);
   check_small<tuned<std::uint64_t>>(carry::sum{}, std::uint64_t{0}, true);
+  check_small<gathering<std::uint64_t>>(carry::sum{}, std::uint64_t{0}, true);
   check_small<narrow<double>>(carry::sum{}, 0.0, true);
   check_small<tuned<float>>(carry::maximum{}, -1.0f, false);
 }
@@ -75,6 +86,8 @@ TEST_CASE("small path: u8, u64, double and float max", "[gpu][small]") {
 TEST_CASE("small path: non-commutative operators (8-byte and 16-byte types)", "[gpu][small]") {
   check_small<narrow<affine>>(compose_affine{}, affine{3, 7}, false);
   check_small<odd<affine>>(compose_affine{}, affine{3, 7}, false);
+  check_small<gathering<affine>>(compose_affine{}, affine{3, 7}, false);
+  check_small<eager<mat2>>(mat2_product{}, mat2{{1, 2, 3, 5}}, false);
   check_small<narrow<mat2>>(mat2_product{}, mat2{{1, 2, 3, 5}}, false);
   check_small<tuned<mat2>>(mat2_product{}, mat2{{1, 2, 3, 5}}, false);
 }
@@ -128,6 +141,52 @@ TEST_CASE("small path: deterministic float sums repeat bit for bit", "[gpu][smal
         first = got;
       else
         CHECK(std::memcmp(first.data(), got.data(), n * sizeof(float)) == 0);
+    }
+  }
+}
+
+TEST_CASE("small path: deterministic float sums agree across launch modes", "[gpu][small]") {
+  // One tile shape, every launch choice for the same input and n: few tiles (narrow, gathering: 3
+  // tiles), gathering with a wait and without one (late predecessors folded from the input), and the
+  // canonical look-back (narrow above 3 tiles, and every policy in place). Deterministic mode promises
+  // the same bits from each; 75 tiles cross two group boundaries of 32.
+  using HP = carry::tuning::hierarchical_policy<float>;
+  using SP = carry::tuning::single_pass_policy<float>;
+  const carry::scan_options det{carry::scan_algorithm::single_pass, true};
+  constexpr std::int64_t tile = narrow<float>::tile_items;
+  for (std::int64_t n : {3 * tile - 5, 20 * tile + 7, 75 * tile}) {
+    const auto in = random_values<float>(n, n + 5);
+    device_buffer<float> d_in(n), d_out(n);
+    d_in.upload(in);
+    auto run = [&](auto tag, bool exclusive, bool in_place) {
+      using W = carry::device_scan_with<HP, SP, decltype(tag)>;
+      std::size_t bytes = 0;
+      REQUIRE(W::inclusive_scan(nullptr, bytes, d_in.ptr, d_out.ptr, carry::sum{}, n, det) == cudaSuccess);
+      device_buffer<unsigned char> tmp(bytes);
+      tmp.poison();
+      if (in_place)
+        d_out.upload(in);
+      else
+        d_out.poison();
+      const float* src = in_place ? d_out.ptr : d_in.ptr;
+      if (exclusive)
+        REQUIRE(W::exclusive_scan(tmp.ptr, bytes, src, d_out.ptr, carry::sum{}, 0.5f, n, det) == cudaSuccess);
+      else
+        REQUIRE(W::inclusive_scan(tmp.ptr, bytes, src, d_out.ptr, carry::sum{}, n, det) == cudaSuccess);
+      return d_out.download(n);
+    };
+    for (int exclusive = 0; exclusive < 2; ++exclusive) {
+      INFO("n = " << n << ", exclusive = " << exclusive);
+      const auto a = run(narrow<float>{}, exclusive, false);
+      for (int in_place = 0; in_place < 2; ++in_place) {
+        INFO("in place = " << in_place);
+        const auto b = run(gathering<float>{}, exclusive, in_place),
+                   c = run(eager<float>{}, exclusive, in_place),
+                   d = run(narrow<float>{}, exclusive, in_place);
+        CHECK(std::memcmp(a.data(), b.data(), n * sizeof(float)) == 0);
+        CHECK(std::memcmp(a.data(), c.data(), n * sizeof(float)) == 0);
+        CHECK(std::memcmp(a.data(), d.data(), n * sizeof(float)) == 0);
+      }
     }
   }
 }

@@ -7,6 +7,7 @@
 #include "../block_scan.cuh"
 #include "../operators.hpp"
 #include "look_back.cuh"
+#include "pass_choice.hpp"
 #include "plan.hpp"
 #include "tile_io.cuh"
 #include "warp_striped.cuh"
@@ -258,25 +259,21 @@ struct single_pass_agent {
   }
 };
 
-// ---- small inputs: warp-striped tiles, one barrier a tile; few tiles fold their predecessors ----
-
-/// How a small-input launch finds each tile's carry-in.
-enum class small_mode {
-  one_tile,           ///< the whole input is one tile
-  few_tiles,          ///< each block folds the input before its tile itself: no ticket, no waiting
-  look_back,          ///< ticket + decoupled look-back (fast fold)
-  look_back_canonical ///< ticket + the canonical look-back (deterministic)
-};
+// ---- small inputs: warp-striped tiles, one barrier a tile; few tiles fold their predecessors' input,
+// more gather their aggregates, more still look back (small_mode) ----
 
 template <class Policy, bool EXCLUSIVE, small_mode MODE, class T, class Op>
 struct small_agent {
   static constexpr int warps = Policy::block_threads / warp_threads;
   static constexpr bool ticketed = MODE == small_mode::look_back || MODE == small_mode::look_back_canonical;
   using seg_t = warp_segment<T, Policy::chunks, Policy::streaming>;
+  // few tiles: at most few_tiles - 1 predecessors
+  static constexpr int before_max = Policy::few_tiles > 1 ? Policy::few_tiles - 1 : 1;
+  static constexpr int before_slots = MODE == small_mode::few_tiles ? before_max : 1;
   struct temp_storage {
-    T aggregates[warps];                                    // each warp's segment aggregate
-    T preceding[MODE == small_mode::few_tiles ? warps : 1]; // each warp's share of the earlier tiles
-    tile_prefix<T> prefix;                                  // the tile's carry-in (look-back modes)
+    T aggregates[warps];              // each warp's segment aggregate
+    T preceding[before_slots][warps]; // few tiles: [earlier tile k][warp w], a segment aggregate
+    tile_prefix<T> prefix;            // the tile's carry-in (gather, look-back)
     std::uint32_t tile;
   };
 
@@ -295,15 +292,16 @@ struct small_agent {
     const int valid = plan.valid_items(tile);
     const int seg_valid = valid - warp * seg_t::items;
 
-    // ---- phase 1: load the warp's segment (and, few tiles: fold this thread's share before the tile) ----
+    // ---- phase 1: load the warp's segment (few tiles: and reduce the same segment of each earlier tile,
+    // as that tile's own block does, so its aggregate comes out with the same bits) ----
     seg_t seg;
     seg.load(in + base + warp * seg_t::items, seg_valid, vec_in, seg_valid < seg_t::items ? in[base] : T{});
     if constexpr (MODE == small_mode::few_tiles) {
-      if (tile > 0) { // tiles 0 .. tile-1 are full: thread t folds items [t*share, (t+1)*share)
-        const int share = static_cast<int>(tile) * Policy::items_per_thread;
-        T before = fold_contiguous(in + std::int64_t{share} * threadIdx.x, share, vec_in, op);
-        before = warp_reduce_ordered(before, op, lane, 0xffffffffu, warp_threads);
-        if (lane == 0) ts.preceding[warp] = before;
+      for (int k = 0; k < tile; ++k) { // tiles 0 .. tile-1 are full
+        seg_t earlier;
+        earlier.load(in + plan.tile_base(k) + warp * seg_t::items, seg_t::items, vec_in, T{});
+        const T a = earlier.reduce(op);
+        if (lane == 0) ts.preceding[k][warp] = a;
       }
     }
     // ---- phase 2: scan across lanes; warp aggregates meet in shared memory ----
@@ -313,9 +311,23 @@ struct small_agent {
 
     // ---- phase 3: the tile's carry-in ----
     tile_prefix<T> carry{init, EXCLUSIVE};
+    if constexpr (MODE == small_mode::gather) {
+      if (warp == 0) {
+        if (lane == 0 && tile != plan.num_tiles - 1)
+          state.status.publish(tile, state_aggregate, fold_in_order(ts.aggregates, warps, op), epoch);
+        if (tile > 0) {
+          const T p = gather_predecessors(in, plan, state, epoch, tile, op, vec_in);
+          if (lane == 0) ts.prefix = {EXCLUSIVE ? op(init, p) : p, true};
+        }
+      }
+      __syncthreads();
+      if (tile > 0) carry = ts.prefix;
+    }
     if constexpr (MODE == small_mode::few_tiles) {
-      if (tile > 0) {
-        const T p = fold_in_order(ts.preceding, warps, op);
+      if (tile > 0) { // every warp: the canonical fold of the earlier tiles' aggregates (group 0's tree)
+        const int t = static_cast<int>(tile);
+        const T a = fold_in_order(ts.preceding[lane < t ? lane : 0], warps, op);
+        const T p = shfl_idx(0xffffffffu, warp_reduce_ordered(a, op, lane, 0xffffffffu, t), 0);
         carry = {EXCLUSIVE ? op(init, p) : p, true};
       }
     }
@@ -335,6 +347,66 @@ struct small_agent {
       carry = {carry.valid ? op(carry.value, ts.aggregates[w]) : ts.aggregates[w], true};
     seg.template apply<EXCLUSIVE>(op, carry);
     if (seg_valid > 0) seg.store(out + base + warp * seg_t::items, seg_valid, vec_out);
+  }
+
+  /// The aggregate of full tile `tile`, folded by one warp exactly as the tile's own block folds it (the
+  /// same segment reductions, then the warps' aggregates in order), so the bits agree. Every lane.
+  __device__ static T fold_tile(const T* in, const tile_plan& plan, std::int64_t tile, Op op, bool vec_in) {
+    T acc;
+    for (int w = 0; w < warps; ++w) {
+      seg_t seg;
+      seg.load(in + plan.tile_base(tile) + w * seg_t::items, seg_t::items, vec_in, T{});
+      const T a = seg.reduce(op);
+      acc = w == 0 ? a : op(acc, a);
+    }
+    return acc;
+  }
+
+  /// Gather mode, warp 0: lane l's value is the aggregate of tile first + l (l < width). Read from the
+  /// status words; one that has not appeared within gather_wait_cycles (its block may not have
+  /// started: tiles are blockIdx here, not tickets) is folded from the input instead. No wait is
+  /// unbounded, so progress never depends on the scheduler.
+  __device__ static T gather_aggregates(const T* in, const tile_plan& plan, const single_pass_state<T>& state,
+                                        epoch_t epoch, std::int64_t first, int width, Op op, bool vec_in) {
+    const int lane = static_cast<int>(threadIdx.x % warp_threads);
+    const unsigned full = 0xffffffffu;
+    unsigned st = lane < width ? unsigned{state_invalid} : unsigned{state_aggregate};
+    T v{};
+    const long long start = clock64();
+    while (true) {
+      if (st == state_invalid) state.status.read(first + lane, epoch, st, v);
+      if (!__any_sync(full, st == state_invalid)) break;
+      if (__shfl_sync(full, static_cast<int>(clock64() - start > Policy::gather_wait_cycles), 0)) break;
+    }
+    for (unsigned late = __ballot_sync(full, st == state_invalid); late != 0; late &= late - 1) {
+      const int j = __ffs(late) - 1;
+      const T a = fold_tile(in, plan, first + j, op, vec_in);
+      if (lane == j) v = a;
+    }
+    return v;
+  }
+
+  /// Gather mode, warp 0: the fold of tiles 0 .. tile-1 by the canonical formula of the deterministic
+  /// look-back (look_back.cuh: whole groups of 32 as tree(31) (+) last, then the partial group as a
+  /// tree), so deterministic results agree bit for bit with the ticketed canonical launches.
+  __device__ static T gather_predecessors(const T* in, const tile_plan& plan,
+                                          const single_pass_state<T>& state, epoch_t epoch, std::int64_t tile,
+                                          Op op, bool vec_in) {
+    const int lane = static_cast<int>(threadIdx.x % warp_threads);
+    const unsigned full = 0xffffffffu;
+    const std::int64_t g = tile / warp_threads;
+    const int w = static_cast<int>(tile - g * warp_threads);
+    T base;
+    for (std::int64_t q = 0; q < g; ++q) { // boundaries incl(32q + 31)
+      const T v = gather_aggregates(in, plan, state, epoch, q * warp_threads, warp_threads, op, vec_in);
+      const T head = shfl_idx(full, warp_reduce_ordered(v, op, lane, full, warp_threads - 1), 0);
+      const T last = shfl_idx(full, v, warp_threads - 1);
+      base = q > 0 ? op(op(base, head), last) : op(head, last);
+    }
+    if (w == 0) return base;
+    const T v = gather_aggregates(in, plan, state, epoch, g * warp_threads, w, op, vec_in);
+    const T partial = shfl_idx(full, warp_reduce_ordered(v, op, lane, full, w), 0);
+    return g > 0 ? op(base, partial) : partial;
   }
 };
 

@@ -120,38 +120,55 @@ cudaError_t launch_single_pass(void* d_temp_storage, const Layout& layout, const
   return after_launch(stream);
 }
 
-/// Small inputs, one launch: a single tile (only the warps that hold items), few tiles (each block folds
-/// its predecessors' input; not when input and output overlap, as earlier blocks may already have
-/// written there), or the ticketed look-back.
+/// Small inputs, one launch, in the mode choose_small_mode picks: a single tile (only the warps that
+/// hold items), few tiles (each block folds its predecessors' input), gather (each block folds its
+/// predecessors' published aggregates), or the ticketed look-back. Folding and gathering may read a
+/// predecessor's input, so they are not used when input and output overlap.
+template <class P, bool EXCLUSIVE, small_mode MODE, class T, class Op>
+cudaError_t launch_small_mode(unsigned grid, unsigned threads, const T* d_in, T* d_out,
+                              const tile_plan& tiles, Op op, T init, const single_pass_state<T>& state,
+                              epoch_t epoch, bool vin, bool vout, cudaStream_t stream) {
+  small_scan_kernel<P, EXCLUSIVE, MODE>
+      <<<grid, threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
+  return after_launch(stream);
+}
+
 template <class P, bool EXCLUSIVE, class T, class Op, class Layout>
 cudaError_t launch_small(void* d_temp_storage, const Layout& layout, const T* d_in, T* d_out,
                          const tile_plan& tiles, Op op, T init, const scan_options& opt,
                          cudaStream_t stream) {
   const bool vin = chunk_aligned<T>(d_in), vout = chunk_aligned<T>(d_out);
   const auto grid = static_cast<unsigned>(tiles.num_tiles);
-  single_pass_state<T> none{nullptr, {}, {}};
-  if (tiles.num_tiles == 1) {
-    const auto threads = static_cast<unsigned>(
+  const unsigned threads = P::block_threads;
+  const bool overlap = ranges_overlap(d_in, d_out, static_cast<std::size_t>(tiles.num_items) * sizeof(T));
+  const single_pass_state<T> none{nullptr, {}, {}};
+  switch (choose_small_mode(tiles.num_tiles, P::few_tiles, P::gather_tiles, overlap,
+                            canonical_look_back(opt, tiles.num_tiles))) {
+  case small_mode::one_tile: {
+    const auto one_tile_threads = static_cast<unsigned>(
         small_tile_threads(tiles.num_items, P::block_threads, warp_threads * P::items_per_thread));
-    small_scan_kernel<P, EXCLUSIVE, small_mode::one_tile>
-        <<<1, threads, 0, stream>>>(d_in, d_out, tiles, op, init, none, 0, vin, vout);
-    return after_launch(stream);
+    return launch_small_mode<P, EXCLUSIVE, small_mode::one_tile>(1, one_tile_threads, d_in, d_out, tiles, op,
+                                                                 init, none, 0, vin, vout, stream);
   }
-  if (use_few_tiles(tiles.num_tiles, P::few_tiles,
-                    ranges_overlap(d_in, d_out, static_cast<std::size_t>(tiles.num_items) * sizeof(T)))) {
-    small_scan_kernel<P, EXCLUSIVE, small_mode::few_tiles>
-        <<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, none, 0, vin, vout);
-    return after_launch(stream);
+  case small_mode::few_tiles:
+    return launch_small_mode<P, EXCLUSIVE, small_mode::few_tiles>(grid, threads, d_in, d_out, tiles, op, init,
+                                                                  none, 0, vin, vout, stream);
+  case small_mode::gather:
+    if constexpr (P::gather_tiles > P::few_tiles) // else never chosen: not instantiated
+      return launch_small_mode<P, EXCLUSIVE, small_mode::gather>(
+          grid, threads, d_in, d_out, tiles, op, init, carve_single_pass_state<T>(d_temp_storage, layout),
+          next_epoch(), vin, vout, stream);
+    break;
+  case small_mode::look_back:
+    return launch_small_mode<P, EXCLUSIVE, small_mode::look_back>(
+        grid, threads, d_in, d_out, tiles, op, init, carve_single_pass_state<T>(d_temp_storage, layout),
+        next_epoch(), vin, vout, stream);
+  case small_mode::look_back_canonical:
+    return launch_small_mode<P, EXCLUSIVE, small_mode::look_back_canonical>(
+        grid, threads, d_in, d_out, tiles, op, init, carve_single_pass_state<T>(d_temp_storage, layout),
+        next_epoch(), vin, vout, stream);
   }
-  const single_pass_state<T> state = carve_single_pass_state<T>(d_temp_storage, layout);
-  const epoch_t epoch = next_epoch();
-  if (canonical_look_back(opt, tiles.num_tiles))
-    small_scan_kernel<P, EXCLUSIVE, small_mode::look_back_canonical>
-        <<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
-  else
-    small_scan_kernel<P, EXCLUSIVE, small_mode::look_back>
-        <<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
-  return after_launch(stream);
+  return cudaErrorInvalidValue; // unreachable
 }
 
 template <class HPolicy, class SPolicy, class SmallPolicy, bool EXCLUSIVE, class T, class Op>

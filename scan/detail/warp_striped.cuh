@@ -126,36 +126,6 @@ struct warp_segment {
   }
 };
 
-/// Ordered fold of `count` contiguous items starting at `in` (count > 0), in chunks as warp_segment
-/// moves them (`vec`: `in` is 16-byte aligned and count a multiple of the chunk).
-template <class T, class Op>
-__device__ T fold_contiguous(const T* in, int count, bool vec, Op op) {
-  constexpr int E = chunk_items<T>();
-  if (E > 1 && vec) {
-    const uint4* src = reinterpret_cast<const uint4*>(in);
-    T c[E];
-    auto load_chunk = [&](int k) {
-      const uint4 w = src[k];
-      memcpy(c, &w, sizeof(w));
-    };
-    load_chunk(0);
-    T acc = c[0];
-    CARRY_UNROLL
-    for (int e = 1; e < E; ++e) acc = op(acc, c[e]);
-#pragma unroll 4
-    for (int k = 1; k < count / E; ++k) {
-      load_chunk(k);
-      CARRY_UNROLL
-      for (int e = 0; e < E; ++e) acc = op(acc, c[e]);
-    }
-    return acc;
-  }
-  T acc = in[0];
-#pragma unroll 4
-  for (int i = 1; i < count; ++i) acc = op(acc, in[i]);
-  return acc;
-}
-
 /// Ordered fold of count >= 1 values (earlier (+) later), e.g. per-warp totals in shared memory.
 template <class T, class Op>
 __device__ T fold_in_order(const T* v, int count, Op op) {

@@ -1,5 +1,5 @@
 // Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
-// usage: carry_tune [small] [large]   (default: both)
+// usage: carry_tune [small] [small2] [small3] [large]   (default: small and large)
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -142,6 +142,32 @@ void small_sweep2(std::int64_t n) {
   striped_row<T, 1024, 4, 4>(n);
 }
 
+/// Third round: gather (blocks fold their predecessors' published aggregates, no ticket) from
+/// few_tiles + 1 up to G tiles, against the current shape (G = few: the ticketed look-back above few).
+template <class T, int B, int C, int F, int G, int W = 20000>
+void gather_row(std::int64_t n, bool det = false) {
+  char what[64];
+  std::snprintf(what, sizeof what, "striped %dx%d few<=%d gather<=%d w=%d%s", B, C, F, G, W,
+                det ? " det" : "");
+  using P = carry::small_tile_policy<T, B, C, F, false, G, W>;
+  carry_row<P, P, T>(what, n, det);
+}
+
+template <class T>
+void small_sweep3(std::int64_t n) {
+  baselines<T>(n);
+  gather_row<T, 256, 4, 2, 2>(n);
+  gather_row<T, 256, 4, 2, 128>(n);
+  gather_row<T, 256, 4, 2, 128>(n, true);
+  gather_row<T, 256, 4, 1, 128>(n);
+  gather_row<T, 256, 4, 2, 128, 0>(n);
+  gather_row<T, 512, 2, 4, 4>(n);
+  gather_row<T, 512, 2, 4, 128>(n);
+  gather_row<T, 512, 4, 2, 128>(n);
+  gather_row<T, 128, 4, 2, 128>(n);
+  gather_row<T, 128, 8, 2, 128>(n);
+}
+
 template <class T>
 void large_sweep(std::int64_t n) {
   using SP = carry::tuning::single_pass_policy<T>;
@@ -160,11 +186,12 @@ void large_sweep(std::int64_t n) {
 
 int main(int argc, char** argv) {
   if (!gpu_present()) return 2;
-  bool small = argc < 2, large = argc < 2, small2 = false;
+  bool small = argc < 2, large = argc < 2, small2 = false, small3 = false;
   for (int i = 1; i < argc; ++i) {
     small |= std::string(argv[i]) == "small";
     small2 |= std::string(argv[i]) == "small2";
     large |= std::string(argv[i]) == "large";
+    small3 |= std::string(argv[i]) == "small3";
   }
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_in, g_bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_out, g_bytes));
@@ -180,6 +207,11 @@ int main(int argc, char** argv) {
     for (int lg = 10; lg <= 17; ++lg) small_sweep2<std::uint32_t>(std::int64_t{1} << lg);
     for (int lg = 10; lg <= 16; ++lg) small_sweep2<std::uint64_t>(std::int64_t{1} << lg);
     for (int lg = 12; lg <= 16; lg += 2) small_sweep2<std::uint8_t>(std::int64_t{1} << lg);
+  }
+  if (small3) {
+    for (int lg = 12; lg <= 18; ++lg) small_sweep3<std::uint32_t>(std::int64_t{1} << lg);
+    for (int lg = 12; lg <= 18; lg += 2) small_sweep3<std::uint64_t>(std::int64_t{1} << lg);
+    for (int lg = 14; lg <= 18; lg += 2) small_sweep3<std::uint8_t>(std::int64_t{1} << lg);
   }
   if (large) {
     for (int lg : {24, 26, 28, 30}) large_sweep<std::uint32_t>(std::int64_t{1} << lg);
