@@ -1,5 +1,5 @@
 // Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
-// usage: carry_tune [small] [small2] [small3] [large]   (default: small and large)
+// usage: carry_tune [small] [small2] [small3] [large] [large3]   (default: small and large)
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -168,6 +168,40 @@ void small_sweep3(std::int64_t n) {
   gather_row<T, 128, 8, 2, 128>(n);
 }
 
+/// Fourth round (large inputs): transposed single-pass tiles of other shapes, streaming hints on.
+template <class T, int B, int I>
+void transposed_row(std::int64_t n) {
+  char what[64];
+  std::snprintf(what, sizeof what, "transposed %dx%d stream", B, I);
+  using P = carry::tile_policy<CO::coarsened, B, I, true>;
+  carry_row<P, P, T>(what, n);
+}
+
+template <class T>
+void large_sweep3(std::int64_t n) {
+  baselines<T>(n);
+  if constexpr (sizeof(T) == 4) {
+    transposed_row<T, 128, 64>(n);
+    transposed_row<T, 128, 32>(n);
+    transposed_row<T, 256, 32>(n);
+    transposed_row<T, 128, 48>(n);
+    transposed_row<T, 192, 32>(n);
+    transposed_row<T, 64, 128>(n);
+  } else if constexpr (sizeof(T) == 8) {
+    transposed_row<T, 256, 16>(n);
+    transposed_row<T, 128, 16>(n);
+    transposed_row<T, 128, 32>(n);
+    transposed_row<T, 256, 8>(n);
+    transposed_row<T, 512, 8>(n);
+    transposed_row<T, 256, 12>(n);
+  } else {
+    transposed_row<T, 256, 128>(n);
+    transposed_row<T, 512, 64>(n);
+    transposed_row<T, 128, 256>(n);
+    transposed_row<T, 256, 96>(n);
+  }
+}
+
 template <class T>
 void large_sweep(std::int64_t n) {
   using SP = carry::tuning::single_pass_policy<T>;
@@ -186,12 +220,13 @@ void large_sweep(std::int64_t n) {
 
 int main(int argc, char** argv) {
   if (!gpu_present()) return 2;
-  bool small = argc < 2, large = argc < 2, small2 = false, small3 = false;
+  bool small = argc < 2, large = argc < 2, small2 = false, small3 = false, large3 = false;
   for (int i = 1; i < argc; ++i) {
     small |= std::string(argv[i]) == "small";
     small2 |= std::string(argv[i]) == "small2";
     large |= std::string(argv[i]) == "large";
     small3 |= std::string(argv[i]) == "small3";
+    large3 |= std::string(argv[i]) == "large3";
   }
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_in, g_bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_out, g_bytes));
@@ -212,6 +247,11 @@ int main(int argc, char** argv) {
     for (int lg = 12; lg <= 18; ++lg) small_sweep3<std::uint32_t>(std::int64_t{1} << lg);
     for (int lg = 12; lg <= 18; lg += 2) small_sweep3<std::uint64_t>(std::int64_t{1} << lg);
     for (int lg = 14; lg <= 18; lg += 2) small_sweep3<std::uint8_t>(std::int64_t{1} << lg);
+  }
+  if (large3) {
+    for (int lg : {24, 28, 30}) large_sweep3<std::uint32_t>(std::int64_t{1} << lg);
+    for (int lg : {24, 26, 28, 29}) large_sweep3<std::uint64_t>(std::int64_t{1} << lg);
+    for (int lg : {24, 28}) large_sweep3<std::uint8_t>(std::int64_t{1} << lg);
   }
   if (large) {
     for (int lg : {24, 26, 28, 30}) large_sweep<std::uint32_t>(std::int64_t{1} << lg);
