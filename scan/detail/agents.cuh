@@ -351,6 +351,9 @@ struct small_agent {
 
   /// The aggregate of full tile `tile`, folded by one warp exactly as the tile's own block folds it (the
   /// same segment reductions, then the warps' aggregates in order), so the bits agree. Every lane.
+  /// (That assumes the compiler emits the same arithmetic for `op` here as in the owner's reduction; a
+  /// custom floating-point operator it may contract to FMA differently at the two sites would break
+  /// bitwise agreement, in deterministic mode and only when a predecessor was late.)
   __device__ static T fold_tile(const T* in, const tile_plan& plan, std::int64_t tile, Op op, bool vec_in) {
     T acc;
     for (int w = 0; w < warps; ++w) {
