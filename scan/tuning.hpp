@@ -28,20 +28,17 @@ struct tile_policy {
 
 /// Launch shape of the small-input path: BLOCK_THREADS threads, each holding CHUNKS warp-striped
 /// chunks of 16 bytes (one item when T does not pack into 16 bytes), scanned across lanes with shuffles
-/// and one barrier per tile, no shared-memory transpose. Inputs of 2 .. FEW_TILES tiles skip the
-/// look-back: each block reduces its predecessors' segments itself, as their own blocks do (no ticket,
-/// no status words, no waiting).
-/// Inputs of FEW_TILES+1 .. GATHER_TILES tiles gather: each block publishes its aggregate and folds its
-/// predecessors' aggregates in a fixed order, waiting at most GATHER_WAIT_CYCLES for them and folding
-/// the input of any that is late itself (no ticket; see small_mode::gather). STREAMING: tile loads and
-/// stores carry the evict-first hint.
-template <class T, int BLOCK_THREADS, int CHUNKS, int FEW_TILES, bool STREAMING = false,
-          int GATHER_TILES = FEW_TILES, int GATHER_WAIT_CYCLES = 20000>
+/// and one barrier per tile, no shared-memory transpose. Inputs of 2 .. GATHER_TILES tiles gather:
+/// each block publishes its aggregate and folds its predecessors' aggregates in a fixed order, waiting
+/// at most GATHER_WAIT_CYCLES for them and folding the input of any that is late itself (no ticket;
+/// see small_mode::gather). More tiles take the ticketed look-back (GATHER_TILES < 2: always).
+/// STREAMING: tile loads and stores carry the evict-first hint.
+template <class T, int BLOCK_THREADS, int CHUNKS, int GATHER_TILES, bool STREAMING = false,
+          int GATHER_WAIT_CYCLES = 20000>
 struct small_tile_policy {
   static_assert(BLOCK_THREADS % 32 == 0, "carry: small tiles are whole warps");
   static constexpr int block_threads = BLOCK_THREADS;
   static constexpr int chunks = CHUNKS;
-  static constexpr int few_tiles = FEW_TILES;
   static constexpr int gather_tiles = GATHER_TILES;
   static constexpr long long gather_wait_cycles = GATHER_WAIT_CYCLES;
   static constexpr bool streaming = STREAMING;
@@ -52,8 +49,8 @@ struct small_tile_policy {
 
 template <class P>
 struct is_small_tile_policy : std::false_type {};
-template <class T, int B, int C, int F, bool S, int G, int W>
-struct is_small_tile_policy<small_tile_policy<T, B, C, F, S, G, W>> : std::true_type {};
+template <class T, int B, int C, int G, bool S, int W>
+struct is_small_tile_policy<small_tile_policy<T, B, C, G, S, W>> : std::true_type {};
 
 namespace tuning {
 
@@ -106,17 +103,18 @@ using seed_policy =
 
 /// Small inputs (up to small_n_max items, single-pass family): warp-striped tiles (small_tile_policy).
 /// H100 sweeps (tune.cu, NOTES.md steps 12 and 15), GPU time behind queued work, CUB in the same run.
-/// One tile: 2.7-2.9 us up to 4096 u32 items (CUB 5.0-5.5 us). Two tiles: folding the input before
-/// the tile, 3.43 us; gathering, 3.48; the ticketed look-back, 4.1. From three tiles on, gathering the
-/// predecessors' aggregates (no ticket, no chain of inclusive prefixes) beats the look-back at every
-/// size measured: u32 2^14 3.53 vs 4.16 us, 2^16 3.65 vs 4.77, 2^18 (64 tiles) 4.51 vs 5.20 (CUB 5.54 /
-/// 5.71 / 6.93); u64 2^18 (128 tiles) 6.15 vs 6.84; u8 2^16 3.90 us against 4.42 for the former 512 x 2
-/// shape, 2^18 4.00 vs 5.20. So every type takes 256 threads x 4 chunks, few tiles = 2, gather up to
-/// 128 tiles (all of small_n_max for 1- to 8-byte types), wait 20000 cycles (~10 us) for a late
+/// One tile: 2.7-2.9 us up to 4096 u32 items (CUB 5.0-5.5 us). From two tiles on, gathering the
+/// predecessors' aggregates (no ticket, no chain of inclusive prefixes) beats the ticketed look-back
+/// at every size measured: u32 2 tiles 3.48 vs 4.1 us, 2^14 3.53 vs 4.16, 2^16 3.65 vs 4.77, 2^18 (64
+/// tiles) 4.51 vs 5.20 (CUB 5.34 / 5.54 / 5.71 / 6.93); u64 2^18 (128 tiles) 6.15 vs 6.84; u8 2^16 3.90
+/// us against 4.42 for the former 512 x 2 shape, 2^18 4.00 vs 5.20. At two tiles it also matched the
+/// former few-tiles mode, which folded the first tile's input in every block (u32 3.43 us, u64 3.64
+/// against 3.51 gathering), so that mode was dropped. Every type takes 256 threads x 4 chunks, gather up
+/// to 128 tiles (all of small_n_max for 1- to 8-byte types), wait 20000 cycles (~10 us) for a late
 /// predecessor before folding its input (a zero wait measured 53 us at 64 tiles: the fallback is for
 /// blocks that have not started, not for the normal case).
 template <class T>
-using small_policy = small_tile_policy<T, 256, 4, 2, false, 128, 20000>;
+using small_policy = small_tile_policy<T, 256, 4, 128, false, 20000>;
 
 /// The small-input path up to 2^18 items: at 2^18 (64 tiles of 256 x 4) it took 5.09 us against 5.73 us
 /// for the 512 x 16 transposed tile in the same sweep, and 6.3 us for the 128 x 64 single pass in the

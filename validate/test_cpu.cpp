@@ -136,21 +136,20 @@ TEST_CASE("pass choice", "[cpu][plan]") {
 }
 
 TEST_CASE("small-input planning", "[cpu][plan]") {
-  // few tiles fold the input, more gather aggregates, more still look back; overlapping arrays look back
+  // up to gather_tiles tiles gather aggregates, more look back; overlapping arrays always look back
   using sm = small_mode;
-  CHECK(choose_small_mode(1, 4, 16, false, false) == sm::one_tile);
-  CHECK(choose_small_mode(1, 4, 16, true, true) == sm::one_tile);
-  CHECK(choose_small_mode(2, 4, 16, false, false) == sm::few_tiles);
-  CHECK(choose_small_mode(4, 4, 16, false, true) == sm::few_tiles);
-  CHECK(choose_small_mode(5, 4, 16, false, false) == sm::gather);
-  CHECK(choose_small_mode(16, 4, 16, false, true) == sm::gather);
-  CHECK(choose_small_mode(17, 4, 16, false, false) == sm::look_back);
-  CHECK(choose_small_mode(17, 4, 16, false, true) == sm::look_back_canonical);
-  CHECK(choose_small_mode(3, 4, 16, true, false) == sm::look_back); // overlap: only the look-back
-  CHECK(choose_small_mode(9, 4, 16, true, true) == sm::look_back_canonical);
-  CHECK(choose_small_mode(2, 0, 0, false, false) == sm::look_back);
-  CHECK(choose_small_mode(2, 1, 2, false, false) == sm::gather);    // no few-tiles range
-  CHECK(choose_small_mode(3, 2, 2, false, false) == sm::look_back); // gather off (gather_tiles = few_tiles)
+  CHECK(choose_small_mode(1, 16, false, false) == sm::one_tile);
+  CHECK(choose_small_mode(1, 16, true, true) == sm::one_tile);
+  CHECK(choose_small_mode(2, 16, false, false) == sm::gather);
+  CHECK(choose_small_mode(4, 16, false, true) == sm::gather);
+  CHECK(choose_small_mode(16, 16, false, true) == sm::gather);
+  CHECK(choose_small_mode(17, 16, false, false) == sm::look_back);
+  CHECK(choose_small_mode(17, 16, false, true) == sm::look_back_canonical);
+  CHECK(choose_small_mode(3, 16, true, false) == sm::look_back); // overlap: only the look-back
+  CHECK(choose_small_mode(9, 16, true, true) == sm::look_back_canonical);
+  CHECK(choose_small_mode(2, 0, false, false) == sm::look_back);
+  CHECK(choose_small_mode(2, 1, false, false) == sm::look_back); // gather off (gather_tiles < 2)
+  CHECK(choose_small_mode(2, 2, false, false) == sm::gather);
   // a one-tile launch takes only the warps that hold items
   CHECK(small_tile_threads(1, 256, 256) == 32);
   CHECK(small_tile_threads(256, 256, 256) == 32);

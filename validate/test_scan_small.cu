@@ -1,4 +1,4 @@
-// GPU tests: the small-input path (warp-striped tiles: one tile, few tiles, gather, look-back).
+// GPU tests: the small-input path (warp-striped tiles: one tile, gather, look-back).
 #include "common/scan_harness.cuh"
 
 using namespace carry_validate;
@@ -9,17 +9,16 @@ const carry::scan_options small_modes[3] = {carry::scan_options{},
                                             {carry::scan_algorithm::single_pass, false},
                                             {carry::scan_algorithm::single_pass, true}};
 
-/// Sizes around a small policy's warp segment, tile and few-tiles limit, a run across several groups
+/// Sizes around a small policy's warp segment, tile and gather limit, a run across several groups
 /// of 32 tiles (the canonical look-back's boundaries), primes, and small_n_max itself.
 template <class P>
 std::vector<std::int64_t> small_sizes() {
-  const std::int64_t tile = P::tile_items, warp = 32 * P::items_per_thread, few = P::few_tiles;
-  const std::int64_t gather = P::gather_tiles;
+  const std::int64_t tile = P::tile_items, warp = 32 * P::items_per_thread, gather = P::gather_tiles;
   // clang-format off
   std::vector<std::int64_t> s{0, 1, 2, 31, 33,
                               warp - 1, warp, warp + 1,
                               tile - 1, tile, tile + 1, 2 * tile, 2 * tile + 3,
-                              few * tile, few * tile + 1, 33 * tile, 33 * tile + 1, 70 * tile + 5,
+                              3 * tile, 3 * tile + 1, 33 * tile, 33 * tile + 1, 70 * tile + 5,
                               gather * tile, gather * tile + 1,
                               1009, 65521, carry::tuning::small_n_max};
   // clang-format on
@@ -33,8 +32,8 @@ std::vector<std::int64_t> small_sizes() {
   return s;
 }
 
-/// Every small size x mode x inclusive/exclusive x out of place / in place (in place never takes the
-/// few-tiles launch), against the CPU reference and, for sums, CUB.
+/// Every small size x mode x inclusive/exclusive x out of place / in place (in place never gathers),
+/// against the CPU reference and, for sums, CUB.
 template <class P, class T, class Op>
 void check_small(Op op, T init, bool sum_op) {
   using HP = carry::tuning::hierarchical_policy<T>;
@@ -47,18 +46,18 @@ void check_small(Op op, T init, bool sum_op) {
           check_device_scan<HP, SP, P>(op, init, opt, n, exclusive, in_place, sum_op, seed++);
 }
 
-// Shapes: a narrow tile (many tiles: look-back across groups), an odd one (3 warps, 3 chunks), the
-// narrow one gathering up to 40 tiles, the narrow one gathering from 2 to 80 tiles without waiting (a
-// predecessor not yet published is folded from the input: the fallback path), and the tuned one of
-// the public entry points.
+// Shapes: a narrow tile that never gathers (many tiles: look-back across groups), an odd one (3 warps,
+// 3 chunks, gathering up to 8 tiles), the narrow one gathering up to 40 tiles, the narrow one gathering
+// up to 80 tiles without waiting (a predecessor not yet published is folded from the input: the
+// fallback path), and the tuned one of the public entry points.
 template <class T>
-using narrow = carry::small_tile_policy<T, 64, 1, 3>;
+using narrow = carry::small_tile_policy<T, 64, 1, 1>;
 template <class T>
 using odd = carry::small_tile_policy<T, 96, 3, 8>;
 template <class T>
-using gathering = carry::small_tile_policy<T, 64, 1, 3, false, 40>;
+using gathering = carry::small_tile_policy<T, 64, 1, 40>;
 template <class T>
-using eager = carry::small_tile_policy<T, 64, 1, 1, false, 80, 0>;
+using eager = carry::small_tile_policy<T, 64, 1, 80, false, 0>;
 template <class T>
 using tuned = carry::tuning::small_policy<T>;
 
@@ -146,10 +145,10 @@ TEST_CASE("small path: deterministic float sums repeat bit for bit", "[gpu][smal
 }
 
 TEST_CASE("small path: deterministic float sums agree across launch modes", "[gpu][small]") {
-  // One tile shape, every launch choice for the same input and n: few tiles (narrow, gathering: 3
-  // tiles), gathering with a wait and without one (late predecessors folded from the input), and the
-  // canonical look-back (narrow above 3 tiles, and every policy in place). Deterministic mode promises
-  // the same bits from each; 75 tiles cross two group boundaries of 32.
+  // One tile shape, every launch choice for the same input and n: gathering with a wait and without
+  // one (late predecessors folded from the input), and the canonical look-back (narrow, gathering above
+  // 40 tiles, and every policy in place). Deterministic mode promises the same bits from each; 75 tiles
+  // cross two group boundaries of 32.
   using HP = carry::tuning::hierarchical_policy<float>;
   using SP = carry::tuning::single_pass_policy<float>;
   const carry::scan_options det{carry::scan_algorithm::single_pass, true};

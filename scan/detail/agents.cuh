@@ -160,6 +160,7 @@ __device__ tile_prefix<T> resolve_tile_prefix(const T& aggregate, std::int64_t t
 template <class Policy, bool EXCLUSIVE, bool CANONICAL, class T, class Op>
 struct single_pass_agent {
   using tt = tile_types<Policy, T>;
+  static constexpr int block_threads = Policy::block_threads;
   static constexpr bool packed = packed_byte_sum<T, Op, typename tt::io>();
   using packed_scan_t = block_scan<T, tt::threads, block_scan_algorithm::coarsened, 1>; // over thread totals
   struct temp_storage {
@@ -259,21 +260,18 @@ struct single_pass_agent {
   }
 };
 
-// ---- small inputs: warp-striped tiles, one barrier a tile; few tiles fold their predecessors' input,
-// more gather their aggregates, more still look back (small_mode) ----
+// ---- small inputs: warp-striped tiles, one barrier a tile; up to gather_tiles tiles gather their
+// predecessors' aggregates, more look back (small_mode) ----
 
 template <class Policy, bool EXCLUSIVE, small_mode MODE, class T, class Op>
 struct small_agent {
+  static constexpr int block_threads = Policy::block_threads;
   static constexpr int warps = Policy::block_threads / warp_threads;
   static constexpr bool ticketed = MODE == small_mode::look_back || MODE == small_mode::look_back_canonical;
   using seg_t = warp_segment<T, Policy::chunks, Policy::streaming>;
-  // few tiles: at most few_tiles - 1 predecessors
-  static constexpr int before_max = Policy::few_tiles > 1 ? Policy::few_tiles - 1 : 1;
-  static constexpr int before_slots = MODE == small_mode::few_tiles ? before_max : 1;
   struct temp_storage {
-    T aggregates[warps];              // each warp's segment aggregate
-    T preceding[before_slots][warps]; // few tiles: [earlier tile k][warp w], a segment aggregate
-    tile_prefix<T> prefix;            // the tile's carry-in (gather, look-back)
+    T aggregates[warps];   // each warp's segment aggregate
+    tile_prefix<T> prefix; // the tile's carry-in (gather, look-back)
     std::uint32_t tile;
   };
 
@@ -292,18 +290,9 @@ struct small_agent {
     const int valid = plan.valid_items(tile);
     const int seg_valid = valid - warp * seg_t::items;
 
-    // ---- phase 1: load the warp's segment (few tiles: and reduce the same segment of each earlier tile,
-    // as that tile's own block does, so its aggregate comes out with the same bits) ----
+    // ---- phase 1: load the warp's segment ----
     seg_t seg;
     seg.load(in + base + warp * seg_t::items, seg_valid, vec_in, seg_valid < seg_t::items ? in[base] : T{});
-    if constexpr (MODE == small_mode::few_tiles) {
-      for (int k = 0; k < tile; ++k) { // tiles 0 .. tile-1 are full
-        seg_t earlier;
-        earlier.load(in + plan.tile_base(k) + warp * seg_t::items, seg_t::items, vec_in, T{});
-        const T a = earlier.reduce(op);
-        if (lane == 0) ts.preceding[k][warp] = a;
-      }
-    }
     // ---- phase 2: scan across lanes; warp aggregates meet in shared memory ----
     const T aggregate = seg.reduce(op);
     if (lane == 0) ts.aggregates[warp] = aggregate;
@@ -322,14 +311,6 @@ struct small_agent {
       }
       __syncthreads();
       if (tile > 0) carry = ts.prefix;
-    }
-    if constexpr (MODE == small_mode::few_tiles) {
-      if (tile > 0) { // every warp: the canonical fold of the earlier tiles' aggregates (group 0's tree)
-        const int t = static_cast<int>(tile);
-        const T a = fold_in_order(ts.preceding[lane < t ? lane : 0], warps, op);
-        const T p = shfl_idx(0xffffffffu, warp_reduce_ordered(a, op, lane, 0xffffffffu, t), 0);
-        carry = {EXCLUSIVE ? op(init, p) : p, true};
-      }
     }
     if constexpr (ticketed) {
       if (warp == 0) {

@@ -112,23 +112,22 @@ cudaError_t launch_single_pass(void* d_temp_storage, const Layout& layout, const
   const epoch_t epoch = next_epoch();
   const auto grid = static_cast<unsigned>(tiles.num_tiles);
   if (canonical)
-    single_pass_kernel<P, EXCLUSIVE, true>
+    single_pass_kernel<single_pass_agent<P, EXCLUSIVE, true, T, Op>>
         <<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
   else
-    single_pass_kernel<P, EXCLUSIVE, false>
+    single_pass_kernel<single_pass_agent<P, EXCLUSIVE, false, T, Op>>
         <<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
   return after_launch(stream);
 }
 
 /// Small inputs, one launch, in the mode choose_small_mode picks: a single tile (only the warps that
-/// hold items), few tiles (each block folds its predecessors' input), gather (each block folds its
-/// predecessors' published aggregates), or the ticketed look-back. Folding and gathering may read a
-/// predecessor's input, so they are not used when input and output overlap.
+/// hold items), gather (each block folds its predecessors' published aggregates; not when input and
+/// output overlap, as a late predecessor's input is folded directly), or the ticketed look-back.
 template <class P, bool EXCLUSIVE, small_mode MODE, class T, class Op>
 cudaError_t launch_small_mode(unsigned grid, unsigned threads, const T* d_in, T* d_out,
                               const tile_plan& tiles, Op op, T init, const single_pass_state<T>& state,
                               epoch_t epoch, bool vin, bool vout, cudaStream_t stream) {
-  small_scan_kernel<P, EXCLUSIVE, MODE>
+  single_pass_kernel<small_agent<P, EXCLUSIVE, MODE, T, Op>>
       <<<grid, threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
   return after_launch(stream);
 }
@@ -141,34 +140,24 @@ cudaError_t launch_small(void* d_temp_storage, const Layout& layout, const T* d_
   const auto grid = static_cast<unsigned>(tiles.num_tiles);
   const unsigned threads = P::block_threads;
   const bool overlap = ranges_overlap(d_in, d_out, static_cast<std::size_t>(tiles.num_items) * sizeof(T));
-  const single_pass_state<T> none{nullptr, {}, {}};
-  switch (choose_small_mode(tiles.num_tiles, P::few_tiles, P::gather_tiles, overlap,
-                            canonical_look_back(opt, tiles.num_tiles))) {
-  case small_mode::one_tile: {
+  const small_mode mode =
+      choose_small_mode(tiles.num_tiles, P::gather_tiles, overlap, canonical_look_back(opt, tiles.num_tiles));
+  if (mode == small_mode::one_tile) {
     const auto one_tile_threads = static_cast<unsigned>(
         small_tile_threads(tiles.num_items, P::block_threads, warp_threads * P::items_per_thread));
-    return launch_small_mode<P, EXCLUSIVE, small_mode::one_tile>(1, one_tile_threads, d_in, d_out, tiles, op,
-                                                                 init, none, 0, vin, vout, stream);
+    return launch_small_mode<P, EXCLUSIVE, small_mode::one_tile>(
+        1, one_tile_threads, d_in, d_out, tiles, op, init, single_pass_state<T>{}, 0, vin, vout, stream);
   }
-  case small_mode::few_tiles:
-    return launch_small_mode<P, EXCLUSIVE, small_mode::few_tiles>(grid, threads, d_in, d_out, tiles, op, init,
-                                                                  none, 0, vin, vout, stream);
-  case small_mode::gather:
-    if constexpr (P::gather_tiles > P::few_tiles) // else never chosen: not instantiated
-      return launch_small_mode<P, EXCLUSIVE, small_mode::gather>(
-          grid, threads, d_in, d_out, tiles, op, init, carve_single_pass_state<T>(d_temp_storage, layout),
-          next_epoch(), vin, vout, stream);
-    break;
-  case small_mode::look_back:
-    return launch_small_mode<P, EXCLUSIVE, small_mode::look_back>(
-        grid, threads, d_in, d_out, tiles, op, init, carve_single_pass_state<T>(d_temp_storage, layout),
-        next_epoch(), vin, vout, stream);
-  case small_mode::look_back_canonical:
+  const single_pass_state<T> state = carve_single_pass_state<T>(d_temp_storage, layout);
+  const epoch_t epoch = next_epoch();
+  if (mode == small_mode::gather)
+    return launch_small_mode<P, EXCLUSIVE, small_mode::gather>(grid, threads, d_in, d_out, tiles, op, init,
+                                                               state, epoch, vin, vout, stream);
+  if (mode == small_mode::look_back_canonical)
     return launch_small_mode<P, EXCLUSIVE, small_mode::look_back_canonical>(
-        grid, threads, d_in, d_out, tiles, op, init, carve_single_pass_state<T>(d_temp_storage, layout),
-        next_epoch(), vin, vout, stream);
-  }
-  return cudaErrorInvalidValue; // unreachable
+        grid, threads, d_in, d_out, tiles, op, init, state, epoch, vin, vout, stream);
+  return launch_small_mode<P, EXCLUSIVE, small_mode::look_back>(grid, threads, d_in, d_out, tiles, op, init,
+                                                                state, epoch, vin, vout, stream);
 }
 
 template <class HPolicy, class SPolicy, class SmallPolicy, bool EXCLUSIVE, class T, class Op>

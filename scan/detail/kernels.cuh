@@ -42,23 +42,14 @@ __global__ void __launch_bounds__(Policy::block_threads)
   agent::consume(ts, in, out, scanned_totals, plan, op, init, vec_in, vec_out, blockIdx.x);
 }
 
-template <class Policy, bool EXCLUSIVE, bool DETERMINISTIC, class T, class Op>
-__global__ void __launch_bounds__(Policy::block_threads)
+/// The single pass, one launch: Agent is a single_pass_agent (transposed tiles, ticket + look-back) or a
+/// small_agent (warp-striped tiles of small inputs, in one of its modes).
+template <class Agent, class T, class Op>
+__global__ void __launch_bounds__(Agent::block_threads)
     single_pass_kernel(const T* in, T* out, tile_plan plan, Op op, T init, single_pass_state<T> state,
                        epoch_t epoch, bool vec_in, bool vec_out) {
-  using agent = single_pass_agent<Policy, EXCLUSIVE, DETERMINISTIC, T, Op>;
-  __shared__ typename agent::temp_storage ts;
-  agent::consume(ts, in, out, plan, op, init, state, epoch, vec_in, vec_out);
-}
-
-/// Small inputs: one launch, warp-striped tiles (see small_agent for the modes).
-template <class Policy, bool EXCLUSIVE, small_mode MODE, class T, class Op>
-__global__ void __launch_bounds__(Policy::block_threads)
-    small_scan_kernel(const T* in, T* out, tile_plan plan, Op op, T init, single_pass_state<T> state,
-                      epoch_t epoch, bool vec_in, bool vec_out) {
-  using agent = small_agent<Policy, EXCLUSIVE, MODE, T, Op>;
-  __shared__ typename agent::temp_storage ts;
-  agent::consume(ts, in, out, plan, op, init, state, epoch, vec_in, vec_out);
+  __shared__ typename Agent::temp_storage ts;
+  Agent::consume(ts, in, out, plan, op, init, state, epoch, vec_in, vec_out);
 }
 
 template <class Policy, class T, class Op>

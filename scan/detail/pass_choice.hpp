@@ -28,20 +28,17 @@ CARRY_HD inline tile_family choose_family(std::int64_t n, const scan_options& op
 /// How a small-input launch finds each tile's carry-in.
 enum class small_mode {
   one_tile,           ///< the whole input is one tile
-  few_tiles,          ///< each block folds the input before its tile itself: no ticket, no waiting
   gather,             ///< each block publishes its aggregate and folds its predecessors' (bounded wait)
   look_back,          ///< ticket + decoupled look-back (fast fold)
   look_back_canonical ///< ticket + the canonical look-back (deterministic)
 };
 
-/// The small-input mode for `num_tiles` tiles: one tile; 2 .. few_tiles fold the input before them;
-/// few_tiles+1 .. gather_tiles gather published aggregates; more take the ticketed look-back. Folding
-/// or gathering may read a predecessor's input, so when input and output overlap (earlier blocks may
-/// already have written there) only the look-back is safe.
-CARRY_HD inline small_mode choose_small_mode(std::int64_t num_tiles, int few_tiles, int gather_tiles,
-                                             bool overlap, bool canonical) {
+/// The small-input mode for `num_tiles` tiles: one tile; 2 .. gather_tiles gather published aggregates;
+/// more take the ticketed look-back. Gathering may fold a late predecessor's input, so when input and
+/// output overlap (earlier blocks may already have written there) only the look-back is safe.
+CARRY_HD inline small_mode choose_small_mode(std::int64_t num_tiles, int gather_tiles, bool overlap,
+                                             bool canonical) {
   if (num_tiles <= 1) return small_mode::one_tile;
-  if (!overlap && num_tiles <= few_tiles) return small_mode::few_tiles;
   if (!overlap && num_tiles <= gather_tiles) return small_mode::gather;
   return canonical ? small_mode::look_back_canonical : small_mode::look_back;
 }

@@ -1,5 +1,5 @@
 // Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
-// usage: carry_tune [small] [small2] [small3] [large] [large3]   (default: small and large)
+// usage: carry_tune [small] [large] [large3]   (default: small and large)
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -94,19 +94,22 @@ void carry_row(const char* what, std::int64_t n, bool det = false) {
 namespace {
 
 using CO = carry::block_scan_algorithm;
-template <class T, int B, int C, int F, bool S = false>
-using striped = carry::small_tile_policy<T, B, C, F, S>;
 
 /// carry_row with one warp-striped policy for both the single-pass and the small-input tile, labelled
-/// "striped BxC few<=F" (few<=0: always the look-back), plus " stream" and " det" where they apply.
-template <class T, int B, int C, int F, bool S = false>
+/// "striped BxC gather<=G w=W" (G < 2: never gathers, always the look-back), plus " stream" and " det".
+template <class T, int B, int C, int G, bool S = false, int W = 20000>
 void striped_row(std::int64_t n, bool det = false) {
   char what[64];
-  std::snprintf(what, sizeof what, "striped %dx%d few<=%d%s%s", B, C, F, S ? " stream" : "",
+  std::snprintf(what, sizeof what, "striped %dx%d gather<=%d w=%d%s%s", B, C, G, W, S ? " stream" : "",
                 det ? " det" : "");
-  carry_row<striped<T, B, C, F, S>, striped<T, B, C, F, S>, T>(what, n, det);
+  using P = carry::small_tile_policy<T, B, C, G, S, W>;
+  carry_row<P, P, T>(what, n, det);
 }
 
+/// Small inputs (NOTES.md steps 12 and 15): tile shapes, with the ticketed look-back and with gather
+/// (blocks fold their predecessors' published aggregates, no ticket), against the 512 x 16 transposed
+/// tile the small path replaced. (Rounds 1-2 also timed a few-tiles mode, since dropped: gather
+/// matched it at two tiles.)
 template <class T>
 void small_sweep(std::int64_t n) {
   baselines<T>(n);
@@ -115,57 +118,14 @@ void small_sweep(std::int64_t n) {
                          (carry::tuning::coarsened_items<T>() < 16 ? carry::tuning::coarsened_items<T>()
                                                                    : 16)>;
   carry_row<old_small, old_small, T>("old 512x16 transposed", n);
-  striped_row<T, 128, 2, 0>(n);
-  striped_row<T, 128, 2, 64>(n);
-  striped_row<T, 128, 4, 0>(n);
-  striped_row<T, 128, 4, 64>(n);
-  striped_row<T, 256, 1, 0>(n);
-  striped_row<T, 256, 1, 64>(n);
-  striped_row<T, 256, 2, 0>(n);
-  striped_row<T, 256, 2, 64>(n);
   striped_row<T, 256, 4, 0>(n);
-  striped_row<T, 256, 4, 64>(n);
-  striped_row<T, 512, 2, 0>(n);
-  striped_row<T, 512, 2, 64>(n);
-  striped_row<T, 256, 2, 0>(n, true);
-}
-
-/// Second round: larger blocks with the few-tiles limit at 4 (the first round's crossover).
-template <class T>
-void small_sweep2(std::int64_t n) {
-  baselines<T>(n);
-  striped_row<T, 256, 4, 2>(n);
-  striped_row<T, 512, 2, 4>(n);
-  striped_row<T, 512, 4, 4>(n);
-  striped_row<T, 512, 4, 2>(n);
-  striped_row<T, 1024, 2, 4>(n);
-  striped_row<T, 1024, 4, 4>(n);
-}
-
-/// Third round: gather (blocks fold their predecessors' published aggregates, no ticket) from
-/// few_tiles + 1 up to G tiles, against the current shape (G = few: the ticketed look-back above few).
-template <class T, int B, int C, int F, int G, int W = 20000>
-void gather_row(std::int64_t n, bool det = false) {
-  char what[64];
-  std::snprintf(what, sizeof what, "striped %dx%d few<=%d gather<=%d w=%d%s", B, C, F, G, W,
-                det ? " det" : "");
-  using P = carry::small_tile_policy<T, B, C, F, false, G, W>;
-  carry_row<P, P, T>(what, n, det);
-}
-
-template <class T>
-void small_sweep3(std::int64_t n) {
-  baselines<T>(n);
-  gather_row<T, 256, 4, 2, 2>(n);
-  gather_row<T, 256, 4, 2, 128>(n);
-  gather_row<T, 256, 4, 2, 128>(n, true);
-  gather_row<T, 256, 4, 1, 128>(n);
-  gather_row<T, 256, 4, 2, 128, 0>(n);
-  gather_row<T, 512, 2, 4, 4>(n);
-  gather_row<T, 512, 2, 4, 128>(n);
-  gather_row<T, 512, 4, 2, 128>(n);
-  gather_row<T, 128, 4, 2, 128>(n);
-  gather_row<T, 128, 8, 2, 128>(n);
+  striped_row<T, 256, 4, 128>(n);
+  striped_row<T, 256, 4, 128>(n, true);
+  striped_row<T, 256, 4, 128, false, 0>(n);
+  striped_row<T, 512, 2, 128>(n);
+  striped_row<T, 512, 4, 128>(n);
+  striped_row<T, 128, 4, 128>(n);
+  striped_row<T, 128, 8, 128>(n);
 }
 
 /// Fourth round (large inputs): transposed single-pass tiles of other shapes, streaming hints on.
@@ -220,12 +180,10 @@ void large_sweep(std::int64_t n) {
 
 int main(int argc, char** argv) {
   if (!gpu_present()) return 2;
-  bool small = argc < 2, large = argc < 2, small2 = false, small3 = false, large3 = false;
+  bool small = argc < 2, large = argc < 2, large3 = false;
   for (int i = 1; i < argc; ++i) {
     small |= std::string(argv[i]) == "small";
-    small2 |= std::string(argv[i]) == "small2";
     large |= std::string(argv[i]) == "large";
-    small3 |= std::string(argv[i]) == "small3";
     large3 |= std::string(argv[i]) == "large3";
   }
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_in, g_bytes));
@@ -235,18 +193,8 @@ int main(int argc, char** argv) {
   CARRY_CUDA_OR_DIE(cudaMemset(g_in, 0x37, g_bytes));
   if (small) {
     for (int lg = 10; lg <= 18; ++lg) small_sweep<std::uint32_t>(std::int64_t{1} << lg);
-    for (int lg = 10; lg <= 16; lg += 2) small_sweep<std::uint64_t>(std::int64_t{1} << lg);
-    for (int lg = 10; lg <= 16; lg += 2) small_sweep<std::uint8_t>(std::int64_t{1} << lg);
-  }
-  if (small2) {
-    for (int lg = 10; lg <= 17; ++lg) small_sweep2<std::uint32_t>(std::int64_t{1} << lg);
-    for (int lg = 10; lg <= 16; ++lg) small_sweep2<std::uint64_t>(std::int64_t{1} << lg);
-    for (int lg = 12; lg <= 16; lg += 2) small_sweep2<std::uint8_t>(std::int64_t{1} << lg);
-  }
-  if (small3) {
-    for (int lg = 12; lg <= 18; ++lg) small_sweep3<std::uint32_t>(std::int64_t{1} << lg);
-    for (int lg = 12; lg <= 18; lg += 2) small_sweep3<std::uint64_t>(std::int64_t{1} << lg);
-    for (int lg = 14; lg <= 18; lg += 2) small_sweep3<std::uint8_t>(std::int64_t{1} << lg);
+    for (int lg = 10; lg <= 18; lg += 2) small_sweep<std::uint64_t>(std::int64_t{1} << lg);
+    for (int lg = 12; lg <= 18; lg += 2) small_sweep<std::uint8_t>(std::int64_t{1} << lg);
   }
   if (large3) {
     for (int lg : {24, 28, 30}) large_sweep3<std::uint32_t>(std::int64_t{1} << lg);
