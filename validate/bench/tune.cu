@@ -1,5 +1,5 @@
 // Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
-// usage: carry_tune [small] [large] [large3]   (default: small and large)
+// usage: carry_tune [small] [large] [large3] [diag]   (default: small and large)
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -176,15 +176,71 @@ void large_sweep(std::int64_t n) {
   striped_row<T, 256, 8, 0, true>(n, true);
 }
 
+
+// ---- diagnostics (NOTES.md step 18): where the large single pass loses against the copy ----
+// The single-pass tile with parts removed: MODE 0 ticket + load + store (the data path alone); MODE 1
+// ticket + load + block scan + store, no publish and no look-back (wrong results across tiles: timing
+// only); MODE 2 as 1 with blockIdx in place of the ticket.
+template <class P, int MODE, class T>
+__global__ void __launch_bounds__(P::block_threads)
+    diag_kernel(const T* in, T* out, carry::detail::tile_plan plan, std::uint64_t* counter,
+                carry::detail::epoch_t epoch) {
+  using tt = carry::detail::tile_types<P, T>;
+  __shared__ struct {
+    typename tt::io::temp_storage io;
+    typename tt::scan_t::temp_storage scan;
+    std::uint32_t tile;
+  } ts;
+  std::int64_t tile = blockIdx.x;
+  if constexpr (MODE != 2) {
+    if (threadIdx.x == 0) ts.tile = carry::detail::take_ticket(counter, epoch);
+    __syncthreads();
+    tile = ts.tile;
+  }
+  const int valid = plan.valid_items(tile);
+  T items[tt::items];
+  tt::io::load(ts.io, in + plan.tile_base(tile), valid, true, items, tt::tile_items);
+  if constexpr (MODE != 0) {
+    auto no_prefix = [](const T&) { return carry::tile_prefix<T>{T{}, false}; };
+    T aggregate;
+    typename tt::scan_t(ts.scan).template scan_with_callback<false>(items, carry::sum{}, no_prefix, aggregate);
+  }
+  tt::io::store(ts.io, out + plan.tile_base(tile), valid, true, items, tt::tile_items);
+}
+
+template <class T, int MODE>
+void diag_row(const char* what, std::int64_t n) {
+  using P = carry::tuning::single_pass_policy<T>;
+  static carry::detail::epoch_t epoch = 0x1234567;
+  const carry::detail::tile_plan plan = carry::detail::plan_tiles(n, P::tile_items);
+  row<T>(what, n, [&](const T* i, T* o) {
+    epoch = carry::detail::following_epoch(epoch);
+    diag_kernel<P, MODE, T><<<static_cast<unsigned>(plan.num_tiles), P::block_threads>>>(
+        i, o, plan, static_cast<std::uint64_t*>(g_tmp), epoch);
+  });
+}
+
+template <class T>
+void diag_sweep(std::int64_t n) {
+  using SP = carry::tuning::single_pass_policy<T>;
+  baselines<T>(n);
+  carry_row<SP, SP, T>("tuned single pass", n);
+  carry_row<SP, SP, T>("tuned single pass det", n, true);
+  diag_row<T, 0>("diag: ticket+load+store", n);
+  diag_row<T, 1>("diag: ticket+load+scan+store", n);
+  diag_row<T, 2>("diag: blockIdx+load+scan+store", n);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
   if (!gpu_present()) return 2;
-  bool small = argc < 2, large = argc < 2, large3 = false;
+  bool small = argc < 2, large = argc < 2, large3 = false, diag = false;
   for (int i = 1; i < argc; ++i) {
     small |= std::string(argv[i]) == "small";
     large |= std::string(argv[i]) == "large";
     large3 |= std::string(argv[i]) == "large3";
+    diag |= std::string(argv[i]) == "diag";
   }
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_in, g_bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_out, g_bytes));
@@ -195,6 +251,10 @@ int main(int argc, char** argv) {
     for (int lg = 10; lg <= 18; ++lg) small_sweep<std::uint32_t>(std::int64_t{1} << lg);
     for (int lg = 10; lg <= 18; lg += 2) small_sweep<std::uint64_t>(std::int64_t{1} << lg);
     for (int lg = 12; lg <= 18; lg += 2) small_sweep<std::uint8_t>(std::int64_t{1} << lg);
+  }
+  if (diag) {
+    for (int lg : {24, 26, 28, 30}) diag_sweep<std::uint32_t>(std::int64_t{1} << lg);
+    for (int lg : {24, 26, 28, 29}) diag_sweep<std::uint64_t>(std::int64_t{1} << lg);
   }
   if (large3) {
     for (int lg : {24, 28, 30}) large_sweep3<std::uint32_t>(std::int64_t{1} << lg);
