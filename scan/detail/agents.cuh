@@ -9,6 +9,7 @@
 #include "look_back.cuh"
 #include "pass_choice.hpp"
 #include "plan.hpp"
+#include "staged_tile.cuh"
 #include "tile_io.cuh"
 #include "warp_striped.cuh"
 
@@ -161,6 +162,7 @@ template <class Policy, bool EXCLUSIVE, bool CANONICAL, class T, class Op>
 struct single_pass_agent {
   using tt = tile_types<Policy, T>;
   static constexpr int block_threads = Policy::block_threads;
+  static constexpr int min_blocks = 1;
   static constexpr bool packed = packed_byte_sum<T, Op, typename tt::io>();
   using packed_scan_t = block_scan<T, tt::threads, block_scan_algorithm::coarsened, 1>; // over thread totals
   struct temp_storage {
@@ -260,12 +262,116 @@ struct single_pass_agent {
   }
 };
 
+// ---- single pass, tile staged in shared memory: the same scan as single_pass_agent, bit for bit, but
+// the items wait out the look-back in shared memory instead of registers, so more blocks fit per SM ----
+template <class Policy, bool EXCLUSIVE, bool CANONICAL, class T, class Op>
+struct staged_agent {
+  static constexpr int block_threads = Policy::block_threads;
+  static constexpr int min_blocks = Policy::min_blocks;
+  static constexpr int items = Policy::items_per_thread;
+  using tile_t = staged_tile<T, block_threads, items, Policy::streaming>;
+  using core = block::coarsened<T, block_threads, 1>; // over thread totals
+  struct temp_storage {
+    typename tile_t::temp_storage tile;
+    typename core::temp_storage scan;
+    tile_prefix<T> prefix;
+    std::uint32_t tile_index;
+  };
+
+  __device__ static void consume(temp_storage& ts, const T* in, T* out, const tile_plan& plan, Op op, T init,
+                                 const single_pass_state<T>& state, epoch_t epoch, bool vec_in,
+                                 bool vec_out) {
+    // ---- take a ticket: tiles go out in the order blocks start ----
+    if (threadIdx.x == 0) ts.tile_index = take_ticket(state.counter, epoch);
+    __syncthreads();
+    const std::int64_t tile = ts.tile_index;
+    const int valid = plan.valid_items(tile);
+    const bool full = valid == tile_t::tile_items;
+    const bool last = tile == plan.num_tiles - 1;
+    const int first = static_cast<int>(threadIdx.x) * items;
+    const int live = valid - first; // the thread's items that exist (>= items on full tiles)
+
+    // ---- load straight into shared memory ----
+    if (full && vec_in)
+      tile_t::load_full(ts.tile, in + plan.tile_base(tile));
+    else
+      tile_t::load_items(ts.tile, in + plan.tile_base(tile), valid);
+
+    // ---- phase 1: the thread's total, a left fold of its items (as the register tile's scan) ----
+    T total{};
+    if (!full && live <= 0) // past the end: a copy of item 0 (a partial tile is the last tile, whose
+      total = *tile_t::item(ts.tile, 0); // aggregate is never published)
+    CARRY_UNROLL
+    for (int v = 0; v < tile_t::vcount; ++v) {
+      T x[tile_t::chunk_items];
+      const uint4 c = tile_t::own(ts.tile, v);
+      memcpy(x, &c, sizeof(c));
+      CARRY_UNROLL
+      for (int e = 0; e < tile_t::chunk_items; ++e) {
+        const int j = v * tile_t::chunk_items + e;
+        if (j == 0) {
+          if (live > 0) total = x[0];
+        } else if (full || j < live) {
+          total = op(total, x[e]);
+        }
+      }
+    }
+    // ---- phase 2: Brent-Kung over the totals; warp 0 publishes and looks back ----
+    T totals[1] = {total};
+    T thread_prefix, aggregate;
+    core::scan(ts.scan, totals, op, thread_prefix, aggregate);
+    if (threadIdx.x < warp_threads) {
+      const tile_prefix<T> p = resolve_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE, CANONICAL>(
+          aggregate, tile, last, op, init, state, epoch);
+      if (threadIdx.x == 0) ts.prefix = p;
+    }
+    __syncthreads();
+    // ---- phase 3: fix-up in place: out_j = pre (+) (x_0 .. x_j), as block_scan's apply ----
+    const tile_prefix<T> carry = ts.prefix;
+    T pre = carry.value;
+    bool has_pre = carry.valid;
+    if (threadIdx.x > 0) {
+      pre = carry.valid ? op(carry.value, thread_prefix) : thread_prefix;
+      has_pre = true;
+    }
+    T local = total;
+    CARRY_UNROLL
+    for (int v = 0; v < tile_t::vcount; ++v) {
+      uint4& slot = tile_t::own(ts.tile, v);
+      T x[tile_t::chunk_items];
+      const uint4 c = slot;
+      memcpy(x, &c, sizeof(c));
+      CARRY_UNROLL
+      for (int e = 0; e < tile_t::chunk_items; ++e) {
+        const int j = v * tile_t::chunk_items + e;
+        const T here = x[e];
+        if constexpr (EXCLUSIVE) { // exclusive scans always have a carry (init at least)
+          x[e] = j == 0 ? pre : op(pre, local);
+          local = j == 0 ? here : op(local, here);
+        } else {
+          local = j == 0 ? here : op(local, here);
+          x[e] = has_pre ? op(pre, local) : local;
+        }
+      }
+      uint4 w;
+      memcpy(&w, x, sizeof(w));
+      slot = w;
+    }
+    // ---- store ----
+    if (full && vec_out)
+      tile_t::store_full(ts.tile, out + plan.tile_base(tile));
+    else
+      tile_t::store_items(ts.tile, out + plan.tile_base(tile), valid);
+  }
+};
+
 // ---- small inputs: warp-striped tiles, one barrier a tile; up to gather_tiles tiles gather their
 // predecessors' aggregates, more look back (small_mode) ----
 
 template <class Policy, bool EXCLUSIVE, small_mode MODE, class T, class Op>
 struct small_agent {
   static constexpr int block_threads = Policy::block_threads;
+  static constexpr int min_blocks = 1;
   static constexpr int warps = Policy::block_threads / warp_threads;
   static constexpr bool ticketed = MODE == small_mode::look_back || MODE == small_mode::look_back_canonical;
   using seg_t = warp_segment<T, Policy::chunks, Policy::streaming>;

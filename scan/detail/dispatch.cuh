@@ -103,6 +103,22 @@ cudaError_t launch_hierarchical(void* d_temp_storage, const Layout& layout, cons
   return after_launch(stream);
 }
 
+/// A staged single pass: its blocks need the largest shared-memory carveout to reach
+/// Agent::min_blocks per SM. The attribute is set on every launch (it is per device, and setting it
+/// does not synchronise; only inputs of more than small_n_max items come here).
+template <class Agent, class T, class Op>
+cudaError_t launch_staged(unsigned grid, const T* d_in, T* d_out, const tile_plan& tiles, Op op, T init,
+                          const single_pass_state<T>& state, epoch_t epoch, bool vin, bool vout,
+                          cudaStream_t stream) {
+  const cudaError_t attr = cudaFuncSetAttribute(single_pass_kernel<Agent, T, Op>,
+                                                       cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                       cudaSharedmemCarveoutMaxShared);
+  if (attr != cudaSuccess) return attr;
+  single_pass_kernel<Agent>
+      <<<grid, Agent::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
+  return after_launch(stream);
+}
+
 template <class P, bool EXCLUSIVE, class T, class Op, class Layout>
 cudaError_t launch_single_pass(void* d_temp_storage, const Layout& layout, const T* d_in, T* d_out,
                                const tile_plan& tiles, Op op, T init, bool canonical, cudaStream_t stream) {
@@ -111,13 +127,22 @@ cudaError_t launch_single_pass(void* d_temp_storage, const Layout& layout, const
   const bool vin = vector_aligned<T, items>(d_in), vout = vector_aligned<T, items>(d_out);
   const epoch_t epoch = next_epoch();
   const auto grid = static_cast<unsigned>(tiles.num_tiles);
-  if (canonical)
-    single_pass_kernel<single_pass_agent<P, EXCLUSIVE, true, T, Op>>
-        <<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
-  else
-    single_pass_kernel<single_pass_agent<P, EXCLUSIVE, false, T, Op>>
-        <<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
-  return after_launch(stream);
+  if constexpr (is_staged_policy<P>::value && stageable<T, items>()) {
+    const bool vin16 = chunk_aligned<T>(d_in), vout16 = chunk_aligned<T>(d_out);
+    if (canonical)
+      return launch_staged<staged_agent<P, EXCLUSIVE, true, T, Op>>(grid, d_in, d_out, tiles, op, init, state,
+                                                                    epoch, vin16, vout16, stream);
+    return launch_staged<staged_agent<P, EXCLUSIVE, false, T, Op>>(grid, d_in, d_out, tiles, op, init, state,
+                                                                   epoch, vin16, vout16, stream);
+  } else {
+    if (canonical)
+      single_pass_kernel<single_pass_agent<P, EXCLUSIVE, true, T, Op>>
+          <<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
+    else
+      single_pass_kernel<single_pass_agent<P, EXCLUSIVE, false, T, Op>>
+          <<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
+    return after_launch(stream);
+  }
 }
 
 /// Small inputs, one launch, in the mode choose_small_mode picks: a single tile (only the warps that

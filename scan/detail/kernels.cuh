@@ -42,10 +42,11 @@ __global__ void __launch_bounds__(Policy::block_threads)
   agent::consume(ts, in, out, scanned_totals, plan, op, init, vec_in, vec_out, blockIdx.x);
 }
 
-/// The single pass, one launch: Agent is a single_pass_agent (transposed tiles, ticket + look-back) or a
-/// small_agent (warp-striped tiles of small inputs, in one of its modes).
+/// The single pass, one launch: Agent is a single_pass_agent (transposed tiles, ticket + look-back), a
+/// staged_agent (the same with the tile in shared memory) or a small_agent (warp-striped tiles of small
+/// inputs, in one of its modes).
 template <class Agent, class T, class Op>
-__global__ void __launch_bounds__(Agent::block_threads)
+__global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
     single_pass_kernel(const T* in, T* out, tile_plan plan, Op op, T init, single_pass_state<T> state,
                        epoch_t epoch, bool vec_in, bool vec_out) {
   __shared__ typename Agent::temp_storage ts;

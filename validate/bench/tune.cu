@@ -1,5 +1,5 @@
 // Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
-// usage: carry_tune [small] [large] [large3] [diag]   (default: small and large)
+// usage: carry_tune [small] [large] [large3] [diag] [staged]   (default: small and large)
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -220,6 +220,35 @@ void diag_row(const char* what, std::int64_t n) {
   });
 }
 
+/// Staged tiles (NOTES.md step 18): the tile waits out the look-back in shared memory, M blocks per SM.
+template <class T, int B, int I, int M>
+void staged_row(std::int64_t n, bool det = false) {
+  char what[64];
+  std::snprintf(what, sizeof what, "staged %dx%d min%d%s", B, I, M, det ? " det" : "");
+  using P = carry::staged_tile_policy<B, I, M>;
+  carry_row<P, P, T>(what, n, det);
+}
+
+template <class T>
+void staged_sweep(std::int64_t n) {
+  using SP = carry::tuning::single_pass_policy<T>;
+  baselines<T>(n);
+  carry_row<SP, SP, T>("tuned single pass", n);
+  if constexpr (sizeof(T) == 4) {
+    staged_row<T, 128, 64, 6>(n);
+    staged_row<T, 128, 64, 6>(n, true);
+    staged_row<T, 256, 32, 6>(n);
+    staged_row<T, 224, 32, 7>(n);
+    staged_row<T, 96, 64, 8>(n);
+    staged_row<T, 128, 32, 12>(n);
+  } else {
+    staged_row<T, 256, 16, 6>(n);
+    staged_row<T, 128, 32, 6>(n);
+    staged_row<T, 224, 16, 7>(n);
+    staged_row<T, 128, 16, 12>(n);
+  }
+}
+
 template <class T>
 void diag_sweep(std::int64_t n) {
   using SP = carry::tuning::single_pass_policy<T>;
@@ -235,12 +264,13 @@ void diag_sweep(std::int64_t n) {
 
 int main(int argc, char** argv) {
   if (!gpu_present()) return 2;
-  bool small = argc < 2, large = argc < 2, large3 = false, diag = false;
+  bool small = argc < 2, large = argc < 2, large3 = false, diag = false, staged = false;
   for (int i = 1; i < argc; ++i) {
     small |= std::string(argv[i]) == "small";
     large |= std::string(argv[i]) == "large";
     large3 |= std::string(argv[i]) == "large3";
     diag |= std::string(argv[i]) == "diag";
+    staged |= std::string(argv[i]) == "staged";
   }
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_in, g_bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_out, g_bytes));
@@ -251,6 +281,10 @@ int main(int argc, char** argv) {
     for (int lg = 10; lg <= 18; ++lg) small_sweep<std::uint32_t>(std::int64_t{1} << lg);
     for (int lg = 10; lg <= 18; lg += 2) small_sweep<std::uint64_t>(std::int64_t{1} << lg);
     for (int lg = 12; lg <= 18; lg += 2) small_sweep<std::uint8_t>(std::int64_t{1} << lg);
+  }
+  if (staged) {
+    for (int lg : {20, 22, 24, 26, 28, 30}) staged_sweep<std::uint32_t>(std::int64_t{1} << lg);
+    for (int lg : {20, 24, 26, 28, 29}) staged_sweep<std::uint64_t>(std::int64_t{1} << lg);
   }
   if (diag) {
     for (int lg : {24, 26, 28, 30}) diag_sweep<std::uint32_t>(std::int64_t{1} << lg);

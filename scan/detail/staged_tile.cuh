@@ -1,0 +1,109 @@
+// A tile staged in shared memory: cp.async loads (no registers held while in flight), swizzled 16-byte chunks.
+#pragma once
+
+#include <cstdint>
+#include <cstring>
+
+#include "plan.hpp"
+
+namespace carry {
+namespace detail {
+
+/// Whether T and ITEMS allow a staged tile: T packs into 16-byte chunks and a thread's run is whole chunks.
+template <class T, int ITEMS>
+constexpr bool stageable() {
+  return sizeof(T) <= 16 && 16 % sizeof(T) == 0 && (ITEMS * sizeof(T)) % 16 == 0;
+}
+
+/// Tile of BLOCK_THREADS x ITEMS items held in shared memory, blocked (thread t owns items t*ITEMS ..).
+/// Each warp owns the contiguous run of 32 * vcount chunks its threads own, so filling and draining a
+/// full tile (warp-striped, 512 contiguous bytes per warp instruction) needs only __syncwarp. Chunk l of
+/// a warp's run sits at slot l ^ k, k = ((l & ~7) / vcount) % 8 (one key per aligned group of 8, so a
+/// bijection): a striped access (chunk 32 v + lane) spreads each 8 lanes over the eight 16-byte bank
+/// groups, and so does a blocked one (chunk lane * vcount + v, k = lane % 8) when vcount % 8 == 0; no
+/// padding. STREAMING: evict-first hint on the global loads (L2 policy) and stores.
+template <class T, int BLOCK_THREADS, int ITEMS, bool STREAMING>
+struct staged_tile {
+  static_assert(stageable<T, ITEMS>() && BLOCK_THREADS % 32 == 0, "carry: not a stageable tile");
+  static constexpr int chunk_items = static_cast<int>(16 / sizeof(T));
+  static constexpr int vcount = ITEMS / chunk_items; // chunks per thread
+  static constexpr int warp_chunks = 32 * vcount;
+  static constexpr int tile_items = BLOCK_THREADS * ITEMS;
+  struct temp_storage {
+    uint4 chunks[BLOCK_THREADS * vcount];
+  };
+
+  CARRY_HD static constexpr int swizzle(int l) { return l ^ (((l & ~7) / vcount) & 7); }
+  /// Slot of chunk c of the tile (tile order).
+  CARRY_HD static constexpr int slot(int c) {
+    return (c / warp_chunks) * warp_chunks + swizzle(c % warp_chunks);
+  }
+  /// The calling thread's v-th chunk.
+  __device__ static uint4& own(temp_storage& ts, int v) {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    return ts.chunks[warp * warp_chunks + swizzle(lane * vcount + v)];
+  }
+  /// Item i of the tile (tile order).
+  __device__ static T* item(temp_storage& ts, int i) {
+    return reinterpret_cast<T*>(ts.chunks + slot(i / chunk_items)) + i % chunk_items;
+  }
+
+  /// A full tile from a 16-byte aligned pointer, asynchronously; the calling warp's run is readable when
+  /// this returns (other warps' runs are not: no block barrier).
+  __device__ static void load_full(temp_storage& ts, const T* tile_in) {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const uint4* src = reinterpret_cast<const uint4*>(tile_in) + warp * warp_chunks;
+    uint4* run = ts.chunks + warp * warp_chunks;
+    std::uint64_t policy = 0;
+    if constexpr (STREAMING) asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+    CARRY_UNROLL
+    for (int v = 0; v < vcount; ++v) {
+      const int l = v * 32 + lane; // warp-striped: coalesced
+      const auto dst = static_cast<unsigned>(__cvta_generic_to_shared(run + swizzle(l)));
+      if constexpr (STREAMING)
+        asm volatile("cp.async.cg.shared.global.L2::cache_hint [%0], [%1], 16, %2;" ::"r"(dst), "l"(src + l),
+                     "l"(policy)
+                     : "memory");
+      else
+        asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src + l) : "memory");
+    }
+    asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
+    __syncwarp();
+  }
+  /// The first `valid` items, element by element (coalesced); the whole tile is readable on return.
+  __device__ static void load_items(temp_storage& ts, const T* tile_in, int valid) {
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j) {
+      const int i = j * BLOCK_THREADS + static_cast<int>(threadIdx.x);
+      if (i < valid) *item(ts, i) = tile_in[i];
+    }
+    __syncthreads();
+  }
+  /// A full tile to a 16-byte aligned pointer: each warp drains its own run once its threads are done.
+  __device__ static void store_full(temp_storage& ts, T* tile_out) {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    uint4* dst = reinterpret_cast<uint4*>(tile_out) + warp * warp_chunks;
+    const uint4* run = ts.chunks + warp * warp_chunks;
+    __syncwarp();
+    CARRY_UNROLL
+    for (int v = 0; v < vcount; ++v) {
+      const int l = v * 32 + lane;
+      if constexpr (STREAMING)
+        __stcs(dst + l, run[swizzle(l)]);
+      else
+        dst[l] = run[swizzle(l)];
+    }
+  }
+  /// The first `valid` items, element by element (coalesced).
+  __device__ static void store_items(temp_storage& ts, T* tile_out, int valid) {
+    __syncthreads();
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j) {
+      const int i = j * BLOCK_THREADS + static_cast<int>(threadIdx.x);
+      if (i < valid) tile_out[i] = *item(ts, i);
+    }
+  }
+};
+
+} // namespace detail
+} // namespace carry
