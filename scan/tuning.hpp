@@ -78,8 +78,12 @@ constexpr int coarsened_items() {
 
 /// The tuned single-pass tile, by size of T. H100 sweeps at 2^28 (NOTES.md, run 4), streaming hint on:
 ///   1 byte: 256 threads x 128 items (packed-byte path)  240 us, CUB 558 us
-///   4 bytes: 128 x 64                                   809 us, CUB 889 us, copy 726 us
-///   8 bytes: 256 x 16                                   801 us, CUB 801 us
+/// 4- and 8-byte types: staged in shared memory (NOTES.md step 19, h100-tune-staged.log), 6 blocks/SM:
+///   4 bytes: 256 x 32 staged: 2^28 788.6 us, 2^30 3131.7 (register tile 128 x 64: 809.0 / 3203.0;
+///            CUB 893.1 / 3493.8; copy 727.0 / 2848.0). 128 x 64, 224 x 32 staged within 1 %;
+///            96 x 64 (8/SM), 128 x 32 (12/SM) 3-14 % slower (more tiles, more look-backs).
+///   8 bytes: 256 x 16 staged: 2^28 1581.9 us, 2^29 3135.8 (register 256 x 16: 1615.5 / 3228.9; CUB
+///            1591.1 / 3171.6). 128 x 32, 224 x 16 staged within 1 %.
 /// Others: 256 threads x 64 bytes (not swept).
 template <class T, int SIZE = static_cast<int>(sizeof(T))>
 struct single_pass_tile {
@@ -91,11 +95,11 @@ struct single_pass_tile<T, 1> {
 };
 template <class T>
 struct single_pass_tile<T, 4> {
-  using type = tile_policy<block_scan_algorithm::coarsened, 128, 64, true>;
+  using type = staged_tile_policy<256, 32, 6>;
 };
 template <class T>
 struct single_pass_tile<T, 8> {
-  using type = tile_policy<block_scan_algorithm::coarsened, 256, 16, true>;
+  using type = staged_tile_policy<256, 16, 6>;
 };
 
 /// The tuned single-pass tile for T.

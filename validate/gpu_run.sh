@@ -48,6 +48,7 @@ if has sanitize; then
     run_tool $tool test_scan_custom
     run_tool $tool test_scan_variants
     run_tool $tool test_scan_small
+    run_tool $tool test_scan_staged
     run_tool $tool test_scan_api "worked examples*"
     run_tool $tool test_scan_api "bad arguments*"
     run_tool $tool test_scan_api "public entry points*"

@@ -110,9 +110,9 @@ template <class Agent, class T, class Op>
 cudaError_t launch_staged(unsigned grid, const T* d_in, T* d_out, const tile_plan& tiles, Op op, T init,
                           const single_pass_state<T>& state, epoch_t epoch, bool vin, bool vout,
                           cudaStream_t stream) {
-  const cudaError_t attr = cudaFuncSetAttribute(single_pass_kernel<Agent, T, Op>,
-                                                       cudaFuncAttributePreferredSharedMemoryCarveout,
-                                                       cudaSharedmemCarveoutMaxShared);
+  const cudaError_t attr =
+      cudaFuncSetAttribute(single_pass_kernel<Agent, T, Op>, cudaFuncAttributePreferredSharedMemoryCarveout,
+                           cudaSharedmemCarveoutMaxShared);
   if (attr != cudaSuccess) return attr;
   single_pass_kernel<Agent>
       <<<grid, Agent::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);

@@ -107,6 +107,16 @@ CARRY_HD inline bool vector_aligned(const void* p) {
   return v != 0 && reinterpret_cast<std::uintptr_t>(p) % (v == 0 ? 1 : v) == 0;
 }
 
+// ---- staged tiles (staged_tile.cuh) ----
+
+/// Shared-memory slot of chunk l (0 <= l < 32 * vcount) of a warp's run in a staged tile: l ^ k, with
+/// one key k = ((l & ~7) / vcount) % 8 per aligned group of 8 chunks, so the map is a bijection on the
+/// run. A warp-striped access (chunk 32 v + lane) puts each 8 lanes on 8 distinct 16-byte bank groups;
+/// a blocked one (chunk lane * vcount + v) does too when vcount % 8 == 0 (then k = lane % 8).
+CARRY_HD constexpr int staged_swizzle(int l, int vcount) {
+  return l ^ (((l & ~7) / vcount) & 7);
+}
+
 // ---- warp-striped chunks (the small-input path) ----
 
 /// Items of T in one chunk of a warp-striped segment: 16 bytes' worth when T packs into 16 bytes

@@ -1,4 +1,5 @@
-// A tile staged in shared memory: cp.async loads (no registers held while in flight), swizzled 16-byte chunks.
+// A tile staged in shared memory: cp.async loads (no registers held while in flight), swizzled 16-byte
+// chunks.
 #pragma once
 
 #include <cstdint>
@@ -17,11 +18,9 @@ constexpr bool stageable() {
 
 /// Tile of BLOCK_THREADS x ITEMS items held in shared memory, blocked (thread t owns items t*ITEMS ..).
 /// Each warp owns the contiguous run of 32 * vcount chunks its threads own, so filling and draining a
-/// full tile (warp-striped, 512 contiguous bytes per warp instruction) needs only __syncwarp. Chunk l of
-/// a warp's run sits at slot l ^ k, k = ((l & ~7) / vcount) % 8 (one key per aligned group of 8, so a
-/// bijection): a striped access (chunk 32 v + lane) spreads each 8 lanes over the eight 16-byte bank
-/// groups, and so does a blocked one (chunk lane * vcount + v, k = lane % 8) when vcount % 8 == 0; no
-/// padding. STREAMING: evict-first hint on the global loads (L2 policy) and stores.
+/// full tile (warp-striped, 512 contiguous bytes per warp instruction) needs only __syncwarp. Chunks sit
+/// at staged_swizzle slots (plan.hpp): no padding, and no bank conflicts when vcount % 8 == 0. STREAMING:
+/// evict-first hint on the global loads (L2 policy) and stores.
 template <class T, int BLOCK_THREADS, int ITEMS, bool STREAMING>
 struct staged_tile {
   static_assert(stageable<T, ITEMS>() && BLOCK_THREADS % 32 == 0, "carry: not a stageable tile");
@@ -33,7 +32,7 @@ struct staged_tile {
     uint4 chunks[BLOCK_THREADS * vcount];
   };
 
-  CARRY_HD static constexpr int swizzle(int l) { return l ^ (((l & ~7) / vcount) & 7); }
+  CARRY_HD static constexpr int swizzle(int l) { return staged_swizzle(l, vcount); }
   /// Slot of chunk c of the tile (tile order).
   CARRY_HD static constexpr int slot(int c) {
     return (c / warp_chunks) * warp_chunks + swizzle(c % warp_chunks);
@@ -55,7 +54,8 @@ struct staged_tile {
     const uint4* src = reinterpret_cast<const uint4*>(tile_in) + warp * warp_chunks;
     uint4* run = ts.chunks + warp * warp_chunks;
     std::uint64_t policy = 0;
-    if constexpr (STREAMING) asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
+    if constexpr (STREAMING)
+      asm volatile("createpolicy.fractional.L2::evict_first.b64 %0, 1.0;" : "=l"(policy));
     CARRY_UNROLL
     for (int v = 0; v < vcount; ++v) {
       const int l = v * 32 + lane; // warp-striped: coalesced

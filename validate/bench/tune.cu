@@ -176,7 +176,6 @@ void large_sweep(std::int64_t n) {
   striped_row<T, 256, 8, 0, true>(n, true);
 }
 
-
 // ---- diagnostics (NOTES.md step 18): where the large single pass loses against the copy ----
 // The single-pass tile with parts removed: MODE 0 ticket + load + store (the data path alone); MODE 1
 // ticket + load + block scan + store, no publish and no look-back (wrong results across tiles: timing
@@ -203,7 +202,8 @@ __global__ void __launch_bounds__(P::block_threads)
   if constexpr (MODE != 0) {
     auto no_prefix = [](const T&) { return carry::tile_prefix<T>{T{}, false}; };
     T aggregate;
-    typename tt::scan_t(ts.scan).template scan_with_callback<false>(items, carry::sum{}, no_prefix, aggregate);
+    typename tt::scan_t(ts.scan).template scan_with_callback<false>(items, carry::sum{}, no_prefix,
+                                                                    aggregate);
   }
   tt::io::store(ts.io, out + plan.tile_base(tile), valid, true, items, tt::tile_items);
 }
