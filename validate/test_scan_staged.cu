@@ -18,8 +18,8 @@ template <class P>
 std::vector<std::int64_t> staged_sizes() {
   const std::int64_t t = P::tile_items;
   std::vector<std::int64_t> s = edge_sizes(t);
-  for (std::int64_t n : {2 * t - 1, 2 * t, 2 * t + 1, 31 * t + 7, 32 * t, 33 * t + 1, 70 * t + 5,
-                         std::int64_t{1000003}})
+  for (std::int64_t n :
+       {2 * t - 1, 2 * t, 2 * t + 1, 31 * t + 7, 32 * t, 33 * t + 1, 70 * t + 5, std::int64_t{1000003}})
     s.push_back(n);
   if (const char* cap = std::getenv("CARRY_TEST_MAX_N")) {
     const std::int64_t max_n = std::atoll(cap);

@@ -292,15 +292,18 @@ struct staged_agent {
     const int live = valid - first; // the thread's items that exist (>= items on full tiles)
 
     // ---- load straight into shared memory ----
-    if (full && vec_in)
+    // Threads past the end of a partial tile (the last tile, whose aggregate is never published) carry
+    // a copy of item 0 as their total; it is read only behind load_items' barrier, never while other
+    // warps' asynchronous copies may still be landing.
+    T total{};
+    if (full && vec_in) {
       tile_t::load_full(ts.tile, in + plan.tile_base(tile));
-    else
+    } else {
       tile_t::load_items(ts.tile, in + plan.tile_base(tile), valid);
+      if (live <= 0) total = *tile_t::item(ts.tile, 0);
+    }
 
     // ---- phase 1: the thread's total, a left fold of its items (as the register tile's scan) ----
-    T total{};
-    if (!full && live <= 0) // past the end: a copy of item 0 (a partial tile is the last tile, whose
-      total = *tile_t::item(ts.tile, 0); // aggregate is never published)
     CARRY_UNROLL
     for (int v = 0; v < tile_t::vcount; ++v) {
       T x[tile_t::chunk_items];

@@ -1,5 +1,5 @@
 // Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
-// usage: carry_tune [small] [large] [large3] [diag] [staged]   (default: small and large)
+// usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback]   (default: small and large)
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -249,6 +249,40 @@ void staged_sweep(std::int64_t n) {
   }
 }
 
+/// The tuned tile with the classic or the canonical look-back forced (NOTES.md step 20): where does
+/// canonical_look_back_from_tiles belong for the staged tile?
+template <class T, bool CANONICAL>
+void look_back_row(std::int64_t n) {
+  using SP = carry::tuning::single_pass_policy<T>;
+  using plan_t = carry::detail::scan_plan<carry::tuning::hierarchical_policy<T>, SP, SP, T>;
+  const plan_t plan = plan_t::make(n, carry::scan_options{carry::scan_algorithm::single_pass, false});
+  row<T>(CANONICAL ? "tuned, canonical look-back" : "tuned, classic look-back", n, [&](const T* i, T* o) {
+    CARRY_CUDA_OR_DIE((carry::detail::launch_single_pass<SP, false>(
+        g_tmp, plan.layout, i, o, plan.tiles, carry::sum{}, T{}, CANONICAL, cudaStream_t{})));
+  });
+}
+
+template <class T>
+void look_back_sweep(std::int64_t n) {
+  baselines<T>(n);
+  look_back_row<T, false>(n);
+  look_back_row<T, true>(n);
+}
+
+/// Bytes on the staged tile (generic path, one operation per byte) against the packed register tile.
+template <class T>
+void bytes_sweep(std::int64_t n) {
+  using SP = carry::tuning::single_pass_policy<T>;
+  baselines<T>(n);
+  carry_row<SP, SP, T>("tuned packed 256x128", n);
+  using P512 = carry::tile_policy<CO::coarsened, 512, 64, true>;
+  carry_row<P512, P512, T>("packed 512x64", n);
+  staged_row<T, 128, 128, 8>(n);
+  staged_row<T, 256, 128, 6>(n);
+  staged_row<T, 256, 64, 8>(n);
+  staged_row<T, 128, 256, 6>(n);
+}
+
 template <class T>
 void diag_sweep(std::int64_t n) {
   using SP = carry::tuning::single_pass_policy<T>;
@@ -264,13 +298,14 @@ void diag_sweep(std::int64_t n) {
 
 int main(int argc, char** argv) {
   if (!gpu_present()) return 2;
-  bool small = argc < 2, large = argc < 2, large3 = false, diag = false, staged = false;
+  bool small = argc < 2, large = argc < 2, large3 = false, diag = false, staged = false, lb = false;
   for (int i = 1; i < argc; ++i) {
     small |= std::string(argv[i]) == "small";
     large |= std::string(argv[i]) == "large";
     large3 |= std::string(argv[i]) == "large3";
     diag |= std::string(argv[i]) == "diag";
     staged |= std::string(argv[i]) == "staged";
+    lb |= std::string(argv[i]) == "lookback";
   }
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_in, g_bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_out, g_bytes));
@@ -281,6 +316,11 @@ int main(int argc, char** argv) {
     for (int lg = 10; lg <= 18; ++lg) small_sweep<std::uint32_t>(std::int64_t{1} << lg);
     for (int lg = 10; lg <= 18; lg += 2) small_sweep<std::uint64_t>(std::int64_t{1} << lg);
     for (int lg = 12; lg <= 18; lg += 2) small_sweep<std::uint8_t>(std::int64_t{1} << lg);
+  }
+  if (lb) {
+    for (int lg : {22, 23, 24, 25, 26, 28}) look_back_sweep<std::uint32_t>(std::int64_t{1} << lg);
+    for (int lg : {22, 23, 24, 26, 28}) look_back_sweep<std::uint64_t>(std::int64_t{1} << lg);
+    for (int lg : {22, 24, 26, 28, 30}) bytes_sweep<std::uint8_t>(std::int64_t{1} << lg);
   }
   if (staged) {
     for (int lg : {20, 22, 24, 26, 28, 30}) staged_sweep<std::uint32_t>(std::int64_t{1} << lg);
