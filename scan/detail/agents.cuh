@@ -263,7 +263,8 @@ struct single_pass_agent {
 };
 
 // ---- single pass, tile staged in shared memory: the same scan as single_pass_agent, bit for bit, but
-// the items wait out the look-back in shared memory instead of registers, so more blocks fit per SM ----
+// the items wait out the look-back in shared memory instead of registers, so more blocks fit per SM
+// (1-byte sums: the packed-byte arithmetic of single_pass_agent on full tiles) ----
 template <class Policy, bool EXCLUSIVE, bool CANONICAL, class T, class Op>
 struct staged_agent {
   static constexpr int block_threads = Policy::block_threads;
@@ -271,6 +272,9 @@ struct staged_agent {
   static constexpr int items = Policy::items_per_thread;
   using tile_t = staged_tile<T, block_threads, items, Policy::streaming>;
   using core = block::coarsened<T, block_threads, 1>; // over thread totals
+  /// Sums of 1-byte integers on full tiles: dp4a thread totals, fix-up four bytes per operation.
+  static constexpr bool packed =
+      sizeof(T) == 1 && std::is_integral<T>::value && std::is_same<Op, carry::sum>::value;
   struct temp_storage {
     typename tile_t::temp_storage tile;
     typename core::temp_storage scan;
@@ -304,7 +308,17 @@ struct staged_agent {
     }
 
     // ---- phase 1: the thread's total, a left fold of its items (as the register tile's scan) ----
-    CARRY_UNROLL
+    if (packed && full) { // bytes summed four at a time (mod 256)
+      unsigned sum = 0;
+      CARRY_UNROLL
+      for (int v = 0; v < tile_t::vcount; ++v) {
+        const uint4 c = tile_t::own(ts.tile, v);
+        sum = __dp4a(c.w, 0x01010101u,
+                     __dp4a(c.z, 0x01010101u, __dp4a(c.y, 0x01010101u, __dp4a(c.x, 0x01010101u, sum))));
+      }
+      total = static_cast<T>(sum);
+    } else
+      CARRY_UNROLL
     for (int v = 0; v < tile_t::vcount; ++v) {
       T x[tile_t::chunk_items];
       const uint4 c = tile_t::own(ts.tile, v);
@@ -337,28 +351,44 @@ struct staged_agent {
       pre = carry.valid ? op(carry.value, thread_prefix) : thread_prefix;
       has_pre = true;
     }
-    T local = total;
-    CARRY_UNROLL
-    for (int v = 0; v < tile_t::vcount; ++v) {
-      uint4& slot = tile_t::own(ts.tile, v);
-      T x[tile_t::chunk_items];
-      const uint4 c = slot;
-      memcpy(x, &c, sizeof(c));
+    if (packed && full) { // four bytes per operation: carry = the running sum's low byte
+      unsigned byte_carry = has_pre ? static_cast<unsigned char>(pre) : 0u;
       CARRY_UNROLL
-      for (int e = 0; e < tile_t::chunk_items; ++e) {
-        const int j = v * tile_t::chunk_items + e;
-        const T here = x[e];
-        if constexpr (EXCLUSIVE) { // exclusive scans always have a carry (init at least)
-          x[e] = j == 0 ? pre : op(pre, local);
-          local = j == 0 ? here : op(local, here);
-        } else {
-          local = j == 0 ? here : op(local, here);
-          x[e] = has_pre ? op(pre, local) : local;
+      for (int v = 0; v < tile_t::vcount; ++v) {
+        uint4& slot = tile_t::own(ts.tile, v);
+        unsigned w[4] = {slot.x, slot.y, slot.z, slot.w};
+        CARRY_UNROLL
+        for (int k = 0; k < 4; ++k) {
+          const unsigned inclusive = scan_bytes(w[k], byte_carry);
+          w[k] = EXCLUSIVE ? (inclusive << 8) | byte_carry : inclusive;
+          byte_carry = inclusive >> 24;
         }
+        slot = make_uint4(w[0], w[1], w[2], w[3]);
       }
-      uint4 w;
-      memcpy(&w, x, sizeof(w));
-      slot = w;
+    } else {
+      T local = total;
+      CARRY_UNROLL
+      for (int v = 0; v < tile_t::vcount; ++v) {
+        uint4& slot = tile_t::own(ts.tile, v);
+        T x[tile_t::chunk_items];
+        const uint4 c = slot;
+        memcpy(x, &c, sizeof(c));
+        CARRY_UNROLL
+        for (int e = 0; e < tile_t::chunk_items; ++e) {
+          const int j = v * tile_t::chunk_items + e;
+          const T here = x[e];
+          if constexpr (EXCLUSIVE) { // exclusive scans always have a carry (init at least)
+            x[e] = j == 0 ? pre : op(pre, local);
+            local = j == 0 ? here : op(local, here);
+          } else {
+            local = j == 0 ? here : op(local, here);
+            x[e] = has_pre ? op(pre, local) : local;
+          }
+        }
+        uint4 w;
+        memcpy(&w, x, sizeof(w));
+        slot = w;
+      }
     }
     // ---- store ----
     if (full && vec_out)

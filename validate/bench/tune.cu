@@ -269,7 +269,7 @@ void look_back_sweep(std::int64_t n) {
   look_back_row<T, true>(n);
 }
 
-/// Bytes on the staged tile (generic path, one operation per byte) against the packed register tile.
+/// Bytes on the staged tile (packed: dp4a totals, four bytes per operation) against the register tile.
 template <class T>
 void bytes_sweep(std::int64_t n) {
   using SP = carry::tuning::single_pass_policy<T>;
@@ -277,10 +277,10 @@ void bytes_sweep(std::int64_t n) {
   carry_row<SP, SP, T>("tuned packed 256x128", n);
   using P512 = carry::tile_policy<CO::coarsened, 512, 64, true>;
   carry_row<P512, P512, T>("packed 512x64", n);
-  staged_row<T, 128, 128, 8>(n);
   staged_row<T, 256, 128, 6>(n);
-  staged_row<T, 256, 64, 8>(n);
   staged_row<T, 128, 256, 6>(n);
+  staged_row<T, 512, 64, 3>(n);
+  staged_row<T, 128, 128, 8>(n);
 }
 
 template <class T>
@@ -318,9 +318,9 @@ int main(int argc, char** argv) {
     for (int lg = 12; lg <= 18; lg += 2) small_sweep<std::uint8_t>(std::int64_t{1} << lg);
   }
   if (lb) {
-    for (int lg : {22, 23, 24, 25, 26, 28}) look_back_sweep<std::uint32_t>(std::int64_t{1} << lg);
-    for (int lg : {22, 23, 24, 26, 28}) look_back_sweep<std::uint64_t>(std::int64_t{1} << lg);
-    for (int lg : {22, 24, 26, 28, 30}) bytes_sweep<std::uint8_t>(std::int64_t{1} << lg);
+    for (int lg : {22, 24, 28, 29, 30}) look_back_sweep<std::uint32_t>(std::int64_t{1} << lg);
+    for (int lg : {22, 24, 28, 29}) look_back_sweep<std::uint64_t>(std::int64_t{1} << lg);
+    for (int lg : {20, 22, 24, 26, 28, 30}) bytes_sweep<std::uint8_t>(std::int64_t{1} << lg);
   }
   if (staged) {
     for (int lg : {20, 22, 24, 26, 28, 30}) staged_sweep<std::uint32_t>(std::int64_t{1} << lg);
