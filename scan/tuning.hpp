@@ -76,14 +76,18 @@ constexpr int coarsened_items() {
   return sizeof(T) >= 64 ? 1 : static_cast<int>(64 / sizeof(T));
 }
 
-/// The tuned single-pass tile, by size of T. H100 sweeps at 2^28 (NOTES.md, run 4), streaming hint on:
-///   1 byte: 256 threads x 128 items (packed-byte path)  240 us, CUB 558 us
-/// 4- and 8-byte types: staged in shared memory (NOTES.md step 19, h100-tune-staged.log), 6 blocks/SM:
-///   4 bytes: 256 x 32 staged: 2^28 788.6 us, 2^30 3131.7 (register tile 128 x 64: 809.0 / 3203.0;
-///            CUB 893.1 / 3493.8; copy 727.0 / 2848.0). 128 x 64, 224 x 32 staged within 1 %;
-///            96 x 64 (8/SM), 128 x 32 (12/SM) 3-14 % slower (more tiles, more look-backs).
-///   8 bytes: 256 x 16 staged: 2^28 1581.9 us, 2^29 3135.8 (register 256 x 16: 1615.5 / 3228.9; CUB
-///            1591.1 / 3171.6). 128 x 32, 224 x 16 staged within 1 %.
+/// The tuned single-pass tile, by size of T: staged in shared memory (staged_agent, NOTES.md steps 19-20,
+/// h100-tune-staged.log and h100-tune-lookback.log), 6 blocks per SM, streaming hints on.
+///   1 byte: 256 x 128 staged, packed-byte sums: 2^24 25.4 us, 2^28 212.0, 2^30 802.6 (register tile
+///            256 x 128: 28.2 / 223.7 / 858.4; CUB 51.1 / 559.7 / 2187.0); slower at 2^22 (15.2 vs
+///            14.2 us). 128 x 256 staged within 3 %, 512 x 64 and 128 x 128 staged 2-19 % slower.
+///   4 bytes: 256 x 32 staged, canonical look-back: 2^28 788.6 us, 2^30 3131.7 (register tile 128 x 64:
+///            809.0 / 3203.0; CUB 893.1 / 3493.8; copy 727.0 / 2848.0); with the classic look-back
+///            776.5 / 3078.9. 128 x 64, 224 x 32 staged within 1 %; 96 x 64 (8/SM), 128 x 32 (12/SM)
+///            3-14 % slower (more tiles, more look-backs).
+///   8 bytes: 256 x 16 staged, canonical look-back: 2^28 1581.9 us, 2^29 3135.8 (register 256 x 16:
+///            1615.5 / 3228.9; CUB 1591.1 / 3171.6); classic look-back 1545.4 / 3081.9. 128 x 32 and
+///            224 x 16 staged within 1 %.
 /// Others: 256 threads x 64 bytes (not swept).
 template <class T, int SIZE = static_cast<int>(sizeof(T))>
 struct single_pass_tile {
@@ -91,7 +95,7 @@ struct single_pass_tile {
 };
 template <class T>
 struct single_pass_tile<T, 1> {
-  using type = tile_policy<block_scan_algorithm::coarsened, 256, 128, true>;
+  using type = staged_tile_policy<256, 128, 6>;
 };
 template <class T>
 struct single_pass_tile<T, 4> {
@@ -139,11 +143,6 @@ using small_policy = small_tile_policy<T, 256, 4, 128, false, 20000>;
 /// for the 512 x 16 transposed tile in the same sweep, and 6.3 us for the 128 x 64 single pass in the
 /// c8083b3 benchmark; at 2^24 it is slower (69.8 vs 63.3 us), see NOTES.md.
 constexpr std::int64_t small_n_max = std::int64_t{1} << 18;
-
-/// Fast mode uses the canonical (deterministic) look-back from this many tiles on: on the H100 it was
-/// faster there (u32, 128 x 64 tiles: 2^28 826 vs 868 us, 2^30 3271 vs 3445 us) and slower below
-/// (2^22, 512 tiles: 22.4 vs 20.0 us). See NOTES.md.
-constexpr std::int64_t canonical_look_back_from_tiles = 2048;
 
 /// `scan_algorithm::automatic` takes the single-pass scan from this many items on, the hierarchical
 /// pass below. The single pass measured as fast or faster at every size (H100, u32 inclusive sum,

@@ -131,10 +131,10 @@ TEST_CASE("pass choice", "[cpu][plan]") {
   const std::int64_t big =
       std::max<std::int64_t>(tuning::auto_single_pass_from, tuning::small_n_max) + 100000;
   CHECK(choose_pass(big, a, 4096) == pass_kind::single_pass);
-  // the canonical look-back: always when deterministic, else from the measured tile count
-  CHECK(canonical_look_back(d, 2));
-  CHECK_FALSE(canonical_look_back(s, tuning::canonical_look_back_from_tiles - 1));
-  CHECK(canonical_look_back(s, tuning::canonical_look_back_from_tiles));
+  // the canonical look-back: in deterministic mode only
+  CHECK(canonical_look_back(d));
+  CHECK_FALSE(canonical_look_back(s));
+  CHECK_FALSE(canonical_look_back(a));
 }
 
 TEST_CASE("small-input planning", "[cpu][plan]") {
@@ -232,7 +232,8 @@ TEST_CASE("staged tiles: the chunk swizzle is a bijection and striped accesses a
   CHECK(tuning::single_pass_policy<std::uint32_t>::items_per_thread * 4 / 16 % 8 == 0);
   CHECK(tuning::single_pass_policy<std::uint64_t>::items_per_thread * 8 / 16 % 8 == 0);
   CHECK(is_staged_policy<tuning::single_pass_policy<float>>::value);
-  CHECK_FALSE(is_staged_policy<tuning::single_pass_policy<std::uint8_t>>::value);
+  CHECK(is_staged_policy<tuning::single_pass_policy<std::uint8_t>>::value);
+  CHECK(tuning::single_pass_policy<std::uint8_t>::items_per_thread / 16 % 8 == 0);
 }
 
 // ---- the tree schedules, run serially (within a level the nodes are independent) ----

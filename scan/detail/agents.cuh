@@ -308,28 +308,34 @@ struct staged_agent {
     }
 
     // ---- phase 1: the thread's total, a left fold of its items (as the register tile's scan) ----
-    if (packed && full) { // bytes summed four at a time (mod 256)
-      unsigned sum = 0;
+    bool packed_tile = false; // a full tile of 1-byte sums: bytes summed four at a time (mod 256)
+    if constexpr (packed) {
+      packed_tile = full;
+      if (packed_tile) {
+        unsigned sum = 0;
+        CARRY_UNROLL
+        for (int v = 0; v < tile_t::vcount; ++v) {
+          const uint4 c = tile_t::own(ts.tile, v);
+          sum = __dp4a(c.w, 0x01010101u,
+                       __dp4a(c.z, 0x01010101u, __dp4a(c.y, 0x01010101u, __dp4a(c.x, 0x01010101u, sum))));
+        }
+        total = static_cast<T>(sum);
+      }
+    }
+    if (!packed_tile) {
       CARRY_UNROLL
       for (int v = 0; v < tile_t::vcount; ++v) {
+        T x[tile_t::chunk_items];
         const uint4 c = tile_t::own(ts.tile, v);
-        sum = __dp4a(c.w, 0x01010101u,
-                     __dp4a(c.z, 0x01010101u, __dp4a(c.y, 0x01010101u, __dp4a(c.x, 0x01010101u, sum))));
-      }
-      total = static_cast<T>(sum);
-    } else
-      CARRY_UNROLL
-    for (int v = 0; v < tile_t::vcount; ++v) {
-      T x[tile_t::chunk_items];
-      const uint4 c = tile_t::own(ts.tile, v);
-      memcpy(x, &c, sizeof(c));
-      CARRY_UNROLL
-      for (int e = 0; e < tile_t::chunk_items; ++e) {
-        const int j = v * tile_t::chunk_items + e;
-        if (j == 0) {
-          if (live > 0) total = x[0];
-        } else if (full || j < live) {
-          total = op(total, x[e]);
+        memcpy(x, &c, sizeof(c));
+        CARRY_UNROLL
+        for (int e = 0; e < tile_t::chunk_items; ++e) {
+          const int j = v * tile_t::chunk_items + e;
+          if (j == 0) {
+            if (live > 0) total = x[0];
+          } else if (full || j < live) {
+            total = op(total, x[e]);
+          }
         }
       }
     }
@@ -351,21 +357,24 @@ struct staged_agent {
       pre = carry.valid ? op(carry.value, thread_prefix) : thread_prefix;
       has_pre = true;
     }
-    if (packed && full) { // four bytes per operation: carry = the running sum's low byte
-      unsigned byte_carry = has_pre ? static_cast<unsigned char>(pre) : 0u;
-      CARRY_UNROLL
-      for (int v = 0; v < tile_t::vcount; ++v) {
-        uint4& slot = tile_t::own(ts.tile, v);
-        unsigned w[4] = {slot.x, slot.y, slot.z, slot.w};
+    if constexpr (packed) {
+      if (packed_tile) { // four bytes per operation: carry = the running sum's low byte
+        unsigned byte_carry = has_pre ? static_cast<unsigned char>(pre) : 0u;
         CARRY_UNROLL
-        for (int k = 0; k < 4; ++k) {
-          const unsigned inclusive = scan_bytes(w[k], byte_carry);
-          w[k] = EXCLUSIVE ? (inclusive << 8) | byte_carry : inclusive;
-          byte_carry = inclusive >> 24;
+        for (int v = 0; v < tile_t::vcount; ++v) {
+          uint4& slot = tile_t::own(ts.tile, v);
+          unsigned w[4] = {slot.x, slot.y, slot.z, slot.w};
+          CARRY_UNROLL
+          for (int k = 0; k < 4; ++k) {
+            const unsigned inclusive = scan_bytes(w[k], byte_carry);
+            w[k] = EXCLUSIVE ? (inclusive << 8) | byte_carry : inclusive;
+            byte_carry = inclusive >> 24;
+          }
+          slot = make_uint4(w[0], w[1], w[2], w[3]);
         }
-        slot = make_uint4(w[0], w[1], w[2], w[3]);
       }
-    } else {
+    }
+    if (!packed_tile) {
       T local = total;
       CARRY_UNROLL
       for (int v = 0; v < tile_t::vcount; ++v) {

@@ -166,7 +166,7 @@ cudaError_t launch_small(void* d_temp_storage, const Layout& layout, const T* d_
   const unsigned threads = P::block_threads;
   const bool overlap = ranges_overlap(d_in, d_out, static_cast<std::size_t>(tiles.num_items) * sizeof(T));
   const small_mode mode =
-      choose_small_mode(tiles.num_tiles, P::gather_tiles, overlap, canonical_look_back(opt, tiles.num_tiles));
+      choose_small_mode(tiles.num_tiles, P::gather_tiles, overlap, canonical_look_back(opt));
   if (mode == small_mode::one_tile) {
     const auto one_tile_threads = static_cast<unsigned>(
         small_tile_threads(tiles.num_items, P::block_threads, warp_threads * P::items_per_thread));
@@ -223,8 +223,7 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
     if (plan.kind == pass_kind::single_tile)
       return launch_single_tile<SPolicy, EXCLUSIVE>(d_in, d_out, plan.tiles, op, init, stream);
     return launch_single_pass<SPolicy, EXCLUSIVE>(d_temp_storage, plan.layout, d_in, d_out, plan.tiles, op,
-                                                  init, canonical_look_back(opt, plan.tiles.num_tiles),
-                                                  stream);
+                                                  init, canonical_look_back(opt), stream);
   }
 }
 

@@ -57,10 +57,11 @@ CARRY_HD inline pass_kind choose_pass(std::int64_t n, const scan_options& opt, s
   return uses_single_pass(n, opt) ? pass_kind::single_pass : pass_kind::hierarchical;
 }
 
-/// Whether a single pass folds with the canonical, group-aligned look-back (always in deterministic
-/// mode; in fast mode from the tile count where it measured faster, see tuning.hpp).
-CARRY_HD inline bool canonical_look_back(const scan_options& opt, std::int64_t num_tiles) {
-  return opt.deterministic || num_tiles >= tuning::canonical_look_back_from_tiles;
+/// Whether a single pass folds with the canonical, group-aligned look-back: in deterministic mode only.
+/// (Fast mode used it from 2048 tiles with the register tiles, where it measured faster; with the
+/// staged tiles the classic look-back is as fast or faster at every size: NOTES.md step 20.)
+CARRY_HD inline bool canonical_look_back(const scan_options& opt) {
+  return opt.deterministic;
 }
 
 } // namespace detail
