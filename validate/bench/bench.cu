@@ -1,7 +1,8 @@
 // Benchmark: carry's scans against CUB, Thrust and a device copy, in one run, on one GPU.
 // Large n: CUDA events around each call, median of many after warm-up, rotating buffers while inputs
 // fit in L2. Small n: "queued" = a batch of calls queued behind a busy kernel, per call; "e2e" = host
-// clock around one call plus a stream sync on an idle GPU. Every carry result timed is checked once.
+// clock around one call plus a stream sync on an idle GPU (5 batches of 40 calls, the lowest batch
+// median: see timing.cuh). Every carry result timed is checked once.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
