@@ -25,11 +25,7 @@ std::vector<std::int64_t> small_sizes() {
   s.erase(std::remove_if(s.begin(), s.end(),
                          [](std::int64_t n) { return n < 0 || n > carry::tuning::small_n_max; }),
           s.end());
-  if (const char* cap = std::getenv("CARRY_TEST_MAX_N")) {
-    const std::int64_t max_n = std::atoll(cap);
-    s.erase(std::remove_if(s.begin(), s.end(), [&](std::int64_t n) { return n > max_n; }), s.end());
-  }
-  return s;
+  return capped_sizes(s);
 }
 
 /// Every small size x mode x inclusive/exclusive x out of place / in place (in place never gathers),
@@ -96,26 +92,7 @@ TEST_CASE("small path: unaligned pointers take element accesses", "[gpu][small]"
   using HP = carry::tuning::hierarchical_policy<std::uint32_t>;
   using SP = carry::tuning::single_pass_policy<std::uint32_t>;
   for (const auto& opt : small_modes)
-    for (std::int64_t n : small_sizes<P>()) {
-      const auto in = random_values<std::uint32_t>(n + 1, n);
-      const std::vector<std::uint32_t> shifted(in.begin() + 1, in.end());
-      const auto ref = reference_inclusive(shifted, carry::sum{});
-      device_buffer<std::uint32_t> d_in(n + 1), d_out(n + 3);
-      d_in.upload(in);
-      d_out.poison();
-      std::size_t bytes = 0;
-      using W = carry::device_scan_with<HP, SP, P>;
-      REQUIRE(W::inclusive_scan(nullptr, bytes, d_in.ptr + 1, d_out.ptr + 3, carry::sum{}, n, opt) ==
-              cudaSuccess);
-      device_buffer<unsigned char> tmp(bytes);
-      tmp.poison();
-      REQUIRE(W::inclusive_scan(tmp.ptr, bytes, d_in.ptr + 1, d_out.ptr + 3, carry::sum{}, n, opt) ==
-              cudaSuccess);
-      auto out = d_out.download(n + 3);
-      INFO("n = " << n);
-      CHECK(std::vector<std::uint32_t>(out.begin() + 3, out.end()) == ref);
-      CHECK(d_out.guard_intact());
-    }
+    for (std::int64_t n : small_sizes<P>()) check_unaligned_sum<carry::device_scan_with<HP, SP, P>>(n, opt);
 }
 
 TEST_CASE("small path: deterministic float sums repeat bit for bit", "[gpu][small]") {

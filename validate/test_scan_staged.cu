@@ -21,11 +21,7 @@ std::vector<std::int64_t> staged_sizes() {
   for (std::int64_t n :
        {2 * t - 1, 2 * t, 2 * t + 1, 31 * t + 7, 32 * t, 33 * t + 1, 70 * t + 5, std::int64_t{1000003}})
     s.push_back(n);
-  if (const char* cap = std::getenv("CARRY_TEST_MAX_N")) {
-    const std::int64_t max_n = std::atoll(cap);
-    s.erase(std::remove_if(s.begin(), s.end(), [&](std::int64_t n) { return n > max_n; }), s.end());
-  }
-  return s;
+  return capped_sizes(s);
 }
 
 /// P as the single-pass and the small-input policy (so no warp-striped small path): every size x mode x
@@ -66,25 +62,8 @@ TEST_CASE("staged tile: unaligned pointers take element accesses", "[gpu][staged
   using P = carry::tuning::single_pass_policy<T>;
   using W = carry::device_scan_with<carry::tuning::hierarchical_policy<T>, P, P>;
   for (const auto& opt : sp_modes)
-    for (std::int64_t n : {std::int64_t{P::tile_items + 1}, std::int64_t{5 * P::tile_items + 7}}) {
-      const auto in = random_values<T>(n + 1, n);
-      const std::vector<T> shifted(in.begin() + 1, in.end());
-      const auto ref = reference_inclusive(shifted, carry::sum{});
-      device_buffer<T> d_in(n + 1), d_out(n + 3);
-      d_in.upload(in);
-      d_out.poison();
-      std::size_t bytes = 0;
-      REQUIRE(W::inclusive_scan(nullptr, bytes, d_in.ptr + 1, d_out.ptr + 3, carry::sum{}, n, opt) ==
-              cudaSuccess);
-      device_buffer<unsigned char> tmp(bytes);
-      tmp.poison();
-      REQUIRE(W::inclusive_scan(tmp.ptr, bytes, d_in.ptr + 1, d_out.ptr + 3, carry::sum{}, n, opt) ==
-              cudaSuccess);
-      auto out = d_out.download(n + 3);
-      INFO("n = " << n);
-      CHECK(std::vector<T>(out.begin() + 3, out.end()) == ref);
-      CHECK(d_out.guard_intact());
-    }
+    for (std::int64_t n : {std::int64_t{P::tile_items + 1}, std::int64_t{5 * P::tile_items + 7}})
+      check_unaligned_sum<W>(n, opt);
 }
 
 TEST_CASE("staged tile: deterministic float sums equal the register tile's bit for bit", "[gpu][staged]") {
@@ -95,10 +74,8 @@ TEST_CASE("staged tile: deterministic float sums equal the register tile's bit f
                                   staged::items_per_thread, true>;
   using HP = carry::tuning::hierarchical_policy<float>;
   const carry::scan_options det{carry::scan_algorithm::single_pass, true};
-  std::vector<std::int64_t> sizes{std::int64_t{40} * staged::tile_items + 123,
-                                  std::int64_t{2049} * staged::tile_items + 1}; // the latter: > 2048 tiles
-  if (const char* cap = std::getenv("CARRY_TEST_MAX_N")) sizes = {std::atoll(cap)};
-  for (std::int64_t n : sizes) {
+  for (std::int64_t n : capped_sizes({std::int64_t{40} * staged::tile_items + 123, // > 2048 tiles:
+                                      std::int64_t{2049} * staged::tile_items + 1})) {
     std::mt19937_64 g(n);
     std::uniform_real_distribution<float> u(-1.f, 1.f);
     std::vector<float> in(n);

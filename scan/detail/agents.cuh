@@ -178,9 +178,7 @@ struct single_pass_agent {
                                  const single_pass_state<T>& state, epoch_t epoch, bool vec_in,
                                  bool vec_out) {
     // ---- take a ticket: tiles go out in the order blocks start ----
-    if (threadIdx.x == 0) ts.tile = take_ticket(state.counter, epoch);
-    __syncthreads();
-    const std::int64_t tile = ts.tile;
+    const std::int64_t tile = block_ticket(ts.tile, state.counter, epoch);
     const int valid = plan.valid_items(tile);
     const bool last = tile == plan.num_tiles - 1;
     if constexpr (packed) {
@@ -286,9 +284,7 @@ struct staged_agent {
                                  const single_pass_state<T>& state, epoch_t epoch, bool vec_in,
                                  bool vec_out) {
     // ---- take a ticket: tiles go out in the order blocks start ----
-    if (threadIdx.x == 0) ts.tile_index = take_ticket(state.counter, epoch);
-    __syncthreads();
-    const std::int64_t tile = ts.tile_index;
+    const std::int64_t tile = block_ticket(ts.tile_index, state.counter, epoch);
     const int valid = plan.valid_items(tile);
     const bool full = valid == tile_t::tile_items;
     const bool last = tile == plan.num_tiles - 1;
@@ -429,11 +425,8 @@ struct small_agent {
     const int warp = static_cast<int>(threadIdx.x / warp_threads);
     const int lane = static_cast<int>(threadIdx.x % warp_threads);
     std::int64_t tile = blockIdx.x;
-    if constexpr (ticketed) { // ---- ticket: tiles go out in the order blocks start ----
-      if (threadIdx.x == 0) ts.tile = take_ticket(state.counter, epoch);
-      __syncthreads();
-      tile = ts.tile;
-    }
+    if constexpr (ticketed) // ---- ticket: tiles go out in the order blocks start ----
+      tile = block_ticket(ts.tile, state.counter, epoch);
     const std::int64_t base = plan.tile_base(tile);
     const int valid = plan.valid_items(tile);
     const int seg_valid = valid - warp * seg_t::items;

@@ -37,6 +37,14 @@ __device__ __forceinline__ std::uint32_t take_ticket(std::uint64_t* counter, epo
   }
 }
 
+/// The calling block's tile: thread 0 takes a ticket into `slot` (shared memory), every thread reads it.
+__device__ __forceinline__ std::int64_t block_ticket(std::uint32_t& slot, std::uint64_t* counter,
+                                                     epoch_t epoch) {
+  if (threadIdx.x == 0) slot = take_ticket(counter, epoch);
+  __syncthreads();
+  return slot;
+}
+
 /// How a tile's (state, value) is stored: for T of up to 8 bytes one 128-bit word (value bits, 64-bit
 /// tag), written and read whole as CUB does; for larger T a 64-bit flag with release/acquire and two
 /// value slots (aggregate, inclusive prefix), each written before its flag.

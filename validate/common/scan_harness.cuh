@@ -14,18 +14,22 @@
 
 namespace carry_validate {
 
-/// The issue's sizes around a tile, plus primes, 2^20 + 7 and a seeded random size. CARRY_TEST_MAX_N
-/// (environment) drops larger sizes, for runs under compute-sanitizer.
-inline std::vector<std::int64_t> edge_sizes(std::int64_t tile) {
-  std::vector<std::int64_t> s{
-      0, 1, 2, 31, 32, 33, tile - 1, tile, tile + 1, 3 * tile + 17, 1009, 65537, (1 << 20) + 7};
-  std::mt19937_64 g(tile);
-  s.push_back(1 + static_cast<std::int64_t>(g() % (1 << 19)));
+/// Drops the sizes above CARRY_TEST_MAX_N (environment), for runs under compute-sanitizer.
+inline std::vector<std::int64_t> capped_sizes(std::vector<std::int64_t> s) {
   if (const char* cap = std::getenv("CARRY_TEST_MAX_N")) {
     const std::int64_t max_n = std::atoll(cap);
     s.erase(std::remove_if(s.begin(), s.end(), [&](std::int64_t n) { return n > max_n; }), s.end());
   }
   return s;
+}
+
+/// The issue's sizes around a tile, plus primes, 2^20 + 7 and a seeded random size (capped_sizes).
+inline std::vector<std::int64_t> edge_sizes(std::int64_t tile) {
+  std::vector<std::int64_t> s{
+      0, 1, 2, 31, 32, 33, tile - 1, tile, tile + 1, 3 * tile + 17, 1009, 65537, (1 << 20) + 7};
+  std::mt19937_64 g(tile);
+  s.push_back(1 + static_cast<std::int64_t>(g() % (1 << 19)));
+  return capped_sizes(s);
 }
 
 template <class T>
@@ -95,6 +99,30 @@ void check_device_scan(Op op, T init, carry::scan_options opt, std::int64_t n, b
       CHECK(differ == 0);
     }
   }
+}
+
+/// An inclusive u32 sum through the scan wrapper W with input and output one and three items past a
+/// 16-byte boundary (the element-wise paths), against the CPU; the output's guard must stay intact.
+template <class W>
+void check_unaligned_sum(std::int64_t n, const carry::scan_options& opt) {
+  using T = std::uint32_t;
+  const auto in = random_values<T>(n + 1, n);
+  const std::vector<T> shifted(in.begin() + 1, in.end());
+  const auto ref = reference_inclusive(shifted, carry::sum{});
+  device_buffer<T> d_in(n + 1), d_out(n + 3);
+  d_in.upload(in);
+  d_out.poison();
+  std::size_t bytes = 0;
+  REQUIRE(W::inclusive_scan(nullptr, bytes, d_in.ptr + 1, d_out.ptr + 3, carry::sum{}, n, opt) ==
+          cudaSuccess);
+  device_buffer<unsigned char> tmp(bytes);
+  tmp.poison();
+  REQUIRE(W::inclusive_scan(tmp.ptr, bytes, d_in.ptr + 1, d_out.ptr + 3, carry::sum{}, n, opt) ==
+          cudaSuccess);
+  auto out = d_out.download(n + 3);
+  INFO("n = " << n);
+  CHECK(std::vector<T>(out.begin() + 3, out.end()) == ref);
+  CHECK(d_out.guard_intact());
 }
 
 /// Every edge size x inclusive/exclusive x out-of-place/in-place, for the three device modes.
