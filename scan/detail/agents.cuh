@@ -113,13 +113,12 @@ struct downsweep_agent {
   }
 };
 
-// ---- packed bytes: sums of 1-byte integers, four to a register ----
+// ---- packed bytes: sums of 1-byte integers, four to a 32-bit word (the staged tile's full tiles) ----
 
-/// Whether a tile of T under Op takes the packed-byte path: 1-byte integers summed (mod 256), in tiles
-/// that load as 16-byte chunks.
-template <class T, class Op, class IO>
+/// Whether T under Op is a sum of 1-byte integers (mod 256), which the staged tile does four at a time.
+template <class T, class Op>
 constexpr bool packed_byte_sum() {
-  return sizeof(T) == 1 && std::is_integral<T>::value && std::is_same<Op, carry::sum>::value && IO::transpose;
+  return sizeof(T) == 1 && std::is_integral<T>::value && std::is_same<Op, carry::sum>::value;
 }
 
 /// Per-byte a + b (mod 256) of four bytes at once: no carry crosses a byte.
@@ -163,14 +162,9 @@ struct single_pass_agent {
   using tt = tile_types<Policy, T>;
   static constexpr int block_threads = Policy::block_threads;
   static constexpr int min_blocks = 1;
-  static constexpr bool packed = packed_byte_sum<T, Op, typename tt::io>();
-  using packed_scan_t = block_scan<T, tt::threads, block_scan_algorithm::coarsened, 1>; // over thread totals
   struct temp_storage {
     typename tt::io::temp_storage io;
-    union {
-      typename tt::scan_t::temp_storage scan;
-      typename packed_scan_t::temp_storage packed;
-    };
+    typename tt::scan_t::temp_storage scan;
     std::uint32_t tile;
   };
 
@@ -181,88 +175,22 @@ struct single_pass_agent {
     const std::int64_t tile = block_ticket(ts.tile, state.counter, epoch);
     const int valid = plan.valid_items(tile);
     const bool last = tile == plan.num_tiles - 1;
-    if constexpr (packed) {
-      consume_packed(ts, in + plan.tile_base(tile), out + plan.tile_base(tile), valid, tile, last, op, init,
-                     state, epoch, vec_in, vec_out);
-    } else {
-      T items[tt::items];
-      tt::io::load(ts.io, in + plan.tile_base(tile), valid, vec_in, items, tt::tile_items);
-      // ---- scan; warp 0 meanwhile publishes and looks back ----
-      auto get_prefix = [&](const T& aggregate) {
-        return resolve_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE, CANONICAL>(aggregate, tile, last, op,
-                                                                                    init, state, epoch);
-      };
-      T aggregate;
-      typename tt::scan_t(ts.scan).template scan_with_callback<EXCLUSIVE>(items, op, get_prefix, aggregate);
-      tt::io::store(ts.io, out + plan.tile_base(tile), valid, vec_out, items, tt::tile_items);
-    }
-  }
-
-  /// Packed bytes: the thread's total comes from dp4a over its words, the block scan runs over thread
-  /// totals only, and the fix-up scans four bytes per operation (mod 256, so 0 is the identity).
-  __device__ static void consume_packed(temp_storage& ts, const T* tile_in, T* tile_out, int valid,
-                                        std::int64_t tile, bool last, Op op, T init,
-                                        const single_pass_state<T>& state, epoch_t epoch, bool vec_in,
-                                        bool vec_out) {
-    constexpr int words = tt::items / 4;
-    constexpr int chunks = tt::io::vcount;
-    union {
-      uint4 c[chunks];
-      unsigned w[words];
-    } data;
-    const int first = threadIdx.x * tt::items;
-    // ---- load ----
-    if (vec_in && valid == tt::tile_items) {
-      tt::io::load_chunks(ts.io, tile_in, data.c);
-    } else {
-      CARRY_UNROLL
-      for (int k = 0; k < words; ++k) {
-        unsigned x = 0;
-        CARRY_UNROLL
-        for (int b = 0; b < 4; ++b)
-          if (first + 4 * k + b < valid)
-            x |= unsigned(static_cast<unsigned char>(tile_in[first + 4 * k + b])) << (8 * b);
-        data.w[k] = x;
-      }
-    }
-    // ---- phase 1: thread total; phase 2: Brent-Kung over the totals ----
-    unsigned sum = 0;
-    CARRY_UNROLL
-    for (int k = 0; k < words; ++k) sum = __dp4a(data.w[k], 0x01010101u, sum);
-    // an exclusive scan of the totals, carried in by the look-back, gives each thread its carry byte
-    // (no carry-in for tile 0 of an inclusive scan: 0, the identity of the sum)
+    T items[tt::items];
+    tt::io::load(ts.io, in + plan.tile_base(tile), valid, vec_in, items, tt::tile_items);
+    // ---- scan; warp 0 meanwhile publishes and looks back ----
     auto get_prefix = [&](const T& aggregate) {
-      tile_prefix<T> p = resolve_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE, CANONICAL>(
-          aggregate, tile, last, op, init, state, epoch);
-      return tile_prefix<T>{p.valid ? p.value : T{}, true};
+      return resolve_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE, CANONICAL>(aggregate, tile, last, op,
+                                                                                  init, state, epoch);
     };
-    T items[1] = {static_cast<T>(sum)};
     T aggregate;
-    packed_scan_t(ts.packed).template scan_with_callback<true>(items, op, get_prefix, aggregate);
-    // ---- phase 3: fix-up, four bytes at a time ----
-    unsigned carry = static_cast<unsigned char>(items[0]);
-    CARRY_UNROLL
-    for (int k = 0; k < words; ++k) {
-      const unsigned inclusive = scan_bytes(data.w[k], carry);
-      data.w[k] = EXCLUSIVE ? (inclusive << 8) | carry : inclusive;
-      carry = inclusive >> 24;
-    }
-    // ---- store ----
-    if (vec_out && valid == tt::tile_items) {
-      tt::io::store_chunks(ts.io, tile_out, data.c);
-    } else {
-      CARRY_UNROLL
-      for (int k = 0; k < words; ++k) CARRY_UNROLL
-      for (int b = 0; b < 4; ++b)
-        if (first + 4 * k + b < valid)
-          tile_out[first + 4 * k + b] = static_cast<T>((data.w[k] >> (8 * b)) & 0xffu);
-    }
+    typename tt::scan_t(ts.scan).template scan_with_callback<EXCLUSIVE>(items, op, get_prefix, aggregate);
+    tt::io::store(ts.io, out + plan.tile_base(tile), valid, vec_out, items, tt::tile_items);
   }
 };
 
 // ---- single pass, tile staged in shared memory: the same scan as single_pass_agent, bit for bit, but
 // the items wait out the look-back in shared memory instead of registers, so more blocks fit per SM
-// (1-byte sums: the packed-byte arithmetic of single_pass_agent on full tiles) ----
+// (1-byte sums: packed-byte arithmetic on full tiles) ----
 template <class Policy, bool EXCLUSIVE, bool CANONICAL, class T, class Op>
 struct staged_agent {
   static constexpr int block_threads = Policy::block_threads;
@@ -271,8 +199,7 @@ struct staged_agent {
   using tile_t = staged_tile<T, block_threads, items, Policy::streaming>;
   using core = block::coarsened<T, block_threads, 1>; // over thread totals
   /// Sums of 1-byte integers on full tiles: dp4a thread totals, fix-up four bytes per operation.
-  static constexpr bool packed =
-      sizeof(T) == 1 && std::is_integral<T>::value && std::is_same<Op, carry::sum>::value;
+  static constexpr bool packed = packed_byte_sum<T, Op>();
   struct temp_storage {
     typename tile_t::temp_storage tile;
     typename core::temp_storage scan;

@@ -24,7 +24,7 @@ constexpr bool stageable() {
 template <class T, int BLOCK_THREADS, int ITEMS, bool STREAMING>
 struct staged_tile {
   static_assert(stageable<T, ITEMS>() && BLOCK_THREADS % 32 == 0, "carry: not a stageable tile");
-  static constexpr int chunk_items = static_cast<int>(16 / sizeof(T));
+  static constexpr int chunk_items = detail::chunk_items<T>();
   static constexpr int vcount = ITEMS / chunk_items; // chunks per thread
   static constexpr int warp_chunks = 32 * vcount;
   static constexpr int tile_items = BLOCK_THREADS * ITEMS;

@@ -27,7 +27,8 @@ struct vector_word<4> {
 /// Loads and stores of a blocked tile (thread t holds items t*ITEMS .. t*ITEMS+ITEMS-1).
 /// Full tiles whose pointer allows it move as 16-byte vectors, warp-striped so that each instruction of
 /// a warp covers 512 contiguous bytes, and are transposed to the blocked arrangement through shared
-/// memory (one 16-byte slot of padding per 8, so neither direction has bank conflicts). Partial tiles
+/// memory (one 16-byte slot of padding per 8: no bank conflicts with 8 chunks a thread; 16 chunks a
+/// thread read back 2-way conflicted, the CPU model in test_cpu.cpp's staged-tile case). Partial tiles
 /// of such policies move element by element but still coalesced (striped), through the same buffer;
 /// other policies load and store each thread's own items.
 template <class T, int BLOCK_THREADS, int ITEMS, bool STREAMING = false, bool WARP_TRANSPOSE = true>

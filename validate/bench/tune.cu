@@ -137,29 +137,22 @@ void transposed_row(std::int64_t n) {
   carry_row<P, P, T>(what, n);
 }
 
+/// transposed_row for each (B, I) pair in BI.
+template <class T, int B, int I, int... BI>
+void transposed_rows(std::int64_t n) {
+  transposed_row<T, B, I>(n);
+  if constexpr (sizeof...(BI) > 0) transposed_rows<T, BI...>(n);
+}
+
 template <class T>
 void large_sweep3(std::int64_t n) {
   baselines<T>(n);
-  if constexpr (sizeof(T) == 4) {
-    transposed_row<T, 128, 64>(n);
-    transposed_row<T, 128, 32>(n);
-    transposed_row<T, 256, 32>(n);
-    transposed_row<T, 128, 48>(n);
-    transposed_row<T, 192, 32>(n);
-    transposed_row<T, 64, 128>(n);
-  } else if constexpr (sizeof(T) == 8) {
-    transposed_row<T, 256, 16>(n);
-    transposed_row<T, 128, 16>(n);
-    transposed_row<T, 128, 32>(n);
-    transposed_row<T, 256, 8>(n);
-    transposed_row<T, 512, 8>(n);
-    transposed_row<T, 256, 12>(n);
-  } else {
-    transposed_row<T, 256, 128>(n);
-    transposed_row<T, 512, 64>(n);
-    transposed_row<T, 128, 256>(n);
-    transposed_row<T, 256, 96>(n);
-  }
+  if constexpr (sizeof(T) == 4)
+    transposed_rows<T, 128, 64, 128, 32, 256, 32, 128, 48, 192, 32, 64, 128>(n);
+  else if constexpr (sizeof(T) == 8)
+    transposed_rows<T, 256, 16, 128, 16, 128, 32, 256, 8, 512, 8, 256, 12>(n);
+  else
+    transposed_rows<T, 256, 128, 512, 64, 128, 256, 256, 96>(n);
 }
 
 template <class T>
@@ -269,14 +262,14 @@ void look_back_sweep(std::int64_t n) {
   look_back_row<T, true>(n);
 }
 
-/// Bytes on the staged tile (packed: dp4a totals, four bytes per operation) against the register tile.
+/// Bytes on staged tiles of other shapes against the tuned staged tile and a register tile.
 template <class T>
 void bytes_sweep(std::int64_t n) {
   using SP = carry::tuning::single_pass_policy<T>;
   baselines<T>(n);
-  carry_row<SP, SP, T>("tuned packed 256x128", n);
+  carry_row<SP, SP, T>("tuned staged 256x128", n);
   using P512 = carry::tile_policy<CO::coarsened, 512, 64, true>;
-  carry_row<P512, P512, T>("packed 512x64", n);
+  carry_row<P512, P512, T>("register 512x64", n);
   staged_row<T, 256, 128, 6>(n);
   staged_row<T, 128, 256, 6>(n);
   staged_row<T, 512, 64, 3>(n);
