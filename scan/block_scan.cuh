@@ -98,6 +98,28 @@ public:
   template <bool EXCLUSIVE, class Op, class PrefixFn>
   __device__ void scan_with_callback(T (&items)[ITEMS], Op op, PrefixFn& get_prefix, T& aggregate) {
     T thread_prefix;
+    const tile_prefix<T> carry = scan_and_carry_in(items, op, get_prefix, aggregate, thread_prefix);
+    apply<EXCLUSIVE>(items, op, thread_prefix, carry);
+  }
+
+  /// As scan_with_callback, for callers that fix up their items themselves (the staged single-pass
+  /// tile keeps them in shared memory and passes only each thread's total): returns what this thread's
+  /// items are combined with, the tile's carry-in (+) the totals of the threads before it, or none
+  /// (thread 0 of a tile without carry-in). Needs a core whose items come back thread-local inclusive.
+  template <class Op, class PrefixFn>
+  __device__ tile_prefix<T> thread_carry_with_callback(T (&items)[ITEMS], Op op, PrefixFn& get_prefix,
+                                                       T& aggregate) {
+    static_assert(core::thread_local_result, "carry: this block scan leaves block-inclusive items");
+    T thread_prefix;
+    const tile_prefix<T> carry = scan_and_carry_in(items, op, get_prefix, aggregate, thread_prefix);
+    return thread_carry(op, thread_prefix, carry);
+  }
+
+private:
+  // ---- core scan; warp 0 asks get_prefix for the tile's carry-in, every thread reads it ----
+  template <class Op, class PrefixFn>
+  __device__ tile_prefix<T> scan_and_carry_in(T (&items)[ITEMS], Op op, PrefixFn& get_prefix, T& aggregate,
+                                              T& thread_prefix) {
     core::scan(ts_.core, items, op, thread_prefix, aggregate);
     if (threadIdx.x < detail::warp_threads) {
       tile_prefix<T> p = get_prefix(aggregate);
@@ -107,22 +129,25 @@ public:
       }
     }
     __syncthreads();
-    apply<EXCLUSIVE>(items, op, thread_prefix, tile_prefix<T>{ts_.prefix, ts_.prefix_valid});
+    return {ts_.prefix, ts_.prefix_valid};
   }
 
-private:
+  /// carry (+) thread_prefix where present (thread 0 has no thread prefix).
+  template <class Op>
+  __device__ static tile_prefix<T> thread_carry(Op op, const T& thread_prefix, const tile_prefix<T>& carry) {
+    if (threadIdx.x == 0) return carry;
+    return {carry.valid ? op(carry.value, thread_prefix) : thread_prefix, true};
+  }
+
   // ---- fix-up: fold the tile's carry-in and the thread's prefix into the values ----
   template <bool EXCLUSIVE, class Op>
   __device__ void apply(T (&items)[ITEMS], Op op, const T& thread_prefix, const tile_prefix<T>& carry) {
     const bool has_thread_prefix = threadIdx.x > 0;
     if constexpr (core::thread_local_result) {
       // items: thread-local inclusive. pre = carry (+) thread_prefix, where present.
-      T pre = carry.value;
-      bool has_pre = carry.valid;
-      if (has_thread_prefix) {
-        pre = carry.valid ? op(carry.value, thread_prefix) : thread_prefix;
-        has_pre = true;
-      }
+      const tile_prefix<T> c = thread_carry(op, thread_prefix, carry);
+      const T& pre = c.value;
+      const bool has_pre = c.valid;
       if constexpr (EXCLUSIVE) { // exclusive scans always have a carry (init at least)
         T prev = pre;
         CARRY_UNROLL

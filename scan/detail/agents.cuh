@@ -197,13 +197,12 @@ struct staged_agent {
   static constexpr int min_blocks = Policy::min_blocks;
   static constexpr int items = Policy::items_per_thread;
   using tile_t = staged_tile<T, block_threads, items, Policy::streaming>;
-  using core = block::coarsened<T, block_threads, 1>; // over thread totals
+  using scan_t = block_scan<T, block_threads, block_scan_algorithm::coarsened, 1>; // over thread totals
   /// Sums of 1-byte integers on full tiles: dp4a thread totals, fix-up four bytes per operation.
   static constexpr bool packed = packed_byte_sum<T, Op>();
   struct temp_storage {
     typename tile_t::temp_storage tile;
-    typename core::temp_storage scan;
-    tile_prefix<T> prefix;
+    typename scan_t::temp_storage scan;
     std::uint32_t tile_index;
   };
 
@@ -264,22 +263,16 @@ struct staged_agent {
     }
     // ---- phase 2: Brent-Kung over the totals; warp 0 publishes and looks back ----
     T totals[1] = {total};
-    T thread_prefix, aggregate;
-    core::scan(ts.scan, totals, op, thread_prefix, aggregate);
-    if (threadIdx.x < warp_threads) {
-      const tile_prefix<T> p = resolve_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE, CANONICAL>(
-          aggregate, tile, last, op, init, state, epoch);
-      if (threadIdx.x == 0) ts.prefix = p;
-    }
-    __syncthreads();
+    T aggregate;
+    auto get_prefix = [&](const T& a) {
+      return resolve_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE, CANONICAL>(a, tile, last, op, init,
+                                                                                  state, epoch);
+    };
+    const tile_prefix<T> carry =
+        scan_t(ts.scan).thread_carry_with_callback(totals, op, get_prefix, aggregate);
     // ---- phase 3: fix-up in place: out_j = pre (+) (x_0 .. x_j), as block_scan's apply ----
-    const tile_prefix<T> carry = ts.prefix;
-    T pre = carry.value;
-    bool has_pre = carry.valid;
-    if (threadIdx.x > 0) {
-      pre = carry.valid ? op(carry.value, thread_prefix) : thread_prefix;
-      has_pre = true;
-    }
+    const T pre = carry.value;
+    const bool has_pre = carry.valid;
     if constexpr (packed) {
       if (packed_tile) { // four bytes per operation: carry = the running sum's low byte
         unsigned byte_carry = has_pre ? static_cast<unsigned char>(pre) : 0u;

@@ -103,16 +103,30 @@ cudaError_t launch_hierarchical(void* d_temp_storage, const Layout& layout, cons
   return after_launch(stream);
 }
 
+/// Sets `kernel`'s preferred carveout to the most shared memory on the current device, once per device
+/// (devices 0-63; others on every call): a host call that does not synchronise, remembered only after
+/// it succeeded. After a cudaDeviceReset the kernel runs with the default carveout (fewer blocks per
+/// SM, same results) until the process restarts.
+template <class Kernel>
+cudaError_t prefer_max_shared(Kernel* kernel) {
+  static std::atomic<std::uint64_t> done{0}; // one per kernel: bit d = set on device d
+  int device = 0;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  const std::uint64_t bit = device >= 0 && device < 64 ? std::uint64_t{1} << device : 0;
+  if (bit != 0 && (done.load(std::memory_order_relaxed) & bit) != 0) return cudaSuccess;
+  const cudaError_t e = cudaFuncSetAttribute(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                             cudaSharedmemCarveoutMaxShared);
+  if (e == cudaSuccess && bit != 0) done.fetch_or(bit, std::memory_order_relaxed);
+  return e;
+}
+
 /// A staged single pass: its blocks need the largest shared-memory carveout to reach
-/// Agent::min_blocks per SM. The attribute is set on every launch (it is per device, and setting it
-/// does not synchronise; only inputs of more than small_n_max items come here).
+/// Agent::min_blocks per SM (only inputs of more than small_n_max items come here).
 template <class Agent, class T, class Op>
 cudaError_t launch_staged(unsigned grid, const T* d_in, T* d_out, const tile_plan& tiles, Op op, T init,
                           const single_pass_state<T>& state, epoch_t epoch, bool vin, bool vout,
                           cudaStream_t stream) {
-  const cudaError_t attr =
-      cudaFuncSetAttribute(single_pass_kernel<Agent, T, Op>, cudaFuncAttributePreferredSharedMemoryCarveout,
-                           cudaSharedmemCarveoutMaxShared);
+  const cudaError_t attr = prefer_max_shared(single_pass_kernel<Agent, T, Op>);
   if (attr != cudaSuccess) return attr;
   single_pass_kernel<Agent>
       <<<grid, Agent::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);

@@ -1,5 +1,5 @@
 // Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
-// usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback]   (default: small and large)
+// usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints]   (default: small and large)
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -262,6 +262,19 @@ void look_back_sweep(std::int64_t n) {
   look_back_row<T, true>(n);
 }
 
+/// The tuned staged shape with and without the evict-first hints (NOTES.md step 22): at 2^24 the output
+/// (64 MiB for u32) is near the L2's 50 MB, where keeping lines might pay.
+template <class T>
+void hints_sweep(std::int64_t n) {
+  using SP = carry::tuning::single_pass_policy<T>;
+  baselines<T>(n);
+  using keep = carry::staged_tile_policy<SP::block_threads, SP::items_per_thread, SP::min_blocks, false>;
+  carry_row<SP, SP, T>("tuned staged, evict-first", n);
+  carry_row<keep, keep, T>("tuned staged, no hint", n);
+  carry_row<SP, SP, T>("tuned staged, evict-first", n);
+  carry_row<keep, keep, T>("tuned staged, no hint", n);
+}
+
 /// Bytes on staged tiles of other shapes against the tuned staged tile and a register tile.
 template <class T>
 void bytes_sweep(std::int64_t n) {
@@ -291,7 +304,8 @@ void diag_sweep(std::int64_t n) {
 
 int main(int argc, char** argv) {
   if (!gpu_present()) return 2;
-  bool small = argc < 2, large = argc < 2, large3 = false, diag = false, staged = false, lb = false;
+  bool small = argc < 2, large = argc < 2, large3 = false, diag = false, staged = false, lb = false,
+       hints = false;
   for (int i = 1; i < argc; ++i) {
     small |= std::string(argv[i]) == "small";
     large |= std::string(argv[i]) == "large";
@@ -299,6 +313,7 @@ int main(int argc, char** argv) {
     diag |= std::string(argv[i]) == "diag";
     staged |= std::string(argv[i]) == "staged";
     lb |= std::string(argv[i]) == "lookback";
+    hints |= std::string(argv[i]) == "hints";
   }
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_in, g_bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_out, g_bytes));
@@ -314,6 +329,11 @@ int main(int argc, char** argv) {
     for (int lg : {22, 24, 28, 29, 30}) look_back_sweep<std::uint32_t>(std::int64_t{1} << lg);
     for (int lg : {22, 24, 28, 29}) look_back_sweep<std::uint64_t>(std::int64_t{1} << lg);
     for (int lg : {20, 22, 24, 26, 28, 30}) bytes_sweep<std::uint8_t>(std::int64_t{1} << lg);
+  }
+  if (hints) {
+    for (int lg : {22, 23, 24, 25, 26, 28}) hints_sweep<std::uint32_t>(std::int64_t{1} << lg);
+    for (int lg : {23, 24, 26}) hints_sweep<std::uint64_t>(std::int64_t{1} << lg);
+    for (int lg : {24, 25, 26}) hints_sweep<std::uint8_t>(std::int64_t{1} << lg);
   }
   if (staged) {
     for (int lg : {20, 22, 24, 26, 28, 30}) staged_sweep<std::uint32_t>(std::int64_t{1} << lg);
