@@ -1,8 +1,9 @@
 // Benchmark: carry's scans against CUB, Thrust and a device copy, in one run, on one GPU.
 // Large n: CUDA events around each call, median of many after warm-up, rotating buffers while inputs
 // fit in L2. Small n: "queued" = a batch of calls queued behind a busy kernel, per call; "e2e" = host
-// clock around one call plus a stream sync on an idle GPU (5 batches of 40 calls, the lowest batch
-// median: see timing.cuh). Every carry result timed is checked once.
+// clock around one call plus a stream sync on an idle GPU (carry's default and CUB in alternating
+// batches of 40 calls, 10 each, the lowest batch median: see timing.cuh). Every carry result timed is checked
+// once.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -203,16 +204,6 @@ void bench_case(buffers& b, scan_op o, std::int64_t n, const options& opt) {
       std::size_t t = b.temp_bytes;
       CARRY_CUDA_OR_DIE(carry_call<H, SP>(o, b.temp, t, in + r * n, out + r * n, n, so));
     });
-    if (n <= (1 << 16) && so.algorithm == carry::scan_algorithm::automatic) {
-      record(impl,
-             median_end_to_end_us(
-                 [&](int r) {
-                   std::size_t t = b.temp_bytes;
-                   CARRY_CUDA_OR_DIE(carry_call<H, SP>(o, b.temp, t, in + r * n, out + r * n, n, so));
-                 },
-                 rotations, 200),
-             "e2e");
-    }
   };
   const carry::scan_options hier{carry::scan_algorithm::hierarchical, false};
   carry_impl("carry-auto", HP{}, carry::scan_options{});
@@ -227,15 +218,25 @@ void bench_case(buffers& b, scan_op o, std::int64_t n, const options& opt) {
     carry_impl("carry-hier-brent_kung", carry::tuning::seed_policy<BA::brent_kung>{}, hier);
     carry_impl("carry-hier-blelloch", carry::tuning::seed_policy<BA::blelloch>{}, hier);
   }
-  if (n <= (1 << 16)) {
-    record("cub",
-           median_end_to_end_us(
-               [&](int r) {
-                 std::size_t t = b.temp_bytes;
-                 CARRY_CUDA_OR_DIE(cub_call(o, b.temp, t, in + r * n, out + r * n, n));
-               },
-               rotations, 200),
-           "e2e");
+  if (n <= (1 << 16)) { // end to end: carry's default and CUB, batches alternating
+    std::size_t bytes = 0;
+    CARRY_CUDA_OR_DIE(carry_call<HP, SP>(o, nullptr, bytes, in, out, n, carry::scan_options{}));
+    ensure_temp(b, bytes);
+    CARRY_CUDA_OR_DIE(cub_call(o, nullptr, bytes, in, out, n));
+    ensure_temp(b, bytes);
+    const auto e2e = end_to_end_pair_us(
+        [&](int r) {
+          std::size_t t = b.temp_bytes;
+          CARRY_CUDA_OR_DIE(
+              carry_call<HP, SP>(o, b.temp, t, in + r * n, out + r * n, n, carry::scan_options{}));
+        },
+        [&](int r) {
+          std::size_t t = b.temp_bytes;
+          CARRY_CUDA_OR_DIE(cub_call(o, b.temp, t, in + r * n, out + r * n, n));
+        },
+        rotations, 400, 10);
+    record("carry-auto", e2e.first, "e2e");
+    record("cub", e2e.second, "e2e");
   }
   std::fflush(stdout);
 }

@@ -3,6 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
+#include <utility>
 #include <vector>
 
 #include "gpu.cuh"
@@ -65,11 +66,48 @@ double median_queued_us(F&& call, int rotations, int reps, int batch = 20) {
   return t[t.size() / 2];
 }
 
-/// Microseconds from before `call(r)` to after a stream sync, on an idle GPU: `reps` calls in 5
-/// batches, the median of each batch, and the lowest of those medians. A burst of host-side
-/// interference lasting a few milliseconds (seen on the lent machine: a whole 200-call median of
-/// 20-45 us where the same code measured 10-12 us before and after) then spoils one batch, not the
-/// figure. Every implementation is timed the same way.
+// ---- end to end: microseconds from before `call(r)` to after a stream sync, on an idle GPU. Calls go
+// in batches; a figure is the lowest batch median. A burst of host-side interference lasting a few
+// milliseconds (seen on the lent machine: a whole 200-call median of 20-45 us where the same code
+// measured 10-12 us before and after) then spoils one batch, not the figure. Every implementation is
+// timed the same way. ----
+
+/// The median of one batch of `per_batch` end-to-end calls, in microseconds; `r` is the running call
+/// number (it picks the rotating buffer).
+template <class F>
+double end_to_end_batch_us(F& call, int rotations, int per_batch, int& r) {
+  std::vector<double> t;
+  for (int k = 0; k < per_batch; ++k, ++r) {
+    const auto t0 = std::chrono::steady_clock::now();
+    call(r % rotations);
+    CARRY_CUDA_OR_DIE(cudaStreamSynchronize(0));
+    const auto t1 = std::chrono::steady_clock::now();
+    t.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+/// End to end for two implementations whose batches alternate (a, b, a, b, ...), so host-side
+/// interference falls on both alike: `reps` calls each in `batches` batches, the lowest batch median of
+/// each.
+template <class A, class B>
+std::pair<double, double> end_to_end_pair_us(A&& a, B&& b, int rotations, int reps, int batches = 10) {
+  for (int i = 0; i < 3; ++i) a(i % rotations), b(i % rotations);
+  CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+  const int per_batch = reps / batches > 0 ? reps / batches : 1;
+  double best_a = 0, best_b = 0;
+  int ra = 0, rb = 0;
+  for (int k = 0; k < batches; ++k) {
+    const double ma = end_to_end_batch_us(a, rotations, per_batch, ra);
+    const double mb = end_to_end_batch_us(b, rotations, per_batch, rb);
+    best_a = k == 0 || ma < best_a ? ma : best_a;
+    best_b = k == 0 || mb < best_b ? mb : best_b;
+  }
+  return {best_a, best_b};
+}
+
+/// One implementation alone, timed as above: `reps` calls in 5 batches (the tuning sweeps).
 template <class F>
 double median_end_to_end_us(F&& call, int rotations, int reps) {
   for (int i = 0; i < 3; ++i) call(i % rotations);
@@ -78,18 +116,9 @@ double median_end_to_end_us(F&& call, int rotations, int reps) {
   const int per_batch = reps / batches > 0 ? reps / batches : 1;
   double best = 0;
   int r = 0;
-  for (int b = 0; b < batches; ++b) {
-    std::vector<double> t;
-    for (int k = 0; k < per_batch; ++k, ++r) {
-      const auto t0 = std::chrono::steady_clock::now();
-      call(r % rotations);
-      CARRY_CUDA_OR_DIE(cudaStreamSynchronize(0));
-      const auto t1 = std::chrono::steady_clock::now();
-      t.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-    }
-    std::sort(t.begin(), t.end());
-    const double m = t[t.size() / 2];
-    best = b == 0 || m < best ? m : best;
+  for (int k = 0; k < batches; ++k) {
+    const double m = end_to_end_batch_us(call, rotations, per_batch, r);
+    best = k == 0 || m < best ? m : best;
   }
   return best;
 }
