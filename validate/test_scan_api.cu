@@ -1,5 +1,7 @@
 // GPU tests: the public API's contract (errors, empty input, worked examples, reduce, streams) and the
 // single pass under stress (back-to-back launches, many streams, more tiles than fit, determinism).
+#include <algorithm>
+
 #include "common/scan_harness.cuh"
 
 #include <carry/scan/device_reduce.cuh>
@@ -197,6 +199,39 @@ TEST_CASE("single pass: many back-to-back launches on one stream reusing temp st
     REQUIRE(carry::inclusive_sum(tmp.ptr, bytes, d_in.ptr, d_out.ptr, n, opt) == cudaSuccess);
     CHECK(d_out.download(n) == ref);
   }
+}
+
+TEST_CASE("ticket counters re-armed for the next call: every call checked, epochs in and out of turn",
+          "[gpu][single_pass]") {
+  // The last ticket of a call leaves the counter set for the next epoch. Calls on buffer A alternate
+  // passes and sizes; every third call also runs on buffer B first, so A's next call has skipped an
+  // epoch and must replace the re-armed word. Every output is checked, not only the last.
+  const std::int64_t n = (1 << 20) + 333;
+  const auto in = random_values<std::uint32_t>(n, 81);
+  const auto ref = reference_inclusive(in, carry::sum{});
+  device_buffer<std::uint32_t> d_in(n), d_out(n), d_other(n);
+  d_in.upload(in);
+  std::size_t bytes = 0, need = 0;
+  for (const auto& opt : all_modes) {
+    REQUIRE(carry::inclusive_sum(nullptr, need, d_in.ptr, d_out.ptr, n, opt) == cudaSuccess);
+    bytes = std::max(bytes, need);
+  }
+  device_buffer<unsigned char> tmp_a(bytes), tmp_b(bytes);
+  tmp_a.poison();
+  tmp_b.poison();
+  for (int i = 0; i < 48; ++i) {
+    const auto& opt = all_modes[(i / 2) % 4];
+    const std::int64_t m = i % 2 ? n : n - 70001 * (i % 5) - 3;
+    if (i % 3 == 2)
+      REQUIRE(carry::inclusive_sum(tmp_b.ptr, bytes, d_in.ptr, d_other.ptr, n - 5, all_modes[i % 4]) ==
+              cudaSuccess);
+    d_out.poison();
+    REQUIRE(carry::inclusive_sum(tmp_a.ptr, bytes, d_in.ptr, d_out.ptr, m, opt) == cudaSuccess);
+    const auto got = d_out.download(m);
+    INFO("call " << i << ", n = " << m);
+    CHECK(std::equal(got.begin(), got.end(), ref.begin()));
+  }
+  CHECK(d_other.download(n - 5) == std::vector<std::uint32_t>(ref.begin(), ref.end() - 5));
 }
 
 TEST_CASE("single pass: concurrent streams with separate temp storage", "[gpu][single_pass]") {

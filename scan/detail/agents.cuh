@@ -172,7 +172,7 @@ struct single_pass_agent {
                                  const single_pass_state<T>& state, epoch_t epoch, bool vec_in,
                                  bool vec_out) {
     // ---- take a ticket: tiles go out in the order blocks start ----
-    const std::int64_t tile = block_ticket(ts.tile, state.counter, epoch);
+    const std::int64_t tile = block_ticket(ts.tile, state.counter, epoch, plan.num_tiles);
     const int valid = plan.valid_items(tile);
     const bool last = tile == plan.num_tiles - 1;
     T items[tt::items];
@@ -210,7 +210,7 @@ struct staged_agent {
                                  const single_pass_state<T>& state, epoch_t epoch, bool vec_in,
                                  bool vec_out) {
     // ---- take a ticket: tiles go out in the order blocks start ----
-    const std::int64_t tile = block_ticket(ts.tile_index, state.counter, epoch);
+    const std::int64_t tile = block_ticket(ts.tile_index, state.counter, epoch, plan.num_tiles);
     const int valid = plan.valid_items(tile);
     const bool full = valid == tile_t::tile_items;
     const bool last = tile == plan.num_tiles - 1;
@@ -346,7 +346,7 @@ struct small_agent {
     const int lane = static_cast<int>(threadIdx.x % warp_threads);
     std::int64_t tile = blockIdx.x;
     if constexpr (ticketed) // ---- ticket: tiles go out in the order blocks start ----
-      tile = block_ticket(ts.tile, state.counter, epoch);
+      tile = block_ticket(ts.tile, state.counter, epoch, plan.num_tiles);
     const std::int64_t base = plan.tile_base(tile);
     const int valid = plan.valid_items(tile);
     const int seg_valid = valid - warp * seg_t::items;

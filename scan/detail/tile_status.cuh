@@ -37,10 +37,25 @@ __device__ __forceinline__ std::uint32_t take_ticket(std::uint64_t* counter, epo
   }
 }
 
+/// take_ticket for a call that hands out `tickets` tickets; the holder of the last one re-arms the
+/// counter for the call that follows with the next epoch (following_epoch: the next call's, when calls
+/// come one after another), so that call's blocks all take the one-atomicAdd fast path instead of
+/// racing to replace a stale word (NOTES.md step 23). By then every ticket of this call has been handed
+/// out: a block still in the replacement loop holds none, so the last count cannot have gone out yet.
+/// If the next call on this storage has another epoch, it replaces the word as before.
+__device__ __forceinline__ std::uint32_t take_ticket(std::uint64_t* counter, epoch_t epoch,
+                                                     std::int64_t tickets) {
+  const std::uint32_t t = take_ticket(counter, epoch);
+  if (static_cast<std::int64_t>(t) == tickets - 1)
+    atomicExch(reinterpret_cast<unsigned long long*>(counter),
+               counter_word(ticket_epoch(following_epoch(epoch)), 0));
+  return t;
+}
+
 /// The calling block's tile: thread 0 takes a ticket into `slot` (shared memory), every thread reads it.
 __device__ __forceinline__ std::int64_t block_ticket(std::uint32_t& slot, std::uint64_t* counter,
-                                                     epoch_t epoch) {
-  if (threadIdx.x == 0) slot = take_ticket(counter, epoch);
+                                                     epoch_t epoch, std::int64_t num_tiles) {
+  if (threadIdx.x == 0) slot = take_ticket(counter, epoch, num_tiles);
   __syncthreads();
   return slot;
 }

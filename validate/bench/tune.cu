@@ -1,5 +1,6 @@
 // Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
-// usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints]   (default: small and large)
+// usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints] [ticket]   (default: small
+// and large)
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -62,7 +63,7 @@ void baselines(std::int64_t n) {
 
 /// carry's inclusive sum with explicit policies (single-pass family), checked once against CUB.
 template <class SP, class SmallP, class T>
-void carry_row(const char* what, std::int64_t n, bool det = false) {
+void carry_row(const char* what, std::int64_t n, bool det = false, bool rotate_tmp = false) {
   using HP = carry::tuning::hierarchical_policy<T>;
   using W = carry::device_scan_with<HP, SP, SmallP>;
   const carry::scan_options opt{carry::scan_algorithm::single_pass, det};
@@ -83,9 +84,13 @@ void carry_row(const char* what, std::int64_t n, bool det = false) {
     std::printf("MISMATCH %s n=%lld\n", what, (long long)n);
     std::exit(3);
   }
+  // rotate_tmp: 8 temp buffers in turn, so no call finds its counter re-armed by the call before
+  int call = 0;
   row<T>(what, n, [&](const T* i, T* o) {
-    std::size_t tb = g_tmp_bytes;
-    CARRY_CUDA_OR_DIE(W::inclusive_scan(g_tmp, tb, i, o, carry::sum{}, n, opt));
+    const int slot = rotate_tmp ? call++ % 8 : 0;
+    std::size_t tb = rotate_tmp ? g_tmp_bytes / 8 : g_tmp_bytes;
+    void* tmp = static_cast<char*>(g_tmp) + slot * (g_tmp_bytes / 8);
+    CARRY_CUDA_OR_DIE(W::inclusive_scan(tmp, tb, i, o, carry::sum{}, n, opt));
   });
 }
 
@@ -275,6 +280,18 @@ void hints_sweep(std::int64_t n) {
   carry_row<keep, keep, T>("tuned staged, no hint", n);
 }
 
+/// The ticket counter re-armed by the previous call (one temp buffer) against a stale word each call
+/// (8 temp buffers in turn), same kernels (NOTES.md step 23).
+template <class T>
+void ticket_sweep(std::int64_t n) {
+  using SP = carry::tuning::single_pass_policy<T>;
+  baselines<T>(n);
+  for (int k = 0; k < 2; ++k) {
+    carry_row<SP, SP, T>("tuned, one temp (re-armed)", n);
+    carry_row<SP, SP, T>("tuned, 8 temps (stale counter)", n, false, true);
+  }
+}
+
 /// Bytes on staged tiles of other shapes against the tuned staged tile and a register tile.
 template <class T>
 void bytes_sweep(std::int64_t n) {
@@ -305,7 +322,7 @@ void diag_sweep(std::int64_t n) {
 int main(int argc, char** argv) {
   if (!gpu_present()) return 2;
   bool small = argc < 2, large = argc < 2, large3 = false, diag = false, staged = false, lb = false,
-       hints = false;
+       hints = false, ticket = false;
   for (int i = 1; i < argc; ++i) {
     small |= std::string(argv[i]) == "small";
     large |= std::string(argv[i]) == "large";
@@ -314,6 +331,7 @@ int main(int argc, char** argv) {
     staged |= std::string(argv[i]) == "staged";
     lb |= std::string(argv[i]) == "lookback";
     hints |= std::string(argv[i]) == "hints";
+    ticket |= std::string(argv[i]) == "ticket";
   }
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_in, g_bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_out, g_bytes));
@@ -329,6 +347,11 @@ int main(int argc, char** argv) {
     for (int lg : {22, 24, 28, 29, 30}) look_back_sweep<std::uint32_t>(std::int64_t{1} << lg);
     for (int lg : {22, 24, 28, 29}) look_back_sweep<std::uint64_t>(std::int64_t{1} << lg);
     for (int lg : {20, 22, 24, 26, 28, 30}) bytes_sweep<std::uint8_t>(std::int64_t{1} << lg);
+  }
+  if (ticket) {
+    for (int lg : {20, 22, 24, 26, 28}) ticket_sweep<std::uint32_t>(std::int64_t{1} << lg);
+    for (int lg : {22, 24, 26}) ticket_sweep<std::uint64_t>(std::int64_t{1} << lg);
+    for (int lg : {22, 24, 26}) ticket_sweep<std::uint8_t>(std::int64_t{1} << lg);
   }
   if (hints) {
     for (int lg : {22, 23, 24, 25, 26, 28}) hints_sweep<std::uint32_t>(std::int64_t{1} << lg);
