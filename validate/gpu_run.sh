@@ -53,6 +53,7 @@ if has sanitize; then
     run_tool $tool test_scan_api "bad arguments*"
     run_tool $tool test_scan_api "public entry points*"
     run_tool $tool test_scan_api "reduce*"
+    run_tool $tool test_scan_api "ticket counters*"
     echo "$tool done $(date +%T)"
   done
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize.log" | sort | uniq -c
