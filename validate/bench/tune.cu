@@ -1,6 +1,6 @@
 // Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
-// usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints] [ticket]   (default: small
-// and large)
+// usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints] [ticket] [waves]   (default:
+// small and large)
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -292,6 +292,19 @@ void ticket_sweep(std::int64_t n) {
   }
 }
 
+/// 4-byte staged shapes that split 2^24 into nearer whole waves of 792 resident tiles (NOTES.md step 25):
+/// 256 x 32 makes 2.59 waves, 256 x 28 2.96, 256 x 24 3.45.
+template <class T>
+void waves_sweep(std::int64_t n) {
+  using SP = carry::tuning::single_pass_policy<T>;
+  baselines<T>(n);
+  carry_row<SP, SP, T>("tuned staged 256x32", n);
+  staged_row<T, 256, 28, 6>(n);
+  staged_row<T, 256, 24, 6>(n);
+  carry_row<SP, SP, T>("tuned staged 256x32", n);
+  staged_row<T, 256, 28, 6>(n);
+}
+
 /// Bytes on staged tiles of other shapes against the tuned staged tile and a register tile.
 template <class T>
 void bytes_sweep(std::int64_t n) {
@@ -322,7 +335,7 @@ void diag_sweep(std::int64_t n) {
 int main(int argc, char** argv) {
   if (!gpu_present()) return 2;
   bool small = argc < 2, large = argc < 2, large3 = false, diag = false, staged = false, lb = false,
-       hints = false, ticket = false;
+       hints = false, ticket = false, waves = false;
   for (int i = 1; i < argc; ++i) {
     small |= std::string(argv[i]) == "small";
     large |= std::string(argv[i]) == "large";
@@ -332,6 +345,7 @@ int main(int argc, char** argv) {
     lb |= std::string(argv[i]) == "lookback";
     hints |= std::string(argv[i]) == "hints";
     ticket |= std::string(argv[i]) == "ticket";
+    waves |= std::string(argv[i]) == "waves";
   }
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_in, g_bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_out, g_bytes));
@@ -348,6 +362,8 @@ int main(int argc, char** argv) {
     for (int lg : {22, 24, 28, 29}) look_back_sweep<std::uint64_t>(std::int64_t{1} << lg);
     for (int lg : {20, 22, 24, 26, 28, 30}) bytes_sweep<std::uint8_t>(std::int64_t{1} << lg);
   }
+  if (waves)
+    for (int lg : {22, 23, 24, 25, 26, 28, 30}) waves_sweep<std::uint32_t>(std::int64_t{1} << lg);
   if (ticket) {
     for (int lg : {20, 22, 24, 26, 28}) ticket_sweep<std::uint32_t>(std::int64_t{1} << lg);
     for (int lg : {22, 24, 26}) ticket_sweep<std::uint64_t>(std::int64_t{1} << lg);
