@@ -81,13 +81,14 @@ constexpr int coarsened_items() {
 ///   1 byte: 256 x 128 staged, packed-byte sums: 2^24 25.4 us, 2^28 212.0, 2^30 802.6 (register tile
 ///            256 x 128: 28.2 / 223.7 / 858.4; CUB 51.1 / 559.7 / 2187.0); slower at 2^22 (15.2 vs
 ///            14.2 us). 128 x 256 staged within 3 %, 512 x 64 and 128 x 128 staged 2-19 % slower.
-///   4 bytes: 256 x 32 staged, canonical look-back: 2^28 788.6 us, 2^30 3131.7 (register tile 128 x 64:
-///            809.0 / 3203.0; CUB 893.1 / 3493.8; copy 727.0 / 2848.0); with the classic look-back
-///            776.5 / 3078.9. 128 x 64, 224 x 32 staged within 1 %; 96 x 64 (8/SM), 128 x 32 (12/SM)
-///            3-14 % slower (more tiles, more look-backs).
-///   8 bytes: 256 x 16 staged, canonical look-back: 2^28 1581.9 us, 2^29 3135.8 (register 256 x 16:
-///            1615.5 / 3228.9; CUB 1591.1 / 3171.6); classic look-back 1545.4 / 3081.9. 128 x 32 and
-///            224 x 16 staged within 1 %.
+///   4 bytes: 256 x 32 staged, with fast mode's classic look-back: 2^28 776.5 us, 2^30 3078.9 (the
+///            canonical one: 788.6 / 3131.7; register tile 128 x 64: 809.0 / 3203.0; CUB 893.1 /
+///            3493.8; copy 727.0 / 2848.0). 128 x 64, 224 x 32 staged within 1 %; 96 x 64 (8/SM), 128 x
+///            32 (12/SM) 3-14 % slower (more tiles, more look-backs); 256 x 28 6-21 % and 256 x 24 4-6 %
+///            slower (step 25).
+///   8 bytes: 256 x 16 staged, classic look-back: 2^28 1545.4 us, 2^29 3081.9 (canonical 1581.9 /
+///            3135.8; register 256 x 16: 1615.5 / 3228.9; CUB 1591.1 / 3171.6). 128 x 32 and 224 x 16
+///            staged within 1 %.
 /// Others: 256 threads x 64 bytes (not swept).
 template <class T, int SIZE = static_cast<int>(sizeof(T))>
 struct single_pass_tile {

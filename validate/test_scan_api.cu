@@ -280,10 +280,7 @@ TEST_CASE("deterministic mode: bitwise-equal float output over 50 runs", "[gpu][
   // Real-valued inputs (not whole numbers), so the grouping of the fold shows in the last bits.
   for (std::uint64_t seed : {1u, 2u, 3u}) {
     const std::int64_t n = (std::int64_t{1} << 24) + 7 * seed;
-    std::mt19937_64 g(seed);
-    std::uniform_real_distribution<float> u(-1.f, 1.f);
-    std::vector<float> in(n);
-    for (auto& x : in) x = u(g);
+    const auto in = random_reals(n, seed);
     device_buffer<float> d_in(n), d_out(n), d_noise(n);
     d_in.upload(in);
     for (const auto& opt : {single_det, hier}) {

@@ -1,6 +1,5 @@
 // GPU tests: the staged single-pass tile (items held in shared memory), odd shapes, bitwise agreement.
 #include <cstring>
-#include <random>
 
 #include "common/scan_harness.cuh"
 
@@ -31,10 +30,7 @@ void check_staged(Op op, T init, bool sum_op) {
   using HP = carry::tuning::hierarchical_policy<T>;
   std::uint64_t seed = 4100;
   for (const auto& opt : sp_modes)
-    for (std::int64_t n : staged_sizes<P>())
-      for (int exclusive = 0; exclusive < 2; ++exclusive)
-        for (int in_place = 0; in_place < 2; ++in_place)
-          check_device_scan<HP, P, P>(op, init, opt, n, exclusive, in_place, sum_op, seed++);
+    seed = check_sizes<HP, P, P>(op, init, sum_op, opt, staged_sizes<P>(), seed);
 }
 
 } // namespace
@@ -76,10 +72,7 @@ TEST_CASE("staged tile: deterministic float sums equal the register tile's bit f
   const carry::scan_options det{carry::scan_algorithm::single_pass, true};
   for (std::int64_t n : capped_sizes({std::int64_t{40} * staged::tile_items + 123, // > 2048 tiles:
                                       std::int64_t{2049} * staged::tile_items + 1})) {
-    std::mt19937_64 g(n);
-    std::uniform_real_distribution<float> u(-1.f, 1.f);
-    std::vector<float> in(n);
-    for (auto& x : in) x = u(g);
+    const auto in = random_reals(n, n);
     device_buffer<float> d_in(n), d_a(n), d_b(n);
     d_in.upload(in);
     for (int exclusive = 0; exclusive < 2; ++exclusive) {

@@ -415,14 +415,9 @@ struct small_agent {
                                         epoch_t epoch, std::int64_t first, int width, Op op, bool vec_in) {
     const int lane = static_cast<int>(threadIdx.x % warp_threads);
     const unsigned full = 0xffffffffu;
-    unsigned st = lane < width ? unsigned{state_invalid} : unsigned{state_aggregate};
+    unsigned st;
     T v{};
-    const long long start = clock64();
-    while (true) {
-      if (st == state_invalid) state.status.read(first + lane, epoch, st, v);
-      if (!__any_sync(full, st == state_invalid)) break;
-      if (__shfl_sync(full, static_cast<int>(clock64() - start > Policy::gather_wait_cycles), 0)) break;
-    }
+    read_published<0>(state.status, first + lane, lane < width, epoch, st, v, Policy::gather_wait_cycles);
     for (unsigned late = __ballot_sync(full, st == state_invalid); late != 0; late &= late - 1) {
       const int j = __ffs(late) - 1;
       const T a = fold_tile(in, plan, first + j, op, vec_in);

@@ -120,57 +120,50 @@ cudaError_t prefer_max_shared(Kernel* kernel) {
   return e;
 }
 
-/// A staged single pass: its blocks need the largest shared-memory carveout to reach
-/// Agent::min_blocks per SM (only inputs of more than small_n_max items come here).
+/// One launch of single_pass_kernel<Agent>: a single_pass_agent, a staged_agent or a small_agent.
+/// Staged agents first get the largest shared-memory carveout, to reach Agent::min_blocks per SM.
 template <class Agent, class T, class Op>
-cudaError_t launch_staged(unsigned grid, const T* d_in, T* d_out, const tile_plan& tiles, Op op, T init,
-                          const single_pass_state<T>& state, epoch_t epoch, bool vin, bool vout,
-                          cudaStream_t stream) {
-  const cudaError_t attr = prefer_max_shared(single_pass_kernel<Agent, T, Op>);
-  if (attr != cudaSuccess) return attr;
+cudaError_t launch_agent(unsigned grid, unsigned threads, const T* d_in, T* d_out, const tile_plan& tiles,
+                         Op op, T init, const single_pass_state<T>& state, epoch_t epoch, bool vin, bool vout,
+                         cudaStream_t stream) {
+  if constexpr (Agent::min_blocks > 1) {
+    if (const cudaError_t e = prefer_max_shared(single_pass_kernel<Agent, T, Op>); e != cudaSuccess) return e;
+  }
   single_pass_kernel<Agent>
-      <<<grid, Agent::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
+      <<<grid, threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
   return after_launch(stream);
 }
 
+/// The single pass over tiles of policy P: staged in shared memory where P is a staged policy and T
+/// packs into its chunks, else the register tile; the canonical look-back or the classic one.
 template <class P, bool EXCLUSIVE, class T, class Op, class Layout>
 cudaError_t launch_single_pass(void* d_temp_storage, const Layout& layout, const T* d_in, T* d_out,
                                const tile_plan& tiles, Op op, T init, bool canonical, cudaStream_t stream) {
   const single_pass_state<T> state = carve_single_pass_state<T>(d_temp_storage, layout);
   constexpr int items = P::items_per_thread;
-  const bool vin = vector_aligned<T, items>(d_in), vout = vector_aligned<T, items>(d_out);
+  constexpr unsigned threads = P::block_threads;
   const epoch_t epoch = next_epoch();
   const auto grid = static_cast<unsigned>(tiles.num_tiles);
   if constexpr (is_staged_policy<P>::value && stageable<T, items>()) {
-    const bool vin16 = chunk_aligned<T>(d_in), vout16 = chunk_aligned<T>(d_out);
+    const bool vin = chunk_aligned<T>(d_in), vout = chunk_aligned<T>(d_out);
     if (canonical)
-      return launch_staged<staged_agent<P, EXCLUSIVE, true, T, Op>>(grid, d_in, d_out, tiles, op, init, state,
-                                                                    epoch, vin16, vout16, stream);
-    return launch_staged<staged_agent<P, EXCLUSIVE, false, T, Op>>(grid, d_in, d_out, tiles, op, init, state,
-                                                                   epoch, vin16, vout16, stream);
+      return launch_agent<staged_agent<P, EXCLUSIVE, true, T, Op>>(grid, threads, d_in, d_out, tiles, op,
+                                                                   init, state, epoch, vin, vout, stream);
+    return launch_agent<staged_agent<P, EXCLUSIVE, false, T, Op>>(grid, threads, d_in, d_out, tiles, op, init,
+                                                                  state, epoch, vin, vout, stream);
   } else {
+    const bool vin = vector_aligned<T, items>(d_in), vout = vector_aligned<T, items>(d_out);
     if (canonical)
-      single_pass_kernel<single_pass_agent<P, EXCLUSIVE, true, T, Op>>
-          <<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
-    else
-      single_pass_kernel<single_pass_agent<P, EXCLUSIVE, false, T, Op>>
-          <<<grid, P::block_threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
-    return after_launch(stream);
+      return launch_agent<single_pass_agent<P, EXCLUSIVE, true, T, Op>>(
+          grid, threads, d_in, d_out, tiles, op, init, state, epoch, vin, vout, stream);
+    return launch_agent<single_pass_agent<P, EXCLUSIVE, false, T, Op>>(grid, threads, d_in, d_out, tiles, op,
+                                                                       init, state, epoch, vin, vout, stream);
   }
 }
 
 /// Small inputs, one launch, in the mode choose_small_mode picks: a single tile (only the warps that
 /// hold items), gather (each block folds its predecessors' published aggregates; not when input and
 /// output overlap, as a late predecessor's input is folded directly), or the ticketed look-back.
-template <class P, bool EXCLUSIVE, small_mode MODE, class T, class Op>
-cudaError_t launch_small_mode(unsigned grid, unsigned threads, const T* d_in, T* d_out,
-                              const tile_plan& tiles, Op op, T init, const single_pass_state<T>& state,
-                              epoch_t epoch, bool vin, bool vout, cudaStream_t stream) {
-  single_pass_kernel<small_agent<P, EXCLUSIVE, MODE, T, Op>>
-      <<<grid, threads, 0, stream>>>(d_in, d_out, tiles, op, init, state, epoch, vin, vout);
-  return after_launch(stream);
-}
-
 template <class P, bool EXCLUSIVE, class T, class Op, class Layout>
 cudaError_t launch_small(void* d_temp_storage, const Layout& layout, const T* d_in, T* d_out,
                          const tile_plan& tiles, Op op, T init, const scan_options& opt,
@@ -184,19 +177,19 @@ cudaError_t launch_small(void* d_temp_storage, const Layout& layout, const T* d_
   if (mode == small_mode::one_tile) {
     const auto one_tile_threads = static_cast<unsigned>(
         small_tile_threads(tiles.num_items, P::block_threads, warp_threads * P::items_per_thread));
-    return launch_small_mode<P, EXCLUSIVE, small_mode::one_tile>(
+    return launch_agent<small_agent<P, EXCLUSIVE, small_mode::one_tile, T, Op>>(
         1, one_tile_threads, d_in, d_out, tiles, op, init, single_pass_state<T>{}, 0, vin, vout, stream);
   }
   const single_pass_state<T> state = carve_single_pass_state<T>(d_temp_storage, layout);
   const epoch_t epoch = next_epoch();
   if (mode == small_mode::gather)
-    return launch_small_mode<P, EXCLUSIVE, small_mode::gather>(grid, threads, d_in, d_out, tiles, op, init,
-                                                               state, epoch, vin, vout, stream);
-  if (mode == small_mode::look_back_canonical)
-    return launch_small_mode<P, EXCLUSIVE, small_mode::look_back_canonical>(
+    return launch_agent<small_agent<P, EXCLUSIVE, small_mode::gather, T, Op>>(
         grid, threads, d_in, d_out, tiles, op, init, state, epoch, vin, vout, stream);
-  return launch_small_mode<P, EXCLUSIVE, small_mode::look_back>(grid, threads, d_in, d_out, tiles, op, init,
-                                                                state, epoch, vin, vout, stream);
+  if (mode == small_mode::look_back_canonical)
+    return launch_agent<small_agent<P, EXCLUSIVE, small_mode::look_back_canonical, T, Op>>(
+        grid, threads, d_in, d_out, tiles, op, init, state, epoch, vin, vout, stream);
+  return launch_agent<small_agent<P, EXCLUSIVE, small_mode::look_back, T, Op>>(
+      grid, threads, d_in, d_out, tiles, op, init, state, epoch, vin, vout, stream);
 }
 
 template <class HPolicy, class SPolicy, class SmallPolicy, bool EXCLUSIVE, class T, class Op>

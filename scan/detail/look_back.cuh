@@ -8,14 +8,19 @@ namespace carry {
 namespace detail {
 
 /// Lane reads tile `tile`'s status, spinning until every live lane's tile has published in this epoch.
-/// Dead lanes read nothing and count as aggregates.
+/// Dead lanes read nothing and count as aggregates. With max_cycles >= 0 (lane 0's clock decides, so
+/// the warp stops together) it gives up after that many cycles: lanes whose tile has not published
+/// come back with state_invalid.
 template <int DELAY_NS, class T, class Status>
 __device__ __forceinline__ void read_published(const Status& st, std::int64_t tile, bool live, epoch_t epoch,
-                                               unsigned& state, T& v) {
+                                               unsigned& state, T& v, long long max_cycles = -1) {
+  const unsigned full = 0xffffffffu;
   state = live ? unsigned{state_invalid} : unsigned{state_aggregate};
+  const long long start = max_cycles >= 0 ? clock64() : 0;
   while (true) {
     if (state == state_invalid) st.read(tile, epoch, state, v);
-    if (!__any_sync(0xffffffffu, state == state_invalid)) break;
+    if (!__any_sync(full, state == state_invalid)) break;
+    if (max_cycles >= 0 && __shfl_sync(full, static_cast<int>(clock64() - start > max_cycles), 0)) break;
     if constexpr (DELAY_NS > 0) __nanosleep(DELAY_NS);
   }
 }

@@ -224,19 +224,18 @@ void bench_case(buffers& b, scan_op o, std::int64_t n, const options& opt) {
     ensure_temp(b, bytes);
     CARRY_CUDA_OR_DIE(cub_call(o, nullptr, bytes, in, out, n));
     ensure_temp(b, bytes);
-    const auto e2e = end_to_end_pair_us(
-        [&](int r) {
-          std::size_t t = b.temp_bytes;
-          CARRY_CUDA_OR_DIE(
-              carry_call<HP, SP>(o, b.temp, t, in + r * n, out + r * n, n, carry::scan_options{}));
-        },
-        [&](int r) {
-          std::size_t t = b.temp_bytes;
-          CARRY_CUDA_OR_DIE(cub_call(o, b.temp, t, in + r * n, out + r * n, n));
-        },
-        rotations, 400, 10);
-    record("carry-auto", e2e.first, "e2e");
-    record("cub", e2e.second, "e2e");
+    const auto e2e = end_to_end_us({[&](int r) {
+                                      std::size_t t = b.temp_bytes;
+                                      CARRY_CUDA_OR_DIE(carry_call<HP, SP>(
+                                          o, b.temp, t, in + r * n, out + r * n, n, carry::scan_options{}));
+                                    },
+                                    [&](int r) {
+                                      std::size_t t = b.temp_bytes;
+                                      CARRY_CUDA_OR_DIE(cub_call(o, b.temp, t, in + r * n, out + r * n, n));
+                                    }},
+                                   rotations, 400, 10);
+    record("carry-auto", e2e[0], "e2e");
+    record("cub", e2e[1], "e2e");
   }
   std::fflush(stdout);
 }

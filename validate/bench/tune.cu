@@ -4,6 +4,8 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
+#include <initializer_list>
+#include <set>
 #include <string>
 #include <vector>
 
@@ -332,64 +334,57 @@ void diag_sweep(std::int64_t n) {
 
 } // namespace
 
+/// Runs `sweep` at n = 2^lg for each lg.
+void over(void (*sweep)(std::int64_t), std::initializer_list<int> lgs) {
+  for (int lg : lgs) sweep(std::int64_t{1} << lg);
+}
+
 int main(int argc, char** argv) {
   if (!gpu_present()) return 2;
-  bool small = argc < 2, large = argc < 2, large3 = false, diag = false, staged = false, lb = false,
-       hints = false, ticket = false, waves = false;
-  for (int i = 1; i < argc; ++i) {
-    small |= std::string(argv[i]) == "small";
-    large |= std::string(argv[i]) == "large";
-    large3 |= std::string(argv[i]) == "large3";
-    diag |= std::string(argv[i]) == "diag";
-    staged |= std::string(argv[i]) == "staged";
-    lb |= std::string(argv[i]) == "lookback";
-    hints |= std::string(argv[i]) == "hints";
-    ticket |= std::string(argv[i]) == "ticket";
-    waves |= std::string(argv[i]) == "waves";
-  }
+  const std::set<std::string> args(argv + 1, argv + argc);
+  auto has = [&](const char* what) { return args.count(what) > 0; };
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_in, g_bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_out, g_bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_check, g_bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g_tmp, g_tmp_bytes));
   CARRY_CUDA_OR_DIE(cudaMemset(g_in, 0x37, g_bytes));
-  if (small) {
-    for (int lg = 10; lg <= 18; ++lg) small_sweep<std::uint32_t>(std::int64_t{1} << lg);
-    for (int lg = 10; lg <= 18; lg += 2) small_sweep<std::uint64_t>(std::int64_t{1} << lg);
-    for (int lg = 12; lg <= 18; lg += 2) small_sweep<std::uint8_t>(std::int64_t{1} << lg);
+  if (args.empty() || has("small")) {
+    over(small_sweep<std::uint32_t>, {10, 11, 12, 13, 14, 15, 16, 17, 18});
+    over(small_sweep<std::uint64_t>, {10, 12, 14, 16, 18});
+    over(small_sweep<std::uint8_t>, {12, 14, 16, 18});
   }
-  if (lb) {
-    for (int lg : {22, 24, 28, 29, 30}) look_back_sweep<std::uint32_t>(std::int64_t{1} << lg);
-    for (int lg : {22, 24, 28, 29}) look_back_sweep<std::uint64_t>(std::int64_t{1} << lg);
-    for (int lg : {20, 22, 24, 26, 28, 30}) bytes_sweep<std::uint8_t>(std::int64_t{1} << lg);
+  if (has("lookback")) {
+    over(look_back_sweep<std::uint32_t>, {22, 24, 28, 29, 30});
+    over(look_back_sweep<std::uint64_t>, {22, 24, 28, 29});
+    over(bytes_sweep<std::uint8_t>, {20, 22, 24, 26, 28, 30});
   }
-  if (waves)
-    for (int lg : {22, 23, 24, 25, 26, 28, 30}) waves_sweep<std::uint32_t>(std::int64_t{1} << lg);
-  if (ticket) {
-    for (int lg : {20, 22, 24, 26, 28}) ticket_sweep<std::uint32_t>(std::int64_t{1} << lg);
-    for (int lg : {22, 24, 26}) ticket_sweep<std::uint64_t>(std::int64_t{1} << lg);
-    for (int lg : {22, 24, 26}) ticket_sweep<std::uint8_t>(std::int64_t{1} << lg);
+  if (has("waves")) over(waves_sweep<std::uint32_t>, {22, 23, 24, 25, 26, 28, 30});
+  if (has("ticket")) {
+    over(ticket_sweep<std::uint32_t>, {20, 22, 24, 26, 28});
+    over(ticket_sweep<std::uint64_t>, {22, 24, 26});
+    over(ticket_sweep<std::uint8_t>, {22, 24, 26});
   }
-  if (hints) {
-    for (int lg : {22, 23, 24, 25, 26, 28}) hints_sweep<std::uint32_t>(std::int64_t{1} << lg);
-    for (int lg : {23, 24, 26}) hints_sweep<std::uint64_t>(std::int64_t{1} << lg);
-    for (int lg : {24, 25, 26}) hints_sweep<std::uint8_t>(std::int64_t{1} << lg);
+  if (has("hints")) {
+    over(hints_sweep<std::uint32_t>, {22, 23, 24, 25, 26, 28});
+    over(hints_sweep<std::uint64_t>, {23, 24, 26});
+    over(hints_sweep<std::uint8_t>, {24, 25, 26});
   }
-  if (staged) {
-    for (int lg : {20, 22, 24, 26, 28, 30}) staged_sweep<std::uint32_t>(std::int64_t{1} << lg);
-    for (int lg : {20, 24, 26, 28, 29}) staged_sweep<std::uint64_t>(std::int64_t{1} << lg);
+  if (has("staged")) {
+    over(staged_sweep<std::uint32_t>, {20, 22, 24, 26, 28, 30});
+    over(staged_sweep<std::uint64_t>, {20, 24, 26, 28, 29});
   }
-  if (diag) {
-    for (int lg : {24, 26, 28, 30}) diag_sweep<std::uint32_t>(std::int64_t{1} << lg);
-    for (int lg : {24, 26, 28, 29}) diag_sweep<std::uint64_t>(std::int64_t{1} << lg);
+  if (has("diag")) {
+    over(diag_sweep<std::uint32_t>, {24, 26, 28, 30});
+    over(diag_sweep<std::uint64_t>, {24, 26, 28, 29});
   }
-  if (large3) {
-    for (int lg : {24, 28, 30}) large_sweep3<std::uint32_t>(std::int64_t{1} << lg);
-    for (int lg : {24, 26, 28, 29}) large_sweep3<std::uint64_t>(std::int64_t{1} << lg);
-    for (int lg : {24, 28}) large_sweep3<std::uint8_t>(std::int64_t{1} << lg);
+  if (has("large3")) {
+    over(large_sweep3<std::uint32_t>, {24, 28, 30});
+    over(large_sweep3<std::uint64_t>, {24, 26, 28, 29});
+    over(large_sweep3<std::uint8_t>, {24, 28});
   }
-  if (large) {
-    for (int lg : {24, 26, 28, 30}) large_sweep<std::uint32_t>(std::int64_t{1} << lg);
-    for (int lg : {24, 26, 27, 28}) large_sweep<std::uint64_t>(std::int64_t{1} << lg);
+  if (args.empty() || has("large")) {
+    over(large_sweep<std::uint32_t>, {24, 26, 28, 30});
+    over(large_sweep<std::uint64_t>, {24, 26, 27, 28});
   }
   return 0;
 }

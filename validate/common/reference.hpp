@@ -87,6 +87,16 @@ std::vector<T> random_values(std::size_t n, std::uint64_t seed) {
   return v;
 }
 
+/// Real-valued floats, uniform in [-1, 1): sums round, so the grouping of a fold shows in the last bits
+/// (what the determinism tests need; random_values' whole numbers sum exactly in any order).
+inline std::vector<float> random_reals(std::size_t n, std::uint64_t seed) {
+  std::mt19937_64 g(seed);
+  std::uniform_real_distribution<float> u(-1.f, 1.f);
+  std::vector<float> v(n);
+  for (auto& x : v) x = u(g);
+  return v;
+}
+
 /// Bitwise equality (NaN-safe and padding-free for the test types).
 template <class T>
 bool same_bits(const T& a, const T& b) {

@@ -125,6 +125,18 @@ void check_unaligned_sum(std::int64_t n, const carry::scan_options& opt) {
   CHECK(d_out.guard_intact());
 }
 
+/// check_device_scan for every size x inclusive/exclusive x out of place/in place, in mode `opt`; seeds
+/// count up from `seed`, and the next unused one is returned.
+template <class HP, class SP, class SmallP = SP, class T, class Op>
+std::uint64_t check_sizes(Op op, T init, bool sum_op, const carry::scan_options& opt,
+                          const std::vector<std::int64_t>& sizes, std::uint64_t seed) {
+  for (std::int64_t n : sizes)
+    for (int exclusive = 0; exclusive < 2; ++exclusive)
+      for (int in_place = 0; in_place < 2; ++in_place)
+        check_device_scan<HP, SP, SmallP>(op, init, opt, n, exclusive, in_place, sum_op, seed++);
+  return seed;
+}
+
 /// Every edge size x inclusive/exclusive x out-of-place/in-place, for the three device modes.
 template <class T, class Op>
 void check_all_modes(Op op, T init, bool sum_op) {
@@ -137,10 +149,7 @@ void check_all_modes(Op op, T init, bool sum_op) {
   for (const auto& opt : modes) {
     const std::int64_t tile =
         opt.algorithm == carry::scan_algorithm::hierarchical ? HP::tile_items : SP::tile_items;
-    for (std::int64_t n : edge_sizes(tile))
-      for (int exclusive = 0; exclusive < 2; ++exclusive)
-        for (int in_place = 0; in_place < 2; ++in_place)
-          check_device_scan<HP, SP>(op, init, opt, n, exclusive, in_place, sum_op, seed++);
+    seed = check_sizes<HP, SP>(op, init, sum_op, opt, edge_sizes(tile), seed);
   }
 }
 

@@ -3,7 +3,7 @@
 
 #include <algorithm>
 #include <chrono>
-#include <utility>
+#include <functional>
 #include <vector>
 
 #include "gpu.cuh"
@@ -75,7 +75,7 @@ double median_queued_us(F&& call, int rotations, int reps, int batch = 20) {
 /// The median of one batch of `per_batch` end-to-end calls, in microseconds; `r` is the running call
 /// number (it picks the rotating buffer).
 template <class F>
-double end_to_end_batch_us(F& call, int rotations, int per_batch, int& r) {
+double end_to_end_batch_us(const F& call, int rotations, int per_batch, int& r) {
   std::vector<double> t;
   for (int k = 0; k < per_batch; ++k, ++r) {
     const auto t0 = std::chrono::steady_clock::now();
@@ -88,39 +88,29 @@ double end_to_end_batch_us(F& call, int rotations, int per_batch, int& r) {
   return t[t.size() / 2];
 }
 
-/// End to end for two implementations whose batches alternate (a, b, a, b, ...), so host-side
-/// interference falls on both alike: `reps` calls each in `batches` batches, the lowest batch median of
-/// each.
-template <class A, class B>
-std::pair<double, double> end_to_end_pair_us(A&& a, B&& b, int rotations, int reps, int batches = 10) {
-  for (int i = 0; i < 3; ++i) a(i % rotations), b(i % rotations);
+/// End to end for implementations whose batches alternate (calls[0], calls[1], ..., calls[0], ...), so
+/// host-side interference falls on all alike: `reps` calls each in `batches` batches; for each, the
+/// lowest batch median.
+inline std::vector<double> end_to_end_us(const std::vector<std::function<void(int)>>& calls, int rotations,
+                                         int reps, int batches) {
+  for (int i = 0; i < 3; ++i)
+    for (const auto& call : calls) call(i % rotations);
   CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
   const int per_batch = reps / batches > 0 ? reps / batches : 1;
-  double best_a = 0, best_b = 0;
-  int ra = 0, rb = 0;
-  for (int k = 0; k < batches; ++k) {
-    const double ma = end_to_end_batch_us(a, rotations, per_batch, ra);
-    const double mb = end_to_end_batch_us(b, rotations, per_batch, rb);
-    best_a = k == 0 || ma < best_a ? ma : best_a;
-    best_b = k == 0 || mb < best_b ? mb : best_b;
-  }
-  return {best_a, best_b};
+  std::vector<double> best(calls.size(), 0);
+  std::vector<int> r(calls.size(), 0);
+  for (int k = 0; k < batches; ++k)
+    for (std::size_t j = 0; j < calls.size(); ++j) {
+      const double m = end_to_end_batch_us(calls[j], rotations, per_batch, r[j]);
+      best[j] = k == 0 || m < best[j] ? m : best[j];
+    }
+  return best;
 }
 
-/// One implementation alone, timed as above: `reps` calls in 5 batches (the tuning sweeps).
+/// One implementation alone: `reps` calls in 5 batches (the tuning sweeps).
 template <class F>
 double median_end_to_end_us(F&& call, int rotations, int reps) {
-  for (int i = 0; i < 3; ++i) call(i % rotations);
-  CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-  constexpr int batches = 5;
-  const int per_batch = reps / batches > 0 ? reps / batches : 1;
-  double best = 0;
-  int r = 0;
-  for (int k = 0; k < batches; ++k) {
-    const double m = end_to_end_batch_us(call, rotations, per_batch, r);
-    best = k == 0 || m < best ? m : best;
-  }
-  return best;
+  return end_to_end_us({std::function<void(int)>(call)}, rotations, reps, 5)[0];
 }
 
 } // namespace carry_validate
