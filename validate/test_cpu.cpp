@@ -2,6 +2,7 @@
 // traits and the seeds' tree schedules run serially with the very node functions the kernels use.
 #define CATCH_CONFIG_MAIN
 #include <algorithm>
+#include <string>
 
 #include <catch2/catch.hpp>
 
@@ -135,6 +136,18 @@ TEST_CASE("pass choice", "[cpu][plan]") {
   CHECK(canonical_look_back(d));
   CHECK_FALSE(canonical_look_back(s));
   CHECK_FALSE(canonical_look_back(a));
+}
+
+TEST_CASE("published aggregates: init goes into tile 0's, for exclusive scans only", "[cpu][plan]") {
+  // string concatenation: not commutative, so the order of init shows
+  struct cat {
+    std::string operator()(const std::string& a, const std::string& b) const { return a + b; }
+  };
+  const std::string init = "i", a = "a";
+  CHECK(published_aggregate<true>(a, 0, cat{}, init) == "ia");
+  CHECK(published_aggregate<true>(a, 1, cat{}, init) == "a");
+  CHECK(published_aggregate<false>(a, 0, cat{}, init) == "a");
+  CHECK(published_aggregate<true>(2.5f, 0, carry::sum{}, 0.5f) == 3.0f);
 }
 
 TEST_CASE("small-input planning", "[cpu][plan]") {

@@ -139,7 +139,7 @@ __device__ tile_prefix<T> resolve_tile_prefix(const T& aggregate, std::int64_t t
                                               const single_pass_state<T>& state, epoch_t epoch) {
   const bool leader = threadIdx.x == 0;
   if (tile == 0) {
-    const T value = EXCLUSIVE ? op(init, aggregate) : aggregate;
+    const T value = published_aggregate<EXCLUSIVE>(aggregate, 0, op, init);
     if (leader && !last) state.status.publish(0, CANONICAL ? state_aggregate : state_prefix, value, epoch);
     return {init, EXCLUSIVE};
   }
@@ -364,10 +364,12 @@ struct small_agent {
     if constexpr (MODE == small_mode::gather) {
       if (warp == 0) {
         if (lane == 0 && tile != plan.num_tiles - 1)
-          state.status.publish(tile, state_aggregate, fold_in_order(ts.aggregates, warps, op), epoch);
-        if (tile > 0) {
-          const T p = gather_predecessors(in, plan, state, epoch, tile, op, vec_in);
-          if (lane == 0) ts.prefix = {EXCLUSIVE ? op(init, p) : p, true};
+          state.status.publish(
+              tile, state_aggregate,
+              published_aggregate<EXCLUSIVE>(fold_in_order(ts.aggregates, warps, op), tile, op, init), epoch);
+        if (tile > 0) { // init, if any, is in tile 0's published aggregate
+          const T p = gather_predecessors(in, plan, state, epoch, tile, op, init, vec_in);
+          if (lane == 0) ts.prefix = {p, true};
         }
       }
       __syncthreads();
@@ -412,7 +414,8 @@ struct small_agent {
   /// started: tiles are blockIdx here, not tickets) is folded from the input instead. No wait is
   /// unbounded, so progress never depends on the scheduler.
   __device__ static T gather_aggregates(const T* in, const tile_plan& plan, const single_pass_state<T>& state,
-                                        epoch_t epoch, std::int64_t first, int width, Op op, bool vec_in) {
+                                        epoch_t epoch, std::int64_t first, int width, Op op, T init,
+                                        bool vec_in) {
     const int lane = static_cast<int>(threadIdx.x % warp_threads);
     const unsigned full = 0xffffffffu;
     unsigned st;
@@ -420,7 +423,8 @@ struct small_agent {
     read_published<0>(state.status, first + lane, lane < width, epoch, st, v, Policy::gather_wait_cycles);
     for (unsigned late = __ballot_sync(full, st == state_invalid); late != 0; late &= late - 1) {
       const int j = __ffs(late) - 1;
-      const T a = fold_tile(in, plan, first + j, op, vec_in);
+      const T a =
+          published_aggregate<EXCLUSIVE>(fold_tile(in, plan, first + j, op, vec_in), first + j, op, init);
       if (lane == j) v = a;
     }
     return v;
@@ -428,23 +432,24 @@ struct small_agent {
 
   /// Gather mode, warp 0: the fold of tiles 0 .. tile-1 by the canonical formula of the deterministic
   /// look-back (look_back.cuh: whole groups of 32 as tree(31) (+) last, then the partial group as a
-  /// tree), so deterministic results agree bit for bit with the ticketed canonical launches.
+  /// tree), so deterministic results agree bit for bit with the ticketed canonical launches. For an
+  /// exclusive scan tile 0's value carries init (published_aggregate), as in the look-back.
   __device__ static T gather_predecessors(const T* in, const tile_plan& plan,
                                           const single_pass_state<T>& state, epoch_t epoch, std::int64_t tile,
-                                          Op op, bool vec_in) {
+                                          Op op, T init, bool vec_in) {
     const int lane = static_cast<int>(threadIdx.x % warp_threads);
     const unsigned full = 0xffffffffu;
     const std::int64_t g = tile / warp_threads;
     const int w = static_cast<int>(tile - g * warp_threads);
     T base;
     for (std::int64_t q = 0; q < g; ++q) { // boundaries incl(32q + 31)
-      const T v = gather_aggregates(in, plan, state, epoch, q * warp_threads, warp_threads, op, vec_in);
+      const T v = gather_aggregates(in, plan, state, epoch, q * warp_threads, warp_threads, op, init, vec_in);
       const T head = shfl_idx(full, warp_reduce_ordered(v, op, lane, full, warp_threads - 1), 0);
       const T last = shfl_idx(full, v, warp_threads - 1);
       base = q > 0 ? op(op(base, head), last) : op(head, last);
     }
     if (w == 0) return base;
-    const T v = gather_aggregates(in, plan, state, epoch, g * warp_threads, w, op, vec_in);
+    const T v = gather_aggregates(in, plan, state, epoch, g * warp_threads, w, op, init, vec_in);
     const T partial = shfl_idx(full, warp_reduce_ordered(v, op, lane, full, w), 0);
     return g > 0 ? op(base, partial) : partial;
   }

@@ -156,6 +156,15 @@ CARRY_HD constexpr std::uint64_t status_tag(epoch_t epoch, unsigned state) {
 CARRY_HD constexpr unsigned tag_state(std::uint64_t tag, epoch_t epoch) {
   return (tag >> 2) == epoch ? static_cast<unsigned>(tag & 3u) : unsigned{state_invalid};
 }
+
+/// What tile `tile` publishes as its aggregate: tile 0 of an exclusive scan folds init in first, so every
+/// fold of the published values starts from init (the canonical formula's first term). Gathering and the
+/// look-back both go through here, so deterministic mode gives the same bits either way.
+template <bool EXCLUSIVE, class T, class Op>
+CARRY_HD T published_aggregate(const T& aggregate, std::int64_t tile, Op op, const T& init) {
+  return EXCLUSIVE && tile == 0 ? op(init, aggregate) : aggregate;
+}
+
 /// Epochs are 62-bit and wrap; a value whose low 32 bits are 0 is skipped (the ticket counter carries
 /// the low half, and zeroed memory must never look current), so 0 never occurs either.
 CARRY_HD constexpr epoch_t following_epoch(epoch_t e) {
