@@ -29,17 +29,20 @@ struct tile_policy {
 /// A single-pass tile staged in shared memory (staged_agent): loaded with cp.async, scanned from and
 /// back into shared memory, so only the thread totals live in registers and MIN_BLOCKS blocks fit per
 /// SM (the register cap of __launch_bounds__). Types that do not pack into 16-byte chunks fall back to
-/// the register tile of the same shape.
-template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int MIN_BLOCKS, bool STREAMING = true>
+/// the register tile of the same shape. FUSED_DRAIN: each thread leaves its run's local prefixes in place
+/// before the look-back and full tiles take the carry-in on their way out (staged_agent); else the run
+/// is rewritten after the look-back and drained as a second pass.
+template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int MIN_BLOCKS, bool STREAMING = true, bool FUSED_DRAIN = true>
 struct staged_tile_policy
     : tile_policy<block_scan_algorithm::coarsened, BLOCK_THREADS, ITEMS_PER_THREAD, STREAMING> {
   static constexpr int min_blocks = MIN_BLOCKS;
+  static constexpr bool fused_drain = FUSED_DRAIN;
 };
 
 template <class P>
 struct is_staged_policy : std::false_type {};
-template <int B, int I, int M, bool S>
-struct is_staged_policy<staged_tile_policy<B, I, M, S>> : std::true_type {};
+template <int B, int I, int M, bool S, bool F>
+struct is_staged_policy<staged_tile_policy<B, I, M, S, F>> : std::true_type {};
 
 /// Launch shape of the small-input path: BLOCK_THREADS threads, each holding CHUNKS warp-striped
 /// chunks of 16 bytes (one item when T does not pack into 16 bytes), scanned across lanes with shuffles

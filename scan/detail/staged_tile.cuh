@@ -80,7 +80,10 @@ struct staged_tile {
     __syncthreads();
   }
   /// A full tile to a 16-byte aligned pointer: each warp drains its own run once its threads are done.
-  __device__ static void store_full(temp_storage& ts, T* tile_out) {
+  /// Each chunk goes out as finish(chunk, owner, v): owner = the lane of the warp that owns it, v = its
+  /// index in the owner's run. Every lane calls finish once per v, in step (it may shuffle).
+  template <class Finish>
+  __device__ static void store_full(temp_storage& ts, T* tile_out, Finish finish) {
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     uint4* dst = reinterpret_cast<uint4*>(tile_out) + warp * warp_chunks;
     const uint4* run = ts.chunks + warp * warp_chunks;
@@ -88,11 +91,15 @@ struct staged_tile {
     CARRY_UNROLL
     for (int v = 0; v < vcount; ++v) {
       const int l = v * 32 + lane;
+      const uint4 c = finish(run[swizzle(l)], l / vcount, l % vcount);
       if constexpr (STREAMING)
-        __stcs(dst + l, run[swizzle(l)]);
+        __stcs(dst + l, c);
       else
-        dst[l] = run[swizzle(l)];
+        dst[l] = c;
     }
+  }
+  __device__ static void store_full(temp_storage& ts, T* tile_out) {
+    store_full(ts, tile_out, [](const uint4& c, int, int) { return c; });
   }
   /// The first `valid` items, element by element (coalesced).
   __device__ static void store_items(temp_storage& ts, T* tile_out, int valid) {

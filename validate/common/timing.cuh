@@ -10,15 +10,25 @@
 
 namespace carry_validate {
 
+__global__ inline void spin_kernel(long long cycles) {
+  const long long start = clock64();
+  while (clock64() - start < cycles) {
+  }
+}
+
 /// Median microseconds of `call()` between CUDA events on the default stream, after 3 warm-up calls.
+/// blocked: each call (and its start event) is queued behind a ~0.1 ms spin kernel, so the events time
+/// the GPU work alone, not the host's launch latency (nvbench's cold measurement holds the stream with
+/// a blocking kernel for the same reason); else the GPU is idle when the start event is recorded.
 template <class F>
-double median_event_us(F&& call, int reps) {
+double median_event_us(F&& call, int reps, bool blocked = false) {
   cudaEvent_t a, b;
   CARRY_CUDA_OR_DIE(cudaEventCreate(&a));
   CARRY_CUDA_OR_DIE(cudaEventCreate(&b));
   for (int i = 0; i < 3; ++i) call();
   std::vector<double> t;
   for (int r = 0; r < reps; ++r) {
+    if (blocked) spin_kernel<<<1, 1>>>(200000);
     CARRY_CUDA_OR_DIE(cudaEventRecord(a));
     call();
     CARRY_CUDA_OR_DIE(cudaEventRecord(b));
@@ -31,12 +41,6 @@ double median_event_us(F&& call, int reps) {
   cudaEventDestroy(b);
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
-}
-
-__global__ inline void spin_kernel(long long cycles) {
-  const long long start = clock64();
-  while (clock64() - start < cycles) {
-  }
 }
 
 /// Median microseconds per call of `call(r)` (r = the rotation index) as GPU time behind queued work:
