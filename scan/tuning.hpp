@@ -29,20 +29,17 @@ struct tile_policy {
 /// A single-pass tile staged in shared memory (staged_agent): loaded with cp.async, scanned from and
 /// back into shared memory, so only the thread totals live in registers and MIN_BLOCKS blocks fit per
 /// SM (the register cap of __launch_bounds__). Types that do not pack into 16-byte chunks fall back to
-/// the register tile of the same shape. FUSED_DRAIN: each thread leaves its run's local prefixes in place
-/// before the look-back and full tiles take the carry-in on their way out (staged_agent); else the run
-/// is rewritten after the look-back and drained as a second pass.
-template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int MIN_BLOCKS, bool STREAMING = true, bool FUSED_DRAIN = true>
+/// the register tile of the same shape.
+template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int MIN_BLOCKS, bool STREAMING = true>
 struct staged_tile_policy
     : tile_policy<block_scan_algorithm::coarsened, BLOCK_THREADS, ITEMS_PER_THREAD, STREAMING> {
   static constexpr int min_blocks = MIN_BLOCKS;
-  static constexpr bool fused_drain = FUSED_DRAIN;
 };
 
 template <class P>
 struct is_staged_policy : std::false_type {};
-template <int B, int I, int M, bool S, bool F>
-struct is_staged_policy<staged_tile_policy<B, I, M, S, F>> : std::true_type {};
+template <int B, int I, int M, bool S>
+struct is_staged_policy<staged_tile_policy<B, I, M, S>> : std::true_type {};
 
 /// Launch shape of the small-input path: BLOCK_THREADS threads, each holding CHUNKS warp-striped
 /// chunks of 16 bytes (one item when T does not pack into 16 bytes), scanned across lanes with shuffles
@@ -80,7 +77,10 @@ constexpr int coarsened_items() {
 }
 
 /// The tuned single-pass tile, by size of T: staged in shared memory (staged_agent, NOTES.md steps 19-20,
-/// h100-tune-staged.log and h100-tune-lookback.log), 6 blocks per SM, streaming hints on.
+/// h100-tune-staged.log and h100-tune-lookback.log), 6 blocks per SM, streaming hints on. Figures below
+/// are from before the fused drain (step 27, h100-tune-drain.log), which took u32 2^24 from 60.5-61.2 to
+/// 59.2-59.6 us, u64 2^24 from 108.2-109.2 to 107.0-107.6, u8 2^28 from 209.5-209.8 to 203.5-203.7, and
+/// left 2^28-2^30 of u32 and u64 within 0.2 %.
 ///   1 byte: 256 x 128 staged, packed-byte sums: 2^24 25.4 us, 2^28 212.0, 2^30 802.6 (register tile
 ///            256 x 128: 28.2 / 223.7 / 858.4; CUB 51.1 / 559.7 / 2187.0); slower at 2^22 (15.2 vs
 ///            14.2 us). 128 x 256 staged within 3 %, 512 x 64 and 128 x 128 staged 2-19 % slower.

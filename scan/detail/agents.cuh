@@ -198,9 +198,8 @@ struct staged_agent {
   static constexpr int items = Policy::items_per_thread;
   using tile_t = staged_tile<T, block_threads, items, Policy::streaming>;
   using scan_t = block_scan<T, block_threads, block_scan_algorithm::coarsened, 1>; // over thread totals
-  /// Sums of 1-byte integers on full tiles: dp4a thread totals, fix-up four bytes per operation.
+  /// Sums of 1-byte integers on full tiles: running sums and the carry-in four bytes per operation.
   static constexpr bool packed = packed_byte_sum<T, Op>();
-  static constexpr bool fused = Policy::fused_drain;
   struct temp_storage {
     typename tile_t::temp_storage tile;
     typename scan_t::temp_storage scan;
@@ -230,38 +229,27 @@ struct staged_agent {
       if (live <= 0) total = *tile_t::item(ts.tile, 0);
     }
 
-    // ---- phase 1: the thread's total, a left fold of its items (as the register tile's scan). Fused
-    // drain: the fold's running values stay in place (exclusive: shifted one item right), so that after
-    // the look-back only the carry-in remains to be applied ----
+    // ---- phase 1: the thread's total, a left fold of its items (as the register tile's scan); the
+    // fold's running values stay in place (exclusive: shifted one item right), so that after the
+    // look-back only the carry-in remains to be applied ----
     bool packed_tile = false; // a full tile of 1-byte sums: bytes summed four at a time (mod 256)
     if constexpr (packed) {
       packed_tile = full;
       if (packed_tile) {
-        if constexpr (fused) { // running byte sums in place; carry = the running sum's low byte
-          unsigned byte_carry = 0;
+        unsigned byte_carry = 0; // running byte sums in place; carry = the running sum's low byte
+        CARRY_UNROLL
+        for (int v = 0; v < tile_t::vcount; ++v) {
+          uint4& slot = tile_t::own(ts.tile, v);
+          unsigned w[4] = {slot.x, slot.y, slot.z, slot.w};
           CARRY_UNROLL
-          for (int v = 0; v < tile_t::vcount; ++v) {
-            uint4& slot = tile_t::own(ts.tile, v);
-            unsigned w[4] = {slot.x, slot.y, slot.z, slot.w};
-            CARRY_UNROLL
-            for (int k = 0; k < 4; ++k) {
-              const unsigned inclusive = scan_bytes(w[k], byte_carry);
-              w[k] = EXCLUSIVE ? (inclusive << 8) | byte_carry : inclusive;
-              byte_carry = inclusive >> 24;
-            }
-            slot = make_uint4(w[0], w[1], w[2], w[3]);
+          for (int k = 0; k < 4; ++k) {
+            const unsigned inclusive = scan_bytes(w[k], byte_carry);
+            w[k] = EXCLUSIVE ? (inclusive << 8) | byte_carry : inclusive;
+            byte_carry = inclusive >> 24;
           }
-          total = static_cast<T>(byte_carry);
-        } else {
-          unsigned sum = 0;
-          CARRY_UNROLL
-          for (int v = 0; v < tile_t::vcount; ++v) {
-            const uint4 c = tile_t::own(ts.tile, v);
-            sum = __dp4a(c.w, 0x01010101u,
-                         __dp4a(c.z, 0x01010101u, __dp4a(c.y, 0x01010101u, __dp4a(c.x, 0x01010101u, sum))));
-          }
-          total = static_cast<T>(sum);
+          slot = make_uint4(w[0], w[1], w[2], w[3]);
         }
+        total = static_cast<T>(byte_carry);
       }
     }
     if (!packed_tile) {
@@ -278,13 +266,11 @@ struct staged_agent {
           } else if (full || j < live) {
             const T before = total;
             total = op(total, x[e]);
-            if constexpr (fused) x[e] = EXCLUSIVE ? before : total;
+            x[e] = EXCLUSIVE ? before : total;
           }
         }
-        if constexpr (fused) {
-          memcpy(&c, x, sizeof(c));
-          tile_t::own(ts.tile, v) = c;
-        }
+        memcpy(&c, x, sizeof(c));
+        tile_t::own(ts.tile, v) = c;
       }
     }
     // ---- phase 2: Brent-Kung over the totals; warp 0 publishes and looks back ----
@@ -298,88 +284,37 @@ struct staged_agent {
         scan_t(ts.scan).thread_carry_with_callback(totals, op, get_prefix, aggregate);
     const T pre = carry.value;
     const bool has_pre = carry.valid;
-    if constexpr (fused) {
-      // ---- phase 3, fused: out_j = pre (+) (x_0 .. x_j), applied as each warp drains its run (full
-      // tiles; the owner's carry-in comes by shuffle) or in place (other tiles) ----
-      auto finish = [&](uint4 c, const T& p, bool hp, bool thread_first) {
-        if constexpr (packed) {
-          if (packed_tile) {
-            const unsigned b = (hp ? static_cast<unsigned char>(p) : 0u) * 0x01010101u;
-            return make_uint4(add_bytes(c.x, b), add_bytes(c.y, b), add_bytes(c.z, b), add_bytes(c.w, b));
-          }
-        }
-        T x[tile_t::chunk_items];
-        memcpy(x, &c, sizeof(c));
-        CARRY_UNROLL
-        for (int e = 0; e < tile_t::chunk_items; ++e) // exclusive scans always have a carry (init at least)
-          x[e] = EXCLUSIVE && thread_first && e == 0 ? p : hp ? op(p, x[e]) : x[e];
-        memcpy(&c, x, sizeof(c));
-        return c;
-      };
-      if (full && vec_out) {
-        tile_t::store_full(ts.tile, out + plan.tile_base(tile), [&](const uint4& c, int owner, int v) {
-          const T p = shfl_idx(0xffffffffu, pre, owner);
-          const bool hp = __shfl_sync(0xffffffffu, static_cast<int>(has_pre), owner) != 0;
-          return finish(c, p, hp, v == 0);
-        });
-      } else {
-        CARRY_UNROLL
-        for (int v = 0; v < tile_t::vcount; ++v) {
-          uint4& slot = tile_t::own(ts.tile, v);
-          slot = finish(slot, pre, has_pre, v == 0);
-        }
-        tile_t::store_items(ts.tile, out + plan.tile_base(tile), valid);
-      }
-      return;
-    }
-    // ---- phase 3: fix-up in place: out_j = pre (+) (x_0 .. x_j), as block_scan's apply ----
-    if constexpr (packed) {
-      if (packed_tile) { // four bytes per operation: carry = the running sum's low byte
-        unsigned byte_carry = has_pre ? static_cast<unsigned char>(pre) : 0u;
-        CARRY_UNROLL
-        for (int v = 0; v < tile_t::vcount; ++v) {
-          uint4& slot = tile_t::own(ts.tile, v);
-          unsigned w[4] = {slot.x, slot.y, slot.z, slot.w};
-          CARRY_UNROLL
-          for (int k = 0; k < 4; ++k) {
-            const unsigned inclusive = scan_bytes(w[k], byte_carry);
-            w[k] = EXCLUSIVE ? (inclusive << 8) | byte_carry : inclusive;
-            byte_carry = inclusive >> 24;
-          }
-          slot = make_uint4(w[0], w[1], w[2], w[3]);
+    // ---- phase 3: out_j = pre (+) (x_0 .. x_j), applied as each warp drains its run (full tiles; the
+    // owner's carry-in comes by shuffle) or in place before an element-wise store (other tiles) ----
+    auto finish = [&](uint4 c, const T& p, bool hp, bool thread_first) {
+      if constexpr (packed) {
+        if (packed_tile) {
+          const unsigned b = (hp ? static_cast<unsigned char>(p) : 0u) * 0x01010101u;
+          return make_uint4(add_bytes(c.x, b), add_bytes(c.y, b), add_bytes(c.z, b), add_bytes(c.w, b));
         }
       }
-    }
-    if (!packed_tile) {
-      T local = total;
+      T x[tile_t::chunk_items];
+      memcpy(x, &c, sizeof(c));
+      CARRY_UNROLL
+      for (int e = 0; e < tile_t::chunk_items; ++e) // exclusive scans always have a carry (init at least)
+        x[e] = EXCLUSIVE && thread_first && e == 0 ? p : hp ? op(p, x[e]) : x[e];
+      memcpy(&c, x, sizeof(c));
+      return c;
+    };
+    if (full && vec_out) {
+      tile_t::store_full(ts.tile, out + plan.tile_base(tile), [&](const uint4& c, int owner, int v) {
+        const T p = shfl_idx(0xffffffffu, pre, owner);
+        const bool hp = __shfl_sync(0xffffffffu, static_cast<int>(has_pre), owner) != 0;
+        return finish(c, p, hp, v == 0);
+      });
+    } else {
       CARRY_UNROLL
       for (int v = 0; v < tile_t::vcount; ++v) {
         uint4& slot = tile_t::own(ts.tile, v);
-        T x[tile_t::chunk_items];
-        const uint4 c = slot;
-        memcpy(x, &c, sizeof(c));
-        CARRY_UNROLL
-        for (int e = 0; e < tile_t::chunk_items; ++e) {
-          const int j = v * tile_t::chunk_items + e;
-          const T here = x[e];
-          if constexpr (EXCLUSIVE) { // exclusive scans always have a carry (init at least)
-            x[e] = j == 0 ? pre : op(pre, local);
-            local = j == 0 ? here : op(local, here);
-          } else {
-            local = j == 0 ? here : op(local, here);
-            x[e] = has_pre ? op(pre, local) : local;
-          }
-        }
-        uint4 w;
-        memcpy(&w, x, sizeof(w));
-        slot = w;
+        slot = finish(slot, pre, has_pre, v == 0);
       }
-    }
-    // ---- store ----
-    if (full && vec_out)
-      tile_t::store_full(ts.tile, out + plan.tile_base(tile));
-    else
       tile_t::store_items(ts.tile, out + plan.tile_base(tile), valid);
+    }
   }
 };
 

@@ -98,9 +98,6 @@ struct staged_tile {
         dst[l] = c;
     }
   }
-  __device__ static void store_full(temp_storage& ts, T* tile_out) {
-    store_full(ts, tile_out, [](const uint4& c, int, int) { return c; });
-  }
   /// The first `valid` items, element by element (coalesced).
   __device__ static void store_items(temp_storage& ts, T* tile_out, int valid) {
     __syncthreads();

@@ -1,9 +1,10 @@
 // Benchmark: carry's scans against CUB, Thrust and a device copy, in one run, on one GPU.
 // Large n: CUDA events around each call, median of many after warm-up, rotating buffers while inputs
-// fit in L2. Small n: "queued" = a batch of calls queued behind a busy kernel, per call; "e2e" = host
-// clock around one call plus a stream sync on an idle GPU (carry's default and CUB in alternating
-// batches of 40 calls, 10 each, the lowest batch median: see timing.cuh). Every carry result timed is checked
-// once.
+// fit in L2: "events" on an idle GPU (the host's launch latency falls inside), "blocked" with each call
+// queued behind a spin kernel (GPU time alone, as nvbench's cold measurement). Small n: "queued" = a batch of
+// calls queued behind a busy kernel, per call; "e2e" = host clock around one call plus a stream sync on an
+// idle GPU (carry's default and CUB in alternating batches of 40 calls, 10 each, the lowest batch median: see
+// timing.cuh). Every carry result timed is checked once.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -167,6 +168,10 @@ void bench_case(buffers& b, scan_op o, std::int64_t n, const options& opt) {
   auto timed = [&](const std::string& impl, const call_fn& call) {
     double us = time_events(call, n, rotations, reps);
     record(impl, us, n <= (std::int64_t{1} << 22) ? "queued" : "events");
+    if (n > (std::int64_t{1} << 22)) { // the same calls, each queued behind a spin kernel
+      int r = 0;
+      record(impl, median_event_us([&] { call(r++ % rotations); }, reps, true), "blocked");
+    }
   };
 
   timed("memcpy", [&](int r) {
@@ -312,7 +317,7 @@ int main(int argc, char** argv) {
   // ---- table: each row's throughput relative to CUB and to the copy of the same bytes ----
   FILE* csv = std::fopen(opt.csv.c_str(), "w");
   if (csv) std::fprintf(csv, "op,impl,type,n,median_us,gbps,vs_cub,vs_memcpy,method\n");
-  std::printf("\n%-14s %-4s %6s %-26s %-6s %11s %9s %7s %7s\n", "op", "type", "n", "impl", "method",
+  std::printf("\n%-14s %-4s %6s %-26s %-7s %11s %9s %7s %7s\n", "op", "type", "n", "impl", "method",
               "median_us", "GB/s", "x_cub", "x_copy");
   for (const auto& r : rows) {
     const std::size_t tbytes = r.type == "u8" ? 1 : r.type == "u64" ? 8 : 4;
@@ -321,7 +326,7 @@ int main(int argc, char** argv) {
     const row* copy = find(r.op, "memcpy", r.type, r.n, r.method == "e2e" ? "queued" : r.method);
     const double vs_cub = cub ? cub->us / r.us : 0, vs_copy = copy && r.method != "e2e" ? copy->us / r.us : 0;
     int lg = static_cast<int>(std::log2(static_cast<double>(r.n)));
-    std::printf("%-14s %-4s 2^%-4d %-26s %-6s %11.1f %9.1f %7.3f %7.3f\n", r.op.c_str(), r.type.c_str(), lg,
+    std::printf("%-14s %-4s 2^%-4d %-26s %-7s %11.1f %9.1f %7.3f %7.3f\n", r.op.c_str(), r.type.c_str(), lg,
                 r.impl.c_str(), r.method.c_str(), r.us, gbps, vs_cub, vs_copy);
     if (csv)
       std::fprintf(csv, "%s,%s,%s,%lld,%.2f,%.1f,%.4f,%.4f,%s\n", r.op.c_str(), r.impl.c_str(),

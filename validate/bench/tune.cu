@@ -1,6 +1,6 @@
 // Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
-// usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints] [ticket] [waves] [ramp] [drain]   (default:
-// small and large)
+// usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints] [ticket] [waves] [ramp]
+// (default: small and large)
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -50,8 +50,8 @@ void row(const char* what, std::int64_t n, F&& call) {
     const int reps = n >= (std::int64_t{1} << 28) ? 15 : 30;
     const double t = median_event_us([&] { at(r++ % rot); }, reps);
     const double b = median_event_us([&] { at(r++ % rot); }, reps, true);
-    std::printf("%-4s n=%-10lld %-34s events %9.1f us   blocked %9.1f us\n", tname<T>(), (long long)n, what, t,
-                b);
+    std::printf("%-4s n=%-10lld %-34s events %9.1f us   blocked %9.1f us\n", tname<T>(), (long long)n, what,
+                t, b);
   }
   std::fflush(stdout);
 }
@@ -336,19 +336,6 @@ void diag_sweep(std::int64_t n) {
   diag_row<T, 2>("diag: blockIdx+load+scan+store", n);
 }
 
-/// The tuned staged tile with its fused drain (the carry-in applied as warps drain their runs) against
-/// the separate fix-up pass it replaced (NOTES.md step 27), twice each, alternating.
-template <class T>
-void drain_sweep(std::int64_t n) {
-  using SP = carry::tuning::single_pass_policy<T>;
-  using two_pass = carry::staged_tile_policy<SP::block_threads, SP::items_per_thread, SP::min_blocks, true, false>;
-  baselines<T>(n);
-  for (int k = 0; k < 2; ++k) {
-    carry_row<SP, SP, T>("staged, fused drain", n);
-    carry_row<two_pass, two_pass, T>("staged, fix-up pass", n);
-  }
-}
-
 /// Time against the number of waves of resident tiles (NOTES.md step 26): n = k tiles of the tuned
 /// 4-byte tile, k a multiple of half the 792 tiles resident at once (132 SMs x 6), plus 2^24 (2.59
 /// waves). A fixed start-up cost shows as an intercept of (carry - copy) against k; a partial last wave
@@ -388,11 +375,6 @@ int main(int argc, char** argv) {
     over(look_back_sweep<std::uint32_t>, {22, 24, 28, 29, 30});
     over(look_back_sweep<std::uint64_t>, {22, 24, 28, 29});
     over(bytes_sweep<std::uint8_t>, {20, 22, 24, 26, 28, 30});
-  }
-  if (has("drain")) {
-    over(drain_sweep<std::uint32_t>, {22, 24, 25, 26, 28, 30});
-    over(drain_sweep<std::uint64_t>, {22, 24, 26, 28});
-    over(drain_sweep<std::uint8_t>, {22, 24, 26, 28});
   }
   if (has("ramp"))
     for (std::int64_t k : {396, 792, 1188, 1584, 1980, 2048, 2376, 2772, 3168, 3960, 4752, 7920})
