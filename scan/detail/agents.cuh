@@ -219,14 +219,15 @@ struct staged_agent {
 
     // ---- load straight into shared memory ----
     // Threads past the end of a partial tile (the last tile, whose aggregate is never published) carry
-    // a copy of item 0 as their total; it is read only behind load_items' barrier, never while other
-    // warps' asynchronous copies may still be landing.
+    // a copy of the tile's first input item as their total, read from global memory: in shared memory
+    // it would race with thread 0 rewriting its run in phase 1 (or, on full tiles, with other warps'
+    // asynchronous copies). This block writes that item's output only after phase 2's barriers.
     T total{};
     if (full && vec_in) {
       tile_t::load_full(ts.tile, in + plan.tile_base(tile));
     } else {
       tile_t::load_items(ts.tile, in + plan.tile_base(tile), valid);
-      if (live <= 0) total = *tile_t::item(ts.tile, 0);
+      if (live <= 0) total = in[plan.tile_base(tile)];
     }
 
     // ---- phase 1: the thread's total, a left fold of its items (as the register tile's scan); the
