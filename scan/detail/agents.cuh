@@ -154,7 +154,7 @@ __device__ tile_prefix<T> resolve_tile_prefix(const T& aggregate, std::int64_t t
       state.prefixes.publish(tile / warp_threads, state_prefix, op(exclusive, aggregate), epoch);
     return {exclusive, true};
   } else {
-    T exclusive = look_back<DELAY_NS, T>(state.status, tile, epoch, op, ahead);
+    T exclusive = look_back<DELAY_NS, T>(state.status, tile, epoch, op, resolved ? ahead : nullptr);
     if (leader && !last) state.status.publish(tile, state_prefix, op(exclusive, aggregate), epoch);
     return {exclusive, true};
   }
