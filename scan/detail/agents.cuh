@@ -136,25 +136,21 @@ __device__ __forceinline__ unsigned scan_bytes(unsigned w, unsigned carry) {
 /// (canonically or not), publishes the inclusive prefix. Called by all of warp 0; lane 0's answer counts.
 template <int DELAY_NS, bool EXCLUSIVE, bool CANONICAL, class T, class Op>
 __device__ tile_prefix<T> resolve_tile_prefix(const T& aggregate, std::int64_t tile, bool last, Op op, T init,
-                                              const single_pass_state<T>& state, epoch_t epoch,
-                                              const window_snapshot<T>* ahead = nullptr) {
+                                              const single_pass_state<T>& state, epoch_t epoch) {
   const bool leader = threadIdx.x == 0;
   if (tile == 0) {
     const T value = published_aggregate<EXCLUSIVE>(aggregate, 0, op, init);
     if (leader && !last) state.status.publish(0, CANONICAL ? state_aggregate : state_prefix, value, epoch);
     return {init, EXCLUSIVE};
   }
-  // A window read ahead that already holds the carry-in (window_snapshot::resolves): the inclusive
-  // prefix goes out at once, with no aggregate before it.
-  const bool resolved = !CANONICAL && ahead != nullptr && ahead->resolves();
-  if (leader && !last && !resolved) state.status.publish(tile, state_aggregate, aggregate, epoch);
+  if (leader && !last) state.status.publish(tile, state_aggregate, aggregate, epoch);
   if constexpr (CANONICAL) {
     T exclusive = look_back_deterministic<DELAY_NS, T>(state.status, state.prefixes, tile, epoch, op);
     if (leader && !last && tile % warp_threads == warp_threads - 1) // a group boundary: slot = group
       state.prefixes.publish(tile / warp_threads, state_prefix, op(exclusive, aggregate), epoch);
     return {exclusive, true};
   } else {
-    T exclusive = look_back<DELAY_NS, T>(state.status, tile, epoch, op, resolved ? ahead : nullptr);
+    T exclusive = look_back<DELAY_NS, T>(state.status, tile, epoch, op);
     if (leader && !last) state.status.publish(tile, state_prefix, op(exclusive, aggregate), epoch);
     return {exclusive, true};
   }
@@ -234,13 +230,6 @@ struct staged_agent {
       if (live <= 0) total = in[plan.tile_base(tile)];
     }
 
-    // Fast mode: warp 0 reads its first look-back window now, so the round trip overlaps the scan
-    // (Policy::lookback_prefetch 1: once its own run has landed; 2: after its phase 1).
-    constexpr int prefetch = CANONICAL ? 0 : Policy::lookback_prefetch;
-    window_snapshot<T> ahead;
-    const bool reads_ahead = prefetch != 0 && threadIdx.x < warp_threads && tile > 0;
-    if (prefetch == 1 && reads_ahead) ahead.read(state.status, tile, epoch);
-
     // ---- phase 1: the thread's total, a left fold of its items (as the register tile's scan); the
     // fold's running values stay in place (exclusive: shifted one item right), so that after the
     // look-back only the carry-in remains to be applied ----
@@ -285,13 +274,12 @@ struct staged_agent {
         tile_t::own(ts.tile, v) = c;
       }
     }
-    if (prefetch == 2 && reads_ahead) ahead.read(state.status, tile, epoch);
     // ---- phase 2: Brent-Kung over the totals; warp 0 publishes and looks back ----
     T totals[1] = {total};
     T aggregate;
     auto get_prefix = [&](const T& a) {
-      return resolve_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE, CANONICAL>(
-          a, tile, last, op, init, state, epoch, prefetch != 0 ? &ahead : nullptr);
+      return resolve_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE, CANONICAL>(a, tile, last, op, init,
+                                                                                  state, epoch);
     };
     const tile_prefix<T> carry =
         scan_t(ts.scan).thread_carry_with_callback(totals, op, get_prefix, aggregate);

@@ -10,15 +10,12 @@ namespace detail {
 /// Lane reads tile `tile`'s status, spinning until every live lane's tile has published in this epoch.
 /// Dead lanes read nothing and count as aggregates. With max_cycles >= 0 (lane 0's clock decides, so
 /// the warp stops together) it gives up after that many cycles: lanes whose tile has not published
-/// come back with state_invalid. With `keep`, a live lane whose `state` already holds a published
-/// state (read ahead of time, window_snapshot) keeps it and its `v`, and is not read again.
+/// come back with state_invalid.
 template <int DELAY_NS, class T, class Status>
 __device__ __forceinline__ void read_published(const Status& st, std::int64_t tile, bool live, epoch_t epoch,
-                                               unsigned& state, T& v, long long max_cycles = -1,
-                                               bool keep = false) {
+                                               unsigned& state, T& v, long long max_cycles = -1) {
   const unsigned full = 0xffffffffu;
-  if (!live) state = state_aggregate;
-  else if (!keep) state = state_invalid;
+  state = live ? unsigned{state_invalid} : unsigned{state_aggregate};
   const long long start = max_cycles >= 0 ? clock64() : 0;
   while (true) {
     if (state == state_invalid) st.read(tile, epoch, state, v);
@@ -28,48 +25,21 @@ __device__ __forceinline__ void read_published(const Status& st, std::int64_t ti
   }
 }
 
-/// A tile's first look-back window (lane j: tile `tile` - 32 + j), read once by warp 0 before the tile
-/// publishes its aggregate, so the read's round trip overlaps the tile's own scan (NOTES.md step 28).
-/// Published states never go back within an epoch, so an early read stays true: a lane that saw an
-/// aggregate may fold it though the tile has since published its prefix, which only makes the search
-/// go further. Lanes that saw nothing are read again by the look-back.
-template <class T>
-struct window_snapshot {
-  unsigned state = state_invalid;
-  T v;
-  template <class Status>
-  __device__ void read(const Status& st, std::int64_t tile, epoch_t epoch) {
-    const std::int64_t k = tile - warp_threads + static_cast<int>(threadIdx.x % warp_threads);
-    if (k >= 0) st.read(k, epoch, state, v);
-    else state = state_aggregate; // dead lanes count as aggregates, as in read_published
-  }
-  /// Whether the window alone gives the carry-in: every lane published and one holds a prefix. Called by
-  /// all of warp 0.
-  __device__ bool resolves() const {
-    return __all_sync(0xffffffffu, state != state_invalid) && __any_sync(0xffffffffu, state == state_prefix);
-  }
-};
-
 /// Fast mode: the exclusive prefix of `tile` (> 0), the fold of every earlier tile. Called by all of
 /// warp 0; `st` holds each tile's aggregate, later replaced by its inclusive prefix. Each window of 32
 /// predecessors is reduced as a tree, and the search stops at the nearest inclusive prefix, so the
 /// grouping depends on timing: floating-point results may differ in the last bits from run to run.
-/// `ahead`: the first window as read ahead of time, if it was (else every lane reads).
 template <int DELAY_NS, class T, class Op, class Status>
-__device__ T look_back(const Status& st, std::int64_t tile, epoch_t epoch, Op op,
-                       const window_snapshot<T>* ahead = nullptr) {
+__device__ T look_back(const Status& st, std::int64_t tile, epoch_t epoch, Op op) {
   const int lane = threadIdx.x % warp_threads;
   const unsigned full = 0xffffffffu;
   std::int64_t end = tile - 1;
-  unsigned state = ahead ? ahead->state : unsigned{state_invalid};
+  unsigned state;
   T v, acc;
-  if (ahead) v = ahead->v;
   bool has_acc = false;
-  bool keep = ahead != nullptr;
   while (true) {
     const std::int64_t k = end - (warp_threads - 1) + lane; // lanes before tile 0 are dead
-    read_published<DELAY_NS>(st, k, k >= 0, epoch, state, v, -1, keep);
-    keep = false;
+    read_published<DELAY_NS>(st, k, k >= 0, epoch, state, v);
     const unsigned prefixes = __ballot_sync(full, state == state_prefix);
     const int dead = end >= warp_threads - 1 ? 0 : static_cast<int>(warp_threads - 1 - end);
     const int first = prefixes ? warp_threads - 1 - __clz(prefixes) : dead;

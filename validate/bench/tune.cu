@@ -1,5 +1,5 @@
 // Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
-// usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints] [ticket] [waves] [ramp] [prefetch]
+// usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints] [ticket] [waves] [ramp]
 // (default: small and large)
 #include <algorithm>
 #include <cstdio>
@@ -357,22 +357,6 @@ void over(void (*sweep)(std::int64_t), std::initializer_list<int> lgs) {
   for (int lg : lgs) sweep(std::int64_t{1} << lg);
 }
 
-/// The tuned staged tile with warp 0 reading its first look-back window ahead of publishing (NOTES.md
-/// step 28): never (tuned), once its own run has landed (1), after its phase-1 fold (2); twice each,
-/// alternating.
-template <class T>
-void prefetch_sweep(std::int64_t n) {
-  using SP = carry::tuning::single_pass_policy<T>;
-  using after_load = carry::staged_tile_policy<SP::block_threads, SP::items_per_thread, SP::min_blocks, true, 1>;
-  using after_fold = carry::staged_tile_policy<SP::block_threads, SP::items_per_thread, SP::min_blocks, true, 2>;
-  baselines<T>(n);
-  for (int k = 0; k < 2; ++k) {
-    carry_row<SP, SP, T>("tuned staged (no read ahead)", n);
-    carry_row<after_load, after_load, T>("read ahead after load", n);
-    carry_row<after_fold, after_fold, T>("read ahead after fold", n);
-  }
-}
-
 int main(int argc, char** argv) {
   if (!gpu_present()) return 2;
   const std::set<std::string> args(argv + 1, argv + argc);
@@ -391,11 +375,6 @@ int main(int argc, char** argv) {
     over(look_back_sweep<std::uint32_t>, {22, 24, 28, 29, 30});
     over(look_back_sweep<std::uint64_t>, {22, 24, 28, 29});
     over(bytes_sweep<std::uint8_t>, {20, 22, 24, 26, 28, 30});
-  }
-  if (has("prefetch")) {
-    over(prefetch_sweep<std::uint32_t>, {22, 24, 25, 26, 28, 30});
-    over(prefetch_sweep<std::uint64_t>, {22, 24, 26, 28});
-    over(prefetch_sweep<std::uint8_t>, {22, 24, 26, 28});
   }
   if (has("ramp"))
     for (std::int64_t k : {396, 792, 1188, 1584, 1980, 2048, 2376, 2772, 3168, 3960, 4752, 7920})
