@@ -16,6 +16,15 @@
 namespace carry {
 namespace detail {
 
+/// A diagnostic hook (carry_tune's `trace`, NOTES.md step 29): a policy with
+///   __device__ static long long trace_now();  __device__ static void trace(std::int64_t tile, int event, long long t);
+/// gets each single-pass staged tile's timeline from thread 0 (events: 0 block start, 1 ticket taken,
+/// 2 aggregate known, 3 carry-in known, 4 stores issued). No shipped policy has one.
+template <class P, class = void>
+struct is_traced : std::false_type {};
+template <class P>
+struct is_traced<P, std::void_t<decltype(P::trace(std::int64_t{}, 0, P::trace_now()))>> : std::true_type {};
+
 template <class Policy, class T>
 struct tile_types {
   static constexpr int threads = Policy::block_threads;
@@ -209,8 +218,13 @@ struct staged_agent {
   __device__ static void consume(temp_storage& ts, const T* in, T* out, const tile_plan& plan, Op op, T init,
                                  const single_pass_state<T>& state, epoch_t epoch, bool vec_in,
                                  bool vec_out) {
+    constexpr bool traced = is_traced<Policy>::value;
+    long long started = 0;
+    if constexpr (traced) started = Policy::trace_now();
     // ---- take a ticket: tiles go out in the order blocks start ----
     const std::int64_t tile = block_ticket(ts.tile_index, state.counter, epoch, plan.num_tiles);
+    if constexpr (traced)
+      if (threadIdx.x == 0) Policy::trace(tile, 0, started), Policy::trace(tile, 1, Policy::trace_now());
     const int valid = plan.valid_items(tile);
     const bool full = valid == tile_t::tile_items;
     const bool last = tile == plan.num_tiles - 1;
@@ -278,8 +292,13 @@ struct staged_agent {
     T totals[1] = {total};
     T aggregate;
     auto get_prefix = [&](const T& a) {
-      return resolve_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE, CANONICAL>(a, tile, last, op, init,
-                                                                                  state, epoch);
+      if constexpr (traced)
+        if (threadIdx.x == 0) Policy::trace(tile, 2, Policy::trace_now());
+      const tile_prefix<T> p = resolve_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE, CANONICAL>(
+          a, tile, last, op, init, state, epoch);
+      if constexpr (traced)
+        if (threadIdx.x == 0) Policy::trace(tile, 3, Policy::trace_now());
+      return p;
     };
     const tile_prefix<T> carry =
         scan_t(ts.scan).thread_carry_with_callback(totals, op, get_prefix, aggregate);
@@ -316,6 +335,8 @@ struct staged_agent {
       }
       tile_t::store_items(ts.tile, out + plan.tile_base(tile), valid);
     }
+    if constexpr (traced)
+      if (threadIdx.x == 0) Policy::trace(tile, 4, Policy::trace_now());
   }
 };
 

@@ -1,5 +1,5 @@
 // Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
-// usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints] [ticket] [waves] [ramp]
+// usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints] [ticket] [waves] [ramp] [trace]
 // (default: small and large)
 #include <algorithm>
 #include <cstdio>
@@ -350,6 +350,105 @@ void ramp_sweep(std::int64_t tiles) {
   diag_row<T, 0>("diag: ticket+load+store", n);
 }
 
+/// Per-tile timelines (NOTES.md step 29): the tuned staged tile with the agent's trace hook on. Thread 0
+/// of each tile stamps %globaltimer at block start, ticket, aggregate known, carry-in known, stores issued.
+constexpr std::int64_t trace_tiles = std::int64_t{1} << 17;
+__device__ long long g_trace[5 * trace_tiles];
+
+template <class SP>
+struct traced_policy : SP {
+  __device__ static long long trace_now() {
+    long long t;
+    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
+    return t;
+  }
+  __device__ static void trace(std::int64_t tile, int event, long long t) {
+    if (tile < trace_tiles) g_trace[5 * tile + event] = t;
+  }
+};
+
+} // namespace
+
+template <class SP>
+struct carry::is_staged_policy<traced_policy<SP>> : std::true_type {};
+
+namespace {
+
+/// Mean of f(k) over tiles k in [a, b).
+template <class F>
+double mean_over(std::int64_t a, std::int64_t b, F&& f) {
+  double s = 0;
+  for (std::int64_t k = a; k < b; ++k) s += f(k);
+  return b > a ? s / static_cast<double>(b - a) : 0.0;
+}
+
+/// Three traced calls at n, each summarised (us): span, when the first tile finished, the tail after
+/// the last aggregate; then per wave group (first, middle, last wave of `resident` tiles): mean ticket
+/// wait, load + local scan, look-back wait, the part of that wait the tile would have waited even with
+/// an instant look-back (a predecessor's aggregate was not yet known: running max of predecessors'
+/// 'aggregate known' stamps minus its own), the rest (communication), and the drain.
+template <class T>
+void trace_sweep(std::int64_t n) {
+  using SP = carry::tuning::single_pass_policy<T>;
+  using TP = traced_policy<SP>;
+  using W = carry::device_scan_with<carry::tuning::hierarchical_policy<T>, TP, TP>;
+  baselines<T>(n);
+  carry_row<SP, SP, T>("tuned staged", n);
+  carry_row<TP, TP, T>("tuned staged, traced", n);
+  const std::int64_t tiles = (n + SP::tile_items - 1) / SP::tile_items;
+  if (tiles > trace_tiles) return;
+  int sms = 0;
+  CARRY_CUDA_OR_DIE(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
+  const std::int64_t resident = static_cast<std::int64_t>(sms) * SP::min_blocks;
+  const carry::scan_options opt{carry::scan_algorithm::single_pass, false};
+  std::vector<long long> tr(5 * tiles);
+  for (int call = 0; call < 3; ++call) {
+    std::size_t t = g_tmp_bytes;
+    CARRY_CUDA_OR_DIE(W::inclusive_scan(g_tmp, t, reinterpret_cast<const T*>(g_in), reinterpret_cast<T*>(g_out),
+                                        carry::sum{}, n, opt));
+    CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+    CARRY_CUDA_OR_DIE(cudaMemcpyFromSymbol(tr.data(), g_trace, tr.size() * sizeof(long long)));
+    auto at = [&](std::int64_t k, int e) { return static_cast<double>(tr[5 * k + e]); };
+    double t0 = at(0, 0), t_end = 0, first_done = 1e300, last_agg = 0;
+    for (std::int64_t k = 0; k < tiles; ++k) {
+      t0 = std::min(t0, at(k, 0));
+      t_end = std::max(t_end, at(k, 4));
+      first_done = std::min(first_done, at(k, 4));
+      last_agg = std::max(last_agg, at(k, 2));
+    }
+    std::vector<double> ideal(tiles, 0.0); // wait with an instant look-back
+    double run_max = 0;
+    for (std::int64_t k = 0; k < tiles; ++k) {
+      if (k > 0) ideal[k] = std::max(0.0, run_max - at(k, 2));
+      run_max = std::max(run_max, at(k, 2));
+    }
+    std::printf("trace %s n=%lld call %d: %lld tiles, %lld resident; span %.1f us, first tile done %.1f, last "
+                "aggregate %.1f, tail after it %.1f\n",
+                tname<T>(), (long long)n, call, (long long)tiles, (long long)resident, (t_end - t0) / 1e3,
+                (first_done - t0) / 1e3, (last_agg - t0) / 1e3, (t_end - last_agg) / 1e3);
+    const std::int64_t waves = (tiles + resident - 1) / resident;
+    const std::int64_t groups[4] = {0, std::min(resident, tiles), std::max(std::min(resident, tiles),
+                                                                          (waves - 1) * resident), tiles};
+    const char* names[3] = {"first wave", "middle", "last wave"};
+    for (int g = 0; g < 3; ++g) {
+      const std::int64_t a = groups[g], b = groups[g + 1];
+      if (b <= a) continue;
+      auto us = [&](auto f) { return mean_over(a, b, f) / 1e3; };
+      std::printf("  %-10s %6lld tiles: start %7.1f  ticket %5.2f  load+scan %6.2f  wait %5.2f (data %5.2f, "
+                  "rest %5.2f)  drain %5.2f  lifetime %6.2f us\n",
+                  names[g], (long long)(b - a), us([&](std::int64_t k) { return at(k, 0) - t0; }),
+                  us([&](std::int64_t k) { return at(k, 1) - at(k, 0); }),
+                  us([&](std::int64_t k) { return at(k, 2) - at(k, 1); }),
+                  us([&](std::int64_t k) { return at(k, 3) - at(k, 2); }),
+                  us([&](std::int64_t k) { return ideal[k]; }),
+                  us([&](std::int64_t k) { return at(k, 3) - at(k, 2) - ideal[k]; }),
+                  us([&](std::int64_t k) { return at(k, 4) - at(k, 3); }),
+                  us([&](std::int64_t k) { return at(k, 4) - at(k, 0); }));
+    }
+  }
+  std::fflush(stdout);
+}
+
 } // namespace
 
 /// Runs `sweep` at n = 2^lg for each lg.
@@ -376,6 +475,7 @@ int main(int argc, char** argv) {
     over(look_back_sweep<std::uint64_t>, {22, 24, 28, 29});
     over(bytes_sweep<std::uint8_t>, {20, 22, 24, 26, 28, 30});
   }
+  if (has("trace")) over(trace_sweep<std::uint32_t>, {22, 24, 26, 28});
   if (has("ramp"))
     for (std::int64_t k : {396, 792, 1188, 1584, 1980, 2048, 2376, 2772, 3168, 3960, 4752, 7920})
       ramp_sweep<std::uint32_t>(k);
