@@ -1,5 +1,5 @@
 // Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
-// usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints] [ticket] [waves] [ramp] [trace]
+// usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints] [ticket] [waves] [ramp] [trace] [blocklb]
 // (default: small and large)
 #include <algorithm>
 #include <cstdio>
@@ -387,14 +387,13 @@ double mean_over(std::int64_t a, std::int64_t b, F&& f) {
 /// wait, load + local scan, look-back wait, the part of that wait the tile would have waited even with
 /// an instant look-back (a predecessor's aggregate was not yet known: running max of predecessors'
 /// 'aggregate known' stamps minus its own), the rest (communication), and the drain.
-template <class T>
+template <class T, class SP = carry::tuning::single_pass_policy<T>>
 void trace_sweep(std::int64_t n) {
-  using SP = carry::tuning::single_pass_policy<T>;
   using TP = traced_policy<SP>;
   using W = carry::device_scan_with<carry::tuning::hierarchical_policy<T>, TP, TP>;
   baselines<T>(n);
-  carry_row<SP, SP, T>("tuned staged", n);
-  carry_row<TP, TP, T>("tuned staged, traced", n);
+  carry_row<SP, SP, T>(SP::block_look_back ? "staged, block look-back" : "tuned staged", n);
+  carry_row<TP, TP, T>("the same, traced", n);
   const std::int64_t tiles = (n + SP::tile_items - 1) / SP::tile_items;
   if (tiles > trace_tiles) return;
   int sms = 0;
@@ -417,10 +416,14 @@ void trace_sweep(std::int64_t n) {
       last_agg = std::max(last_agg, at(k, 2));
     }
     std::vector<double> ideal(tiles, 0.0); // wait with an instant look-back
+    std::vector<double> reach(tiles, 0.0); // distance to the nearest inclusive prefix out when it looks back
     double run_max = 0;
     for (std::int64_t k = 0; k < tiles; ++k) {
       if (k > 0) ideal[k] = std::max(0.0, run_max - at(k, 2));
       run_max = std::max(run_max, at(k, 2));
+      std::int64_t j = k - 1;
+      while (j > 0 && at(j, 3) > at(k, 2)) --j;
+      reach[k] = static_cast<double>(k - std::max<std::int64_t>(j, 0));
     }
     std::printf("trace %s n=%lld call %d: %lld tiles, %lld resident; span %.1f us, first tile done %.1f, last "
                 "aggregate %.1f, tail after it %.1f\n",
@@ -435,7 +438,7 @@ void trace_sweep(std::int64_t n) {
       if (b <= a) continue;
       auto us = [&](auto f) { return mean_over(a, b, f) / 1e3; };
       std::printf("  %-10s %6lld tiles: start %7.1f  ticket %5.2f  load+scan %6.2f  wait %5.2f (data %5.2f, "
-                  "rest %5.2f)  drain %5.2f  lifetime %6.2f us\n",
+                  "rest %5.2f)  drain %5.2f  lifetime %6.2f us; nearest prefix %6.1f tiles back\n",
                   names[g], (long long)(b - a), us([&](std::int64_t k) { return at(k, 0) - t0; }),
                   us([&](std::int64_t k) { return at(k, 1) - at(k, 0); }),
                   us([&](std::int64_t k) { return at(k, 2) - at(k, 1); }),
@@ -443,13 +446,33 @@ void trace_sweep(std::int64_t n) {
                   us([&](std::int64_t k) { return ideal[k]; }),
                   us([&](std::int64_t k) { return at(k, 3) - at(k, 2) - ideal[k]; }),
                   us([&](std::int64_t k) { return at(k, 4) - at(k, 3); }),
-                  us([&](std::int64_t k) { return at(k, 4) - at(k, 0); }));
+                  us([&](std::int64_t k) { return at(k, 4) - at(k, 0); }),
+                  mean_over(std::max<std::int64_t>(a, 1), b, [&](std::int64_t k) { return reach[k]; }));
     }
   }
   std::fflush(stdout);
 }
 
 } // namespace
+
+/// The tuned staged tile with every warp looking back (fast mode).
+template <class T>
+using block_look_back_policy = carry::staged_tile_policy<carry::tuning::single_pass_policy<T>::block_threads,
+                                                         carry::tuning::single_pass_policy<T>::items_per_thread,
+                                                         carry::tuning::single_pass_policy<T>::min_blocks, true, true>;
+
+/// The tuned staged tile with every warp looking back (block_look_back) against warp 0 alone (NOTES.md
+/// step 30), twice each, alternating.
+template <class T>
+void block_look_back_sweep(std::int64_t n) {
+  using SP = carry::tuning::single_pass_policy<T>;
+  using BP = block_look_back_policy<T>;
+  baselines<T>(n);
+  for (int k = 0; k < 2; ++k) {
+    carry_row<SP, SP, T>("tuned staged (warp 0 looks back)", n);
+    carry_row<BP, BP, T>("staged, block look-back", n);
+  }
+}
 
 /// Runs `sweep` at n = 2^lg for each lg.
 void over(void (*sweep)(std::int64_t), std::initializer_list<int> lgs) {
@@ -476,6 +499,12 @@ int main(int argc, char** argv) {
     over(bytes_sweep<std::uint8_t>, {20, 22, 24, 26, 28, 30});
   }
   if (has("trace")) over(trace_sweep<std::uint32_t>, {22, 24, 26, 28});
+  if (has("blocklb")) {
+    over(block_look_back_sweep<std::uint32_t>, {22, 24, 25, 26, 28, 30});
+    over(block_look_back_sweep<std::uint64_t>, {22, 24, 26, 28});
+    over(block_look_back_sweep<std::uint8_t>, {22, 24, 26, 28});
+    over(trace_sweep<std::uint32_t, block_look_back_policy<std::uint32_t>>, {24, 28});
+  }
   if (has("ramp"))
     for (std::int64_t k : {396, 792, 1188, 1584, 1980, 2048, 2376, 2772, 3168, 3960, 4752, 7920})
       ramp_sweep<std::uint32_t>(k);
