@@ -115,17 +115,6 @@ public:
     return thread_carry(op, thread_prefix, carry);
   }
 
-  /// As thread_carry_with_callback, but every thread calls get_prefix(aggregate) and gets the tile's
-  /// carry-in from it (a block-wide look-back; get_prefix synchronises the block itself).
-  template <class Op, class PrefixFn>
-  __device__ tile_prefix<T> thread_carry_with_block_callback(T (&items)[ITEMS], Op op, PrefixFn& get_prefix,
-                                                             T& aggregate) {
-    static_assert(core::thread_local_result, "carry: this block scan leaves block-inclusive items");
-    T thread_prefix;
-    core::scan(ts_.core, items, op, thread_prefix, aggregate);
-    return thread_carry(op, thread_prefix, get_prefix(aggregate));
-  }
-
 private:
   // ---- core scan; warp 0 asks get_prefix for the tile's carry-in, every thread reads it ----
   template <class Op, class PrefixFn>

@@ -165,24 +165,6 @@ __device__ tile_prefix<T> resolve_tile_prefix(const T& aggregate, std::int64_t t
   }
 }
 
-/// resolve_tile_prefix in fast mode with the whole block looking back (block_look_back): called by
-/// every thread, every thread gets the carry-in.
-template <int DELAY_NS, bool EXCLUSIVE, int WARPS, class T, class Op>
-__device__ tile_prefix<T> resolve_tile_prefix_block(const T& aggregate, std::int64_t tile, bool last, Op op,
-                                                    T init, const single_pass_state<T>& state, epoch_t epoch,
-                                                    block_look_back_storage<T, WARPS>& ls) {
-  const bool leader = threadIdx.x == 0;
-  if (tile == 0) {
-    if (leader && !last)
-      state.status.publish(0, state_prefix, published_aggregate<EXCLUSIVE>(aggregate, 0, op, init), epoch);
-    return {init, EXCLUSIVE};
-  }
-  if (leader && !last) state.status.publish(tile, state_aggregate, aggregate, epoch);
-  const T exclusive = block_look_back<DELAY_NS, WARPS>(state.status, tile, epoch, op, ls);
-  if (leader && !last) state.status.publish(tile, state_prefix, op(exclusive, aggregate), epoch);
-  return {exclusive, true};
-}
-
 // ---- single pass: scan the tile, publish its aggregate, look back, publish its inclusive prefix ----
 template <class Policy, bool EXCLUSIVE, bool CANONICAL, class T, class Op>
 struct single_pass_agent {
@@ -227,13 +209,9 @@ struct staged_agent {
   using scan_t = block_scan<T, block_threads, block_scan_algorithm::coarsened, 1>; // over thread totals
   /// Sums of 1-byte integers on full tiles: running sums and the carry-in four bytes per operation.
   static constexpr bool packed = packed_byte_sum<T, Op>();
-  /// Fast mode: every warp looks back (block_look_back), else warp 0 alone.
-  static constexpr bool block_wide = !CANONICAL && Policy::block_look_back;
-  static constexpr int warps = block_threads / warp_threads;
   struct temp_storage {
     typename tile_t::temp_storage tile;
     typename scan_t::temp_storage scan;
-    block_look_back_storage<T, warps> look_back;
     std::uint32_t tile_index;
   };
 
@@ -322,20 +300,8 @@ struct staged_agent {
         if (threadIdx.x == 0) Policy::trace(tile, 3, Policy::trace_now());
       return p;
     };
-    auto get_prefix_block = [&](const T& a) {
-      if constexpr (traced)
-        if (threadIdx.x == 0) Policy::trace(tile, 2, Policy::trace_now());
-      const tile_prefix<T> p = resolve_tile_prefix_block<Policy::lookback_delay_ns, EXCLUSIVE>(
-          a, tile, last, op, init, state, epoch, ts.look_back);
-      if constexpr (traced)
-        if (threadIdx.x == 0) Policy::trace(tile, 3, Policy::trace_now());
-      return p;
-    };
-    tile_prefix<T> carry;
-    if constexpr (block_wide)
-      carry = scan_t(ts.scan).thread_carry_with_block_callback(totals, op, get_prefix_block, aggregate);
-    else
-      carry = scan_t(ts.scan).thread_carry_with_callback(totals, op, get_prefix, aggregate);
+    const tile_prefix<T> carry =
+        scan_t(ts.scan).thread_carry_with_callback(totals, op, get_prefix, aggregate);
     const T pre = carry.value;
     const bool has_pre = carry.valid;
     // ---- phase 3: out_j = pre (+) (x_0 .. x_j), applied as each warp drains its run (full tiles; the

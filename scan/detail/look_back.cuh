@@ -51,51 +51,6 @@ __device__ T look_back(const Status& st, std::int64_t tile, epoch_t epoch, Op op
   }
 }
 
-/// Shared memory of block_look_back: one folded window per warp.
-template <class T, int WARPS>
-struct block_look_back_storage {
-  T value[WARPS];
-  bool found[WARPS]; // the window holds an inclusive prefix
-};
-
-/// Fast mode with every warp of the block looking back (NOTES.md step 30): warp w reads the w-th window
-/// of 32 predecessors (tiles tile-32(w+1) .. tile-32w-1), so one L2 round trip covers 32 * WARPS tiles
-/// where look_back covers 32; the windows are folded nearest first up to the first that holds an
-/// inclusive prefix. Called by every thread; every thread gets the exclusive prefix of `tile` (> 0).
-template <int DELAY_NS, int WARPS, class T, class Op, class Status>
-__device__ T block_look_back(const Status& st, std::int64_t tile, epoch_t epoch, Op op,
-                             block_look_back_storage<T, WARPS>& ls) {
-  const int lane = threadIdx.x % warp_threads, warp = threadIdx.x / warp_threads;
-  const unsigned full = 0xffffffffu;
-  std::int64_t end = tile - 1; // the nearest window's last tile this round
-  T acc;
-  bool has_acc = false;
-  while (true) {
-    const std::int64_t my_end = end - std::int64_t{warp_threads} * warp;
-    if (my_end >= 0) { // windows wholly before tile 0 are never folded: tile 0's window holds its prefix
-      const std::int64_t k = my_end - (warp_threads - 1) + lane;
-      unsigned state;
-      T v;
-      read_published<DELAY_NS>(st, k, k >= 0, epoch, state, v);
-      const unsigned prefixes = __ballot_sync(full, state == state_prefix);
-      const int dead = my_end >= warp_threads - 1 ? 0 : static_cast<int>(warp_threads - 1 - my_end);
-      const int first = prefixes ? warp_threads - 1 - __clz(prefixes) : dead;
-      const T w = warp_reduce_ordered(v, op, lane, full, warp_threads, first);
-      if (lane == 0) ls.value[warp] = w, ls.found[warp] = prefixes != 0;
-    }
-    __syncthreads();
-    bool done = false;
-    for (int q = 0; q < WARPS && !done; ++q) {
-      acc = has_acc ? op(ls.value[q], acc) : ls.value[q];
-      has_acc = true;
-      done = ls.found[q];
-    }
-    __syncthreads(); // every thread has read before the next round writes
-    if (done) return acc;
-    end -= std::int64_t{warp_threads} * WARPS;
-  }
-}
-
 // Deterministic mode. Tiles form groups of 32 (group g: tiles 32g .. 32g+31). The canonical values are
 //   excl(t) = incl(32g-1) (+) tree(a[32g .. t-1])          (no incl term in group 0)
 //   incl(32g+31) = excl(32g+31) (+) a(32g+31)              (published by the group's last tile)
