@@ -17,7 +17,8 @@ namespace carry {
 namespace detail {
 
 /// A diagnostic hook (carry_tune's `trace`, NOTES.md step 29): a policy with
-///   __device__ static long long trace_now();  __device__ static void trace(std::int64_t tile, int event, long long t);
+///   __device__ static long long trace_now();
+///   __device__ static void trace(std::int64_t tile, int event, long long t);
 /// gets each single-pass staged tile's timeline from thread 0 (events: 0 block start, 1 ticket taken,
 /// 2 aggregate known, 3 carry-in known, 4 stores issued). No shipped policy has one.
 template <class P, class = void>

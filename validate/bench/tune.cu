@@ -1,6 +1,6 @@
 // Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
-// usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints] [ticket] [waves] [ramp] [trace]
-// (default: small and large)
+// usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints] [ticket] [waves] [ramp]
+// [trace] (default: small and large)
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -404,8 +404,8 @@ void trace_sweep(std::int64_t n) {
   std::vector<long long> tr(5 * tiles);
   for (int call = 0; call < 3; ++call) {
     std::size_t t = g_tmp_bytes;
-    CARRY_CUDA_OR_DIE(W::inclusive_scan(g_tmp, t, reinterpret_cast<const T*>(g_in), reinterpret_cast<T*>(g_out),
-                                        carry::sum{}, n, opt));
+    CARRY_CUDA_OR_DIE(W::inclusive_scan(g_tmp, t, reinterpret_cast<const T*>(g_in),
+                                        reinterpret_cast<T*>(g_out), carry::sum{}, n, opt));
     CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
     CARRY_CUDA_OR_DIE(cudaMemcpyFromSymbol(tr.data(), g_trace, tr.size() * sizeof(long long)));
     auto at = [&](std::int64_t k, int e) { return static_cast<double>(tr[5 * k + e]); };
@@ -426,13 +426,14 @@ void trace_sweep(std::int64_t n) {
       while (j > 0 && at(j, 3) > at(k, 2)) --j;
       reach[k] = static_cast<double>(k - std::max<std::int64_t>(j, 0));
     }
-    std::printf("trace %s n=%lld call %d: %lld tiles, %lld resident; span %.1f us, first tile done %.1f, last "
-                "aggregate %.1f, tail after it %.1f\n",
-                tname<T>(), (long long)n, call, (long long)tiles, (long long)resident, (t_end - t0) / 1e3,
-                (first_done - t0) / 1e3, (last_agg - t0) / 1e3, (t_end - last_agg) / 1e3);
+    std::printf(
+        "trace %s n=%lld call %d: %lld tiles, %lld resident; span %.1f us, first tile done %.1f, last "
+        "aggregate %.1f, tail after it %.1f\n",
+        tname<T>(), (long long)n, call, (long long)tiles, (long long)resident, (t_end - t0) / 1e3,
+        (first_done - t0) / 1e3, (last_agg - t0) / 1e3, (t_end - last_agg) / 1e3);
     const std::int64_t waves = (tiles + resident - 1) / resident;
-    const std::int64_t groups[4] = {0, std::min(resident, tiles), std::max(std::min(resident, tiles),
-                                                                          (waves - 1) * resident), tiles};
+    const std::int64_t groups[4] = {0, std::min(resident, tiles),
+                                    std::max(std::min(resident, tiles), (waves - 1) * resident), tiles};
     const char* names[3] = {"first wave", "middle", "last wave"};
     for (int g = 0; g < 3; ++g) {
       const std::int64_t a = groups[g], b = groups[g + 1];
