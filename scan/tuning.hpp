@@ -30,19 +30,16 @@ struct tile_policy {
 /// back into shared memory, so only the thread totals live in registers and MIN_BLOCKS blocks fit per
 /// SM (the register cap of __launch_bounds__). Types that do not pack into 16-byte chunks fall back to
 /// the register tile of the same shape.
-/// PERSISTENT: one wave of MIN_BLOCKS blocks per SM, each taking tile after tile (staged_agent).
-template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int MIN_BLOCKS, bool STREAMING = true,
-          bool PERSISTENT = false>
+template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int MIN_BLOCKS, bool STREAMING = true>
 struct staged_tile_policy
     : tile_policy<block_scan_algorithm::coarsened, BLOCK_THREADS, ITEMS_PER_THREAD, STREAMING> {
   static constexpr int min_blocks = MIN_BLOCKS;
-  static constexpr bool persistent = PERSISTENT;
 };
 
 template <class P>
 struct is_staged_policy : std::false_type {};
-template <int B, int I, int M, bool S, bool P>
-struct is_staged_policy<staged_tile_policy<B, I, M, S, P>> : std::true_type {};
+template <int B, int I, int M, bool S>
+struct is_staged_policy<staged_tile_policy<B, I, M, S>> : std::true_type {};
 
 /// Launch shape of the small-input path: BLOCK_THREADS threads, each holding CHUNKS warp-striped
 /// chunks of 16 bytes (one item when T does not pack into 16 bytes), scanned across lanes with shuffles

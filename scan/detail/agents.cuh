@@ -216,34 +216,14 @@ struct staged_agent {
     std::uint32_t tile_index;
   };
 
-  static constexpr bool traced = is_traced<Policy>::value;
-
-  /// One tile per block, or (Policy::persistent) tile after tile: a block asks for its next ticket as
-  /// soon as its tile's carry-in is known, so the round trip overlaps the drain instead of leaving a
-  /// new block's shared memory idle. Every block ends on one ticket past the last tile, so a call hands
-  /// out num_tiles + gridDim.x tickets and the holder of the last one re-arms the counter.
   __device__ static void consume(temp_storage& ts, const T* in, T* out, const tile_plan& plan, Op op, T init,
                                  const single_pass_state<T>& state, epoch_t epoch, bool vec_in,
                                  bool vec_out) {
+    constexpr bool traced = is_traced<Policy>::value;
     long long started = 0;
     if constexpr (traced) started = Policy::trace_now();
     // ---- take a ticket: tiles go out in the order blocks start ----
-    const std::int64_t tickets = plan.num_tiles + (Policy::persistent ? std::int64_t{gridDim.x} : 0);
-    std::int64_t tile = block_ticket(ts.tile_index, state.counter, epoch, tickets);
-    if constexpr (Policy::persistent) {
-      while (tile < plan.num_tiles)
-        tile =
-            consume_tile(ts, tile, in, out, plan, op, init, state, epoch, vec_in, vec_out, tickets, started);
-    } else {
-      consume_tile(ts, tile, in, out, plan, op, init, state, epoch, vec_in, vec_out, tickets, started);
-    }
-  }
-
-  /// Scans tile `tile`; persistent: returns the block's next ticket (started: when it was asked for).
-  __device__ __forceinline__ static std::int64_t
-  consume_tile(temp_storage& ts, std::int64_t tile, const T* in, T* out, const tile_plan& plan, Op op, T init,
-               const single_pass_state<T>& state, epoch_t epoch, bool vec_in, bool vec_out,
-               std::int64_t tickets, long long& started) {
+    const std::int64_t tile = block_ticket(ts.tile_index, state.counter, epoch, plan.num_tiles);
     if constexpr (traced)
       if (threadIdx.x == 0) Policy::trace(tile, 0, started), Policy::trace(tile, 1, Policy::trace_now());
     const int valid = plan.valid_items(tile);
@@ -325,13 +305,6 @@ struct staged_agent {
         scan_t(ts.scan).thread_carry_with_callback(totals, op, get_prefix, aggregate);
     const T pre = carry.value;
     const bool has_pre = carry.valid;
-    // ---- persistent: ask for the next ticket now; its round trip overlaps the drain ----
-    unsigned long long requested = 0;
-    if constexpr (Policy::persistent)
-      if (threadIdx.x == 0) {
-        if constexpr (traced) started = Policy::trace_now();
-        requested = ticket_request(state.counter);
-      }
     // ---- phase 3: out_j = pre (+) (x_0 .. x_j), applied as each warp drains its run (full tiles; the
     // owner's carry-in comes by shuffle) or in place before an element-wise store (other tiles) ----
     auto finish = [&](uint4 c, const T& p, bool hp, bool thread_first) {
@@ -365,13 +338,6 @@ struct staged_agent {
     }
     if constexpr (traced)
       if (threadIdx.x == 0) Policy::trace(tile, 4, Policy::trace_now());
-    if constexpr (Policy::persistent) {
-      // ---- the next ticket to every thread; the barrier also ends this tile's use of shared memory ----
-      if (threadIdx.x == 0) ts.tile_index = ticket_resolve(state.counter, epoch, requested, tickets);
-      __syncthreads();
-      return ts.tile_index;
-    }
-    return plan.num_tiles;
   }
 };
 

@@ -143,16 +143,8 @@ cudaError_t launch_single_pass(void* d_temp_storage, const Layout& layout, const
   constexpr int items = P::items_per_thread;
   constexpr unsigned threads = P::block_threads;
   const epoch_t epoch = next_epoch();
-  auto grid = static_cast<unsigned>(tiles.num_tiles);
+  const auto grid = static_cast<unsigned>(tiles.num_tiles);
   if constexpr (is_staged_policy<P>::value && stageable<T, items>()) {
-    if constexpr (P::persistent) { // one wave: min_blocks per SM
-      int device = 0, sms = 0;
-      if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-      if (const cudaError_t e = cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-          e != cudaSuccess)
-        return e;
-      grid = static_cast<unsigned>(persistent_grid(tiles.num_tiles, sms, P::min_blocks));
-    }
     const bool vin = chunk_aligned<T>(d_in), vout = chunk_aligned<T>(d_out);
     if (canonical)
       return launch_agent<staged_agent<P, EXCLUSIVE, true, T, Op>>(grid, threads, d_in, d_out, tiles, op,

@@ -71,13 +71,6 @@ CARRY_HD inline tile_plan plan_tiles(std::int64_t num_items, std::int64_t tile_i
   return p;
 }
 
-/// Blocks of a persistent single pass: one wave of blocks_per_sm per SM, no more than there are tiles
-/// (at least one block when there is a tile).
-CARRY_HD inline std::int64_t persistent_grid(std::int64_t num_tiles, int sms, int blocks_per_sm) {
-  const std::int64_t wave = std::int64_t{sms > 0 ? sms : 1} * (blocks_per_sm > 0 ? blocks_per_sm : 1);
-  return num_tiles < wave ? num_tiles : wave;
-}
-
 /// Largest tile count a pass accepts: grid.x and the 32-bit tile ticket both fit.
 constexpr std::int64_t max_tiles = (std::int64_t{1} << 31) - 1;
 

@@ -17,21 +17,16 @@ __device__ __forceinline__ unsigned load_relaxed(const unsigned* p) {
   return v;
 }
 
-/// Tickets hand out tiles in the order blocks ask, so a tile's predecessors are always running or done
-/// and forward progress never depends on the scheduler. The counter carries the epoch's low 32 bits.
-/// Fast path: one atomicAdd on a word of this epoch. The first block of a call finds a word of another
-/// epoch and replaces it with (epoch, 1), taking ticket 0; blocks that raced it retry. (A word left by
-/// an earlier call holds a count below 2^31, so the few increments that race the replacement cannot
-/// carry into its epoch half.) A ticket is taken in two halves, so that a block can work during the
-/// atomic's round trip: ticket_request (the atomicAdd) and ticket_from (the ticket from its word).
-__device__ __forceinline__ unsigned long long ticket_request(std::uint64_t* counter) {
-  return atomicAdd(reinterpret_cast<unsigned long long*>(counter), 1ull);
-}
-
-__device__ __forceinline__ std::uint32_t ticket_from(std::uint64_t* counter, epoch_t epoch,
-                                                     unsigned long long old) {
+/// Hands out tiles in the order blocks start, so a tile's predecessors are always running or done and
+/// forward progress never depends on the scheduler. The counter carries the epoch's low 32 bits. Fast
+/// path: one atomicAdd on a word of this epoch. The first block of a call finds a word of another epoch
+/// and replaces it with (epoch, 1), taking ticket 0; blocks that raced it retry. (A word left by an
+/// earlier call holds a count below 2^31, so the few increments that race the replacement cannot carry
+/// into its epoch half.)
+__device__ __forceinline__ std::uint32_t take_ticket(std::uint64_t* counter, epoch_t epoch) {
   unsigned long long* c = reinterpret_cast<unsigned long long*>(counter);
   const std::uint32_t e = ticket_epoch(epoch);
+  unsigned long long old = atomicAdd(c, 1ull);
   if (counter_epoch(old) == e) return counter_count(old);
   unsigned long long cur = old + 1;
   while (true) {
@@ -42,29 +37,19 @@ __device__ __forceinline__ std::uint32_t ticket_from(std::uint64_t* counter, epo
   }
 }
 
-__device__ __forceinline__ std::uint32_t take_ticket(std::uint64_t* counter, epoch_t epoch) {
-  return ticket_from(counter, epoch, ticket_request(counter));
-}
-
-/// ticket_from for a call that hands out `tickets` tickets; the holder of the last one re-arms the
+/// take_ticket for a call that hands out `tickets` tickets; the holder of the last one re-arms the
 /// counter for the call that follows with the next epoch (following_epoch: the next call's, when calls
 /// come one after another), so that call's blocks all take the one-atomicAdd fast path instead of
 /// racing to replace a stale word (NOTES.md step 23). By then every ticket of this call has been handed
 /// out: a block still in the replacement loop holds none, so the last count cannot have gone out yet.
 /// If the next call on this storage has another epoch, it replaces the word as before.
-__device__ __forceinline__ std::uint32_t ticket_resolve(std::uint64_t* counter, epoch_t epoch,
-                                                        unsigned long long requested, std::int64_t tickets) {
-  const std::uint32_t t = ticket_from(counter, epoch, requested);
+__device__ __forceinline__ std::uint32_t take_ticket(std::uint64_t* counter, epoch_t epoch,
+                                                     std::int64_t tickets) {
+  const std::uint32_t t = take_ticket(counter, epoch);
   if (static_cast<std::int64_t>(t) == tickets - 1)
     atomicExch(reinterpret_cast<unsigned long long*>(counter),
                counter_word(ticket_epoch(following_epoch(epoch)), 0));
   return t;
-}
-
-/// Both halves at once, with the re-arm of ticket_resolve.
-__device__ __forceinline__ std::uint32_t take_ticket(std::uint64_t* counter, epoch_t epoch,
-                                                     std::int64_t tickets) {
-  return ticket_resolve(counter, epoch, ticket_request(counter), tickets);
 }
 
 /// The calling block's tile: thread 0 takes a ticket into `slot` (shared memory), every thread reads it.

@@ -1,6 +1,6 @@
 // Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
 // usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints] [ticket] [waves] [ramp]
-// [trace] [persist] (default: small and large)
+// [trace] (default: small and large)
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -387,13 +387,14 @@ double mean_over(std::int64_t a, std::int64_t b, F&& f) {
 /// wait, load + local scan, look-back wait, the part of that wait the tile would have waited even with
 /// an instant look-back (a predecessor's aggregate was not yet known: running max of predecessors'
 /// 'aggregate known' stamps minus its own), the rest (communication), and the drain.
-template <class T, class SP = carry::tuning::single_pass_policy<T>>
+template <class T>
 void trace_sweep(std::int64_t n) {
+  using SP = carry::tuning::single_pass_policy<T>;
   using TP = traced_policy<SP>;
   using W = carry::device_scan_with<carry::tuning::hierarchical_policy<T>, TP, TP>;
   baselines<T>(n);
-  carry_row<SP, SP, T>(SP::persistent ? "staged, persistent" : "tuned staged", n);
-  carry_row<TP, TP, T>("the same, traced", n);
+  carry_row<SP, SP, T>("tuned staged", n);
+  carry_row<TP, TP, T>("tuned staged, traced", n);
   const std::int64_t tiles = (n + SP::tile_items - 1) / SP::tile_items;
   if (tiles > trace_tiles) return;
   int sms = 0;
@@ -456,26 +457,6 @@ void trace_sweep(std::int64_t n) {
 
 } // namespace
 
-/// The tuned staged tile with persistent blocks (one wave; the next ticket asked for during the drain).
-template <class T>
-using persistent_policy =
-    carry::staged_tile_policy<carry::tuning::single_pass_policy<T>::block_threads,
-                              carry::tuning::single_pass_policy<T>::items_per_thread,
-                              carry::tuning::single_pass_policy<T>::min_blocks, true, true>;
-
-/// The tuned staged tile, one tile per block, against persistent blocks (NOTES.md step 31), twice each,
-/// alternating.
-template <class T>
-void persistent_sweep(std::int64_t n) {
-  using SP = carry::tuning::single_pass_policy<T>;
-  using PP = persistent_policy<T>;
-  baselines<T>(n);
-  for (int k = 0; k < 2; ++k) {
-    carry_row<SP, SP, T>("tuned staged (a block a tile)", n);
-    carry_row<PP, PP, T>("staged, persistent", n);
-  }
-}
-
 /// Runs `sweep` at n = 2^lg for each lg.
 void over(void (*sweep)(std::int64_t), std::initializer_list<int> lgs) {
   for (int lg : lgs) sweep(std::int64_t{1} << lg);
@@ -501,12 +482,6 @@ int main(int argc, char** argv) {
     over(bytes_sweep<std::uint8_t>, {20, 22, 24, 26, 28, 30});
   }
   if (has("trace")) over(trace_sweep<std::uint32_t>, {22, 24, 26, 28});
-  if (has("persist")) {
-    over(persistent_sweep<std::uint32_t>, {20, 22, 24, 25, 26, 28, 30});
-    over(persistent_sweep<std::uint64_t>, {22, 24, 26, 28});
-    over(persistent_sweep<std::uint8_t>, {22, 24, 26, 28});
-    over(trace_sweep<std::uint32_t, persistent_policy<std::uint32_t>>, {24, 28});
-  }
   if (has("ramp"))
     for (std::int64_t k : {396, 792, 1188, 1584, 1980, 2048, 2376, 2772, 3168, 3960, 4752, 7920})
       ramp_sweep<std::uint32_t>(k);
