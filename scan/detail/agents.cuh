@@ -323,10 +323,12 @@ struct staged_agent {
       return c;
     };
     if (full && vec_out) {
+      // Only a tile's first thread can lack a carry-in (thread_carry), so an owner has one unless it is
+      // lane 0 and lane 0 has none: one shuffle per warp instead of one per chunk.
+      const bool lane0_has_pre = __shfl_sync(0xffffffffu, static_cast<int>(has_pre), 0) != 0;
       tile_t::store_full(ts.tile, out + plan.tile_base(tile), [&](const uint4& c, int owner, int v) {
         const T p = shfl_idx(0xffffffffu, pre, owner);
-        const bool hp = __shfl_sync(0xffffffffu, static_cast<int>(has_pre), owner) != 0;
-        return finish(c, p, hp, v == 0);
+        return finish(c, p, owner != 0 || lane0_has_pre, v == 0);
       });
     } else {
       CARRY_UNROLL

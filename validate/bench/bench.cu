@@ -70,11 +70,11 @@ __global__ void mismatch_kernel(const T* a, const T* b, std::int64_t n, unsigned
 using call_fn = std::function<void(int r)>;
 
 /// Median microseconds per call: batches queued behind a spin kernel for n <= 2^22 (GPU time per call
-/// with work queued ahead), events around each call above.
-double time_events(const call_fn& call, std::int64_t n, int rotations, int reps) {
+/// with work queued ahead), events around each call above (blocked: each call queued behind a spin
+/// kernel, see median_event_us).
+double time_events(const call_fn& call, std::int64_t n, int rotations, int reps, bool blocked = false) {
   if (n <= (std::int64_t{1} << 22)) return median_queued_us(call, rotations, reps);
-  int r = 0;
-  return median_event_us([&] { call(r++ % rotations); }, reps);
+  return median_rotating_event_us(call, rotations, reps, blocked);
 }
 
 template <class T>
@@ -168,10 +168,8 @@ void bench_case(buffers& b, scan_op o, std::int64_t n, const options& opt) {
   auto timed = [&](const std::string& impl, const call_fn& call) {
     double us = time_events(call, n, rotations, reps);
     record(impl, us, n <= (std::int64_t{1} << 22) ? "queued" : "events");
-    if (n > (std::int64_t{1} << 22)) { // the same calls, each queued behind a spin kernel
-      int r = 0;
-      record(impl, median_event_us([&] { call(r++ % rotations); }, reps, true), "blocked");
-    }
+    if (n > (std::int64_t{1} << 22)) // the same calls, each queued behind a spin kernel
+      record(impl, time_events(call, n, rotations, reps, true), "blocked");
   };
 
   timed("memcpy", [&](int r) {

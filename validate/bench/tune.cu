@@ -46,10 +46,9 @@ void row(const char* what, std::int64_t n, F&& call) {
     std::printf("%-4s n=%-10lld %-34s queued %8.2f us   e2e %8.2f us\n", tname<T>(), (long long)n, what, q,
                 e);
   } else {
-    int r = 0;
     const int reps = n >= (std::int64_t{1} << 28) ? 15 : 30;
-    const double t = median_event_us([&] { at(r++ % rot); }, reps);
-    const double b = median_event_us([&] { at(r++ % rot); }, reps, true);
+    const double t = median_rotating_event_us(at, rot, reps);
+    const double b = median_rotating_event_us(at, rot, reps, true);
     std::printf("%-4s n=%-10lld %-34s events %9.1f us   blocked %9.1f us\n", tname<T>(), (long long)n, what,
                 t, b);
   }

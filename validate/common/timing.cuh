@@ -43,6 +43,13 @@ double median_event_us(F&& call, int reps, bool blocked = false) {
   return t[t.size() / 2];
 }
 
+/// median_event_us of `call(r)`, r = the rotation index (0, 1, .., rotations-1, 0, ..).
+template <class F>
+double median_rotating_event_us(F&& call, int rotations, int reps, bool blocked = false) {
+  int r = 0;
+  return median_event_us([&] { call(r++ % rotations); }, reps, blocked);
+}
+
 /// Median microseconds per call of `call(r)` (r = the rotation index) as GPU time behind queued work:
 /// each rep queues `batch` calls behind a ~1 ms spin kernel and divides the events' interval by batch.
 template <class F>
