@@ -26,6 +26,12 @@ struct is_traced : std::false_type {};
 template <class P>
 struct is_traced<P, std::void_t<decltype(P::trace(std::int64_t{}, 0, P::trace_now()))>> : std::true_type {};
 
+/// Whether a staged policy asks for the L2 prefetch of its guessed tile (staged_tile_policy).
+template <class P, class = void>
+struct prefetch_guess : std::false_type {};
+template <class P>
+struct prefetch_guess<P, std::void_t<decltype(P::prefetch_guess)>> : std::bool_constant<P::prefetch_guess> {};
+
 template <class Policy, class T>
 struct tile_types {
   static constexpr int threads = Policy::block_threads;
@@ -222,6 +228,10 @@ struct staged_agent {
     constexpr bool traced = is_traced<Policy>::value;
     long long started = 0;
     if constexpr (traced) started = Policy::trace_now();
+    // ---- warm the L2 with the tile launch order would give this block, while the ticket is out ----
+    if constexpr (prefetch_guess<Policy>::value)
+      if (vec_in && static_cast<std::int64_t>(blockIdx.x) < plan.num_tiles - 1) // full tiles only
+        tile_t::prefetch_l2(in + plan.tile_base(blockIdx.x));
     // ---- take a ticket: tiles go out in the order blocks start ----
     const std::int64_t tile = block_ticket(ts.tile_index, state.counter, epoch, plan.num_tiles);
     if constexpr (traced)

@@ -70,6 +70,18 @@ struct staged_tile {
     asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
     __syncwarp();
   }
+  /// Asks the L2 to fetch a full tile at a 16-byte aligned pointer (each warp's lane 0 its warp's run);
+  /// a hint, nothing waits for it.
+  __device__ static void prefetch_l2(const T* tile_in) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    if (threadIdx.x % 32 == 0) {
+      const uint4* run = reinterpret_cast<const uint4*>(tile_in) + threadIdx.x / 32 * warp_chunks;
+      asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(run), "r"(warp_chunks * 16) : "memory");
+    }
+#else
+    (void)tile_in;
+#endif
+  }
   /// The first `valid` items, element by element (coalesced); the whole tile is readable on return.
   __device__ static void load_items(temp_storage& ts, const T* tile_in, int valid) {
     CARRY_UNROLL

@@ -1,6 +1,6 @@
 // Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
 // usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints] [ticket] [waves] [ramp]
-// [trace] (default: small and large)
+// [trace] [prefetch] (default: small and large)
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -386,14 +386,13 @@ double mean_over(std::int64_t a, std::int64_t b, F&& f) {
 /// wait, load + local scan, look-back wait, the part of that wait the tile would have waited even with
 /// an instant look-back (a predecessor's aggregate was not yet known: running max of predecessors'
 /// 'aggregate known' stamps minus its own), the rest (communication), and the drain.
-template <class T>
+template <class T, class SP = carry::tuning::single_pass_policy<T>>
 void trace_sweep(std::int64_t n) {
-  using SP = carry::tuning::single_pass_policy<T>;
   using TP = traced_policy<SP>;
   using W = carry::device_scan_with<carry::tuning::hierarchical_policy<T>, TP, TP>;
   baselines<T>(n);
-  carry_row<SP, SP, T>("tuned staged", n);
-  carry_row<TP, TP, T>("tuned staged, traced", n);
+  carry_row<SP, SP, T>(SP::prefetch_guess ? "staged, prefetch" : "tuned staged", n);
+  carry_row<TP, TP, T>(SP::prefetch_guess ? "staged, prefetch, traced" : "tuned staged, traced", n);
   const std::int64_t tiles = (n + SP::tile_items - 1) / SP::tile_items;
   if (tiles > trace_tiles) return;
   int sms = 0;
@@ -454,6 +453,28 @@ void trace_sweep(std::int64_t n) {
   std::fflush(stdout);
 }
 
+/// The tuned staged tile as it is and with the L2 prefetch of the tile launch order would give the
+/// block, issued before its ticket (NOTES.md step 32); two of each.
+template <class SP>
+using with_prefetch =
+    carry::staged_tile_policy<SP::block_threads, SP::items_per_thread, SP::min_blocks, SP::streaming, true>;
+
+template <class T>
+void prefetch_sweep(std::int64_t n) {
+  using SP = carry::tuning::single_pass_policy<T>;
+  using PP = with_prefetch<SP>;
+  baselines<T>(n);
+  for (int k = 0; k < 2; ++k) {
+    carry_row<SP, SP, T>("tuned staged", n);
+    carry_row<PP, PP, T>("staged, prefetch", n);
+  }
+}
+
+template <class T>
+void prefetch_trace_sweep(std::int64_t n) {
+  trace_sweep<T, with_prefetch<carry::tuning::single_pass_policy<T>>>(n);
+}
+
 } // namespace
 
 /// Runs `sweep` at n = 2^lg for each lg.
@@ -481,6 +502,13 @@ int main(int argc, char** argv) {
     over(bytes_sweep<std::uint8_t>, {20, 22, 24, 26, 28, 30});
   }
   if (has("trace")) over(trace_sweep<std::uint32_t>, {22, 24, 26, 28});
+  if (has("prefetch")) {
+    over(prefetch_sweep<std::uint32_t>, {20, 22, 23, 24, 25, 26, 28, 30});
+    over(prefetch_sweep<std::uint64_t>, {22, 24, 26, 28});
+    over(prefetch_sweep<std::uint8_t>, {22, 24, 26, 28});
+    over(trace_sweep<std::uint32_t>, {24, 28});
+    over(prefetch_trace_sweep<std::uint32_t>, {24, 28});
+  }
   if (has("ramp"))
     for (std::int64_t k : {396, 792, 1188, 1584, 1980, 2048, 2376, 2772, 3168, 3960, 4752, 7920})
       ramp_sweep<std::uint32_t>(k);
