@@ -29,21 +29,22 @@ struct tile_policy {
 /// A single-pass tile staged in shared memory (staged_agent): loaded with cp.async, scanned from and
 /// back into shared memory, so only the thread totals live in registers and MIN_BLOCKS blocks fit per
 /// SM (the register cap of __launch_bounds__). Types that do not pack into 16-byte chunks fall back to
-/// the register tile of the same shape. PREFETCH_GUESS: before its ticket, each block asks the L2 to
-/// prefetch the tile it would get if tickets followed launch order (blockIdx); the ticket still decides,
-/// and a guess that misses is fetched for the block whose ticket it is.
-template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int MIN_BLOCKS, bool STREAMING = true,
-          bool PREFETCH_GUESS = false>
+/// the register tile of the same shape. PREFETCH (an A/B option, NOTES.md step 32): whether and how each
+/// block asks the L2 for the tile it would get if tickets followed launch order (blockIdx); the ticket
+/// still decides, and a guess that misses is fetched for the block whose ticket it is. 0: no; 1: each
+/// warp its run, before the ticket; 2: as 1, not when the whole input fits in one wave of resident
+/// blocks; 3: thread 0 the whole tile, once its ticket atomic is out; 4: as 3, not on one wave.
+template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int MIN_BLOCKS, bool STREAMING = true, int PREFETCH = 0>
 struct staged_tile_policy
     : tile_policy<block_scan_algorithm::coarsened, BLOCK_THREADS, ITEMS_PER_THREAD, STREAMING> {
   static constexpr int min_blocks = MIN_BLOCKS;
-  static constexpr bool prefetch_guess = PREFETCH_GUESS;
+  static constexpr int prefetch = PREFETCH;
 };
 
 template <class P>
 struct is_staged_policy : std::false_type {};
-template <int B, int I, int M, bool S, bool G>
-struct is_staged_policy<staged_tile_policy<B, I, M, S, G>> : std::true_type {};
+template <int B, int I, int M, bool S, int F>
+struct is_staged_policy<staged_tile_policy<B, I, M, S, F>> : std::true_type {};
 
 /// Launch shape of the small-input path: BLOCK_THREADS threads, each holding CHUNKS warp-striped
 /// chunks of 16 bytes (one item when T does not pack into 16 bytes), scanned across lanes with shuffles

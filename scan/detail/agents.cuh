@@ -26,11 +26,18 @@ struct is_traced : std::false_type {};
 template <class P>
 struct is_traced<P, std::void_t<decltype(P::trace(std::int64_t{}, 0, P::trace_now()))>> : std::true_type {};
 
-/// Whether a staged policy asks for the L2 prefetch of its guessed tile (staged_tile_policy).
+/// How a staged policy prefetches its guessed tile (staged_tile_policy's PREFETCH; 0 when it has none).
 template <class P, class = void>
-struct prefetch_guess : std::false_type {};
+struct prefetch_mode : std::integral_constant<int, 0> {};
 template <class P>
-struct prefetch_guess<P, std::void_t<decltype(P::prefetch_guess)>> : std::bool_constant<P::prefetch_guess> {};
+struct prefetch_mode<P, std::void_t<decltype(P::prefetch)>> : std::integral_constant<int, P::prefetch> {};
+
+/// Number of SM identifiers (at least the SM count).
+__device__ __forceinline__ unsigned sm_ids() {
+  unsigned n;
+  asm("mov.u32 %0, %%nsmid;" : "=r"(n));
+  return n;
+}
 
 template <class Policy, class T>
 struct tile_types {
@@ -229,11 +236,17 @@ struct staged_agent {
     long long started = 0;
     if constexpr (traced) started = Policy::trace_now();
     // ---- warm the L2 with the tile launch order would give this block, while the ticket is out ----
-    if constexpr (prefetch_guess<Policy>::value)
-      if (vec_in && static_cast<std::int64_t>(blockIdx.x) < plan.num_tiles - 1) // full tiles only
-        tile_t::prefetch_l2(in + plan.tile_base(blockIdx.x));
+    constexpr int pf = prefetch_mode<Policy>::value;
+    bool guess = pf != 0 && vec_in && static_cast<std::int64_t>(blockIdx.x) < plan.num_tiles - 1; // full
+    if constexpr (pf == 2 || pf == 4)
+      guess = guess && plan.num_tiles > static_cast<std::int64_t>(sm_ids()) * min_blocks;
+    if constexpr (pf == 1 || pf == 2)
+      if (guess) tile_t::template prefetch_l2<false>(in + plan.tile_base(blockIdx.x));
     // ---- take a ticket: tiles go out in the order blocks start ----
-    const std::int64_t tile = block_ticket(ts.tile_index, state.counter, epoch, plan.num_tiles);
+    const std::int64_t tile = block_ticket(ts.tile_index, state.counter, epoch, plan.num_tiles, [&] {
+      if constexpr (pf == 3 || pf == 4)
+        if (guess) tile_t::template prefetch_l2<true>(in + plan.tile_base(blockIdx.x));
+    });
     if constexpr (traced)
       if (threadIdx.x == 0) Policy::trace(tile, 0, started), Policy::trace(tile, 1, Policy::trace_now());
     const int valid = plan.valid_items(tile);

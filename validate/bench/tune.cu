@@ -391,8 +391,8 @@ void trace_sweep(std::int64_t n) {
   using TP = traced_policy<SP>;
   using W = carry::device_scan_with<carry::tuning::hierarchical_policy<T>, TP, TP>;
   baselines<T>(n);
-  carry_row<SP, SP, T>(SP::prefetch_guess ? "staged, prefetch" : "tuned staged", n);
-  carry_row<TP, TP, T>(SP::prefetch_guess ? "staged, prefetch, traced" : "tuned staged, traced", n);
+  carry_row<SP, SP, T>(SP::prefetch ? "staged, prefetch" : "tuned staged", n);
+  carry_row<TP, TP, T>(SP::prefetch ? "staged, prefetch, traced" : "tuned staged, traced", n);
   const std::int64_t tiles = (n + SP::tile_items - 1) / SP::tile_items;
   if (tiles > trace_tiles) return;
   int sms = 0;
@@ -453,27 +453,31 @@ void trace_sweep(std::int64_t n) {
   std::fflush(stdout);
 }
 
-/// The tuned staged tile as it is and with the L2 prefetch of the tile launch order would give the
-/// block, issued before its ticket (NOTES.md step 32); two of each.
-template <class SP>
+/// The tuned staged tile with each prefetch mode of staged_tile_policy (NOTES.md step 32): the L2
+/// prefetch of the tile launch order would give the block; two of each, interleaved.
+template <class SP, int F>
 using with_prefetch =
-    carry::staged_tile_policy<SP::block_threads, SP::items_per_thread, SP::min_blocks, SP::streaming, true>;
+    carry::staged_tile_policy<SP::block_threads, SP::items_per_thread, SP::min_blocks, SP::streaming, F>;
 
 template <class T>
 void prefetch_sweep(std::int64_t n) {
   using SP = carry::tuning::single_pass_policy<T>;
-  using PP = with_prefetch<SP>;
   baselines<T>(n);
   for (int k = 0; k < 2; ++k) {
-    carry_row<SP, SP, T>("tuned staged", n);
-    carry_row<PP, PP, T>("staged, prefetch", n);
+    carry_row<with_prefetch<SP, 0>, SP, T>("prefetch 0 (none)", n);
+    carry_row<with_prefetch<SP, 1>, SP, T>("prefetch 1 (warps, before ticket)", n);
+    carry_row<with_prefetch<SP, 2>, SP, T>("prefetch 2 (1, not one wave)", n);
+    carry_row<with_prefetch<SP, 3>, SP, T>("prefetch 3 (whole, after atomic)", n);
+    carry_row<with_prefetch<SP, 4>, SP, T>("prefetch 4 (3, not one wave)", n);
   }
 }
 
 template <class T>
 void prefetch_trace_sweep(std::int64_t n) {
-  trace_sweep<T, with_prefetch<carry::tuning::single_pass_policy<T>>>(n);
+  trace_sweep<T, with_prefetch<carry::tuning::single_pass_policy<T>, 3>>(n);
 }
+
+__global__ void nsmid_kernel(unsigned* out) { *out = carry::detail::sm_ids(); }
 
 } // namespace
 
@@ -503,10 +507,15 @@ int main(int argc, char** argv) {
   }
   if (has("trace")) over(trace_sweep<std::uint32_t>, {22, 24, 26, 28});
   if (has("prefetch")) {
-    over(prefetch_sweep<std::uint32_t>, {20, 22, 23, 24, 25, 26, 28, 30});
-    over(prefetch_sweep<std::uint64_t>, {22, 24, 26, 28});
-    over(prefetch_sweep<std::uint8_t>, {22, 24, 26, 28});
-    over(trace_sweep<std::uint32_t>, {24, 28});
+    unsigned* d_n = nullptr;
+    unsigned n_ids = 0;
+    CARRY_CUDA_OR_DIE(cudaMalloc(&d_n, sizeof(unsigned)));
+    nsmid_kernel<<<1, 1>>>(d_n);
+    CARRY_CUDA_OR_DIE(cudaMemcpy(&n_ids, d_n, sizeof(unsigned), cudaMemcpyDeviceToHost));
+    std::printf("%%nsmid = %u\n", n_ids);
+    over(prefetch_sweep<std::uint32_t>, {20, 22, 23, 24, 25, 26, 28});
+    over(prefetch_sweep<std::uint64_t>, {20, 22, 24, 28});
+    over(prefetch_sweep<std::uint8_t>, {20, 22, 24, 26, 28});
     over(prefetch_trace_sweep<std::uint32_t>, {24, 28});
   }
   if (has("ramp"))
