@@ -29,11 +29,11 @@ struct tile_policy {
 /// A single-pass tile staged in shared memory (staged_agent): loaded with cp.async, scanned from and
 /// back into shared memory, so only the thread totals live in registers and MIN_BLOCKS blocks fit per
 /// SM (the register cap of __launch_bounds__). Types that do not pack into 16-byte chunks fall back to
-/// the register tile of the same shape. PREFETCH (an A/B option, NOTES.md step 32): whether and how each
-/// block asks the L2 for the tile it would get if tickets followed launch order (blockIdx); the ticket
-/// still decides, and a guess that misses is fetched for the block whose ticket it is. 0: no; 1: each
-/// warp its run, before the ticket; 2: as 1, not when the whole input fits in one wave of resident
-/// blocks; 3: thread 0 the whole tile, once its ticket atomic is out; 4: as 3, not on one wave.
+/// the register tile of the same shape. PREFETCH: whether each block, before it takes its ticket, asks
+/// the L2 for the tile it would get if tickets followed launch order (blockIdx; each warp its run). The
+/// ticket still decides, and a guess that misses is the tile of a block starting at about the same
+/// time. 0: never; 1: always; 2: only when the input needs more than one wave of resident blocks
+/// (tuned choice, tuning::single_pass_tile).
 template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int MIN_BLOCKS, bool STREAMING = true, int PREFETCH = 0>
 struct staged_tile_policy
     : tile_policy<block_scan_algorithm::coarsened, BLOCK_THREADS, ITEMS_PER_THREAD, STREAMING> {
@@ -85,7 +85,12 @@ constexpr int coarsened_items() {
 /// h100-tune-staged.log and h100-tune-lookback.log), 6 blocks per SM, streaming hints on. Figures below
 /// are from before the fused drain (step 27, h100-tune-drain.log), which took u32 2^24 from 60.5-61.2 to
 /// 59.2-59.6 us, u64 2^24 from 108.2-109.2 to 107.0-107.6, u8 2^28 from 209.5-209.8 to 203.5-203.7, and
-/// left 2^28-2^30 of u32 and u64 within 0.2 %.
+/// left 2^28-2^30 of u32 and u64 within 0.2 %. All three prefetch their guessed tile into the L2 before
+/// the ticket when the input needs more than one wave (PREFETCH 2; step 32, h100-tune-prefetch-l2.log and
+/// h100-tune-prefetch-modes.log, same-run medians, none / every size / beyond one wave, µs): u32 2^23
+/// 38.6, 37.5 / 34.3, 33.7 / 34.4, 34.4; 2^24 61.4, 61.2 / 58.3, 57.9 / 58.0, 58.0; 2^28 775.8, 776.4 /
+/// 773.1, 755.6 / 762.4, 755.3 (blocked 769.4 / 749.1 / 750.9); u64 2^28 1549.3 / 1502.2 / 1503.5; u8
+/// 2^28 205.1 / 199.3 / 199.6. On one wave it is not a gain: u8 2^24 (512 tiles) 23.3 / 24.8 / 23.6.
 ///   1 byte: 256 x 128 staged, packed-byte sums: 2^24 25.4 us, 2^28 212.0, 2^30 802.6 (register tile
 ///            256 x 128: 28.2 / 223.7 / 858.4; CUB 51.1 / 559.7 / 2187.0); slower at 2^22 (15.2 vs
 ///            14.2 us). 128 x 256 staged within 3 %, 512 x 64 and 128 x 128 staged 2-19 % slower.
@@ -104,15 +109,15 @@ struct single_pass_tile {
 };
 template <class T>
 struct single_pass_tile<T, 1> {
-  using type = staged_tile_policy<256, 128, 6>;
+  using type = staged_tile_policy<256, 128, 6, true, 2>;
 };
 template <class T>
 struct single_pass_tile<T, 4> {
-  using type = staged_tile_policy<256, 32, 6>;
+  using type = staged_tile_policy<256, 32, 6, true, 2>;
 };
 template <class T>
 struct single_pass_tile<T, 8> {
-  using type = staged_tile_policy<256, 16, 6>;
+  using type = staged_tile_policy<256, 16, 6, true, 2>;
 };
 
 /// The tuned single-pass tile for T.

@@ -150,6 +150,23 @@ TEST_CASE("published aggregates: init goes into tile 0's, for exclusive scans on
   CHECK(published_aggregate<true>(2.5f, 0, carry::sum{}, 0.5f) == 3.0f);
 }
 
+TEST_CASE("staged prefetch: which blocks guess their tile", "[cpu][plan]") {
+  // 2048 tiles, 792 resident (132 SMs x 6): mode 2 prefetches as mode 1 does
+  for (int mode : {1, 2}) {
+    CHECK(prefetch_guessed_tile(mode, 0, 2048, 792, true));
+    CHECK(prefetch_guessed_tile(mode, 2046, 2048, 792, true));
+    CHECK_FALSE(prefetch_guessed_tile(mode, 2047, 2048, 792, true)); // the last tile may be partial
+    CHECK_FALSE(prefetch_guessed_tile(mode, 5, 2048, 792, false));   // unaligned input: element loads
+  }
+  CHECK_FALSE(prefetch_guessed_tile(0, 5, 2048, 792, true));
+  // one wave (512 tiles) or exactly one: only mode 1
+  CHECK(prefetch_guessed_tile(1, 5, 512, 792, true));
+  CHECK_FALSE(prefetch_guessed_tile(2, 5, 512, 792, true));
+  CHECK_FALSE(prefetch_guessed_tile(2, 5, 792, 792, true));
+  CHECK(prefetch_guessed_tile(2, 5, 793, 792, true));
+  CHECK_FALSE(prefetch_guessed_tile(1, 0, 1, 792, true)); // one tile: nothing to guess
+}
+
 TEST_CASE("small-input planning", "[cpu][plan]") {
   // up to gather_tiles tiles gather aggregates, more look back; overlapping arrays always look back
   using sm = small_mode;

@@ -32,7 +32,7 @@ struct prefetch_mode : std::integral_constant<int, 0> {};
 template <class P>
 struct prefetch_mode<P, std::void_t<decltype(P::prefetch)>> : std::integral_constant<int, P::prefetch> {};
 
-/// Number of SM identifiers (at least the SM count).
+/// Number of SM identifiers (at least the SM count; 132 on the H100).
 __device__ __forceinline__ unsigned sm_ids() {
   unsigned n;
   asm("mov.u32 %0, %%nsmid;" : "=r"(n));
@@ -235,18 +235,14 @@ struct staged_agent {
     constexpr bool traced = is_traced<Policy>::value;
     long long started = 0;
     if constexpr (traced) started = Policy::trace_now();
-    // ---- warm the L2 with the tile launch order would give this block, while the ticket is out ----
+    // ---- warm the L2 with the tile launch order would give this block, while the ticket is out
+    // (NOTES.md step 32: the ticket's round trip no longer delays the tile's loads) ----
     constexpr int pf = prefetch_mode<Policy>::value;
-    bool guess = pf != 0 && vec_in && static_cast<std::int64_t>(blockIdx.x) < plan.num_tiles - 1; // full
-    if constexpr (pf == 2 || pf == 4)
-      guess = guess && plan.num_tiles > static_cast<std::int64_t>(sm_ids()) * min_blocks;
-    if constexpr (pf == 1 || pf == 2)
-      if (guess) tile_t::template prefetch_l2<false>(in + plan.tile_base(blockIdx.x));
+    if constexpr (pf != 0)
+      if (prefetch_guessed_tile(pf, blockIdx.x, plan.num_tiles, std::int64_t{sm_ids()} * min_blocks, vec_in))
+        tile_t::prefetch_l2(in + plan.tile_base(blockIdx.x));
     // ---- take a ticket: tiles go out in the order blocks start ----
-    const std::int64_t tile = block_ticket(ts.tile_index, state.counter, epoch, plan.num_tiles, [&] {
-      if constexpr (pf == 3 || pf == 4)
-        if (guess) tile_t::template prefetch_l2<true>(in + plan.tile_base(blockIdx.x));
-    });
+    const std::int64_t tile = block_ticket(ts.tile_index, state.counter, epoch, plan.num_tiles);
     if constexpr (traced)
       if (threadIdx.x == 0) Policy::trace(tile, 0, started), Policy::trace(tile, 1, Policy::trace_now());
     const int valid = plan.valid_items(tile);

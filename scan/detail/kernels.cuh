@@ -25,7 +25,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
   // ---- the last block to arrive runs the spine ----
   if (threadIdx.x == 0) {
     __threadfence(); // this tile's total is visible before the arrival is counted
-    last = take_counted_ticket(spine_counter, epoch, plan.num_tiles) == plan.num_tiles - 1;
+    last = take_ticket(spine_counter, epoch, plan.num_tiles) == plan.num_tiles - 1;
   }
   __syncthreads();
   if (!last) return;

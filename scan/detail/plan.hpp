@@ -117,6 +117,14 @@ CARRY_HD constexpr int staged_swizzle(int l, int vcount) {
   return l ^ (((l & ~7) / vcount) & 7);
 }
 
+/// Whether a staged block (launch index `block`) asks the L2 for the tile launch order would give it,
+/// before it takes its ticket (staged_tile_policy's PREFETCH `mode`: 0 never, 1 always, 2 only beyond
+/// one wave of `resident` blocks). Only full tiles (every one but the last) from 16-byte aligned input.
+CARRY_HD constexpr bool prefetch_guessed_tile(int mode, std::int64_t block, std::int64_t num_tiles,
+                                              std::int64_t resident, bool aligned) {
+  return mode != 0 && aligned && block < num_tiles - 1 && (mode != 2 || num_tiles > resident);
+}
+
 // ---- warp-striped chunks (the small-input path) ----
 
 /// Items of T in one chunk of a warp-striped segment: 16 bytes' worth when T packs into 16 bytes

@@ -70,15 +70,13 @@ struct staged_tile {
     asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
     __syncwarp();
   }
-  /// Asks the L2 to fetch a full tile at a 16-byte aligned pointer: WHOLE, the calling thread all of it;
-  /// else each warp's lane 0 its warp's run. A hint: nothing waits for it.
-  template <bool WHOLE>
+  /// Asks the L2 to fetch a full tile at a 16-byte aligned pointer, each warp's lane 0 its warp's run.
+  /// A hint: nothing waits for it.
   __device__ static void prefetch_l2(const T* tile_in) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    if (WHOLE || threadIdx.x % 32 == 0) {
-      const uint4* from = reinterpret_cast<const uint4*>(tile_in) + (WHOLE ? 0 : threadIdx.x / 32 * warp_chunks);
-      const unsigned bytes = (WHOLE ? BLOCK_THREADS * vcount : warp_chunks) * 16;
-      asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(from), "r"(bytes) : "memory");
+    if (threadIdx.x % 32 == 0) {
+      const uint4* run = reinterpret_cast<const uint4*>(tile_in) + threadIdx.x / 32 * warp_chunks;
+      asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(run), "r"(warp_chunks * 16) : "memory");
     }
 #else
     (void)tile_in;

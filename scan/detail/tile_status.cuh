@@ -17,23 +17,16 @@ __device__ __forceinline__ unsigned load_relaxed(const unsigned* p) {
   return v;
 }
 
-struct nothing_meanwhile {
-  __device__ void operator()() const {}
-};
-
 /// Hands out tiles in the order blocks start, so a tile's predecessors are always running or done and
 /// forward progress never depends on the scheduler. The counter carries the epoch's low 32 bits. Fast
 /// path: one atomicAdd on a word of this epoch. The first block of a call finds a word of another epoch
 /// and replaces it with (epoch, 1), taking ticket 0; blocks that raced it retry. (A word left by an
 /// earlier call holds a count below 2^31, so the few increments that race the replacement cannot carry
-/// into its epoch half.) `meanwhile()` runs once the atomic is issued, before its answer is needed.
-template <class Meanwhile = nothing_meanwhile>
-__device__ __forceinline__ std::uint32_t take_ticket(std::uint64_t* counter, epoch_t epoch,
-                                                     Meanwhile&& meanwhile = {}) {
+/// into its epoch half.)
+__device__ __forceinline__ std::uint32_t take_ticket(std::uint64_t* counter, epoch_t epoch) {
   unsigned long long* c = reinterpret_cast<unsigned long long*>(counter);
   const std::uint32_t e = ticket_epoch(epoch);
   unsigned long long old = atomicAdd(c, 1ull);
-  meanwhile();
   if (counter_epoch(old) == e) return counter_count(old);
   unsigned long long cur = old + 1;
   while (true) {
@@ -50,10 +43,9 @@ __device__ __forceinline__ std::uint32_t take_ticket(std::uint64_t* counter, epo
 /// racing to replace a stale word (NOTES.md step 23). By then every ticket of this call has been handed
 /// out: a block still in the replacement loop holds none, so the last count cannot have gone out yet.
 /// If the next call on this storage has another epoch, it replaces the word as before.
-template <class Meanwhile = nothing_meanwhile>
-__device__ __forceinline__ std::uint32_t take_counted_ticket(std::uint64_t* counter, epoch_t epoch,
-                                                             std::int64_t tickets, Meanwhile&& meanwhile = {}) {
-  const std::uint32_t t = take_ticket(counter, epoch, meanwhile);
+__device__ __forceinline__ std::uint32_t take_ticket(std::uint64_t* counter, epoch_t epoch,
+                                                     std::int64_t tickets) {
+  const std::uint32_t t = take_ticket(counter, epoch);
   if (static_cast<std::int64_t>(t) == tickets - 1)
     atomicExch(reinterpret_cast<unsigned long long*>(counter),
                counter_word(ticket_epoch(following_epoch(epoch)), 0));
@@ -61,11 +53,9 @@ __device__ __forceinline__ std::uint32_t take_counted_ticket(std::uint64_t* coun
 }
 
 /// The calling block's tile: thread 0 takes a ticket into `slot` (shared memory), every thread reads it.
-template <class Meanwhile = nothing_meanwhile>
 __device__ __forceinline__ std::int64_t block_ticket(std::uint32_t& slot, std::uint64_t* counter,
-                                                     epoch_t epoch, std::int64_t num_tiles,
-                                                     Meanwhile&& meanwhile = {}) {
-  if (threadIdx.x == 0) slot = take_counted_ticket(counter, epoch, num_tiles, meanwhile);
+                                                     epoch_t epoch, std::int64_t num_tiles) {
+  if (threadIdx.x == 0) slot = take_ticket(counter, epoch, num_tiles);
   __syncthreads();
   return slot;
 }

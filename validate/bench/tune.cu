@@ -278,7 +278,8 @@ template <class T>
 void hints_sweep(std::int64_t n) {
   using SP = carry::tuning::single_pass_policy<T>;
   baselines<T>(n);
-  using keep = carry::staged_tile_policy<SP::block_threads, SP::items_per_thread, SP::min_blocks, false>;
+  using keep =
+      carry::staged_tile_policy<SP::block_threads, SP::items_per_thread, SP::min_blocks, false, SP::prefetch>;
   carry_row<SP, SP, T>("tuned staged, evict-first", n);
   carry_row<keep, keep, T>("tuned staged, no hint", n);
   carry_row<SP, SP, T>("tuned staged, evict-first", n);
@@ -391,8 +392,8 @@ void trace_sweep(std::int64_t n) {
   using TP = traced_policy<SP>;
   using W = carry::device_scan_with<carry::tuning::hierarchical_policy<T>, TP, TP>;
   baselines<T>(n);
-  carry_row<SP, SP, T>(SP::prefetch ? "staged, prefetch" : "tuned staged", n);
-  carry_row<TP, TP, T>(SP::prefetch ? "staged, prefetch, traced" : "tuned staged, traced", n);
+  carry_row<SP, SP, T>(SP::prefetch ? "staged, prefetch" : "staged, no prefetch", n);
+  carry_row<TP, TP, T>(SP::prefetch ? "staged, prefetch, traced" : "staged, no prefetch, traced", n);
   const std::int64_t tiles = (n + SP::tile_items - 1) / SP::tile_items;
   if (tiles > trace_tiles) return;
   int sms = 0;
@@ -454,7 +455,9 @@ void trace_sweep(std::int64_t n) {
 }
 
 /// The tuned staged tile with each prefetch mode of staged_tile_policy (NOTES.md step 32): the L2
-/// prefetch of the tile launch order would give the block; two of each, interleaved.
+/// prefetch of the tile launch order would give the block; two of each, interleaved. (Two more modes
+/// of 40ddb63, thread 0 prefetching the whole tile once its ticket atomic was out, were no faster than
+/// none: h100-tune-prefetch-modes.log.)
 template <class SP, int F>
 using with_prefetch =
     carry::staged_tile_policy<SP::block_threads, SP::items_per_thread, SP::min_blocks, SP::streaming, F>;
@@ -467,17 +470,18 @@ void prefetch_sweep(std::int64_t n) {
     carry_row<with_prefetch<SP, 0>, SP, T>("prefetch 0 (none)", n);
     carry_row<with_prefetch<SP, 1>, SP, T>("prefetch 1 (warps, before ticket)", n);
     carry_row<with_prefetch<SP, 2>, SP, T>("prefetch 2 (1, not one wave)", n);
-    carry_row<with_prefetch<SP, 3>, SP, T>("prefetch 3 (whole, after atomic)", n);
-    carry_row<with_prefetch<SP, 4>, SP, T>("prefetch 4 (3, not one wave)", n);
   }
 }
 
 template <class T>
 void prefetch_trace_sweep(std::int64_t n) {
-  trace_sweep<T, with_prefetch<carry::tuning::single_pass_policy<T>, 3>>(n);
+  trace_sweep<T, with_prefetch<carry::tuning::single_pass_policy<T>, 0>>(n);
+  trace_sweep<T, with_prefetch<carry::tuning::single_pass_policy<T>, 1>>(n);
 }
 
-__global__ void nsmid_kernel(unsigned* out) { *out = carry::detail::sm_ids(); }
+__global__ void nsmid_kernel(unsigned* out) {
+  *out = carry::detail::sm_ids();
+}
 
 } // namespace
 
