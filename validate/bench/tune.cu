@@ -456,8 +456,8 @@ void trace_sweep(std::int64_t n) {
 
 /// The tuned staged tile with each prefetch mode of staged_tile_policy (NOTES.md step 32): the L2
 /// prefetch of the tile launch order would give the block; two of each, interleaved. (Two more modes
-/// of 40ddb63, thread 0 prefetching the whole tile once its ticket atomic was out, were no faster than
-/// none: h100-tune-prefetch-modes.log.)
+/// of 40ddb63, thread 0 prefetching the whole tile once its ticket atomic was out, gained nothing at
+/// 2^28 and at most 1.5 us at 2^24: h100-tune-prefetch-modes.log.)
 template <class SP, int F>
 using with_prefetch =
     carry::staged_tile_policy<SP::block_threads, SP::items_per_thread, SP::min_blocks, SP::streaming, F>;
