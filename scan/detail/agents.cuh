@@ -26,12 +26,6 @@ struct is_traced : std::false_type {};
 template <class P>
 struct is_traced<P, std::void_t<decltype(P::trace(std::int64_t{}, 0, P::trace_now()))>> : std::true_type {};
 
-/// How a staged policy prefetches its guessed tile (staged_tile_policy's PREFETCH; 0 when it has none).
-template <class P, class = void>
-struct prefetch_mode : std::integral_constant<int, 0> {};
-template <class P>
-struct prefetch_mode<P, std::void_t<decltype(P::prefetch)>> : std::integral_constant<int, P::prefetch> {};
-
 /// Number of SM identifiers (at least the SM count; 132 on the H100).
 __device__ __forceinline__ unsigned sm_ids() {
   unsigned n;
@@ -237,9 +231,9 @@ struct staged_agent {
     if constexpr (traced) started = Policy::trace_now();
     // ---- warm the L2 with the tile launch order would give this block, while the ticket is out
     // (NOTES.md step 32: the ticket's round trip no longer delays the tile's loads) ----
-    constexpr int pf = prefetch_mode<Policy>::value;
-    if constexpr (pf != 0)
-      if (prefetch_guessed_tile(pf, blockIdx.x, plan.num_tiles, std::int64_t{sm_ids()} * min_blocks, vec_in))
+    if constexpr (Policy::prefetch != 0)
+      if (prefetch_guessed_tile(Policy::prefetch, blockIdx.x, plan.num_tiles,
+                                std::int64_t{sm_ids()} * min_blocks, vec_in))
         tile_t::prefetch_l2(in + plan.tile_base(blockIdx.x));
     // ---- take a ticket: tiles go out in the order blocks start ----
     const std::int64_t tile = block_ticket(ts.tile_index, state.counter, epoch, plan.num_tiles);

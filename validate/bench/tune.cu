@@ -516,6 +516,7 @@ int main(int argc, char** argv) {
     CARRY_CUDA_OR_DIE(cudaMalloc(&d_n, sizeof(unsigned)));
     nsmid_kernel<<<1, 1>>>(d_n);
     CARRY_CUDA_OR_DIE(cudaMemcpy(&n_ids, d_n, sizeof(unsigned), cudaMemcpyDeviceToHost));
+    CARRY_CUDA_OR_DIE(cudaFree(d_n));
     std::printf("%%nsmid = %u\n", n_ids);
     over(prefetch_sweep<std::uint32_t>, {20, 22, 23, 24, 25, 26, 28});
     over(prefetch_sweep<std::uint64_t>, {20, 22, 24, 28});
