@@ -7,6 +7,7 @@
 #include "block/coarsened.cuh"
 #include "block/kogge_stone.cuh"
 #include "block/kogge_stone_double_buffer.cuh"
+#include "tile_prefix.hpp"
 
 namespace carry {
 
@@ -34,13 +35,6 @@ struct block_scan_core<T, B, I, block_scan_algorithm::coarsened> {
   using type = block::coarsened<T, B, I>;
 };
 } // namespace detail
-
-/// A carry-in for a tile: a value, or none (the first tile of an inclusive scan).
-template <class T>
-struct tile_prefix {
-  T value;
-  bool valid;
-};
 
 /// Block-wide scan of BLOCK_THREADS x ITEMS values held in registers, blocked (thread t holds tile
 /// items t*ITEMS .. t*ITEMS+ITEMS-1). Any associative operator, commutative or not (operands are always

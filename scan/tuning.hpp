@@ -48,19 +48,17 @@ struct is_staged_policy<staged_tile_policy<B, I, M, S, F>> : std::true_type {};
 
 /// Launch shape of the small-input path: BLOCK_THREADS threads, each holding CHUNKS warp-striped
 /// chunks of 16 bytes (one item when T does not pack into 16 bytes), scanned across lanes with shuffles
-/// and one barrier per tile, no shared-memory transpose. Inputs of 2 .. GATHER_TILES tiles gather:
-/// each block publishes its aggregate and folds its predecessors' aggregates in a fixed order, waiting
-/// at most GATHER_WAIT_CYCLES for them and folding the input of any that is late itself (no ticket;
-/// see small_mode::gather). More tiles take the ticketed look-back (GATHER_TILES < 2: always).
-/// STREAMING: tile loads and stores carry the evict-first hint.
-template <class T, int BLOCK_THREADS, int CHUNKS, int GATHER_TILES, bool STREAMING = false,
-          int GATHER_WAIT_CYCLES = 20000>
+/// and one barrier per tile, no shared-memory transpose. Inputs of 2 .. CLUSTER_TILES tiles run as one
+/// thread-block cluster whose blocks exchange their aggregates in distributed shared memory: one launch,
+/// no temp storage read (at most 16, and at most what the device co-schedules). More tiles take the
+/// prepared, ticketed look-back (CLUSTER_TILES < 2: always). STREAMING: evict-first loads and stores.
+template <class T, int BLOCK_THREADS, int CHUNKS, int CLUSTER_TILES, bool STREAMING = false>
 struct small_tile_policy {
   static_assert(BLOCK_THREADS % 32 == 0, "carry: small tiles are whole warps");
+  static_assert(CLUSTER_TILES <= 16, "carry: a cluster holds at most 16 blocks");
   static constexpr int block_threads = BLOCK_THREADS;
   static constexpr int chunks = CHUNKS;
-  static constexpr int gather_tiles = GATHER_TILES;
-  static constexpr long long gather_wait_cycles = GATHER_WAIT_CYCLES;
+  static constexpr int cluster_tiles = CLUSTER_TILES;
   static constexpr bool streaming = STREAMING;
   static constexpr int lookback_delay_ns = 0;
   static constexpr int items_per_thread = CHUNKS * detail::chunk_items<T>();
@@ -69,8 +67,8 @@ struct small_tile_policy {
 
 template <class P>
 struct is_small_tile_policy : std::false_type {};
-template <class T, int B, int C, int G, bool S, int W>
-struct is_small_tile_policy<small_tile_policy<T, B, C, G, S, W>> : std::true_type {};
+template <class T, int B, int C, int G, bool S>
+struct is_small_tile_policy<small_tile_policy<T, B, C, G, S>> : std::true_type {};
 
 namespace tuning {
 
@@ -150,8 +148,11 @@ using seed_policy =
 /// to 128 tiles (all of small_n_max for 1- to 8-byte types), wait 20000 cycles (~10 us) for a late
 /// predecessor before folding its input (a zero wait measured 53 us at 64 tiles: the fallback is for
 /// blocks that have not started, not for the normal case).
+/// Clusters (issue 14) replaced the gather of published aggregates, which read temp storage and so could
+/// not be exact on dirty temp storage in one launch: up to 16 tiles run as one cluster, so 8-byte types
+/// take 8 chunks (32 KB tiles) to keep 2^16 items within one cluster. Measured: NOTES.md step 33.
 template <class T>
-using small_policy = small_tile_policy<T, 256, 4, 128, false, 20000>;
+using small_policy = small_tile_policy<T, 256, sizeof(T) == 8 ? 8 : 4, 16, false>;
 
 /// The small-input path up to 2^18 items: at 2^18 (64 tiles of 256 x 4) it took 5.09 us against 5.73 us
 /// for the 512 x 16 transposed tile in the same sweep, and 6.3 us for the 128 x 64 single pass in the

@@ -53,7 +53,9 @@ if has sanitize; then
     run_tool $tool test_scan_api "bad arguments*"
     run_tool $tool test_scan_api "public entry points*"
     run_tool $tool test_scan_api "reduce*"
-    run_tool $tool test_scan_api "ticket counters*"
+    run_tool $tool test_scan_api "temp storage reused*"
+    run_tool $tool test_scan_graph
+    run_tool $tool test_lookback
     echo "$tool done $(date +%T)"
   done
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize.log" | sort | uniq -c

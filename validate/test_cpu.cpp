@@ -9,6 +9,8 @@
 #include <carry/scan/detail/pass_choice.hpp>
 #include <carry/scan/detail/plan.hpp>
 #include <carry/scan/detail/tree.hpp>
+#include <carry/scan/lookback/layout.hpp>
+#include <carry/scan/lookback/words.hpp>
 #include <carry/scan/operators.hpp>
 #include <carry/scan/tuning.hpp>
 
@@ -61,22 +63,88 @@ TEST_CASE("tile planning", "[cpu][plan]") {
   CHECK(next_pow2(1024) == 1024);
 }
 
-TEST_CASE("temp-storage layout carves aligned, disjoint arrays inside the total", "[cpu][plan]") {
-  std::size_t parts[3] = {8, 1000, 0};
-  temp_layout<3> t(parts);
-  CHECK(t.offset[0] == 0);
-  CHECK(t.offset[1] == 256);
-  CHECK(t.offset[2] == 256 + 1024);
+TEST_CASE("temp-storage layout: aligned, disjoint parts inside the allocation; nested layouts", "[cpu][plan]") {
+  lookback::temp_builder b;
+  const lookback::temp_part p0 = b.add(8), p1 = b.add(1000), p2 = b.add(0);
+  CHECK(p0.offset == 0);
+  CHECK(p1.offset == 256);
+  CHECK(p2.offset == 256 + 1024);
+  CHECK(b.size() == 256 + 1024);
   for (std::uintptr_t base : {std::uintptr_t{4096}, std::uintptr_t{4097}, std::uintptr_t{4351}}) {
-    void* b = reinterpret_cast<void*>(base);
-    for (int i = 0; i < 3; ++i) {
-      auto p = reinterpret_cast<std::uintptr_t>(t.carve(b, i));
-      CHECK(p % temp_alignment == 0);
-      CHECK(p + parts[i] <= base + t.total);
+    void* bp = reinterpret_cast<void*>(base);
+    for (const auto& p : {p0, p1, p2}) {
+      auto a = reinterpret_cast<std::uintptr_t>(p.in(bp));
+      CHECK(a % lookback::temp_alignment == 0);
+      CHECK(a + p.bytes <= base + b.allocation());
     }
   }
-  std::size_t none[1] = {0};
-  CHECK(temp_layout<1>(none).total == 1); // never zero bytes
+  CHECK(lookback::temp_builder{}.allocation() == 1); // never zero bytes
+  // a module's scratch with the engine's state nested in it: one size query, parts placed by `within`
+  lookback::temp_builder inner;
+  const lookback::state_parts st = lookback::add_state(inner, 1000, 1, true, 16);
+  lookback::temp_builder outer;
+  const lookback::temp_part flags = outer.add(12345), engine = outer.add(inner.size()), tail = outer.add(7);
+  const lookback::temp_part status = st.status.within(engine);
+  CHECK(status.offset == engine.offset + st.status.offset);
+  CHECK(status.offset % lookback::temp_alignment == 0);
+  CHECK(status.offset >= flags.offset + flags.bytes);
+  CHECK(st.groups.within(engine).offset + st.groups.bytes <= tail.offset);
+}
+
+TEST_CASE("look-back state: counter, status words and groups, all inside the cleared span", "[cpu][lookback]") {
+  for (std::int64_t tiles : {std::int64_t{1}, std::int64_t{31}, std::int64_t{32}, std::int64_t{33}, std::int64_t{100000}}) {
+    for (int chains : {1, 256}) {
+      for (bool canonical : {false, true}) {
+        lookback::temp_builder b;
+        b.add(100); // a part of the module before the state
+        const auto p = lookback::add_state(b, tiles, chains, canonical, 4);
+        INFO("tiles " << tiles << " chains " << chains << " canonical " << canonical);
+        CHECK(p.status.bytes == static_cast<std::size_t>(tiles * chains * 4));
+        CHECK(p.groups.bytes == (canonical ? static_cast<std::size_t>((tiles + 31) / 32 * 4) : 0u));
+        CHECK(p.cleared.offset == p.counter.offset);
+        CHECK(p.cleared.offset + p.cleared.bytes >= p.status.offset + p.status.bytes);
+        CHECK(p.cleared.offset + p.cleared.bytes == p.groups.offset + p.groups.bytes);
+        CHECK(b.size() >= p.cleared.offset + p.cleared.bytes);
+        // the prepare kernel covers the span in 16-byte words, never past the state's last part
+        CHECK(lookback::align_up(p.cleared.bytes, 16) <= b.size() - p.cleared.offset);
+      }
+    }
+  }
+  CHECK(lookback::canonical_groups(1) == 1);
+  CHECK(lookback::canonical_groups(32) == 1);
+  CHECK(lookback::canonical_groups(33) == 2);
+  CHECK(lookback::prepare_blocks(0) == 1);
+  CHECK(lookback::prepare_blocks(16 * 256) == 1);
+  CHECK(lookback::prepare_blocks(16 * 256 + 1) == 2);
+  CHECK(lookback::prepare_blocks(std::size_t{1} << 40) == 512);
+}
+
+TEST_CASE("status words: states, packed counts, (tile, chain) indices", "[cpu][lookback]") {
+  using namespace carry::lookback;
+  // cleared memory is invalid; only 1 and 2 are states; foreign bits read as invalid
+  CHECK(state_of_field(0) == state_invalid);
+  CHECK(state_of_field(1) == state_aggregate);
+  CHECK(state_of_field(2) == state_prefix);
+  CHECK(state_of_field(3) == state_invalid);
+  CHECK(state_of_field(0xA5A5A5A5A5A5A5A5ull) == state_invalid);
+  // packed 32-bit words: the count never reaches the state bits
+  CHECK(packed_word(state_aggregate, 5) == ((1u << 30) | 5u));
+  CHECK(packed_state(packed_word(state_prefix, packed_count_max)) == state_prefix);
+  CHECK(packed_count(packed_word(state_prefix, packed_count_max)) == packed_count_max);
+  CHECK(packed_state(packed_word(state_aggregate, packed_count_max + 1)) == state_aggregate);
+  CHECK(packed_state(0) == state_invalid);
+  CHECK(packed_state(0xFFFFFFFFu) == state_invalid); // state bits 3: not a state
+  for (unsigned st : {1u, 2u})
+    for (std::uint32_t c : {0u, 1u, 12345u, packed_count_max}) {
+      CHECK(packed_state(packed_word(st, c)) == st);
+      CHECK(packed_count(packed_word(st, c)) == c);
+    }
+  // (tile, chain): a tile's chains are adjacent, tiles follow each other
+  CHECK(chain_index(0, 0, 256) == 0);
+  CHECK(chain_index(0, 255, 256) == 255);
+  CHECK(chain_index(1, 0, 256) == 256);
+  CHECK(chain_index(7, 3, 256) == 7 * 256 + 3);
+  CHECK(chain_index((std::int64_t{1} << 24) - 1, 255, 256) == (std::int64_t{1} << 32) - 1);
 }
 
 TEST_CASE("argument checks", "[cpu][plan]") {
@@ -88,30 +156,6 @@ TEST_CASE("argument checks", "[cpu][plan]") {
   CHECK(check_args(&x, nullptr, 10, 100, 100, 1) == arg_error::null_output);
   CHECK(check_args(&x, &x, 10, 99, 100, 1) == arg_error::temp_too_small);
   CHECK(check_args(&x, &x, 10, 100, 100, max_tiles + 1) == arg_error::too_many_tiles);
-}
-
-TEST_CASE("status tags and the ticket counter carry the epoch", "[cpu][status]") {
-  const epoch_t e = (epoch_t{0x12345678} << 32) | 0x9abcdef0u;
-  CHECK(tag_state(status_tag(e, state_aggregate), e) == state_aggregate);
-  CHECK(tag_state(status_tag(e, state_prefix), e) == state_prefix);
-  CHECK(tag_state(status_tag(e, state_prefix), following_epoch(e)) == state_invalid); // another call's word
-  CHECK(tag_state(0, e) == state_invalid);                                            // zeroed memory
-  CHECK(tag_state(0xA5A5A5A5A5A5A5A5ull, e) == state_invalid);                        // poisoned memory
-  // a tag from an epoch that agrees in the low 32 bits only is still another epoch
-  CHECK(tag_state(status_tag(e ^ (epoch_t{1} << 40), state_prefix), e) == state_invalid);
-  CHECK(following_epoch(1) == 2);
-  CHECK(following_epoch(epoch_mask) == 1);                       // wraps past 0
-  CHECK(following_epoch(0xffffffffu) == (epoch_t{1} << 32) + 1); // low half 0 is skipped
-  for (epoch_t x : {epoch_t{0}, epoch_t{5}, epoch_t{0xffffffffu}, epoch_mask - 1, epoch_mask}) {
-    const epoch_t n = following_epoch(x);
-    CHECK(n != 0);
-    CHECK(ticket_epoch(n) != 0);
-    CHECK(n <= epoch_mask);
-  }
-  auto w = counter_word(ticket_epoch(e), 7);
-  CHECK(counter_epoch(w) == 0x9abcdef0u);
-  CHECK(counter_count(w) == 7);
-  CHECK(counter_count(w + 1) == 8);
 }
 
 TEST_CASE("pass choice", "[cpu][plan]") {
@@ -138,18 +182,6 @@ TEST_CASE("pass choice", "[cpu][plan]") {
   CHECK_FALSE(canonical_look_back(a));
 }
 
-TEST_CASE("published aggregates: init goes into tile 0's, for exclusive scans only", "[cpu][plan]") {
-  // string concatenation: not commutative, so the order of init shows
-  struct cat {
-    std::string operator()(const std::string& a, const std::string& b) const { return a + b; }
-  };
-  const std::string init = "i", a = "a";
-  CHECK(published_aggregate<true>(a, 0, cat{}, init) == "ia");
-  CHECK(published_aggregate<true>(a, 1, cat{}, init) == "a");
-  CHECK(published_aggregate<false>(a, 0, cat{}, init) == "a");
-  CHECK(published_aggregate<true>(2.5f, 0, carry::sum{}, 0.5f) == 3.0f);
-}
-
 TEST_CASE("staged prefetch: which blocks guess their tile", "[cpu][plan]") {
   // 2048 tiles, 792 resident (132 SMs x 6): mode 2 prefetches as mode 1 does
   for (int mode : {1, 2}) {
@@ -168,20 +200,18 @@ TEST_CASE("staged prefetch: which blocks guess their tile", "[cpu][plan]") {
 }
 
 TEST_CASE("small-input planning", "[cpu][plan]") {
-  // up to gather_tiles tiles gather aggregates, more look back; overlapping arrays always look back
+  // one tile; up to cluster_tiles tiles run as one cluster; more take the look-back
   using sm = small_mode;
-  CHECK(choose_small_mode(1, 16, false, false) == sm::one_tile);
-  CHECK(choose_small_mode(1, 16, true, true) == sm::one_tile);
-  CHECK(choose_small_mode(2, 16, false, false) == sm::gather);
-  CHECK(choose_small_mode(4, 16, false, true) == sm::gather);
-  CHECK(choose_small_mode(16, 16, false, true) == sm::gather);
-  CHECK(choose_small_mode(17, 16, false, false) == sm::look_back);
-  CHECK(choose_small_mode(17, 16, false, true) == sm::look_back_canonical);
-  CHECK(choose_small_mode(3, 16, true, false) == sm::look_back); // overlap: only the look-back
-  CHECK(choose_small_mode(9, 16, true, true) == sm::look_back_canonical);
-  CHECK(choose_small_mode(2, 0, false, false) == sm::look_back);
-  CHECK(choose_small_mode(2, 1, false, false) == sm::look_back); // gather off (gather_tiles < 2)
-  CHECK(choose_small_mode(2, 2, false, false) == sm::gather);
+  CHECK(choose_small_mode(1, 16, false) == sm::one_tile);
+  CHECK(choose_small_mode(1, 16, true) == sm::one_tile);
+  CHECK(choose_small_mode(2, 16, false) == sm::cluster);
+  CHECK(choose_small_mode(4, 16, true) == sm::cluster);
+  CHECK(choose_small_mode(16, 16, true) == sm::cluster);
+  CHECK(choose_small_mode(17, 16, false) == sm::look_back);
+  CHECK(choose_small_mode(17, 16, true) == sm::look_back_canonical);
+  CHECK(choose_small_mode(9, 8, true) == sm::look_back_canonical); // the device co-schedules only 8
+  CHECK(choose_small_mode(2, 0, false) == sm::look_back);          // no clusters on this device
+  CHECK(choose_small_mode(2, 2, false) == sm::cluster);
   // a one-tile launch takes only the warps that hold items
   CHECK(small_tile_threads(1, 256, 256) == 32);
   CHECK(small_tile_threads(256, 256, 256) == 32);
@@ -213,6 +243,12 @@ TEST_CASE("small-input planning", "[cpu][plan]") {
   CHECK(sp::tile_items == sp::block_threads * sp::chunks * 4);
   CHECK(is_small_tile_policy<sp>::value);
   CHECK_FALSE(is_small_tile_policy<tuning::single_pass_policy<std::uint32_t>>::value);
+  // 2^16 items of every benchmarked type fit one cluster of at most 16 small tiles (one launch)
+  CHECK(ceil_div(1 << 16, tuning::small_policy<std::uint8_t>::tile_items) <= 16);
+  CHECK(ceil_div(1 << 16, tuning::small_policy<std::uint32_t>::tile_items) <= 16);
+  CHECK(ceil_div(1 << 16, tuning::small_policy<float>::tile_items) <= 16);
+  CHECK(ceil_div(1 << 16, tuning::small_policy<std::uint64_t>::tile_items) <= 16);
+  CHECK(tuning::small_policy<std::uint64_t>::cluster_tiles == 16);
 }
 
 TEST_CASE("vector widths of tile loads", "[cpu][plan]") {

@@ -176,6 +176,22 @@ TEST_CASE("reduce: in order, non-commutative, against the CPU (CUB's reduce assu
   device_buffer<unsigned char> tmp(bytes);
   CHECK(carry::reduce(tmp.ptr, bytes, d_in.ptr, static_cast<std::uint32_t*>(nullptr), carry::sum{}, 0u, 4) ==
         cudaErrorInvalidValue);
+  // n == 0 describes the whole (empty) input: *d_out = init, as CUB; d_in may be null; d_out may not
+  d_out.poison();
+  std::size_t zero_bytes = 0;
+  REQUIRE(carry::reduce(nullptr, zero_bytes, d_in.ptr, d_out.ptr, carry::sum{}, 0u, 0) == cudaSuccess);
+  device_buffer<unsigned char> tmp0(zero_bytes);
+  tmp0.poison();
+  REQUIRE(carry::reduce(tmp0.ptr, zero_bytes, static_cast<const std::uint32_t*>(nullptr), d_out.ptr, carry::sum{},
+                        77u, 0) == cudaSuccess);
+  CHECK(d_out.download(1)[0] == 77u);
+  device_buffer<affine> a_out(1);
+  a_out.poison();
+  REQUIRE(carry::reduce(tmp0.ptr, zero_bytes, static_cast<const affine*>(nullptr), a_out.ptr, compose_affine{},
+                        affine{3, 7}, 0) == cudaSuccess);
+  CHECK(a_out.download(1)[0] == affine{3, 7});
+  CHECK(carry::reduce(tmp0.ptr, zero_bytes, d_in.ptr, static_cast<std::uint32_t*>(nullptr), carry::sum{}, 0u, 0) ==
+        cudaErrorInvalidValue);
 }
 
 TEST_CASE("single pass: many back-to-back launches on one stream reusing temp storage",
@@ -201,11 +217,10 @@ TEST_CASE("single pass: many back-to-back launches on one stream reusing temp st
   }
 }
 
-TEST_CASE("ticket counters re-armed for the next call: every call checked, epochs in and out of turn",
+TEST_CASE("temp storage reused call after call: every call checked, other calls in between",
           "[gpu][single_pass]") {
-  // The last ticket of a call leaves the counter set for the next epoch. Calls on buffer A alternate
-  // passes and sizes; every third call also runs on buffer B first, so A's next call has skipped an
-  // epoch and must replace the re-armed word. Every output is checked, not only the last.
+  // Each call's prepare step clears what the call before left. Calls on buffer A alternate passes and
+  // sizes; every third call also runs on buffer B first. Every output is checked, not only the last.
   const std::int64_t n = (1 << 20) + 333;
   const auto in = random_values<std::uint32_t>(n, 81);
   const auto ref = reference_inclusive(in, carry::sum{});

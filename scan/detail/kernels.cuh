@@ -1,18 +1,21 @@
 // The scan engine's kernels: each declares its shared memory and hands the tile to its agent.
 #pragma once
 
-#include "agents.cuh"
+#include "hierarchical_agents.cuh"
+#include "single_pass_agent.cuh"
+#include "small_agent.cuh"
+#include "staged_agent.cuh"
 
 namespace carry {
 namespace detail {
 
 /// Phase 1 (upsweep) of the hierarchical pass, with phase 2 (spine) folded in: the last block to finish
-/// its tile (arrival counted with the epoch-tagged ticket) scans the tile totals, so a call costs two
-/// launches. With spine_counter == nullptr (the reduction), blocks only write their totals.
+/// its tile (arrivals counted on a counter the prepare step zeroed) scans the tile totals, so a call
+/// costs two launches after the prepare step. With spine_counter == nullptr (the reduction), blocks only
+/// write their totals.
 template <class Policy, class T, class Op>
 __global__ void __launch_bounds__(Policy::block_threads)
-    upsweep_kernel(const T* in, T* totals, tile_plan plan, Op op, bool vec, std::uint64_t* spine_counter,
-                   epoch_t epoch) {
+    upsweep_kernel(const T* in, T* totals, tile_plan plan, Op op, bool vec, std::uint32_t* spine_counter) {
   using up = upsweep_agent<Policy, T, Op>;
   using spine = spine_agent<Policy, T, Op>;
   __shared__ union {
@@ -25,7 +28,8 @@ __global__ void __launch_bounds__(Policy::block_threads)
   // ---- the last block to arrive runs the spine ----
   if (threadIdx.x == 0) {
     __threadfence(); // this tile's total is visible before the arrival is counted
-    last = take_ticket(spine_counter, epoch, plan.num_tiles) == plan.num_tiles - 1;
+    lookback::wait_for_prepare();
+    last = lookback::take_ticket(spine_counter) == plan.num_tiles - 1;
   }
   __syncthreads();
   if (!last) return;
@@ -47,12 +51,13 @@ __global__ void __launch_bounds__(Policy::block_threads)
 /// inputs, in one of its modes).
 template <class Agent, class T, class Op>
 __global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
-    single_pass_kernel(const T* in, T* out, tile_plan plan, Op op, T init, single_pass_state<T> state,
-                       epoch_t epoch, bool vec_in, bool vec_out) {
+    single_pass_kernel(const T* in, T* out, tile_plan plan, Op op, T init, scan_state<T> state, bool vec_in,
+                       bool vec_out) {
   __shared__ typename Agent::temp_storage ts;
-  Agent::consume(ts, in, out, plan, op, init, state, epoch, vec_in, vec_out);
+  Agent::consume(ts, in, out, plan, op, init, state, vec_in, vec_out);
 }
 
+/// The reduction's spine: folds num_totals values in order onto init (num_totals == 0: writes init).
 template <class Policy, class T, class Op>
 __global__ void __launch_bounds__(Policy::block_threads)
     reduce_spine_kernel(const T* totals, std::int64_t num_totals, T* out, Op op, T init) {

@@ -28,18 +28,17 @@ CARRY_HD inline tile_family choose_family(std::int64_t n, const scan_options& op
 /// How a small-input launch finds each tile's carry-in.
 enum class small_mode {
   one_tile,           ///< the whole input is one tile
-  gather,             ///< each block publishes its aggregate and folds its predecessors' (bounded wait)
-  look_back,          ///< ticket + decoupled look-back (fast fold)
-  look_back_canonical ///< ticket + the canonical look-back (deterministic)
+  cluster,            ///< one cluster of blocks: aggregates meet in distributed shared memory
+  look_back,          ///< prepare step + ticket + decoupled look-back (fast fold)
+  look_back_canonical ///< prepare step + ticket + the canonical look-back (deterministic)
 };
 
-/// The small-input mode for `num_tiles` tiles: one tile; 2 .. gather_tiles gather published aggregates;
-/// more take the ticketed look-back. Gathering may fold a late predecessor's input, so when input and
-/// output overlap (earlier blocks may already have written there) only the look-back is safe.
-CARRY_HD inline small_mode choose_small_mode(std::int64_t num_tiles, int gather_tiles, bool overlap,
-                                             bool canonical) {
+/// The small-input mode for `num_tiles` tiles: one tile; 2 .. cluster_tiles tiles run as one cluster
+/// (cluster_tiles: the policy's limit, already capped at what the device can co-schedule); more take
+/// the ticketed look-back. In place is fine in every mode: no block reads another tile's input.
+CARRY_HD inline small_mode choose_small_mode(std::int64_t num_tiles, int cluster_tiles, bool canonical) {
   if (num_tiles <= 1) return small_mode::one_tile;
-  if (!overlap && num_tiles <= gather_tiles) return small_mode::gather;
+  if (num_tiles <= cluster_tiles) return small_mode::cluster;
   return canonical ? small_mode::look_back_canonical : small_mode::look_back;
 }
 

@@ -1,19 +1,15 @@
-// Host/device planning helpers: tile counts, temp-storage layout, argument checks, status-word tags.
+// Host/device planning helpers: tile counts, argument checks, vector widths, staged-tile swizzle.
 #pragma once
 
 #include <cstddef>
 #include <cstdint>
 
+#include "../lookback/layout.hpp"
 #include "config.hpp"
 
 namespace carry {
 namespace detail {
 
-constexpr std::size_t temp_alignment = 256; // every carved array starts on a 256-byte boundary
-
-CARRY_HD constexpr std::size_t align_up(std::size_t x, std::size_t a) {
-  return (x + a - 1) / a * a;
-}
 CARRY_HD constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
@@ -24,28 +20,6 @@ CARRY_HD constexpr int next_pow2(int x) {
   while (p < x) p *= 2;
   return p;
 }
-
-/// Carves N arrays out of one temp allocation. The size query and the real call run the same code,
-/// so they always agree. `total` includes slack for an unaligned base pointer.
-template <int N>
-struct temp_layout {
-  std::size_t offset[N] = {};
-  std::size_t total = 0;
-
-  CARRY_HD explicit temp_layout(const std::size_t (&bytes)[N]) {
-    std::size_t at = 0;
-    for (int i = 0; i < N; ++i) {
-      offset[i] = at;
-      at += align_up(bytes[i], temp_alignment);
-    }
-    total = at == 0 ? 1 : at + temp_alignment - 1; // never 0 bytes: a user can always allocate it
-  }
-  /// Pointer to array i inside the allocation starting at base.
-  CARRY_HD void* carve(void* base, int i) const {
-    auto aligned = align_up(reinterpret_cast<std::uintptr_t>(base), temp_alignment);
-    return reinterpret_cast<void*>(aligned + offset[i]);
-  }
-};
 
 /// Which device pass runs for a call.
 enum class pass_kind { empty, single_tile, hierarchical, single_pass };
@@ -144,55 +118,6 @@ CARRY_HD inline bool chunk_aligned(const void* p) {
 CARRY_HD inline bool ranges_overlap(const void* a, const void* b, std::size_t bytes) {
   const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
   return x < y + bytes && y < x + bytes;
-}
-
-// ---- status words of the single-pass scan ---------------------------------------------------------
-// A tile's status is tagged with the call's 62-bit epoch, so that words left in temp storage by an
-// earlier call (or anything else) read as "not ready" and no clearing launch is needed. A stale word
-// passes for current only if its 64 tag bits happen to equal this call's tag: about 2^-62 per word.
-
-using epoch_t = std::uint64_t;
-
-enum tile_state : unsigned { state_invalid = 0, state_aggregate = 1, state_prefix = 2 };
-
-constexpr epoch_t epoch_mask = (epoch_t{1} << 62) - 1;
-
-CARRY_HD constexpr std::uint64_t status_tag(epoch_t epoch, unsigned state) {
-  return (epoch << 2) | state;
-}
-/// The state a tag stands for in the given epoch (invalid when it belongs to another epoch).
-CARRY_HD constexpr unsigned tag_state(std::uint64_t tag, epoch_t epoch) {
-  return (tag >> 2) == epoch ? static_cast<unsigned>(tag & 3u) : unsigned{state_invalid};
-}
-
-/// What tile `tile` publishes as its aggregate: tile 0 of an exclusive scan folds init in first, so every
-/// fold of the published values starts from init (the canonical formula's first term). Gathering and the
-/// look-back both go through here, so deterministic mode gives the same bits either way.
-template <bool EXCLUSIVE, class T, class Op>
-CARRY_HD T published_aggregate(const T& aggregate, std::int64_t tile, Op op, const T& init) {
-  return EXCLUSIVE && tile == 0 ? op(init, aggregate) : aggregate;
-}
-
-/// Epochs are 62-bit and wrap; a value whose low 32 bits are 0 is skipped (the ticket counter carries
-/// the low half, and zeroed memory must never look current), so 0 never occurs either.
-CARRY_HD constexpr epoch_t following_epoch(epoch_t e) {
-  epoch_t n = (e + 1) & epoch_mask;
-  if ((n & 0xffffffffu) == 0) n = (n + 1) & epoch_mask;
-  return n;
-}
-/// The epoch as the ticket counter carries it: the low 32 bits (never 0).
-CARRY_HD constexpr std::uint32_t ticket_epoch(epoch_t e) {
-  return static_cast<std::uint32_t>(e);
-}
-/// Tile-ticket counter word: ticket epoch in the high half, tickets handed out in the low half.
-CARRY_HD constexpr std::uint64_t counter_word(std::uint32_t epoch, std::uint32_t count) {
-  return (std::uint64_t{epoch} << 32) | count;
-}
-CARRY_HD constexpr std::uint32_t counter_epoch(std::uint64_t w) {
-  return static_cast<std::uint32_t>(w >> 32);
-}
-CARRY_HD constexpr std::uint32_t counter_count(std::uint64_t w) {
-  return static_cast<std::uint32_t>(w);
 }
 
 } // namespace detail

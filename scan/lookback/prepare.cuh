@@ -1,0 +1,54 @@
+// The prepare step of every look-back launch: a small kernel zeroes the call's state, and the pass it
+// prepares starts early (programmatic dependent launch), waiting for it only before its ticket.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <utility>
+
+#include <cuda_runtime.h>
+
+#include "words.hpp"
+
+namespace carry {
+namespace lookback {
+
+/// Zeroes n16 16-byte words. Lets the dependent launch start at once: the dependent waits for this
+/// grid's completion (and its writes) in wait_for_prepare, before it touches the state.
+template <int = 0>
+__global__ void __launch_bounds__(256) prepare_kernel(uint4* p, std::size_t n16) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+  const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
+  for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n16; i += stride)
+    p[i] = make_uint4(0, 0, 0, 0);
+}
+
+/// Zeroes `region` of the temp allocation at `base` (rounded up to 16 bytes: parts are 256-aligned).
+inline cudaError_t launch_prepare(void* base, const temp_part& region, cudaStream_t stream) {
+  const std::size_t n16 = (region.bytes + 15) / 16;
+  prepare_kernel<<<prepare_blocks(region.bytes), 256, 0, stream>>>(region.as<uint4>(base), n16);
+  return cudaGetLastError();
+}
+
+/// Launches `kernel` after a prepare step on the same stream, allowed to start before the prepare grid
+/// finishes (it must call wait_for_prepare before touching the state). Works under stream capture.
+template <class... Params, class... Args>
+cudaError_t launch_prepared(void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t stream,
+                            Args&&... args) {
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
+  attr[0].val.programmaticStreamSerializationAllowed = 1;
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = grid;
+  cfg.blockDim = block;
+  cfg.dynamicSmemBytes = 0;
+  cfg.stream = stream;
+  cfg.attrs = attr;
+  cfg.numAttrs = 1;
+  return cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...);
+}
+
+} // namespace lookback
+} // namespace carry

@@ -1,0 +1,104 @@
+// GPU tests: the look-back building blocks outside the scan: a vector look-back over many chains per tile
+// (Onesweep's shape: 256 digit counts per tile) in packed 32-bit words and in tagged 16-byte words.
+#include <catch2/catch.hpp>
+
+#include <cstdint>
+#include <vector>
+
+#include <carry/scan/lookback/look_back.cuh>
+#include <carry/scan/lookback/prepare.cuh>
+#include <carry/scan/lookback/state.cuh>
+#include <carry/scan/lookback/ticket.cuh>
+
+#include "common/gpu.cuh"
+
+using namespace carry_validate;
+namespace lb = carry::lookback;
+
+namespace {
+
+/// The count of chain c in tile t (a hash: the CPU reference recomputes it).
+__host__ __device__ std::uint32_t chain_count(std::int64_t t, int c) {
+  std::uint64_t x = static_cast<std::uint64_t>(t) * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(c) * 0xBF58476D1CE4E5B9ull;
+  x ^= x >> 31;
+  x *= 0x94D049BB133111EBull;
+  x ^= x >> 29;
+  return static_cast<std::uint32_t>(x % 1000);
+}
+
+struct add {
+  __host__ __device__ std::uint32_t operator()(std::uint32_t a, std::uint32_t b) const { return a + b; }
+};
+
+/// One block per tile (by ticket), one thread per chain: publish the tile's count, resolve the chain's
+/// exclusive prefix by look-back, publish the inclusive prefix, write the exclusive prefix out.
+template <class Format>
+__global__ void chains_kernel(lb::single_pass_state<Format> state, std::uint32_t* out, std::int64_t tiles) {
+  __shared__ std::uint32_t slot;
+  const std::int64_t tile = lb::block_ticket(slot, state.counter);
+  const int chain = static_cast<int>(threadIdx.x);
+  const auto view = state.chain();
+  const std::uint32_t mine = chain_count(tile, chain);
+  std::uint32_t excl = 0;
+  if (tile == 0) {
+    view.publish(0, chain, lb::state_prefix, mine);
+  } else {
+    view.publish(tile, chain, lb::state_aggregate, mine);
+    excl = lb::look_back_chain<0>(view, tile, chain, std::uint32_t{0}, add{});
+    view.publish(tile, chain, lb::state_prefix, excl + mine);
+  }
+  out[tile * state.chains + chain] = excl;
+  (void)tiles;
+}
+
+template <class Format>
+void check_chains(std::int64_t tiles, int chains, int fill) {
+  lb::temp_builder b;
+  const lb::temp_part before = b.add(1000); // a module's own scratch ahead of the state
+  const lb::state_parts parts = lb::add_state<Format>(b, tiles, chains, false);
+  device_buffer<unsigned char> tmp(b.allocation());
+  CARRY_CUDA_OR_DIE(cudaMemset(tmp.ptr, fill, b.allocation()));
+  const auto state = lb::carve_state<Format>(tmp.ptr, parts, chains);
+  device_buffer<std::uint32_t> out(static_cast<std::size_t>(tiles * chains));
+  out.poison();
+  cudaStream_t s;
+  CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  for (int rep = 0; rep < 3; ++rep) { // again on its own leftovers
+    REQUIRE(lb::launch_prepare(tmp.ptr, parts.cleared, s) == cudaSuccess);
+    REQUIRE(lb::launch_prepared(chains_kernel<Format>, dim3(static_cast<unsigned>(tiles)), dim3(chains), s, state,
+                                out.ptr, tiles) == cudaSuccess);
+    REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
+    const auto got = out.download(static_cast<std::size_t>(tiles * chains));
+    std::vector<std::uint32_t> run(chains, 0);
+    std::size_t bad = 0;
+    for (std::int64_t t = 0; t < tiles; ++t)
+      for (int c = 0; c < chains; ++c) {
+        if (got[t * chains + c] != run[c]) ++bad;
+        run[c] += chain_count(t, c);
+      }
+    INFO("tiles " << tiles << ", chains " << chains << ", fill " << fill << ", repeat " << rep);
+    CHECK(bad == 0);
+  }
+  // the module's part before the state was not touched by the prepare step
+  std::vector<unsigned char> h(before.bytes);
+  CARRY_CUDA_OR_DIE(cudaMemcpy(h.data(), before.as<unsigned char>(tmp.ptr), h.size(), cudaMemcpyDeviceToHost));
+  CHECK(std::all_of(h.begin(), h.end(), [&](unsigned char x) { return x == static_cast<unsigned char>(fill); }));
+  cudaStreamDestroy(s);
+}
+
+} // namespace
+
+TEST_CASE("multi-chain look-back: 256 chains per tile, packed 32-bit words, against the CPU", "[gpu][lookback]") {
+  // 0xA5 and 0xFF fills: words whose state bits read 2 (prefix) or 3; only the prepare step makes them
+  // invalid. Tiles from one to several waves of 256-thread blocks.
+  for (int fill : {0x00, 0xA5, 0xFF})
+    for (std::int64_t tiles : {1, 2, 33, 700, 5000}) check_chains<lb::packed_counts>(tiles, 256, fill);
+}
+
+TEST_CASE("multi-chain look-back: other chain counts and the tagged 16-byte format", "[gpu][lookback]") {
+  for (int chains : {32, 64, 96})
+    for (std::int64_t tiles : {3, 1000}) {
+      check_chains<lb::packed_counts>(tiles, chains, 0xA5);
+      check_chains<lb::tagged_words<std::uint32_t>>(tiles, chains, 0xA5);
+    }
+}
