@@ -63,6 +63,7 @@ void check_chains(std::int64_t tiles, int chains, int fill) {
   out.poison();
   cudaStream_t s;
   CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  CARRY_CUDA_OR_DIE(cudaDeviceSynchronize()); // the fill and the poison (legacy stream) are done
   for (int rep = 0; rep < 3; ++rep) { // again on its own leftovers
     REQUIRE(lb::launch_prepare(tmp.ptr, parts.cleared, s) == cudaSuccess);
     REQUIRE(lb::launch_prepared(chains_kernel<Format>, dim3(static_cast<unsigned>(tiles)), dim3(chains), s, state,

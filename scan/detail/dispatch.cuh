@@ -52,14 +52,15 @@ struct scan_plan {
       p.counter = b.add(sizeof(std::uint32_t)); // arrivals of the upsweep (its last block runs the spine)
     }
     if (p.kind == pass_kind::single_pass)
-      p.state = lookback::add_state<format>(b, p.tiles.num_tiles, 1, canonical_look_back(opt));
+      p.state = lookback::add_state<format>(b, p.tiles.num_tiles, 1, true); // both look-backs: one size
     p.allocation = b.allocation();
     return p;
   }
 };
 
 /// Sets a kernel attribute once per device (devices 0-63; others on every call): a host call that does
-/// not synchronise, remembered only after it succeeded. `Tag` keeps one record per attribute.
+/// not synchronise, remembered only after it succeeded. `Tag` keeps one record per kernel and attribute
+/// (it names the agent: kernels of one signature share a function type, so the type cannot).
 template <class Tag, class Kernel>
 cudaError_t set_once(Kernel* kernel, cudaFuncAttribute attr, int value) {
   static std::atomic<std::uint64_t> done{0}; // bit d = set on device d
@@ -71,13 +72,15 @@ cudaError_t set_once(Kernel* kernel, cudaFuncAttribute attr, int value) {
   if (e == cudaSuccess && bit != 0) done.fetch_or(bit, std::memory_order_relaxed);
   return e;
 }
+template <class Agent>
 struct carveout_tag {};
+template <class Agent>
 struct cluster_tag {};
 
-/// The largest cluster (<= want, at least 2) of `threads`-thread blocks of `kernel` that the current
-/// device can co-schedule, asked once per device (0 when none: clusters not supported). A host query,
-/// no synchronisation.
-template <class Kernel>
+/// The largest cluster (<= want, at least 2) of `threads`-thread blocks of `kernel` (the kernel of
+/// Agent) that the current device can co-schedule, asked once per device (0 when none: clusters not
+/// supported). A host query, no synchronisation.
+template <class Agent, class Kernel>
 int cluster_limit(Kernel* kernel, unsigned threads, int want) {
   static std::atomic<int> limit[64];
   static std::atomic<std::uint64_t> known{0};
@@ -86,7 +89,7 @@ int cluster_limit(Kernel* kernel, unsigned threads, int want) {
   const std::uint64_t bit = std::uint64_t{1} << device;
   if (known.load(std::memory_order_acquire) & bit) return limit[device].load(std::memory_order_relaxed);
   int found = 0;
-  if (want > 8 && set_once<cluster_tag>(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess)
+  if (want > 8 && set_once<cluster_tag<Agent>>(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess)
     want = 8;
   for (int size = want; size >= 2 && found == 0; --size) {
     cudaLaunchConfig_t cfg = {};
@@ -140,7 +143,7 @@ cudaError_t launch_agent(void* d_temp_storage, const Plan& plan, unsigned thread
                          T init, bool vin, bool vout, cudaStream_t stream) {
   auto* kernel = single_pass_kernel<Agent, T, Op>;
   if constexpr (Agent::min_blocks > 1) {
-    if (const cudaError_t e = set_once<carveout_tag>(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+    if (const cudaError_t e = set_once<carveout_tag<Agent>>(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                                      cudaSharedmemCarveoutMaxShared);
         e != cudaSuccess)
       return e;
@@ -190,7 +193,7 @@ cudaError_t launch_small(void* d_temp_storage, const Plan& plan, const T* d_in, 
   using cluster_agent = small_agent<P, EXCLUSIVE, small_mode::cluster, T, Op>;
   auto* cluster_kernel = single_pass_kernel<cluster_agent, T, Op>;
   const int cluster_tiles =
-      tiles.num_tiles > 1 && P::cluster_tiles >= 2 ? cluster_limit(cluster_kernel, threads, P::cluster_tiles) : 0;
+      tiles.num_tiles > 1 && P::cluster_tiles >= 2 ? cluster_limit<cluster_agent>(cluster_kernel, threads, P::cluster_tiles) : 0;
   const small_mode mode = choose_small_mode(tiles.num_tiles, cluster_tiles, canonical_look_back(opt));
   if (mode == small_mode::one_tile) {
     const auto one_tile_threads = static_cast<unsigned>(

@@ -4,7 +4,8 @@
 // queued behind a spin kernel (GPU time alone, as nvbench's cold measurement). Small n: "queued" = a batch of
 // calls queued behind a busy kernel, per call; "e2e" = host clock around one call plus a stream sync on an
 // idle GPU (carry's default and CUB in alternating batches of 40 calls, 10 each, the lowest batch median: see
-// timing.cuh). Every carry result timed is checked once.
+// timing.cuh). Graphs: one scan captured per rotated buffer pair and replayed (bench_graphs). Every carry
+// result timed is checked once.
 #include <algorithm>
 #include <chrono>
 #include <cmath>
@@ -29,6 +30,7 @@ struct options {
   bool quick = false, variants = true;
   std::string csv = "bench.csv";
   std::string only_type;
+  bool graphs_only = false;
 };
 
 struct row {
@@ -106,34 +108,35 @@ const char* op_name(scan_op o) {
 /// tile), through device_scan_with for the other block algorithms.
 template <class HP, class SP, class T>
 cudaError_t carry_call(scan_op o, void* tmp, std::size_t& bytes, const T* in, T* out, std::int64_t n,
-                       carry::scan_options opt) {
+                       carry::scan_options opt, cudaStream_t s = cudaStream_t{}) {
   if constexpr (std::is_same<HP, carry::tuning::hierarchical_policy<T>>::value) {
     switch (o) {
     case scan_op::inclusive_sum:
-      return carry::inclusive_sum(tmp, bytes, in, out, n, opt);
+      return carry::inclusive_sum(tmp, bytes, in, out, n, opt, s);
     case scan_op::exclusive_sum:
-      return carry::exclusive_sum(tmp, bytes, in, out, n, opt);
+      return carry::exclusive_sum(tmp, bytes, in, out, n, opt, s);
     default:
-      return carry::inclusive_scan(tmp, bytes, in, out, carry::maximum{}, n, opt);
+      return carry::inclusive_scan(tmp, bytes, in, out, carry::maximum{}, n, opt, s);
     }
   } else {
     using W = carry::device_scan_with<HP, SP>;
     switch (o) {
     case scan_op::inclusive_sum:
-      return W::inclusive_scan(tmp, bytes, in, out, carry::sum{}, n, opt);
+      return W::inclusive_scan(tmp, bytes, in, out, carry::sum{}, n, opt, s);
     case scan_op::exclusive_sum:
-      return W::exclusive_scan(tmp, bytes, in, out, carry::sum{}, T{}, n, opt);
+      return W::exclusive_scan(tmp, bytes, in, out, carry::sum{}, T{}, n, opt, s);
     default:
-      return W::inclusive_scan(tmp, bytes, in, out, carry::maximum{}, n, opt);
+      return W::inclusive_scan(tmp, bytes, in, out, carry::maximum{}, n, opt, s);
     }
   }
 }
 template <class T>
-cudaError_t cub_call(scan_op o, void* tmp, std::size_t& bytes, const T* in, T* out, std::int64_t n) {
+cudaError_t cub_call(scan_op o, void* tmp, std::size_t& bytes, const T* in, T* out, std::int64_t n,
+                     cudaStream_t s = cudaStream_t{}) {
   if constexpr (std::is_same<T, float>::value || std::is_same<T, std::uint32_t>::value)
-    if (o == scan_op::inclusive_max) return cub_inclusive_max(tmp, bytes, in, out, n, cudaStream_t{});
-  return o == scan_op::exclusive_sum ? cub_exclusive_sum(tmp, bytes, in, out, n, cudaStream_t{})
-                                     : cub_inclusive_sum(tmp, bytes, in, out, n, cudaStream_t{});
+    if (o == scan_op::inclusive_max) return cub_inclusive_max(tmp, bytes, in, out, n, s);
+  return o == scan_op::exclusive_sum ? cub_exclusive_sum(tmp, bytes, in, out, n, s)
+                                     : cub_inclusive_sum(tmp, bytes, in, out, n, s);
 }
 
 void ensure_temp(buffers& b, std::size_t need) {
@@ -258,6 +261,92 @@ void bench_type(buffers& b, const options& opt, std::vector<scan_op> ops) {
     }
 }
 
+/// Graph replays (issue 14): one scan captured into a graph per rotated buffer pair, then replayed.
+/// "graph" = events around one cudaGraphLaunch on an idle GPU (median); "graph-e2e" = host clock around
+/// one launch and its stream sync (median). carry's replays are checked against CUB's output, each
+/// rotation once after its replays.
+template <class T>
+void bench_graphs(buffers& b, scan_op o, const options& opt) {
+  if (!opt.only_type.empty() && opt.only_type != type_name<T>()) return;
+  cudaStream_t s;
+  CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  cudaEvent_t e0, e1;
+  CARRY_CUDA_OR_DIE(cudaEventCreate(&e0));
+  CARRY_CUDA_OR_DIE(cudaEventCreate(&e1));
+  T* in = static_cast<T*>(b.in);
+  T* out = static_cast<T*>(b.out);
+  const T* check = static_cast<const T*>(b.check);
+  using HP = carry::tuning::hierarchical_policy<T>;
+  using SP = carry::tuning::single_pass_policy<T>;
+  for (int lg : {10, 16, 20, 24}) {
+    const std::int64_t n = std::int64_t{1} << lg;
+    const int rotations = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(8, (std::int64_t{1} << 27) / n)));
+    const int reps = 200;
+    std::vector<T*> checks; // CUB's output for each rotation's input
+    std::size_t need = 0;
+    CARRY_CUDA_OR_DIE(cub_call(o, nullptr, need, in, out, n));
+    ensure_temp(b, need);
+    CARRY_CUDA_OR_DIE(carry_call<HP, SP>(o, nullptr, need, in, out, n, carry::scan_options{}));
+    ensure_temp(b, need);
+    for (int impl = 0; impl < 2; ++impl) {
+      std::vector<cudaGraphExec_t> execs(rotations);
+      for (int r = 0; r < rotations; ++r) {
+        cudaGraph_t g;
+        std::size_t t = b.temp_bytes;
+        CARRY_CUDA_OR_DIE(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+        if (impl == 0)
+          CARRY_CUDA_OR_DIE(carry_call<HP, SP>(o, b.temp, t, in + r * n, out + r * n, n, carry::scan_options{}, s));
+        else
+          CARRY_CUDA_OR_DIE(cub_call(o, b.temp, t, in + r * n, out + r * n, n, s));
+        CARRY_CUDA_OR_DIE(cudaStreamEndCapture(s, &g));
+        CARRY_CUDA_OR_DIE(cudaGraphInstantiate(&execs[r], g, 0));
+        CARRY_CUDA_OR_DIE(cudaGraphDestroy(g));
+      }
+      for (int r = 0; r < rotations; ++r) CARRY_CUDA_OR_DIE(cudaGraphLaunch(execs[r], s)); // warm-up
+      CARRY_CUDA_OR_DIE(cudaStreamSynchronize(s));
+      std::vector<double> ev, host;
+      for (int k = 0; k < reps; ++k) {
+        CARRY_CUDA_OR_DIE(cudaEventRecord(e0, s));
+        CARRY_CUDA_OR_DIE(cudaGraphLaunch(execs[k % rotations], s));
+        CARRY_CUDA_OR_DIE(cudaEventRecord(e1, s));
+        CARRY_CUDA_OR_DIE(cudaEventSynchronize(e1));
+        float ms = 0;
+        CARRY_CUDA_OR_DIE(cudaEventElapsedTime(&ms, e0, e1));
+        ev.push_back(ms * 1e3);
+        const auto t0 = std::chrono::steady_clock::now();
+        CARRY_CUDA_OR_DIE(cudaGraphLaunch(execs[(k + 1) % rotations], s));
+        CARRY_CUDA_OR_DIE(cudaStreamSynchronize(s));
+        host.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+      }
+      if (impl == 0) { // every rotation's output of the last replays against CUB's (computed now)
+        for (int r = 0; r < rotations; ++r) {
+          std::size_t t = b.temp_bytes;
+          CARRY_CUDA_OR_DIE(cub_call(o, b.temp, t, in + r * n, static_cast<T*>(b.check), n));
+          CARRY_CUDA_OR_DIE(cudaMemset(b.count, 0, sizeof(unsigned long long)));
+          mismatch_kernel<<<1024, 256>>>(out + r * n, check, n, b.count);
+          unsigned long long bad = 0;
+          CARRY_CUDA_OR_DIE(cudaMemcpy(&bad, b.count, sizeof bad, cudaMemcpyDeviceToHost));
+          if (bad && !std::is_floating_point<T>::value) {
+            std::fprintf(stderr, "MISMATCH: graph replay %s %s n=%lld rotation %d: %llu elements differ\n",
+                         op_name(o), type_name<T>(), static_cast<long long>(n), r, bad);
+            std::exit(3);
+          }
+        }
+      }
+      for (auto& x : execs) CARRY_CUDA_OR_DIE(cudaGraphExecDestroy(x));
+      std::sort(ev.begin(), ev.end());
+      std::sort(host.begin(), host.end());
+      const std::string impl_name = impl == 0 ? "carry-auto" : "cub";
+      rows.push_back(row{op_name(o), impl_name, type_name<T>(), "graph", n, ev[ev.size() / 2]});
+      rows.push_back(row{op_name(o), impl_name, type_name<T>(), "graph-e2e", n, host[host.size() / 2]});
+    }
+    std::fprintf(stderr, "  graph %s %s 2^%d done\n", op_name(o), type_name<T>(), lg);
+  }
+  cudaEventDestroy(e0);
+  cudaEventDestroy(e1);
+  cudaStreamDestroy(s);
+}
+
 const row* find(const std::string& op, const std::string& impl, const std::string& type, std::int64_t n,
                 const std::string& method) {
   for (const auto& r : rows)
@@ -283,9 +372,11 @@ int main(int argc, char** argv) {
       opt.min_log2 = std::atoi(argv[++i]);
     else if (a == "--type" && i + 1 < argc)
       opt.only_type = argv[++i];
+    else if (a == "--graphs-only")
+      opt.graphs_only = true;
     else {
       std::printf("usage: carry_bench [--quick] [--no-variants] [--csv FILE] [--min-log2 N] [--max-log2 N] "
-                  "[--type u32|f32|u64|u8]\n");
+                  "[--type u32|f32|u64|u8] [--graphs-only]\n");
       return a == "--help" ? 0 : 2;
     }
   }
@@ -307,10 +398,15 @@ int main(int argc, char** argv) {
   CARRY_CUDA_OR_DIE(cudaMalloc(&b.out, b.bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&b.check, b.bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&b.count, sizeof(unsigned long long)));
-  bench_type<std::uint32_t>(b, opt, {scan_op::inclusive_sum, scan_op::exclusive_sum});
-  bench_type<float>(b, opt, {scan_op::inclusive_sum, scan_op::exclusive_sum, scan_op::inclusive_max});
-  bench_type<std::uint64_t>(b, opt, {scan_op::inclusive_sum});
-  bench_type<std::uint8_t>(b, opt, {scan_op::inclusive_sum});
+  if (!opt.graphs_only) {
+    bench_type<std::uint32_t>(b, opt, {scan_op::inclusive_sum, scan_op::exclusive_sum});
+    bench_type<float>(b, opt, {scan_op::inclusive_sum, scan_op::exclusive_sum, scan_op::inclusive_max});
+    bench_type<std::uint64_t>(b, opt, {scan_op::inclusive_sum});
+    bench_type<std::uint8_t>(b, opt, {scan_op::inclusive_sum});
+  }
+  fill_kernel<<<4096, 256>>>(static_cast<std::uint32_t*>(b.in), std::int64_t{1} << 28, 777);
+  bench_graphs<std::uint32_t>(b, scan_op::exclusive_sum, opt);
+  bench_graphs<std::uint64_t>(b, scan_op::inclusive_sum, opt);
 
   // ---- table: each row's throughput relative to CUB and to the copy of the same bytes ----
   FILE* csv = std::fopen(opt.csv.c_str(), "w");
@@ -321,8 +417,9 @@ int main(int argc, char** argv) {
     const std::size_t tbytes = r.type == "u8" ? 1 : r.type == "u64" ? 8 : 4;
     const double gbps = 2.0 * r.n * tbytes / (r.us * 1e3);
     const row* cub = find(r.op, "cub", r.type, r.n, r.method);
-    const row* copy = find(r.op, "memcpy", r.type, r.n, r.method == "e2e" ? "queued" : r.method);
-    const double vs_cub = cub ? cub->us / r.us : 0, vs_copy = copy && r.method != "e2e" ? copy->us / r.us : 0;
+    const bool whole = r.method == "e2e" || r.method == "graph" || r.method == "graph-e2e";
+    const row* copy = find(r.op, "memcpy", r.type, r.n, whole ? "queued" : r.method);
+    const double vs_cub = cub ? cub->us / r.us : 0, vs_copy = copy && !whole ? copy->us / r.us : 0;
     int lg = static_cast<int>(std::log2(static_cast<double>(r.n)));
     std::printf("%-14s %-4s 2^%-4d %-26s %-7s %11.1f %9.1f %7.3f %7.3f\n", r.op.c_str(), r.type.c_str(), lg,
                 r.impl.c_str(), r.method.c_str(), r.us, gbps, vs_cub, vs_copy);

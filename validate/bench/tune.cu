@@ -1,6 +1,6 @@
 // Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
 // usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints] [ticket] [waves] [ramp]
-// [trace] [prefetch] (default: small and large)
+// [prefetch] (default: small and large)
 #include <algorithm>
 #include <cstdio>
 #include <cstring>
@@ -106,20 +106,18 @@ namespace {
 using CO = carry::block_scan_algorithm;
 
 /// carry_row with one warp-striped policy for both the single-pass and the small-input tile, labelled
-/// "striped BxC gather<=G w=W" (G < 2: never gathers, always the look-back), plus " stream" and " det".
-template <class T, int B, int C, int G, bool S = false, int W = 20000>
+/// "striped BxC cluster<=G" (G < 2: never a cluster, always the look-back), plus " stream" and " det".
+template <class T, int B, int C, int G, bool S = false>
 void striped_row(std::int64_t n, bool det = false) {
   char what[64];
-  std::snprintf(what, sizeof what, "striped %dx%d gather<=%d w=%d%s%s", B, C, G, W, S ? " stream" : "",
-                det ? " det" : "");
-  using P = carry::small_tile_policy<T, B, C, G, S, W>;
+  std::snprintf(what, sizeof what, "striped %dx%d cluster<=%d%s%s", B, C, G, S ? " stream" : "", det ? " det" : "");
+  using P = carry::small_tile_policy<T, B, C, G, S>;
   carry_row<P, P, T>(what, n, det);
 }
 
-/// Small inputs (NOTES.md steps 12 and 15): tile shapes, with the ticketed look-back and with gather
-/// (blocks fold their predecessors' published aggregates, no ticket), against the 512 x 16 transposed
-/// tile the small path replaced. (Rounds 1-2 also timed a few-tiles mode, since dropped: gather
-/// matched it at two tiles.)
+/// Small inputs (NOTES.md steps 12, 15 and 33): tile shapes, with the ticketed look-back and as one
+/// cluster (up to 16 tiles; the gather of published aggregates it replaced is in the history), against
+/// the 512 x 16 transposed tile the small path replaced.
 template <class T>
 void small_sweep(std::int64_t n) {
   baselines<T>(n);
@@ -129,13 +127,12 @@ void small_sweep(std::int64_t n) {
                                                                    : 16)>;
   carry_row<old_small, old_small, T>("old 512x16 transposed", n);
   striped_row<T, 256, 4, 0>(n);
-  striped_row<T, 256, 4, 128>(n);
-  striped_row<T, 256, 4, 128>(n, true);
-  striped_row<T, 256, 4, 128, false, 0>(n);
-  striped_row<T, 512, 2, 128>(n);
-  striped_row<T, 512, 4, 128>(n);
-  striped_row<T, 128, 4, 128>(n);
-  striped_row<T, 128, 8, 128>(n);
+  striped_row<T, 256, 4, 16>(n);
+  striped_row<T, 256, 4, 16>(n, true);
+  striped_row<T, 256, 8, 16>(n);
+  striped_row<T, 512, 4, 16>(n);
+  striped_row<T, 128, 4, 16>(n);
+  striped_row<T, 128, 8, 16>(n);
 }
 
 /// Fourth round (large inputs): transposed single-pass tiles of other shapes, streaming hints on.
@@ -185,8 +182,7 @@ void large_sweep(std::int64_t n) {
 // only); MODE 2 as 1 with blockIdx in place of the ticket.
 template <class P, int MODE, class T>
 __global__ void __launch_bounds__(P::block_threads)
-    diag_kernel(const T* in, T* out, carry::detail::tile_plan plan, std::uint64_t* counter,
-                carry::detail::epoch_t epoch) {
+    diag_kernel(const T* in, T* out, carry::detail::tile_plan plan, std::uint32_t* counter) {
   using tt = carry::detail::tile_types<P, T>;
   __shared__ struct {
     typename tt::io::temp_storage io;
@@ -195,7 +191,7 @@ __global__ void __launch_bounds__(P::block_threads)
   } ts;
   std::int64_t tile = blockIdx.x;
   if constexpr (MODE != 2) {
-    if (threadIdx.x == 0) ts.tile = carry::detail::take_ticket(counter, epoch);
+    if (threadIdx.x == 0) ts.tile = carry::lookback::take_ticket(counter);
     __syncthreads();
     tile = ts.tile;
   }
@@ -214,12 +210,11 @@ __global__ void __launch_bounds__(P::block_threads)
 template <class T, int MODE>
 void diag_row(const char* what, std::int64_t n) {
   using P = carry::tuning::single_pass_policy<T>;
-  static carry::detail::epoch_t epoch = 0x1234567;
   const carry::detail::tile_plan plan = carry::detail::plan_tiles(n, P::tile_items);
   row<T>(what, n, [&](const T* i, T* o) {
-    epoch = carry::detail::following_epoch(epoch);
+    CARRY_CUDA_OR_DIE(cudaMemsetAsync(g_tmp, 0, sizeof(std::uint32_t))); // the ticket counter
     diag_kernel<P, MODE, T><<<static_cast<unsigned>(plan.num_tiles), P::block_threads>>>(
-        i, o, plan, static_cast<std::uint64_t*>(g_tmp), epoch);
+        i, o, plan, static_cast<std::uint32_t*>(g_tmp));
   });
 }
 
@@ -260,8 +255,8 @@ void look_back_row(std::int64_t n) {
   using plan_t = carry::detail::scan_plan<carry::tuning::hierarchical_policy<T>, SP, SP, T>;
   const plan_t plan = plan_t::make(n, carry::scan_options{carry::scan_algorithm::single_pass, false});
   row<T>(CANONICAL ? "tuned, canonical look-back" : "tuned, classic look-back", n, [&](const T* i, T* o) {
-    CARRY_CUDA_OR_DIE((carry::detail::launch_single_pass<SP, false>(
-        g_tmp, plan.layout, i, o, plan.tiles, carry::sum{}, T{}, CANONICAL, cudaStream_t{})));
+    CARRY_CUDA_OR_DIE((carry::detail::launch_single_pass<SP, false>(g_tmp, plan, i, o, carry::sum{}, T{},
+                                                                     CANONICAL, cudaStream_t{})));
   });
 }
 
@@ -350,109 +345,6 @@ void ramp_sweep(std::int64_t tiles) {
   diag_row<T, 0>("diag: ticket+load+store", n);
 }
 
-/// Per-tile timelines (NOTES.md step 29): the tuned staged tile with the agent's trace hook on. Thread 0
-/// of each tile stamps %globaltimer at block start, ticket, aggregate known, carry-in known, stores issued.
-constexpr std::int64_t trace_tiles = std::int64_t{1} << 17;
-__device__ long long g_trace[5 * trace_tiles];
-
-template <class SP>
-struct traced_policy : SP {
-  __device__ static long long trace_now() {
-    long long t;
-    asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(t));
-    return t;
-  }
-  __device__ static void trace(std::int64_t tile, int event, long long t) {
-    if (tile < trace_tiles) g_trace[5 * tile + event] = t;
-  }
-};
-
-} // namespace
-
-template <class SP>
-struct carry::is_staged_policy<traced_policy<SP>> : std::true_type {};
-
-namespace {
-
-/// Mean of f(k) over tiles k in [a, b).
-template <class F>
-double mean_over(std::int64_t a, std::int64_t b, F&& f) {
-  double s = 0;
-  for (std::int64_t k = a; k < b; ++k) s += f(k);
-  return b > a ? s / static_cast<double>(b - a) : 0.0;
-}
-
-/// Three traced calls at n, each summarised (us): span, when the first tile finished, the tail after
-/// the last aggregate; then per wave group (first, middle, last wave of `resident` tiles): mean ticket
-/// wait, load + local scan, look-back wait, the part of that wait the tile would have waited even with
-/// an instant look-back (a predecessor's aggregate was not yet known: running max of predecessors'
-/// 'aggregate known' stamps minus its own), the rest (communication), and the drain.
-template <class T, class SP = carry::tuning::single_pass_policy<T>>
-void trace_sweep(std::int64_t n) {
-  using TP = traced_policy<SP>;
-  using W = carry::device_scan_with<carry::tuning::hierarchical_policy<T>, TP, TP>;
-  baselines<T>(n);
-  carry_row<SP, SP, T>(SP::prefetch ? "staged, prefetch" : "staged, no prefetch", n);
-  carry_row<TP, TP, T>(SP::prefetch ? "staged, prefetch, traced" : "staged, no prefetch, traced", n);
-  const std::int64_t tiles = (n + SP::tile_items - 1) / SP::tile_items;
-  if (tiles > trace_tiles) return;
-  int sms = 0;
-  CARRY_CUDA_OR_DIE(cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, 0));
-  const std::int64_t resident = static_cast<std::int64_t>(sms) * SP::min_blocks;
-  const carry::scan_options opt{carry::scan_algorithm::single_pass, false};
-  std::vector<long long> tr(5 * tiles);
-  for (int call = 0; call < 3; ++call) {
-    std::size_t t = g_tmp_bytes;
-    CARRY_CUDA_OR_DIE(W::inclusive_scan(g_tmp, t, reinterpret_cast<const T*>(g_in),
-                                        reinterpret_cast<T*>(g_out), carry::sum{}, n, opt));
-    CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-    CARRY_CUDA_OR_DIE(cudaMemcpyFromSymbol(tr.data(), g_trace, tr.size() * sizeof(long long)));
-    auto at = [&](std::int64_t k, int e) { return static_cast<double>(tr[5 * k + e]); };
-    double t0 = at(0, 0), t_end = 0, first_done = 1e300, last_agg = 0;
-    for (std::int64_t k = 0; k < tiles; ++k) {
-      t0 = std::min(t0, at(k, 0));
-      t_end = std::max(t_end, at(k, 4));
-      first_done = std::min(first_done, at(k, 4));
-      last_agg = std::max(last_agg, at(k, 2));
-    }
-    std::vector<double> ideal(tiles, 0.0); // wait with an instant look-back
-    std::vector<double> reach(tiles, 0.0); // distance to the nearest inclusive prefix out when it looks back
-    double run_max = 0;
-    for (std::int64_t k = 0; k < tiles; ++k) {
-      if (k > 0) ideal[k] = std::max(0.0, run_max - at(k, 2));
-      run_max = std::max(run_max, at(k, 2));
-      std::int64_t j = k - 1;
-      while (j > 0 && at(j, 3) > at(k, 2)) --j;
-      reach[k] = static_cast<double>(k - std::max<std::int64_t>(j, 0));
-    }
-    std::printf(
-        "trace %s n=%lld call %d: %lld tiles, %lld resident; span %.1f us, first tile done %.1f, last "
-        "aggregate %.1f, tail after it %.1f\n",
-        tname<T>(), (long long)n, call, (long long)tiles, (long long)resident, (t_end - t0) / 1e3,
-        (first_done - t0) / 1e3, (last_agg - t0) / 1e3, (t_end - last_agg) / 1e3);
-    const std::int64_t waves = (tiles + resident - 1) / resident;
-    const std::int64_t groups[4] = {0, std::min(resident, tiles),
-                                    std::max(std::min(resident, tiles), (waves - 1) * resident), tiles};
-    const char* names[3] = {"first wave", "middle", "last wave"};
-    for (int g = 0; g < 3; ++g) {
-      const std::int64_t a = groups[g], b = groups[g + 1];
-      if (b <= a) continue;
-      auto us = [&](auto f) { return mean_over(a, b, f) / 1e3; };
-      std::printf("  %-10s %6lld tiles: start %7.1f  ticket %5.2f  load+scan %6.2f  wait %5.2f (data %5.2f, "
-                  "rest %5.2f)  drain %5.2f  lifetime %6.2f us; nearest prefix %6.1f tiles back\n",
-                  names[g], (long long)(b - a), us([&](std::int64_t k) { return at(k, 0) - t0; }),
-                  us([&](std::int64_t k) { return at(k, 1) - at(k, 0); }),
-                  us([&](std::int64_t k) { return at(k, 2) - at(k, 1); }),
-                  us([&](std::int64_t k) { return at(k, 3) - at(k, 2); }),
-                  us([&](std::int64_t k) { return ideal[k]; }),
-                  us([&](std::int64_t k) { return at(k, 3) - at(k, 2) - ideal[k]; }),
-                  us([&](std::int64_t k) { return at(k, 4) - at(k, 3); }),
-                  us([&](std::int64_t k) { return at(k, 4) - at(k, 0); }),
-                  mean_over(std::max<std::int64_t>(a, 1), b, [&](std::int64_t k) { return reach[k]; }));
-    }
-  }
-  std::fflush(stdout);
-}
 
 /// The tuned staged tile with each prefetch mode of staged_tile_policy (NOTES.md step 32): the L2
 /// prefetch of the tile launch order would give the block; two of each, interleaved. (Two more modes
@@ -473,11 +365,6 @@ void prefetch_sweep(std::int64_t n) {
   }
 }
 
-template <class T>
-void prefetch_trace_sweep(std::int64_t n) {
-  trace_sweep<T, with_prefetch<carry::tuning::single_pass_policy<T>, 0>>(n);
-  trace_sweep<T, with_prefetch<carry::tuning::single_pass_policy<T>, 1>>(n);
-}
 
 __global__ void nsmid_kernel(unsigned* out) {
   *out = carry::detail::sm_ids();
@@ -509,7 +396,6 @@ int main(int argc, char** argv) {
     over(look_back_sweep<std::uint64_t>, {22, 24, 28, 29});
     over(bytes_sweep<std::uint8_t>, {20, 22, 24, 26, 28, 30});
   }
-  if (has("trace")) over(trace_sweep<std::uint32_t>, {22, 24, 26, 28});
   if (has("prefetch")) {
     unsigned* d_n = nullptr;
     unsigned n_ids = 0;
@@ -521,7 +407,6 @@ int main(int argc, char** argv) {
     over(prefetch_sweep<std::uint32_t>, {20, 22, 23, 24, 25, 26, 28});
     over(prefetch_sweep<std::uint64_t>, {20, 22, 24, 28});
     over(prefetch_sweep<std::uint8_t>, {20, 22, 24, 26, 28});
-    over(prefetch_trace_sweep<std::uint32_t>, {24, 28});
   }
   if (has("ramp"))
     for (std::int64_t k : {396, 792, 1188, 1584, 1980, 2048, 2376, 2772, 3168, 3960, 4752, 7920})
