@@ -52,13 +52,17 @@ struct is_staged_policy<staged_tile_policy<B, I, M, S, F>> : std::true_type {};
 /// thread-block cluster whose blocks exchange their aggregates in distributed shared memory: one launch,
 /// no temp storage read (at most 16, and at most what the device co-schedules). More tiles take the
 /// prepared, ticketed look-back (CLUSTER_TILES < 2: always). STREAMING: evict-first loads and stores.
-template <class T, int BLOCK_THREADS, int CHUNKS, int CLUSTER_TILES, bool STREAMING = false>
+/// CLUSTER_SMEM_KB: dynamic shared memory a cluster launch asks for and leaves unused, so that fewer of
+/// its blocks share an SM (above half an SM's: one block per SM, the cluster spread over its GPC).
+template <class T, int BLOCK_THREADS, int CHUNKS, int CLUSTER_TILES, bool STREAMING = false,
+          int CLUSTER_SMEM_KB = 0>
 struct small_tile_policy {
   static_assert(BLOCK_THREADS % 32 == 0, "carry: small tiles are whole warps");
   static_assert(CLUSTER_TILES <= 16, "carry: a cluster holds at most 16 blocks");
   static constexpr int block_threads = BLOCK_THREADS;
   static constexpr int chunks = CHUNKS;
   static constexpr int cluster_tiles = CLUSTER_TILES;
+  static constexpr int cluster_smem_bytes = CLUSTER_SMEM_KB * 1024;
   static constexpr bool streaming = STREAMING;
   static constexpr int lookback_delay_ns = 0;
   static constexpr int items_per_thread = CHUNKS * detail::chunk_items<T>();
@@ -67,8 +71,8 @@ struct small_tile_policy {
 
 template <class P>
 struct is_small_tile_policy : std::false_type {};
-template <class T, int B, int C, int G, bool S>
-struct is_small_tile_policy<small_tile_policy<T, B, C, G, S>> : std::true_type {};
+template <class T, int B, int C, int G, bool S, int K>
+struct is_small_tile_policy<small_tile_policy<T, B, C, G, S, K>> : std::true_type {};
 
 namespace tuning {
 
@@ -148,9 +152,15 @@ using seed_policy =
 /// to 128 tiles (all of small_n_max for 1- to 8-byte types), wait 20000 cycles (~10 us) for a late
 /// predecessor before folding its input (a zero wait measured 53 us at 64 tiles: the fallback is for
 /// blocks that have not started, not for the normal case).
-/// Clusters (issue 14) replaced the gather of published aggregates, which read temp storage and so could
-/// not be exact on dirty temp storage in one launch: up to 16 tiles run as one cluster, so 8-byte types
-/// take 8 chunks (32 KB tiles) to keep 2^16 items within one cluster. Measured: NOTES.md step 33.
+/// Clusters (issue 14, NOTES.md step 33, h100-tune-cluster.log) replaced the gather of published
+/// aggregates, which read temp storage and so could not be exact on dirty temp storage in one launch.
+/// Up to 16 tiles run as one cluster (one barrier: each block pushes its aggregate into its successors'
+/// shared memory). Queued, µs (CUB): u32 2^13 3.47 (5.07), 2^14 3.53 (5.14), 2^16 3.70 (5.37), as the
+/// gather's 3.5-3.7; u8 2^16 3.99 (5.35). More tiles take the prepared look-back: u32 256x4 look-back
+/// only 4.05-4.32 at 2^13-2^16. 8-byte types take 8 chunks (32 KB tiles), so 2^16 items stay one
+/// launch: u64 2^16 4.70 queued / 11.6 e2e against 4.62 / 13.1 for 256x4 (32 tiles, look-back; CUB 5.86
+/// / 14.4); at 2^14 256x4 is faster queued (3.69 vs 4.18). Wider blocks (512x4), 8-tile clusters and
+/// one block per SM (120 KB of unused dynamic shared memory) were no faster.
 template <class T>
 using small_policy = small_tile_policy<T, 256, sizeof(T) == 8 ? 8 : 4, 16, false>;
 

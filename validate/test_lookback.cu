@@ -1,10 +1,12 @@
 // GPU tests: the look-back building blocks outside the scan: a vector look-back over many chains per tile
-// (Onesweep's shape: 256 digit counts per tile) in packed 32-bit words and in tagged 16-byte words.
+// (Onesweep's shape: 256 digit counts per tile) in packed 32-bit words and in tagged 16-byte words; tile
+// loads from any iterator.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <vector>
 
+#include <carry/scan/detail/tile_io.cuh>
 #include <carry/scan/lookback/look_back.cuh>
 #include <carry/scan/lookback/prepare.cuh>
 #include <carry/scan/lookback/state.cuh>
@@ -102,4 +104,57 @@ TEST_CASE("multi-chain look-back: other chain counts and the tagged 16-byte form
       check_chains<lb::packed_counts>(tiles, chains, 0xA5);
       check_chains<lb::tagged_words<std::uint32_t>>(tiles, chains, 0xA5);
     }
+}
+
+// ---- tile loads from any iterator, with the pad value as a parameter ----
+
+namespace {
+
+/// A counting iterator: item i is base + 3 i (read through operator[] only).
+struct counting {
+  std::uint32_t base;
+  __host__ __device__ std::uint32_t operator[](std::int64_t i) const { return base + 3u * static_cast<std::uint32_t>(i); }
+};
+
+template <int THREADS, int ITEMS, bool TRANSPOSE, class It>
+__global__ void tile_load_kernel(It in, int valid, std::uint32_t pad, bool vec, std::uint32_t* out) {
+  using io = carry::detail::tile_io<std::uint32_t, THREADS, ITEMS, false, TRANSPOSE>;
+  __shared__ typename io::temp_storage ts;
+  std::uint32_t items[ITEMS];
+  io::load(ts, in, valid, vec, items, THREADS * ITEMS, pad);
+  for (int j = 0; j < ITEMS; ++j) out[threadIdx.x * ITEMS + j] = items[j];
+}
+
+template <int THREADS, int ITEMS, bool TRANSPOSE>
+void check_tile_loads() {
+  constexpr int tile = THREADS * ITEMS;
+  device_buffer<std::uint32_t> out(tile), src(tile);
+  std::vector<std::uint32_t> h(tile);
+  for (int i = 0; i < tile; ++i) h[i] = 1000u + 3u * static_cast<std::uint32_t>(i);
+  src.upload(h);
+  for (int valid : {1, 7, tile / 2 + 5, tile - 1, tile}) {
+    for (int from_pointer = 0; from_pointer < 2; ++from_pointer) {
+      out.poison();
+      if (from_pointer)
+        tile_load_kernel<THREADS, ITEMS, TRANSPOSE><<<1, THREADS>>>(static_cast<const std::uint32_t*>(src.ptr), valid, 0u,
+                                                                    true, out.ptr);
+      else
+        tile_load_kernel<THREADS, ITEMS, TRANSPOSE><<<1, THREADS>>>(counting{1000u}, valid, 0u, false, out.ptr);
+      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+      const auto got = out.download(tile);
+      std::size_t bad = 0;
+      for (int i = 0; i < tile; ++i) bad += got[i] != (i < valid ? h[i] : 0u);
+      INFO("threads " << THREADS << " items " << ITEMS << " transpose " << TRANSPOSE << " valid " << valid
+                      << " pointer " << from_pointer);
+      CHECK(bad == 0);
+    }
+  }
+}
+
+} // namespace
+
+TEST_CASE("tile loads: a counting iterator and a pointer, partial tiles padded with 0", "[gpu][tile_io]") {
+  check_tile_loads<128, 8, true>();
+  check_tile_loads<128, 8, false>();
+  check_tile_loads<64, 3, true>();
 }

@@ -76,12 +76,14 @@ template <class Agent>
 struct carveout_tag {};
 template <class Agent>
 struct cluster_tag {};
+template <class Agent>
+struct smem_tag {};
 
 /// The largest cluster (<= want, at least 2) of `threads`-thread blocks of `kernel` (the kernel of
-/// Agent) that the current device can co-schedule, asked once per device (0 when none: clusters not
+/// Agent) with `smem` bytes of dynamic shared memory each that the current device can co-schedule, asked once per device (0 when none: clusters not
 /// supported). A host query, no synchronisation.
 template <class Agent, class Kernel>
-int cluster_limit(Kernel* kernel, unsigned threads, int want) {
+int cluster_limit(Kernel* kernel, unsigned threads, int want, int smem) {
   static std::atomic<int> limit[64];
   static std::atomic<std::uint64_t> known{0};
   int device = 0;
@@ -91,12 +93,15 @@ int cluster_limit(Kernel* kernel, unsigned threads, int want) {
   int found = 0;
   if (want > 8 && set_once<cluster_tag<Agent>>(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess)
     want = 8;
+  if (smem > 0 && set_once<smem_tag<Agent>>(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) != cudaSuccess)
+    return 0;
   for (int size = want; size >= 2 && found == 0; --size) {
     cudaLaunchConfig_t cfg = {};
     cudaLaunchAttribute attr[1];
     attr[0].id = cudaLaunchAttributeClusterDimension;
     attr[0].val.clusterDim.x = size, attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
     cfg.gridDim = dim3(size), cfg.blockDim = dim3(threads), cfg.attrs = attr, cfg.numAttrs = 1;
+    cfg.dynamicSmemBytes = static_cast<std::size_t>(smem);
     int clusters = 0;
     if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg) == cudaSuccess && clusters >= 1) found = size;
   }
@@ -193,7 +198,7 @@ cudaError_t launch_small(void* d_temp_storage, const Plan& plan, const T* d_in, 
   using cluster_agent = small_agent<P, EXCLUSIVE, small_mode::cluster, T, Op>;
   auto* cluster_kernel = single_pass_kernel<cluster_agent, T, Op>;
   const int cluster_tiles =
-      tiles.num_tiles > 1 && P::cluster_tiles >= 2 ? cluster_limit<cluster_agent>(cluster_kernel, threads, P::cluster_tiles) : 0;
+      tiles.num_tiles > 1 && P::cluster_tiles >= 2 ? cluster_limit<cluster_agent>(cluster_kernel, threads, P::cluster_tiles, P::cluster_smem_bytes) : 0;
   const small_mode mode = choose_small_mode(tiles.num_tiles, cluster_tiles, canonical_look_back(opt));
   if (mode == small_mode::one_tile) {
     const auto one_tile_threads = static_cast<unsigned>(
@@ -209,6 +214,7 @@ cudaError_t launch_small(void* d_temp_storage, const Plan& plan, const T* d_in, 
     attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
     cudaLaunchConfig_t cfg = {};
     cfg.gridDim = dim3(static_cast<unsigned>(tiles.num_tiles)), cfg.blockDim = dim3(threads);
+    cfg.dynamicSmemBytes = P::cluster_smem_bytes;
     cfg.stream = stream, cfg.attrs = attr, cfg.numAttrs = 1;
     if (cudaError_t e = cudaLaunchKernelEx(&cfg, cluster_kernel, d_in, d_out, tiles, op, init, scan_state<T>{},
                                            vin, vout);

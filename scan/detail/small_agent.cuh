@@ -21,7 +21,7 @@ struct small_agent {
   using format = lookback::default_format<T>;
   struct temp_storage {
     T aggregates[warps];   // each warp's segment aggregate
-    T published;           // cluster mode: the tile's aggregate as the canonical fold takes it
+    T inbox[16];           // cluster mode: predecessors' aggregates as the canonical fold takes them
     tile_prefix<T> prefix; // the tile's carry-in (cluster, look-back)
     std::uint32_t tile;
   };
@@ -48,22 +48,26 @@ struct small_agent {
     // ---- phase 3: the tile's carry-in ----
     tile_prefix<T> carry{init, EXCLUSIVE};
     if constexpr (MODE == small_mode::cluster) {
-      // The grid is one cluster and tile = rank: every tile's aggregate sits in its block's shared
-      // memory. Predecessors' are folded by the canonical formula (a partial group: fewer than 32
-      // tiles), so deterministic results agree bit for bit with the canonical look-back.
+      // The grid is one cluster and tile = rank. Each block pushes its aggregate into the inbox of every
+      // later block (distributed shared memory), one cluster barrier, then folds its own inbox by the
+      // canonical formula (a partial group: fewer than 32 tiles), so deterministic results agree bit for
+      // bit with the canonical look-back. After the barrier no block touches another's shared memory, so
+      // none needs to wait for the others before it leaves.
       namespace cg = cooperative_groups;
       cg::cluster_group cluster = cg::this_cluster();
       using prefix_op = lookback::tile_prefix_op<0, true, format, Op>;
-      if (threadIdx.x == 0)
-        ts.published = prefix_op::published(fold_in_order(ts.aggregates, warps, op), tile, op, init, EXCLUSIVE);
+      const int tiles = static_cast<int>(plan.num_tiles);
+      if (warp == 0 && tile + 1 + lane < tiles) {
+        const T mine = prefix_op::published(fold_in_order(ts.aggregates, warps, op), tile, op, init, EXCLUSIVE);
+        *cluster.map_shared_rank(&ts.inbox[tile], static_cast<unsigned>(tile + 1 + lane)) = mine;
+      }
       cluster.sync();
       if (warp == 0 && tile > 0) {
-        T v{};
-        if (lane < tile) v = *cluster.map_shared_rank(&ts.published, lane);
+        const T v = lane < tile ? ts.inbox[lane] : T{};
         const T p = lookback::fold_partial_group(v, static_cast<int>(tile), op);
         if (lane == 0) ts.prefix = {p, true};
       }
-      cluster.sync(); // no block leaves while others read its shared memory; ts.prefix is visible
+      __syncthreads();
       if (tile > 0) carry = ts.prefix;
     }
     if constexpr (ticketed) {

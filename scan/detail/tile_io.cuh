@@ -3,6 +3,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <type_traits>
 
 #include "plan.hpp"
 
@@ -84,7 +85,23 @@ struct tile_io {
   /// the tile, and scans only move values forward, so it never reaches a live output.
   __device__ static void load(temp_storage& ts, const T* tile_in, int valid, bool vec, T (&items)[ITEMS],
                               int tile_items) {
-    const int first = threadIdx.x * ITEMS;
+    if (!load_vectors(ts, tile_in, valid, vec, items, tile_items)) load_elements(ts, tile_in, valid, items, tile_in[0]);
+  }
+
+  /// A tile from any random-access iterator `tile_in` (its first item), missing items of a partial tile
+  /// set to `pad` (counts and flags: 0). A pointer keeps the vector fast path (full tiles, `vec`); any
+  /// other iterator, and partial tiles, load element by element, coalesced where the policy transposes.
+  template <class It>
+  __device__ static void load(temp_storage& ts, It tile_in, int valid, bool vec, T (&items)[ITEMS], int tile_items,
+                              const T& pad) {
+    if constexpr (std::is_pointer<It>::value)
+      if (load_vectors(ts, tile_in, valid, vec, items, tile_items)) return;
+    load_elements(ts, tile_in, valid, items, pad);
+  }
+
+  /// The vector fast path: a full tile from a pointer that allows it (returns false otherwise).
+  __device__ static bool load_vectors(temp_storage& ts, const T* tile_in, int valid, bool vec, T (&items)[ITEMS],
+                                      int tile_items) {
     if constexpr (vcount > 0) {
       if (vec && valid == tile_items) {
         using V = typename vector_word<vbytes>::type;
@@ -92,28 +109,35 @@ struct tile_io {
         if constexpr (transpose) {
           load_chunks(ts, tile_in, w);
         } else {
-          const V* src = reinterpret_cast<const V*>(tile_in + first);
+          const V* src = reinterpret_cast<const V*>(tile_in + threadIdx.x * ITEMS);
           CARRY_UNROLL
           for (int i = 0; i < vcount; ++i) w[i] = src[i];
         }
         memcpy(items, w, sizeof(items));
-        return;
+        return true;
       }
     }
-    if constexpr (transpose) { // a partial tile: coalesced element loads, blocked through shared memory
+    return false;
+  }
+
+  /// Element by element from any iterator, `pad` past `valid`.
+  template <class It>
+  __device__ static void load_elements(temp_storage& ts, It tile_in, int valid, T (&items)[ITEMS], const T& pad) {
+    const int first = threadIdx.x * ITEMS;
+    if constexpr (transpose) { // coalesced element loads, blocked through shared memory
       T* staged = reinterpret_cast<T*>(ts.chunks);
       CARRY_UNROLL
       for (int j = 0; j < ITEMS; ++j) {
         const int idx = j * BLOCK_THREADS + static_cast<int>(threadIdx.x);
-        if (idx < valid) staged[idx] = tile_in[idx];
+        if (idx < valid) staged[idx] = static_cast<T>(tile_in[idx]);
       }
       __syncthreads();
       CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j) items[j] = staged[first + j < valid ? first + j : 0];
+      for (int j = 0; j < ITEMS; ++j) items[j] = first + j < valid ? staged[first + j] : pad;
       __syncthreads(); // the buffer is free again
     } else {
       CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j) items[j] = first + j < valid ? tile_in[first + j] : tile_in[0];
+      for (int j = 0; j < ITEMS; ++j) items[j] = first + j < valid ? static_cast<T>(tile_in[first + j]) : pad;
     }
   }
 

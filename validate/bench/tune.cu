@@ -1,5 +1,5 @@
 // Tuning sweep (built with -DCARRY_BUILD_TUNE=ON): tile shapes against CUB and memcpy, small and large n.
-// usage: carry_tune [small] [large] [large3] [diag] [staged] [lookback] [hints] [ticket] [waves] [ramp]
+// usage: carry_tune [small] [cluster] [large] [large3] [diag] [staged] [lookback] [hints] [ticket] [waves] [ramp]
 // [prefetch] (default: small and large)
 #include <algorithm>
 #include <cstdio>
@@ -107,17 +107,35 @@ using CO = carry::block_scan_algorithm;
 
 /// carry_row with one warp-striped policy for both the single-pass and the small-input tile, labelled
 /// "striped BxC cluster<=G" (G < 2: never a cluster, always the look-back), plus " stream" and " det".
-template <class T, int B, int C, int G, bool S = false>
+template <class T, int B, int C, int G, bool S = false, int K = 0>
 void striped_row(std::int64_t n, bool det = false) {
   char what[64];
-  std::snprintf(what, sizeof what, "striped %dx%d cluster<=%d%s%s", B, C, G, S ? " stream" : "", det ? " det" : "");
-  using P = carry::small_tile_policy<T, B, C, G, S>;
+  std::snprintf(what, sizeof what, "striped %dx%d cluster<=%d smem%d%s%s", B, C, G, K, S ? " stream" : "",
+                det ? " det" : "");
+  using P = carry::small_tile_policy<T, B, C, G, S, K>;
   carry_row<P, P, T>(what, n, det);
 }
 
 /// Small inputs (NOTES.md steps 12, 15 and 33): tile shapes, with the ticketed look-back and as one
 /// cluster (up to 16 tiles; the gather of published aggregates it replaced is in the history), against
 /// the 512 x 16 transposed tile the small path replaced.
+/// Cluster shapes (NOTES.md step 33): look-back only (prepare step + ticket), clusters of up to 16 or
+/// 8 tiles, blocks packed or spread one per SM (120 KB of unused dynamic shared memory each).
+template <class T>
+void cluster_sweep(std::int64_t n) {
+  baselines<T>(n);
+  carry_row<carry::tuning::small_policy<T>, carry::tuning::small_policy<T>, T>("tuned small", n);
+  striped_row<T, 256, 4, 0>(n);
+  striped_row<T, 256, 4, 16>(n);
+  striped_row<T, 256, 4, 16, false, 120>(n);
+  striped_row<T, 256, 8, 16>(n);
+  striped_row<T, 256, 8, 16, false, 120>(n);
+  striped_row<T, 256, 8, 8>(n);
+  striped_row<T, 256, 8, 8, false, 120>(n);
+  striped_row<T, 512, 4, 16, false, 120>(n);
+  striped_row<T, 512, 8, 8, false, 120>(n);
+}
+
 template <class T>
 void small_sweep(std::int64_t n) {
   baselines<T>(n);
@@ -390,6 +408,11 @@ int main(int argc, char** argv) {
     over(small_sweep<std::uint32_t>, {10, 11, 12, 13, 14, 15, 16, 17, 18});
     over(small_sweep<std::uint64_t>, {10, 12, 14, 16, 18});
     over(small_sweep<std::uint8_t>, {12, 14, 16, 18});
+  }
+  if (has("cluster")) {
+    over(cluster_sweep<std::uint32_t>, {13, 14, 16});
+    over(cluster_sweep<std::uint64_t>, {14, 16});
+    over(cluster_sweep<std::uint8_t>, {16, 18});
   }
   if (has("lookback")) {
     over(look_back_sweep<std::uint32_t>, {22, 24, 28, 29, 30});
