@@ -77,8 +77,8 @@ case "$verb" in
     ensure_catch2
     configure
     build carry_tool
-    say "running carry on its default data set (2^26 random u32, inclusive sum), checked against CUB"
-    "$BUILD_DIR/apps/carry" "$@"
+    say "running carry on its default data set (2^26 random u32, inclusive sum, also replayed as a CUDA graph), checked against CUB"
+    "$BUILD_DIR/apps/carry" --graph "$@"
     ;;
   bench)
     ensure_catch2

@@ -29,17 +29,20 @@ const char* usage =
     "  --op OP             inclusive_sum (default), exclusive_sum\n"
     "  --algorithm A       auto (default), single_pass (decoupled look-back, one launch),\n"
     "                      hierarchical (upsweep + spine + downsweep). Up to 2^18 items the single\n"
-    "                      pass runs on small warp-striped tiles: one tile in one block, up to 128\n"
-    "                      tiles without look-back, gathering the published aggregates\n"
-    "                      of all predecessors (no ticket), more with the look-back (try --n 8192,\n"
-    "                      --n 65536 or --n 262144). Larger inputs of 1-, 4- and 8-byte types run\n"
-    "                      on tiles staged in shared memory (cp.async), 6 blocks per SM; beyond\n"
-    "                      one wave of blocks each block has the L2 prefetch the tile it would\n"
-    "                      get in launch order while it takes its ticket (try --n 16777216)\n"
+    "                      pass runs on small warp-striped tiles: one tile in one block, up to 16\n"
+    "                      tiles as one thread-block cluster (one launch, temp storage unread),\n"
+    "                      more with the look-back (try --n 8192, --n 65536 or --n 262144). Larger\n"
+    "                      inputs of 1-, 4- and 8-byte types run on tiles staged in shared memory\n"
+    "                      (cp.async), 6 blocks per SM (try --n 16777216). Every look-back launch\n"
+    "                      is preceded by a small kernel that clears its state, so results are\n"
+    "                      exact on any temp storage and under CUDA-graph replay\n"
     "  --variant V         block scan inside the hierarchical pass (u32 only for the others):\n"
     "                      coarsened (default), kogge_stone, kogge_stone_db, brent_kung, blelloch\n"
     "  --deterministic     bitwise-reproducible floating-point results (see README)\n"
     "  --reps R            timed repetitions, median reported (default 30)\n"
+    "  --graph             also capture carry's scan and CUB's into CUDA graphs (temp storage filled\n"
+    "                      with 0xFF first), replay each --reps times, time the replays and check\n"
+    "                      carry's output against CUB after them\n"
     "  --help              this text\n"
     "\n"
     "exit status: 0 checked and timed; 1 mismatch against CUB or CUDA error; 2 bad usage or no GPU\n";
@@ -56,7 +59,7 @@ const char* usage =
 struct config {
   std::int64_t n = std::int64_t{1} << 26;
   std::string type = "u32", op = "inclusive_sum", algorithm = "auto", variant = "coarsened";
-  bool deterministic = false;
+  bool deterministic = false, graph = false;
   int reps = 30;
 };
 
@@ -74,19 +77,20 @@ std::vector<T> default_data(std::int64_t n) {
 }
 
 template <class HP, class T>
-cudaError_t run_carry(const config& c, void* tmp, std::size_t& bytes, const T* in, T* out) {
+cudaError_t run_carry(const config& c, void* tmp, std::size_t& bytes, const T* in, T* out,
+                      cudaStream_t s = cudaStream_t{}) {
   carry::scan_options o;
   o.algorithm = c.algorithm == "single_pass"    ? carry::scan_algorithm::single_pass
                 : c.algorithm == "hierarchical" ? carry::scan_algorithm::hierarchical
                                                 : carry::scan_algorithm::automatic;
   o.deterministic = c.deterministic;
   if constexpr (std::is_same<HP, carry::tuning::hierarchical_policy<T>>::value) { // the public entry points
-    if (c.op == "exclusive_sum") return carry::exclusive_sum(tmp, bytes, in, out, c.n, o);
-    return carry::inclusive_sum(tmp, bytes, in, out, c.n, o);
+    if (c.op == "exclusive_sum") return carry::exclusive_sum(tmp, bytes, in, out, c.n, o, s);
+    return carry::inclusive_sum(tmp, bytes, in, out, c.n, o, s);
   } else { // another block algorithm inside the hierarchical pass
     using W = carry::device_scan_with<HP, carry::tuning::single_pass_policy<T>>;
-    if (c.op == "exclusive_sum") return W::exclusive_scan(tmp, bytes, in, out, carry::sum{}, T{}, c.n, o);
-    return W::inclusive_scan(tmp, bytes, in, out, carry::sum{}, c.n, o);
+    if (c.op == "exclusive_sum") return W::exclusive_scan(tmp, bytes, in, out, carry::sum{}, T{}, c.n, o, s);
+    return W::inclusive_scan(tmp, bytes, in, out, carry::sum{}, c.n, o, s);
   }
 }
 
@@ -105,9 +109,9 @@ int run(const config& c) {
   std::size_t carry_bytes = 0, cub_bytes = 0;
   CHECK_CUDA(run_carry<HP>(c, nullptr, carry_bytes, in, out));
   const bool excl = c.op == "exclusive_sum";
-  auto cub = [&](void* tmp, std::size_t& b, T* dst) {
-    return excl ? carry_validate::cub_exclusive_sum(tmp, b, in, dst, n, cudaStream_t{})
-                : carry_validate::cub_inclusive_sum(tmp, b, in, dst, n, cudaStream_t{});
+  auto cub = [&](void* tmp, std::size_t& b, T* dst, cudaStream_t s = cudaStream_t{}) {
+    return excl ? carry_validate::cub_exclusive_sum(tmp, b, in, dst, n, s)
+                : carry_validate::cub_inclusive_sum(tmp, b, in, dst, n, s);
   };
   CHECK_CUDA(cub(nullptr, cub_bytes, ref));
   void* tmp;
@@ -122,16 +126,20 @@ int run(const config& c) {
   std::vector<T> h_out(n), h_ref(n);
   CHECK_CUDA(cudaMemcpy(h_out.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost));
   CHECK_CUDA(cudaMemcpy(h_ref.data(), ref, n * sizeof(T), cudaMemcpyDeviceToHost));
-  std::int64_t bad = 0;
-  for (std::int64_t i = 0; i < n; ++i) {
-    if constexpr (std::is_floating_point<T>::value) {
-      // float sums grouped differently round differently: relative tolerance
-      bad += !(std::fabs(static_cast<double>(h_out[i]) - h_ref[i]) <=
+  auto count_bad = [&] {
+    std::int64_t k = 0;
+    for (std::int64_t i = 0; i < n; ++i) {
+      if constexpr (std::is_floating_point<T>::value) {
+        // float sums grouped differently round differently: relative tolerance
+        k += !(std::fabs(static_cast<double>(h_out[i]) - h_ref[i]) <=
                1e-4 * std::fabs(static_cast<double>(h_ref[i])) + 1e-3);
-    } else {
-      bad += std::memcmp(&h_out[i], &h_ref[i], sizeof(T)) != 0;
+      } else {
+        k += std::memcmp(&h_out[i], &h_ref[i], sizeof(T)) != 0;
+      }
     }
-  }
+    return k;
+  };
+  std::int64_t bad = count_bad();
   std::printf("check against CUB: %s (%lld of %lld elements differ%s)\n", bad ? "FAILED" : "ok",
               static_cast<long long>(bad), static_cast<long long>(n),
               std::is_floating_point<T>::value ? ", relative tolerance 1e-4" : ", bitwise");
@@ -161,6 +169,37 @@ int run(const config& c) {
   line("memcpy", t_copy);
   std::printf("\ncarry reaches %.2f of the copy bandwidth; %.2fx CUB's throughput\n", t_copy / t_carry,
               t_cub / t_carry);
+  if (c.graph) { // ---- graphs: capture once, replay; temp storage starts dirty ----
+    cudaStream_t s;
+    CHECK_CUDA(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    CHECK_CUDA(cudaMemset(tmp, 0xFF, tmp_bytes));
+    CHECK_CUDA(cudaMemset(out, 0xA5, n * sizeof(T)));
+    CHECK_CUDA(cudaDeviceSynchronize());
+    cudaGraphExec_t exec[2];
+    for (int g = 0; g < 2; ++g) {
+      cudaGraph_t graph;
+      std::size_t t = tmp_bytes;
+      CHECK_CUDA(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
+      CHECK_CUDA(g == 0 ? run_carry<HP>(c, tmp, t, in, out, s) : cub(tmp, t, ref, s));
+      CHECK_CUDA(cudaStreamEndCapture(s, &graph));
+      CHECK_CUDA(cudaGraphInstantiate(&exec[g], graph, 0));
+      CHECK_CUDA(cudaGraphDestroy(graph));
+    }
+    double us[2];
+    for (int g = 0; g < 2; ++g) {
+      us[g] = carry_validate::median_event_us([&] { CHECK_CUDA(cudaGraphLaunch(exec[g], s)); }, c.reps, false, s);
+      CHECK_CUDA(cudaStreamSynchronize(s));
+    }
+    CHECK_CUDA(cudaMemcpy(h_out.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost));
+    CHECK_CUDA(cudaMemcpy(h_ref.data(), ref, n * sizeof(T), cudaMemcpyDeviceToHost));
+    const std::int64_t graph_bad = count_bad();
+    std::printf("\ngraph replays (%d each after a warm-up): carry %.1f us, cub %.1f us (%.3fx); carry's output "
+                "after them against CUB's: %s (%lld differ)\n",
+                c.reps, us[0], us[1], us[1] / us[0], graph_bad ? "FAILED" : "ok", static_cast<long long>(graph_bad));
+    bad += graph_bad;
+    for (auto& x : exec) CHECK_CUDA(cudaGraphExecDestroy(x));
+    CHECK_CUDA(cudaStreamDestroy(s));
+  }
   cudaFree(tmp);
   cudaFree(in);
   cudaFree(out);
@@ -189,8 +228,15 @@ int main(int argc, char** argv) {
     if (a == "--help" || a == "-h") {
       std::printf("%s", usage);
       return 0;
-    } else if (a == "--n")
-      c.n = std::atoll(value().c_str());
+    } else if (a == "--n") {
+      const std::string v = value();
+      char* end = nullptr;
+      c.n = std::strtoll(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || c.n <= 0) {
+        std::fprintf(stderr, "carry: --n needs a positive whole number of items, not '%s'\n", v.c_str());
+        return 2;
+      }
+    }
     else if (a == "--type")
       c.type = value();
     else if (a == "--op")
@@ -201,6 +247,8 @@ int main(int argc, char** argv) {
       c.variant = value();
     else if (a == "--deterministic")
       c.deterministic = true;
+    else if (a == "--graph")
+      c.graph = true;
     else if (a == "--reps")
       c.reps = std::max(1, std::atoi(value().c_str()));
     else {
@@ -213,8 +261,14 @@ int main(int argc, char** argv) {
   const bool ok_alg = c.algorithm == "auto" || c.algorithm == "single_pass" || c.algorithm == "hierarchical";
   const bool ok_var = c.variant == "coarsened" || c.variant == "kogge_stone" ||
                       c.variant == "kogge_stone_db" || c.variant == "brent_kung" || c.variant == "blelloch";
-  if (!ok_type || !ok_op || !ok_alg || !ok_var || c.n <= 0 || (c.variant != "coarsened" && c.type != "u32")) {
-    std::fprintf(stderr, "carry: bad option value (see --help)\n");
+  const char* refused = !ok_type ? "--type" : !ok_op ? "--op" : !ok_alg ? "--algorithm" : !ok_var ? "--variant" : nullptr;
+  if (refused) {
+    const std::string& v = !ok_type ? c.type : !ok_op ? c.op : !ok_alg ? c.algorithm : c.variant;
+    std::fprintf(stderr, "carry: %s does not take '%s' (see --help for its values)\n", refused, v.c_str());
+    return 2;
+  }
+  if (c.variant != "coarsened" && c.type != "u32") {
+    std::fprintf(stderr, "carry: --variant %s runs on --type u32 only, not %s\n", c.variant.c_str(), c.type.c_str());
     return 2;
   }
   if (c.variant != "coarsened" && c.algorithm == "auto") c.algorithm = "hierarchical"; // where variants live

@@ -40,6 +40,11 @@ if has sanitize; then
     fi || { status=1; echo "FAILED $1 $2 ${3:-}"; }
   }
   for tool in ${SANITIZERS:-memcheck racecheck synccheck}; do
+    if [ -n "${SANITIZE_ONLY:-}" ]; then # "exe[:filter] ..." instead of the whole list
+      for t in $SANITIZE_ONLY; do run_tool $tool "${t%%:*}" "$( [[ $t == *:* ]] && echo "${t#*:}" )"; done
+      echo "$tool done $(date +%T)"
+      continue
+    fi
     run_tool $tool test_block_coarsened
     run_tool $tool test_block_trees
     run_tool $tool test_block_kogge_stone

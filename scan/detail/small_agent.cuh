@@ -33,6 +33,8 @@ struct small_agent {
     std::int64_t tile = blockIdx.x;
     if constexpr (ticketed) // ---- ticket: tiles go out in the order blocks start ----
       tile = lookback::block_ticket(ts.tile, state.counter);
+    if constexpr (MODE == small_mode::cluster) // "started": no block is written to before it runs
+      asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory");
     const std::int64_t base = plan.tile_base(tile);
     const int valid = plan.valid_items(tile);
     const int seg_valid = valid - warp * seg_t::items;
@@ -48,13 +50,15 @@ struct small_agent {
     // ---- phase 3: the tile's carry-in ----
     tile_prefix<T> carry{init, EXCLUSIVE};
     if constexpr (MODE == small_mode::cluster) {
-      // The grid is one cluster and tile = rank. Each block pushes its aggregate into the inbox of every
-      // later block (distributed shared memory), one cluster barrier, then folds its own inbox by the
-      // canonical formula (a partial group: fewer than 32 tiles), so deterministic results agree bit for
-      // bit with the canonical look-back. After the barrier no block touches another's shared memory, so
-      // none needs to wait for the others before it leaves.
+      // The grid is one cluster and tile = rank. Once every block has started (the barrier phase each
+      // arrived at before its loads), each block pushes its aggregate into the inbox of every later
+      // block (distributed shared memory); a second barrier phase makes the pushes visible; each block
+      // folds its own inbox by the canonical formula (a partial group: fewer than 32 tiles), so
+      // deterministic results agree bit for bit with the canonical look-back. After that barrier no
+      // block touches another's shared memory, so none waits for the others before it leaves.
       namespace cg = cooperative_groups;
       cg::cluster_group cluster = cg::this_cluster();
+      asm volatile("barrier.cluster.wait;" ::: "memory");
       using prefix_op = lookback::tile_prefix_op<0, true, format, Op>;
       const int tiles = static_cast<int>(plan.num_tiles);
       if (warp == 0 && tile + 1 + lane < tiles) {

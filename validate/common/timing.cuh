@@ -20,18 +20,19 @@ __global__ inline void spin_kernel(long long cycles) {
 /// blocked: each call (and its start event) is queued behind a ~0.1 ms spin kernel, so the events time
 /// the GPU work alone, not the host's launch latency (nvbench's cold measurement holds the stream with
 /// a blocking kernel for the same reason); else the GPU is idle when the start event is recorded.
+/// `stream`: where the events (and the spin kernel) go; `call` must queue its work there.
 template <class F>
-double median_event_us(F&& call, int reps, bool blocked = false) {
+double median_event_us(F&& call, int reps, bool blocked = false, cudaStream_t stream = cudaStream_t{}) {
   cudaEvent_t a, b;
   CARRY_CUDA_OR_DIE(cudaEventCreate(&a));
   CARRY_CUDA_OR_DIE(cudaEventCreate(&b));
   for (int i = 0; i < 3; ++i) call();
   std::vector<double> t;
   for (int r = 0; r < reps; ++r) {
-    if (blocked) spin_kernel<<<1, 1>>>(200000);
-    CARRY_CUDA_OR_DIE(cudaEventRecord(a));
+    if (blocked) spin_kernel<<<1, 1, 0, stream>>>(200000);
+    CARRY_CUDA_OR_DIE(cudaEventRecord(a, stream));
     call();
-    CARRY_CUDA_OR_DIE(cudaEventRecord(b));
+    CARRY_CUDA_OR_DIE(cudaEventRecord(b, stream));
     CARRY_CUDA_OR_DIE(cudaEventSynchronize(b));
     float ms;
     CARRY_CUDA_OR_DIE(cudaEventElapsedTime(&ms, a, b));
