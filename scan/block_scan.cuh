@@ -130,7 +130,7 @@ private:
   template <class Op>
   __device__ static tile_prefix<T> thread_carry(Op op, const T& thread_prefix, const tile_prefix<T>& carry) {
     if (threadIdx.x == 0) return carry;
-    return {carry.valid ? op(carry.value, thread_prefix) : thread_prefix, true};
+    return extend(carry, thread_prefix, op);
   }
 
   // ---- fix-up: fold the tile's carry-in and the thread's prefix into the values ----
@@ -138,22 +138,8 @@ private:
   __device__ void apply(T (&items)[ITEMS], Op op, const T& thread_prefix, const tile_prefix<T>& carry) {
     const bool has_thread_prefix = threadIdx.x > 0;
     if constexpr (core::thread_local_result) {
-      // items: thread-local inclusive. pre = carry (+) thread_prefix, where present.
-      const tile_prefix<T> c = thread_carry(op, thread_prefix, carry);
-      const T& pre = c.value;
-      const bool has_pre = c.valid;
-      if constexpr (EXCLUSIVE) { // exclusive scans always have a carry (init at least)
-        T prev = pre;
-        CARRY_UNROLL
-        for (int j = 0; j < ITEMS; ++j) {
-          T local = items[j];
-          items[j] = prev;
-          prev = op(pre, local);
-        }
-      } else if (has_pre) {
-        CARRY_UNROLL
-        for (int j = 0; j < ITEMS; ++j) items[j] = op(pre, items[j]);
-      }
+      // items: thread-local inclusive; their carry is carry (+) thread_prefix, where present.
+      apply_carry<EXCLUSIVE>(items, thread_carry(op, thread_prefix, carry), op);
     } else {
       // items: block-inclusive already.
       if constexpr (EXCLUSIVE) {
@@ -164,9 +150,8 @@ private:
           items[j] = prev;
           prev = op(carry.value, local);
         }
-      } else if (carry.valid) {
-        CARRY_UNROLL
-        for (int j = 0; j < ITEMS; ++j) items[j] = op(carry.value, items[j]);
+      } else {
+        apply_carry<false>(items, carry, op);
       }
     }
   }

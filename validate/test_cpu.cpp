@@ -12,6 +12,7 @@
 #include <carry/scan/lookback/layout.hpp>
 #include <carry/scan/lookback/words.hpp>
 #include <carry/scan/operators.hpp>
+#include <carry/scan/tile_prefix.hpp>
 #include <carry/scan/tuning.hpp>
 
 #include "common/reference.hpp"
@@ -180,6 +181,30 @@ TEST_CASE("pass choice", "[cpu][plan]") {
   CHECK(canonical_look_back(d));
   CHECK_FALSE(canonical_look_back(s));
   CHECK_FALSE(canonical_look_back(a));
+}
+
+TEST_CASE("the carry fix-up: with_carry, extend, apply_carry (carry always the earlier operand)", "[cpu][plan]") {
+  int run[3] = {3, 4, 11};
+  carry::apply_carry<false>(run, carry::tile_prefix<int>{10, true}, carry::sum{});
+  CHECK(std::vector<int>(run, run + 3) == std::vector<int>{13, 14, 21});
+  int ex[3] = {3, 4, 11};
+  carry::apply_carry<true>(ex, carry::tile_prefix<int>{10, true}, carry::sum{});
+  CHECK(std::vector<int>(ex, ex + 3) == std::vector<int>{10, 13, 14});
+  int none[2] = {3, 4};
+  carry::apply_carry<false>(none, carry::tile_prefix<int>{99, false}, carry::sum{}); // no carry: unchanged
+  CHECK(std::vector<int>(none, none + 2) == std::vector<int>{3, 4});
+  struct cat {
+    std::string operator()(const std::string& a, const std::string& b) const { return a + b; }
+  };
+  const carry::tile_prefix<std::string> c{"c", true}, no{"x", false};
+  CHECK(carry::with_carry(c, std::string("a"), cat{}) == "ca");
+  CHECK(carry::with_carry(no, std::string("a"), cat{}) == "a");
+  CHECK(carry::extend(no, std::string("a"), cat{}).valid);
+  CHECK(carry::extend(carry::extend(c, std::string("a"), cat{}), std::string("b"), cat{}).value == "cab");
+  std::string runs[2] = {"a", "ab"}; // thread-local inclusive of [a b]
+  carry::apply_carry<true>(runs, c, cat{});
+  CHECK(runs[0] == "c");
+  CHECK(runs[1] == "ca");
 }
 
 TEST_CASE("staged prefetch: which blocks guess their tile", "[cpu][plan]") {

@@ -44,7 +44,7 @@ struct spine_agent {
       T aggregate;
       typename tt::scan_t(ts.scan).template scan<false>(items, op, carry, aggregate);
       tt::io::store(ts.io, totals + chunks.tile_base(c), valid, vec, items, tt::tile_items);
-      carry = tile_prefix<T>{carry.valid ? op(carry.value, aggregate) : aggregate, true};
+      carry = extend(carry, aggregate, op);
       __syncthreads(); // the block's temp storage is reused by the next chunk
     }
   }

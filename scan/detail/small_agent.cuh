@@ -87,8 +87,7 @@ struct small_agent {
       carry = ts.prefix;
     }
     // ---- phase 4: the warp's carry-in (the tile's, then the warps before it); scan; store ----
-    for (int w = 0; w < warp; ++w)
-      carry = {carry.valid ? op(carry.value, ts.aggregates[w]) : ts.aggregates[w], true};
+    for (int w = 0; w < warp; ++w) carry = extend(carry, ts.aggregates[w], op);
     seg.template apply<EXCLUSIVE>(op, carry);
     if (seg_valid > 0) seg.store(out + base + warp * seg_t::items, seg_valid, vec_out);
   }

@@ -126,9 +126,10 @@ struct staged_agent {
       }
       T x[tile_t::chunk_items];
       memcpy(x, &c, sizeof(c));
+      const tile_prefix<T> carry{p, hp};
       CARRY_UNROLL
       for (int e = 0; e < tile_t::chunk_items; ++e) // exclusive scans always have a carry (init at least)
-        x[e] = EXCLUSIVE && thread_first && e == 0 ? p : hp ? op(p, x[e]) : x[e];
+        x[e] = EXCLUSIVE && thread_first && e == 0 ? p : with_carry(carry, x[e], op);
       memcpy(&c, x, sizeof(c));
       return c;
     };

@@ -108,7 +108,7 @@ struct warp_segment {
       if (j == 0 && first)
         p = carry;
       else
-        p = {carry.valid ? op(carry.value, pre[j]) : pre[j], true};
+        p = extend(carry, pre[j], op);
       if constexpr (EXCLUSIVE) {
         T acc = p.value;
         CARRY_UNROLL
@@ -118,7 +118,7 @@ struct warp_segment {
           acc = op(acc, x);
         }
       } else {
-        if (p.valid) v[j][0] = op(p.value, v[j][0]);
+        v[j][0] = with_carry(p, v[j][0], op);
         CARRY_UNROLL
         for (int e = 1; e < per_chunk; ++e) v[j][e] = op(v[j][e - 1], v[j][e]);
       }
