@@ -33,8 +33,10 @@ struct small_agent {
     std::int64_t tile = blockIdx.x;
     if constexpr (ticketed) // ---- ticket: tiles go out in the order blocks start ----
       tile = lookback::block_ticket(ts.tile, state.counter);
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
     if constexpr (MODE == small_mode::cluster) // "started": no block is written to before it runs
       asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory");
+#endif
     const std::int64_t base = plan.tile_base(tile);
     const int valid = plan.valid_items(tile);
     const int seg_valid = valid - warp * seg_t::items;
@@ -50,6 +52,9 @@ struct small_agent {
     // ---- phase 3: the tile's carry-in ----
     tile_prefix<T> carry{init, EXCLUSIVE};
     if constexpr (MODE == small_mode::cluster) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+      __trap(); // clusters need sm_90: the dispatch never launches this mode on older devices
+#else
       // The grid is one cluster and tile = rank. Once every block has started (the barrier phase each
       // arrived at before its loads), each block pushes its aggregate into the inbox of every later
       // block (distributed shared memory); a second barrier phase makes the pushes visible; each block
@@ -73,6 +78,7 @@ struct small_agent {
       }
       __syncthreads();
       if (tile > 0) carry = ts.prefix;
+#endif
     }
     if constexpr (ticketed) {
       if (warp == 0) {
