@@ -1,0 +1,113 @@
+// Per-tile agents of a compaction: count (three-kernel phase 1), scatter (phase 3) and the single pass
+// (ticket, rank, the engine's look-back over tile counts, scatter).
+#pragma once
+
+#include <cstdint>
+
+#include "../../scan/lookback/state.cuh"
+#include "../../scan/lookback/ticket.cuh"
+#include "../../scan/lookback/tile_prefix_op.cuh"
+#include "block_compact.cuh"
+
+namespace carry {
+namespace compact_detail {
+
+/// The single pass's look-back state: 64-bit tile counts in the engine's default status words.
+using count_format = lookback::default_format<std::uint64_t>;
+using count_state = lookback::single_pass_state<count_format>;
+
+template <class Policy, bool PARTITION, class T, class Sel>
+struct compact_agent {
+  using ct = compact_types<Policy, T>;
+  using selection = tile_selection<Policy, T, Sel>;
+  static constexpr int block_threads = ct::threads;
+  struct temp_storage {
+    union {
+      typename selection::temp_storage load;
+      T stage[ct::tile_items];
+    } tile;
+    union {
+      typename ct::count_scan::temp_storage scan;
+      typename ct::count_reduce::temp_storage reduce;
+    } count;
+    std::uint64_t selected_before;
+    std::uint32_t ticket;
+  };
+
+  /// Phase 1 of the three kernels: the number of selected items of tile `tile`.
+  template <class InIt>
+  __device__ static void count(temp_storage& ts, InIt in, const Sel& sel, const tile_plan& plan, std::int64_t tile,
+                               bool vec_in, std::uint64_t* counts) {
+    T items[ct::items];
+    const unsigned mask = selection::load(ts.tile.load, sel, in, plan.tile_base(tile), plan.valid_items(tile), vec_in,
+                                          items);
+    const int c = typename ct::count_reduce(ts.count.reduce).reduce_live(__popc(mask), sum{}, ct::threads);
+    if (threadIdx.x == 0) counts[tile] = static_cast<std::uint64_t>(c);
+  }
+
+  /// Phase 3 of the three kernels: tile `tile` scattered at the offsets the engine's inclusive scan of the
+  /// tile counts gives (`scanned[t]`: items selected in tiles 0..t). The last tile writes the count.
+  template <class InIt, class OutIt, class NumT>
+  __device__ static void scatter(temp_storage& ts, InIt in, const Sel& sel, OutIt out, const tile_plan& plan,
+                                 std::int64_t tile, bool vec_in, const std::uint64_t* scanned, NumT* d_num) {
+    const std::int64_t base = plan.tile_base(tile);
+    const int valid = plan.valid_items(tile);
+    T items[ct::items];
+    const unsigned mask = selection::load(ts.tile.load, sel, in, base, valid, vec_in, items);
+    int thread_offset, tile_count;
+    rank_selected<Policy, T>(ts.count.scan, mask, thread_offset, tile_count);
+    const std::uint64_t before = tile > 0 ? scanned[tile - 1] : 0;
+    const std::uint64_t total = PARTITION || tile == plan.num_tiles - 1 ? scanned[plan.num_tiles - 1] : 0;
+    __syncthreads(); // every thread is done with the load buffers before they stage
+    scatter_staged<Policy, PARTITION>(ts.tile.stage, items, mask, thread_offset, tile_count, valid, out, before,
+                                      rejected_offset(total, base, before));
+    if (tile == plan.num_tiles - 1 && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
+  }
+
+  /// The single pass: with `ticketed`, tiles go out by ticket (after the prepare step) and find the count
+  /// selected before them by the engine's decoupled look-back over the tiles' counts; else the input is
+  /// one tile (block 0, nothing looked back; a partition then knows its total). The last tile writes
+  /// the count.
+  ///
+  /// In place (out aliases in): a tile writes only below its own end (its offset is at most its base),
+  /// and only after its look-back has seen every earlier tile publish, which each does after loading
+  /// its input; the fences order those loads before the publish and the look-back before the writes.
+  template <class InIt, class OutIt, class NumT>
+  __device__ static void single_pass(temp_storage& ts, InIt in, const Sel& sel, OutIt out, const tile_plan& plan,
+                                     bool vec_in, const count_state& state, bool ticketed, NumT* d_num) {
+    // ---- take a ticket (one tile: block 0) ----
+    const std::int64_t tile = ticketed ? lookback::block_ticket(ts.ticket, state.counter) : 0;
+    const std::int64_t base = plan.tile_base(tile);
+    const int valid = plan.valid_items(tile);
+    const bool last = tile == plan.num_tiles - 1;
+    // ---- load and rank ----
+    T items[ct::items];
+    const unsigned mask = selection::load(ts.tile.load, sel, in, base, valid, vec_in, items);
+    int thread_offset, tile_count;
+    rank_selected<Policy, T>(ts.count.scan, mask, thread_offset, tile_count);
+    // ---- warp 0: publish the tile's count, look back ----
+    if (threadIdx.x < detail::warp_threads) {
+      std::uint64_t before = 0;
+      if (ticketed) {
+        if (threadIdx.x == 0) __threadfence(); // this block's loads come before its publish
+        __syncwarp();
+        const lookback::tile_prefix_op<Policy::lookback_delay_ns, false, count_format, sum> prefix{
+            state.status, state.groups, tile, !last, sum{}, std::uint64_t{0}, false};
+        const tile_prefix<std::uint64_t> p = prefix(static_cast<std::uint64_t>(tile_count));
+        before = p.valid ? p.value : 0;
+        __threadfence(); // the look-back's reads come before this tile's writes
+      }
+      if (threadIdx.x == 0) ts.selected_before = before;
+    }
+    __syncthreads();
+    // ---- scatter through shared memory ----
+    const std::uint64_t before = ts.selected_before;
+    const std::uint64_t total = before + static_cast<std::uint64_t>(tile_count); // a partition: one tile
+    scatter_staged<Policy, PARTITION>(ts.tile.stage, items, mask, thread_offset, tile_count, valid, out, before,
+                                      rejected_offset(total, base, before));
+    if (last && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
+  }
+};
+
+} // namespace compact_detail
+} // namespace carry

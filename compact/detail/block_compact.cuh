@@ -1,0 +1,171 @@
+// Block-level pieces of a compaction: what selects an item, a tile's load and selection mask, ranks by
+// the engine's block scan, and the scatter of selected (and rejected) items through shared memory.
+#pragma once
+
+#include <cstdint>
+#include <iterator>
+#include <type_traits>
+
+#include "../../scan/block_reduce.cuh"
+#include "../../scan/block_scan.cuh"
+#include "../../scan/detail/tile_io.cuh"
+#include "../../scan/operators.hpp"
+#include "plan.hpp"
+
+namespace carry {
+namespace compact_detail {
+
+template <class It>
+using value_of = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
+
+// ---- what selects an item ----
+
+/// d_flags[i] != 0 selects item i (flags of any integral type or bool). `vec`: the flag pointer allows
+/// vector loads of a full tile.
+template <class FlagIt>
+struct by_flags {
+  FlagIt flags;
+  bool vec;
+};
+/// pred(item) selects it.
+template <class Pred>
+struct by_predicate {
+  Pred pred;
+};
+/// An item is selected when it is the first or differs (!eq(previous, item)) from the one before it.
+template <class Eq>
+struct by_unique {
+  Eq eq;
+};
+
+/// Shapes of one policy's tiles of T.
+template <class Policy, class T>
+struct compact_types {
+  static constexpr int threads = Policy::block_threads;
+  static constexpr int items = Policy::items_per_thread;
+  static constexpr int tile_items = Policy::tile_items;
+  static_assert(items <= 32, "carry: a thread's selection is a 32-bit mask");
+  using io = detail::tile_io<T, threads, items, Policy::streaming, Policy::warp_transpose>;
+  using count_scan = block_scan<int, threads, Policy::algorithm, 1>;
+  using count_reduce = block_reduce<int, threads, 1>;
+};
+
+/// A tile's items (blocked: thread t holds t*ITEMS ..) and its selection mask (bit j: item j selected;
+/// never set past `valid`).
+template <class Policy, class T, class Sel>
+struct tile_selection;
+
+template <class Policy, class T, class FlagIt>
+struct tile_selection<Policy, T, by_flags<FlagIt>> {
+  using ct = compact_types<Policy, T>;
+  using F = value_of<FlagIt>;
+  using flag_io = detail::tile_io<F, ct::threads, ct::items, Policy::streaming, Policy::warp_transpose>;
+  struct temp_storage {
+    typename ct::io::temp_storage items;
+    typename flag_io::temp_storage flags;
+  };
+  template <class InIt>
+  __device__ static unsigned load(temp_storage& ts, const by_flags<FlagIt>& sel, InIt in, std::int64_t base,
+                                  int valid, bool vec_in, T (&items)[ct::items]) {
+    ct::io::load(ts.items, in + base, valid, vec_in, items, ct::tile_items, T{});
+    F flags[ct::items];
+    flag_io::load(ts.flags, sel.flags + base, valid, sel.vec, flags, ct::tile_items, F{});
+    const int first = threadIdx.x * ct::items;
+    unsigned mask = 0;
+    CARRY_UNROLL
+    for (int j = 0; j < ct::items; ++j)
+      mask |= (first + j < valid && flags[j] != F(0)) ? 1u << j : 0u;
+    return mask;
+  }
+};
+
+template <class Policy, class T, class Pred>
+struct tile_selection<Policy, T, by_predicate<Pred>> {
+  using ct = compact_types<Policy, T>;
+  struct temp_storage {
+    typename ct::io::temp_storage items;
+  };
+  template <class InIt>
+  __device__ static unsigned load(temp_storage& ts, const by_predicate<Pred>& sel, InIt in, std::int64_t base,
+                                  int valid, bool vec_in, T (&items)[ct::items]) {
+    ct::io::load(ts.items, in + base, valid, vec_in, items, ct::tile_items, T{});
+    const int first = threadIdx.x * ct::items;
+    unsigned mask = 0;
+    CARRY_UNROLL
+    for (int j = 0; j < ct::items; ++j)
+      mask |= (first + j < valid && static_cast<bool>(sel.pred(items[j]))) ? 1u << j : 0u;
+    return mask;
+  }
+};
+
+template <class Policy, class T, class Eq>
+struct tile_selection<Policy, T, by_unique<Eq>> {
+  using ct = compact_types<Policy, T>;
+  struct temp_storage {
+    typename ct::io::temp_storage items;
+    T last[ct::threads]; // each thread's last item, for the next thread's first comparison
+  };
+  /// The item before the tile is read from the input (in place it may have been rewritten by then, but
+  /// only with its own value: see NOTES.md, "in place").
+  template <class InIt>
+  __device__ static unsigned load(temp_storage& ts, const by_unique<Eq>& sel, InIt in, std::int64_t base,
+                                  int valid, bool vec_in, T (&items)[ct::items]) {
+    ct::io::load(ts.items, in + base, valid, vec_in, items, ct::tile_items, T{});
+    ts.last[threadIdx.x] = items[ct::items - 1];
+    T before_tile{};
+    if (threadIdx.x == 0 && base > 0) before_tile = in[base - 1];
+    __syncthreads();
+    const int first = threadIdx.x * ct::items;
+    T prev = threadIdx.x > 0 ? ts.last[threadIdx.x - 1] : before_tile;
+    unsigned mask = 0;
+    CARRY_UNROLL
+    for (int j = 0; j < ct::items; ++j) {
+      const bool head = threadIdx.x == 0 && j == 0 && base == 0;
+      const bool selected = first + j < valid && (head || !static_cast<bool>(sel.eq(prev, items[j])));
+      mask |= selected ? 1u << j : 0u;
+      prev = items[j];
+    }
+    return mask;
+  }
+};
+
+/// Ranks of the selected items of a tile: each thread's exclusive offset among them (the engine's block
+/// scan over per-thread counts) and the tile's count, in every thread.
+template <class Policy, class T>
+__device__ void rank_selected(typename compact_types<Policy, T>::count_scan::temp_storage& ts, unsigned mask,
+                              int& thread_offset, int& tile_count) {
+  using ct = compact_types<Policy, T>;
+  int c[1] = {__popc(mask)};
+  typename ct::count_scan(ts).exclusive_scan(c, 0, sum{}, tile_count);
+  thread_offset = c[0];
+}
+
+/// The selected items of a tile staged in order into `stage` (then, in a partition, the rejected ones in
+/// order after them), then written as coalesced runs: stage[k] goes to staged_destination(k, ...).
+/// `stage` may alias the load buffers: the caller has synchronised the block since the loads.
+template <class Policy, bool PARTITION, class T, class OutIt>
+__device__ void scatter_staged(T* stage, const T (&items)[Policy::items_per_thread], unsigned mask,
+                               int thread_offset, int tile_count, int valid, OutIt out,
+                               std::uint64_t selected_offset, std::uint64_t rejected_offset_) {
+  constexpr int per_thread = Policy::items_per_thread, threads = Policy::block_threads;
+  // ---- stage: selected at their rank, rejected (partition) after all selected ----
+  const int first = threadIdx.x * per_thread;
+  int rank = thread_offset;
+  CARRY_UNROLL
+  for (int j = 0; j < per_thread; ++j) {
+    const bool selected = (mask >> j) & 1u;
+    if (selected)
+      stage[rank] = items[j];
+    else if (PARTITION && first + j < valid)
+      stage[tile_count + (first + j - rank)] = items[j];
+    rank += selected;
+  }
+  __syncthreads();
+  // ---- write: consecutive threads, consecutive outputs ----
+  const int staged = PARTITION ? valid : tile_count;
+  for (int k = threadIdx.x; k < staged; k += threads)
+    out[static_cast<std::int64_t>(staged_destination(k, tile_count, selected_offset, rejected_offset_))] = stage[k];
+}
+
+} // namespace compact_detail
+} // namespace carry

@@ -1,0 +1,123 @@
+// Host-side planning and launches of a compaction: pass choice, temp storage, argument checks.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <cuda_runtime.h>
+
+#include "../../scan/detail/dispatch.cuh"
+#include "../../scan/device_scan.cuh"
+#include "../../scan/lookback/prepare.cuh"
+#include "../tuning.hpp"
+#include "kernels.cuh"
+
+namespace carry {
+namespace compact_detail {
+
+template <class It>
+bool is_null(const It& it) {
+  if constexpr (std::is_pointer<It>::value)
+    return it == nullptr;
+  else
+    return false;
+}
+
+/// Whether `it` is a pointer that allows the vector loads of a tile of ITEMS items of T.
+template <class T, int ITEMS, class It>
+bool vector_ok(const It& it) {
+  if constexpr (std::is_pointer<It>::value)
+    return detail::vector_aligned<T, ITEMS>(static_cast<const void*>(it));
+  else
+    return false;
+}
+
+/// How the output sits against the input: apart, exactly on it (in place), or some other overlap.
+enum class aliasing { apart, in_place, partial };
+template <class T, class InIt, class OutIt>
+aliasing output_aliasing(const InIt& in, const OutIt& out, std::int64_t n) {
+  if constexpr (std::is_pointer<InIt>::value && std::is_pointer<OutIt>::value) {
+    const void* a = static_cast<const void*>(in);
+    const void* b = static_cast<const void*>(out);
+    if (a == b) return aliasing::in_place;
+    if (detail::ranges_overlap(a, b, static_cast<std::size_t>(n) * sizeof(T))) return aliasing::partial;
+  }
+  return aliasing::apart;
+}
+
+/// Every compaction: select (flags, predicate, unique) and partition. `sel` decides what is selected;
+/// `null_sel`: its flag pointer is null.
+template <class Policy, bool PARTITION, class T, class InIt, class Sel, class OutIt, class NumT>
+cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt in, Sel sel, bool null_sel,
+                             OutIt out, NumT* d_num, std::int64_t num_items, const compact_options& opt,
+                             cudaStream_t stream) {
+  static_assert(std::is_integral<NumT>::value, "carry: the count goes to an integer");
+  if (num_items < 0) return cudaErrorInvalidValue;
+  const tile_plan tiles = detail::plan_tiles(num_items, Policy::tile_items);
+  std::size_t scan_bytes = 0;
+  if (tiles.num_tiles > 1)
+    if (const cudaError_t e = carry::inclusive_sum<std::uint64_t>(nullptr, scan_bytes, nullptr, nullptr,
+                                                                  tiles.num_tiles, stream);
+        e != cudaSuccess)
+      return e;
+  const compact_layout layout = make_compact_layout(tiles.num_tiles, scan_bytes, count_format::word_bytes);
+  if (d_temp_storage == nullptr) {
+    temp_storage_bytes = layout.allocation;
+    return cudaSuccess;
+  }
+  if (check_compact_args(is_null(in) || null_sel, is_null(out), d_num, num_items, temp_storage_bytes,
+                         layout.allocation, tiles.num_tiles) != arg_error::none)
+    return cudaErrorInvalidValue;
+  const aliasing alias = num_items > 0 ? output_aliasing<T>(in, out, num_items) : aliasing::apart;
+  if (alias == aliasing::partial || (PARTITION && alias == aliasing::in_place)) return cudaErrorInvalidValue;
+  const compact_pass pass = choose_compact_pass(num_items, Policy::tile_items, opt.algorithm,
+                                                alias == aliasing::in_place, PARTITION,
+                                                compact_tuning::single_pass_from);
+  const bool vec_in = vector_ok<T, Policy::items_per_thread>(in);
+  const unsigned grid = static_cast<unsigned>(tiles.num_tiles);
+  switch (pass) {
+  case compact_pass::empty:
+    write_count_kernel<<<1, 1, 0, stream>>>(d_num, NumT{0});
+    return detail::after_launch(stream);
+  case compact_pass::one_tile:
+    single_pass_kernel<Policy, PARTITION, T><<<1, Policy::block_threads, 0, stream>>>(in, sel, out, tiles, vec_in,
+                                                                                     count_state{}, false, d_num);
+    return detail::after_launch(stream);
+  case compact_pass::three_kernel: {
+    std::uint64_t* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
+    count_kernel<Policy, T><<<grid, Policy::block_threads, 0, stream>>>(in, sel, tiles, vec_in, counts);
+    if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
+    std::size_t bytes = layout.scan.bytes;
+    if (const cudaError_t e = carry::inclusive_sum(layout.scan.in(d_temp_storage), bytes, counts, counts,
+                                                   tiles.num_tiles, stream);
+        e != cudaSuccess)
+      return e;
+    scatter_kernel<Policy, PARTITION, T><<<grid, Policy::block_threads, 0, stream>>>(in, sel, out, tiles, vec_in,
+                                                                                     counts, d_num);
+    return detail::after_launch(stream);
+  }
+  case compact_pass::single_pass: {
+    const count_state state = lookback::carve_state<count_format>(d_temp_storage, layout.state);
+    if (const cudaError_t e = lookback::launch_prepare(d_temp_storage, layout.state.cleared, stream);
+        e != cudaSuccess)
+      return e;
+    if (const cudaError_t e = lookback::launch_prepared(single_pass_kernel<Policy, PARTITION, T, InIt, Sel, OutIt, NumT>,
+                                                        grid, Policy::block_threads, stream, in, sel, out, tiles,
+                                                        vec_in, state, true, d_num);
+        e != cudaSuccess)
+      return e;
+    return detail::after_launch(stream);
+  }
+  }
+  return cudaErrorInvalidValue;
+}
+
+/// The flags' vector check, next to the items'.
+template <class Policy, class FlagIt>
+by_flags<FlagIt> flag_selector(FlagIt flags) {
+  return {flags, vector_ok<value_of<FlagIt>, Policy::items_per_thread>(flags)};
+}
+
+} // namespace compact_detail
+} // namespace carry

@@ -1,0 +1,97 @@
+// Host/device planning of a compaction: the pass it runs, its temp-storage layout, its argument checks.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../../scan/detail/plan.hpp"
+#include "../../scan/lookback/words.hpp"
+#include "../compact_options.hpp"
+
+namespace carry {
+namespace compact_detail {
+
+using detail::arg_error;
+using detail::tile_plan;
+
+/// Which device pass runs a compaction.
+enum class compact_pass {
+  empty,        ///< n == 0: only the count (0) is written
+  one_tile,     ///< one block, no temp storage touched
+  three_kernel, ///< count kernel, the engine's scan of the tile counts, scatter kernel
+  single_pass   ///< prepare step + one look-back launch
+};
+
+/// The pass for n items in tiles of tile_items. `single_pass_from`: the smallest n at which the
+/// automatic choice takes the single pass (tuning.hpp).
+CARRY_HD constexpr compact_pass choose_compact_pass(std::int64_t n, std::int64_t tile_items, compact_algorithm algo,
+                                                    bool in_place, bool partition, std::int64_t single_pass_from) {
+  if (n <= 0) return compact_pass::empty;
+  if (n <= tile_items) return compact_pass::one_tile;
+  if (partition) return compact_pass::three_kernel;
+  if (in_place) return compact_pass::single_pass;
+  if (algo == compact_algorithm::three_kernel) return compact_pass::three_kernel;
+  if (algo == compact_algorithm::single_pass) return compact_pass::single_pass;
+  return n >= single_pass_from ? compact_pass::single_pass : compact_pass::three_kernel;
+}
+
+/// Temp storage of a compaction over `tiles` tiles (> 1). The two forms' parts overlap (a call uses
+/// one), and the allocation covers both, so the size query never depends on the pointers or options:
+///   three kernels: counts (a 64-bit count per tile, scanned in place) + the engine scan's own temp;
+///   single pass:   the look-back state (ticket, a 16-byte status word per tile), cleared every call.
+struct compact_layout {
+  lookback::temp_part counts, scan;
+  lookback::state_parts state;
+  std::size_t allocation = 1;
+};
+
+/// `scan_temp_bytes`: what the engine's inclusive sum of `tiles` 64-bit counts asks for;
+/// `status_word_bytes`: the bytes of one status word of the single pass's format.
+CARRY_HD inline compact_layout make_compact_layout(std::int64_t tiles, std::size_t scan_temp_bytes,
+                                                   std::size_t status_word_bytes) {
+  compact_layout l;
+  if (tiles <= 1) return l;
+  lookback::temp_builder three, single;
+  l.counts = three.add(static_cast<std::size_t>(tiles) * sizeof(std::uint64_t));
+  l.scan = three.add(scan_temp_bytes);
+  l.state = lookback::add_state(single, tiles, 1, false, status_word_bytes);
+  const std::size_t a = three.allocation(), b = single.allocation();
+  l.allocation = a > b ? a : b;
+  return l;
+}
+
+/// Checks a compaction's arguments once the size query is out of the way. The count output is written
+/// even for n == 0 (it describes the whole input), so it must never be null; the other pointers only
+/// matter when n > 0 (`null_in`: a null pointer among the inputs, flags included).
+CARRY_HD inline arg_error check_compact_args(bool null_in, bool null_out, const void* d_num_selected,
+                                             std::int64_t num_items, std::size_t temp_given,
+                                             std::size_t temp_needed, std::int64_t num_tiles) {
+  if (num_items < 0) return arg_error::negative_count;
+  if (d_num_selected == nullptr) return arg_error::null_output;
+  if (num_items == 0) return arg_error::none;
+  if (null_in) return arg_error::null_input;
+  if (null_out) return arg_error::null_output;
+  if (temp_given < temp_needed) return arg_error::temp_too_small;
+  if (num_tiles > detail::max_tiles) return arg_error::too_many_tiles;
+  return arg_error::none;
+}
+
+/// Where a tile's first rejected item goes in a stable partition: after every selected item (`total`),
+/// then after the rejected items of earlier tiles (tile_base - selected_before of them).
+///
+///   total 5, tile base 8, 3 selected before it  ->  5 + (8 - 3) = 10
+CARRY_HD constexpr std::uint64_t rejected_offset(std::uint64_t total, std::int64_t tile_base,
+                                                 std::uint64_t selected_before) {
+  return total + static_cast<std::uint64_t>(tile_base) - selected_before;
+}
+
+/// The destination of the k-th item of a tile's staged run: the selected items (k < selected) then,
+/// in a partition, the rejected ones.
+CARRY_HD constexpr std::uint64_t staged_destination(int k, int selected, std::uint64_t selected_offset,
+                                                    std::uint64_t rejected_offset) {
+  return k < selected ? selected_offset + static_cast<std::uint64_t>(k)
+                      : rejected_offset + static_cast<std::uint64_t>(k - selected);
+}
+
+} // namespace compact_detail
+} // namespace carry

@@ -1,0 +1,39 @@
+// Public device-wide stable partition of carry (CUB's DevicePartition::If shape, but stable).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include "compact_options.hpp"
+#include "detail/dispatch.cuh"
+#include "tuning.hpp"
+
+namespace carry {
+
+/// Stable partition: the items for which pred(item) is true, in input order, then the others, in input
+/// order (CUB's DevicePartition::If writes the others in reverse). *d_num_selected: how many are true.
+/// Two-phase temp storage, no allocation, no synchronisation, 64-bit num_items, any random-access d_in,
+/// as carry::select_if. Errors (cudaErrorInvalidValue, nothing written): num_items < 0; d_num_selected
+/// null; with num_items > 0 a null d_in or d_out, too little temp storage, or d_out overlapping d_in
+/// (no in-place partition). num_items == 0: *d_num_selected = 0, nothing else written.
+///
+///   d_in = [3 1 7 0 4 1 6 3], pred = x > 2  ->  d_out = [3 7 4 6 3 | 1 0 1], *d_num_selected = 5
+template <class InputIt, class OutputIt, class NumT, class Pred>
+cudaError_t partition(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
+                      NumT* d_num_selected, std::int64_t num_items, Pred pred, compact_options options,
+                      cudaStream_t stream = 0) {
+  using T = compact_detail::value_of<InputIt>;
+  return compact_detail::dispatch_compact<compact_tuning::policy<T>, true, T>(
+      d_temp_storage, temp_storage_bytes, d_in, compact_detail::by_predicate<Pred>{pred}, false, d_out,
+      d_num_selected, num_items, options, stream);
+}
+template <class InputIt, class OutputIt, class NumT, class Pred>
+cudaError_t partition(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
+                      NumT* d_num_selected, std::int64_t num_items, Pred pred, cudaStream_t stream = 0) {
+  return partition(d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, pred,
+                   compact_options{}, stream);
+}
+
+} // namespace carry

@@ -1,0 +1,27 @@
+// CUB compaction baselines (DeviceSelect, DevicePartition) behind a plain host API.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+namespace carry_validate {
+
+// Two-phase like CUB; the count goes to a 64-bit integer. offset64: CUB's 64-bit num_items path (else
+// its `int` path, which needs num_items < 2^31). Predicates: x < bound (common/compact_ops.hpp).
+template <class T, class F>
+cudaError_t cub_select_flagged(void* d_temp, std::size_t& temp_bytes, const T* d_in, const F* d_flags, T* d_out,
+                               std::int64_t* d_num, std::int64_t num_items, bool offset64, cudaStream_t stream);
+template <class T>
+cudaError_t cub_select_if_less(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::int64_t* d_num,
+                               std::int64_t num_items, T bound, bool offset64, cudaStream_t stream);
+template <class T>
+cudaError_t cub_select_unique(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::int64_t* d_num,
+                              std::int64_t num_items, bool offset64, cudaStream_t stream);
+/// CUB's partition: selected in order, then the rejected in reverse order.
+template <class T>
+cudaError_t cub_partition_less(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::int64_t* d_num,
+                               std::int64_t num_items, T bound, bool offset64, cudaStream_t stream);
+
+} // namespace carry_validate

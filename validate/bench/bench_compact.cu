@@ -1,0 +1,300 @@
+// Benchmark: carry's compactions (select_if, select_flagged, select_unique, partition) against CUB and a
+// device copy, in one run, on one GPU. Each timed call starts on a cold L2 (a 192 MB memset first);
+// "cold" = events around the call on an idle GPU (host launch latency inside), "cold-blocked" = the call
+// queued behind a ~0.1 ms spin kernel (GPU time alone). Medians after warm-up; rotating buffers. CUB
+// runs both its `int` and 64-bit num_items paths; the better is "cub-best". Every carry form timed is
+// checked once against CUB (count and items).
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <functional>
+#include <string>
+#include <vector>
+
+#include <carry/compact/device_partition.cuh>
+#include <carry/compact/device_select.cuh>
+#include <carry/scan/device_scan.cuh>
+
+#include "baselines/baselines.hpp"
+#include "baselines/baselines_compact.hpp"
+#include "common/compact_ops.hpp"
+#include "common/gpu.cuh"
+#include "common/timing.cuh"
+
+using namespace carry_validate;
+
+namespace {
+
+struct row {
+  std::string op, impl;
+  std::int64_t n;
+  double us, bytes;
+  std::string method;
+};
+std::vector<row> rows;
+
+__global__ void fill_u32(std::uint32_t* p, std::int64_t n, std::uint64_t seed, int run) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    std::uint64_t z = (static_cast<std::uint64_t>(i / run) + seed) * 0x9E3779B97F4A7C15ull;
+    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
+    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
+    p[i] = static_cast<std::uint32_t>(z ^ (z >> 31));
+  }
+}
+__global__ void fill_flags(std::uint8_t* f, const std::uint32_t* in, std::int64_t n, std::uint32_t bound) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x)
+    f[i] = (in[i] * 0x2545F491u) < bound; // independent of the items' own order
+}
+__global__ void count_mismatches(const std::uint32_t* a, const std::uint32_t* b, std::int64_t n,
+                                 unsigned long long* bad) {
+  unsigned long long local = 0;
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x)
+    local += a[i] != b[i];
+  if (local) atomicAdd(bad, local);
+}
+__global__ void reverse_tail(std::uint32_t* p, std::int64_t from, std::int64_t n) {
+  const std::int64_t len = n - from;
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < len / 2;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    const std::uint32_t t = p[from + i];
+    p[from + i] = p[n - 1 - i];
+    p[n - 1 - i] = t;
+  }
+}
+
+struct gpu_state {
+  std::uint32_t *in = nullptr, *out = nullptr, *check = nullptr;
+  std::uint8_t* flags = nullptr;
+  void* temp = nullptr;
+  void* flush = nullptr;
+  std::size_t temp_bytes = 0, capacity = 0; // items in `in` / `out`
+  std::int64_t* num = nullptr;
+  unsigned long long* bad = nullptr;
+  void ensure_temp(std::size_t need) {
+    if (need <= temp_bytes) return;
+    if (temp) CARRY_CUDA_OR_DIE(cudaFree(temp));
+    CARRY_CUDA_OR_DIE(cudaMalloc(&temp, need));
+    temp_bytes = need;
+  }
+};
+constexpr std::size_t flush_bytes = std::size_t{192} << 20;
+
+/// Median microseconds of call(r) with a cold L2 before each (a memset of 192 MB), events around it;
+/// blocked: queued behind a spin kernel too.
+double time_cold(gpu_state& g, const std::function<void(int)>& call, int rotations, int reps, bool blocked) {
+  cudaEvent_t a, b;
+  CARRY_CUDA_OR_DIE(cudaEventCreate(&a));
+  CARRY_CUDA_OR_DIE(cudaEventCreate(&b));
+  for (int i = 0; i < 3; ++i) call(i % rotations);
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    CARRY_CUDA_OR_DIE(cudaMemsetAsync(g.flush, r & 0xff, flush_bytes));
+    if (blocked)
+      spin_kernel<<<1, 1>>>(200000);
+    else
+      CARRY_CUDA_OR_DIE(cudaStreamSynchronize(0)); // an idle GPU when the call is queued
+    CARRY_CUDA_OR_DIE(cudaEventRecord(a));
+    call(r % rotations);
+    CARRY_CUDA_OR_DIE(cudaEventRecord(b));
+    CARRY_CUDA_OR_DIE(cudaEventSynchronize(b));
+    float ms;
+    CARRY_CUDA_OR_DIE(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms * 1000.0);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+enum class prim { select_if, select_flagged, select_unique, partition };
+
+struct compact_case {
+  std::string name;
+  prim p;
+  int percent; // selectivity (select_if, flagged, partition)
+};
+
+/// A carry call of case c on rotation r (inputs and outputs offset by r * n).
+cudaError_t carry_run(const compact_case& c, gpu_state& g, void* temp, std::size_t& bytes, std::int64_t n, int r,
+                      carry::compact_options opt) {
+  const std::uint32_t* in = g.in + r * n;
+  std::uint32_t* out = g.out + r * n;
+  const less_than<std::uint32_t> pred{static_cast<std::uint32_t>((std::uint64_t{1} << 32) * c.percent / 100)};
+  switch (c.p) {
+  case prim::select_if: return carry::select_if(temp, bytes, in, out, g.num, n, pred, opt);
+  case prim::select_flagged: return carry::select_flagged(temp, bytes, in, g.flags + r * n, out, g.num, n, opt);
+  case prim::select_unique: return carry::select_unique(temp, bytes, in, out, g.num, n, carry::equal_to{}, opt);
+  default: return carry::partition(temp, bytes, in, out, g.num, n, pred, opt);
+  }
+}
+cudaError_t cub_run(const compact_case& c, gpu_state& g, void* temp, std::size_t& bytes, std::int64_t n, int r,
+                    bool offset64, std::uint32_t* out_override = nullptr) {
+  const std::uint32_t* in = g.in + r * n;
+  std::uint32_t* out = out_override ? out_override : g.out + r * n;
+  const auto bound = static_cast<std::uint32_t>((std::uint64_t{1} << 32) * c.percent / 100);
+  switch (c.p) {
+  case prim::select_if: return cub_select_if_less(temp, bytes, in, out, g.num, n, bound, offset64, cudaStream_t{});
+  case prim::select_flagged:
+    return cub_select_flagged(temp, bytes, in, static_cast<const std::uint8_t*>(g.flags + r * n), out, g.num, n,
+                              offset64, cudaStream_t{});
+  case prim::select_unique: return cub_select_unique(temp, bytes, in, out, g.num, n, offset64, cudaStream_t{});
+  default: return cub_partition_less(temp, bytes, in, out, g.num, n, bound, offset64, cudaStream_t{});
+  }
+}
+
+/// Bytes a compaction must move at least: read the items (and flags), write what it keeps.
+double bytes_moved(const compact_case& c, std::int64_t n, std::int64_t selected) {
+  const double in = 4.0 * n, kept = 4.0 * (c.p == prim::partition ? n : selected);
+  return in + kept + (c.p == prim::select_flagged ? 1.0 * n : 0.0);
+}
+
+void bench(const compact_case& c, gpu_state& g, std::int64_t n, bool forms) {
+  const int rotations = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(4, g.capacity / n)));
+  const int reps = n <= (1 << 22) ? 61 : n <= (1 << 26) ? 31 : n <= (1 << 28) ? 15 : 7;
+  // ---- CUB's answer (the check), the count ----
+  std::size_t need = 0;
+  CARRY_CUDA_OR_DIE(cub_run(c, g, nullptr, need, n, 0, false, g.check));
+  g.ensure_temp(need);
+  CARRY_CUDA_OR_DIE(cub_run(c, g, g.temp, need, n, 0, false, g.check));
+  std::int64_t selected = 0;
+  CARRY_CUDA_OR_DIE(cudaMemcpy(&selected, g.num, sizeof selected, cudaMemcpyDeviceToHost));
+  if (c.p == prim::partition) reverse_tail<<<1024, 256>>>(g.check, selected, n); // CUB's rejected: reversed
+  const double bytes = bytes_moved(c, n, selected);
+  auto record = [&](const std::string& impl, const std::function<void(int)>& call) {
+    rows.push_back({c.name, impl, n, time_cold(g, call, rotations, reps, false), bytes, "cold"});
+    rows.push_back({c.name, impl, n, time_cold(g, call, rotations, reps, true), bytes, "cold-blocked"});
+  };
+  record("memcpy", [&](int r) {
+    CARRY_CUDA_OR_DIE(cudaMemcpyAsync(g.out + r * n, g.in + r * n, 4 * n, cudaMemcpyDeviceToDevice));
+  });
+  for (bool wide : {false, true}) {
+    if (!wide && n > INT_MAX) continue;
+    need = 0;
+    CARRY_CUDA_OR_DIE(cub_run(c, g, nullptr, need, n, 0, wide));
+    g.ensure_temp(need);
+    record(wide ? "cub-i64" : "cub-i32", [&](int r) {
+      std::size_t t = g.temp_bytes;
+      CARRY_CUDA_OR_DIE(cub_run(c, g, g.temp, t, n, r, wide));
+    });
+  }
+  auto carry_form = [&](const std::string& impl, carry::compact_options opt) {
+    need = 0;
+    CARRY_CUDA_OR_DIE(carry_run(c, g, nullptr, need, n, 0, opt));
+    g.ensure_temp(need);
+    CARRY_CUDA_OR_DIE(cudaMemset(g.out, 0xA5, 4 * n));
+    CARRY_CUDA_OR_DIE(cudaMemset(g.temp, 0xFF, need));
+    CARRY_CUDA_OR_DIE(carry_run(c, g, g.temp, need, n, 0, opt));
+    std::int64_t got = -1;
+    CARRY_CUDA_OR_DIE(cudaMemcpy(&got, g.num, sizeof got, cudaMemcpyDeviceToHost));
+    CARRY_CUDA_OR_DIE(cudaMemset(g.bad, 0, sizeof(unsigned long long)));
+    count_mismatches<<<1024, 256>>>(g.out, g.check, c.p == prim::partition ? n : selected, g.bad);
+    unsigned long long bad = 0;
+    CARRY_CUDA_OR_DIE(cudaMemcpy(&bad, g.bad, sizeof bad, cudaMemcpyDeviceToHost));
+    if (got != selected || bad) {
+      std::fprintf(stderr, "MISMATCH: %s %s n=%lld: count %lld (CUB %lld), %llu items differ\n", impl.c_str(),
+                   c.name.c_str(), static_cast<long long>(n), static_cast<long long>(got),
+                   static_cast<long long>(selected), bad);
+      std::exit(3);
+    }
+    record(impl, [&](int r) {
+      std::size_t t = g.temp_bytes;
+      CARRY_CUDA_OR_DIE(carry_run(c, g, g.temp, t, n, r, opt));
+    });
+  };
+  carry_form("carry", {});
+  if (forms) {
+    carry_form("carry-three_kernel", {carry::compact_algorithm::three_kernel});
+    if (c.p != prim::partition) carry_form("carry-single_pass", {carry::compact_algorithm::single_pass});
+  }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  int min_log2 = 16, max_log2 = 30;
+  bool forms = true;
+  std::string csv = "bench_compact.csv", only;
+  for (int i = 1; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--min-log2" && i + 1 < argc)
+      min_log2 = std::atoi(argv[++i]);
+    else if (a == "--max-log2" && i + 1 < argc)
+      max_log2 = std::atoi(argv[++i]);
+    else if (a == "--csv" && i + 1 < argc)
+      csv = argv[++i];
+    else if (a == "--op" && i + 1 < argc)
+      only = argv[++i];
+    else if (a == "--no-forms")
+      forms = false;
+    else {
+      std::printf("usage: carry_bench_compact [--min-log2 N] [--max-log2 N] [--op NAME] [--no-forms] [--csv FILE]\n");
+      return a == "--help" ? 0 : 2;
+    }
+  }
+  if (!gpu_present()) {
+    std::printf("carry_bench_compact: no CUDA-capable GPU found\n");
+    return skip_return_code;
+  }
+  cudaDeviceProp p;
+  CARRY_CUDA_OR_DIE(cudaGetDeviceProperties(&p, 0));
+  int rt = 0;
+  cudaRuntimeGetVersion(&rt);
+  const char* commit = std::getenv("CARRY_COMMIT");
+  std::printf("GPU: %s, %d SMs, %d MB L2; CUDA runtime %d.%d; CCCL %s; carry commit %s\n", p.name,
+              p.multiProcessorCount, p.l2CacheSize >> 20, rt / 1000, rt % 1000 / 10, cccl_version(),
+              commit ? commit : "(CARRY_COMMIT unset)");
+  gpu_state g;
+  g.capacity = std::size_t{1} << std::max(max_log2, 24);
+  CARRY_CUDA_OR_DIE(cudaMalloc(&g.in, 4 * g.capacity));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&g.out, 4 * g.capacity));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&g.check, 4 * g.capacity));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&g.flags, g.capacity));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&g.flush, flush_bytes));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&g.num, sizeof(std::int64_t)));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&g.bad, sizeof(unsigned long long)));
+  const std::vector<compact_case> cases{{"select_if_1", prim::select_if, 1},
+                                        {"select_if_50", prim::select_if, 50},
+                                        {"select_if_99", prim::select_if, 99},
+                                        {"select_flagged_50", prim::select_flagged, 50},
+                                        {"partition_50", prim::partition, 50},
+                                        {"select_unique_runs4", prim::select_unique, 0}};
+  for (const auto& c : cases) {
+    if (!only.empty() && c.name != only) continue;
+    // inputs: random u32 (runs of exactly 4 for unique), u8 flags selecting c.percent %
+    fill_u32<<<2048, 256>>>(g.in, static_cast<std::int64_t>(g.capacity), 7, c.p == prim::select_unique ? 4 : 1);
+    fill_flags<<<2048, 256>>>(g.flags, g.in, static_cast<std::int64_t>(g.capacity),
+                              static_cast<std::uint32_t>((std::uint64_t{1} << 32) * c.percent / 100));
+    CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+    for (int l = min_log2; l <= max_log2; l += 2) {
+      bench(c, g, std::int64_t{1} << l, forms);
+      std::fprintf(stderr, "%s 2^%d done\n", c.name.c_str(), l);
+    }
+  }
+  // ---- table: per op, n, method: carry vs the better CUB path, fraction of copy ----
+  FILE* f = std::fopen(csv.c_str(), "w");
+  if (f) std::fprintf(f, "op,impl,type,n,median_us,gbps,vs_cub,frac_copy,method\n");
+  std::printf("%-20s %-20s %12s %-13s %10s %8s %8s %9s\n", "op", "impl", "n", "method", "us", "GB/s", "vs cub",
+              "of copy");
+  for (const auto& r : rows) {
+    double cub = 0, copy = 0;
+    for (const auto& o : rows)
+      if (o.op == r.op && o.n == r.n && o.method == r.method) {
+        if (o.impl.rfind("cub", 0) == 0 && (cub == 0 || o.us < cub)) cub = o.us;
+        if (o.impl == "memcpy") copy = o.us;
+      }
+    const double gbps = r.bytes / r.us / 1e3;
+    const double copy_gbps = copy > 0 ? 8.0 * r.n / copy / 1e3 : 0; // a copy moves 8 bytes an item
+    std::printf("%-20s %-20s %12lld %-13s %10.2f %8.1f %8.3f %9.3f\n", r.op.c_str(), r.impl.c_str(),
+                static_cast<long long>(r.n), r.method.c_str(), r.us, gbps, cub / r.us, gbps / copy_gbps);
+    if (f)
+      std::fprintf(f, "%s,%s,u32,%lld,%.2f,%.1f,%.4f,%.4f,%s\n", r.op.c_str(), r.impl.c_str(),
+                   static_cast<long long>(r.n), r.us, gbps, cub / r.us, gbps / copy_gbps, r.method.c_str());
+  }
+  if (f) std::fclose(f);
+  return 0;
+}
