@@ -127,10 +127,11 @@ void graph_case(int p, std::int64_t n, carry::compact_options opt) {
 TEST_CASE("compaction under graph replay: every primitive, every pass, dirty temp storage", "[graph]") {
   const carry::compact_options three{carry::compact_algorithm::three_kernel},
       single{carry::compact_algorithm::single_pass};
-  for (std::int64_t n : capped_sizes({1, 3000, 4097, 40000, (1 << 20) + 3, (1 << 23) + 5}))
+  const std::int64_t tile = carry::compact_tuning::policy<std::uint32_t>::tile_items;
+  for (std::int64_t n : capped_sizes({1, 3000, tile + 1, 40000, (1 << 20) + 3, (1 << 23) + 5}))
     for (int p = 0; p < 4; ++p) {
       graph_case(p, n, {});
-      if (n > 4096) {
+      if (n > tile) {
         graph_case(p, n, three);
         graph_case(p, n, single);
       }

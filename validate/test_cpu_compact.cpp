@@ -75,8 +75,9 @@ TEST_CASE("stable partition offsets", "[compact]") {
   CHECK(rejected_offset(big, std::int64_t{3} << 32, std::uint64_t{1} << 32) == big + (std::uint64_t{2} << 32));
 }
 
-TEST_CASE("compaction tuning: tiles stage at most 16 KB of items up to 8-byte types", "[compact]") {
-  CHECK(carry::compact_tuning::policy<std::uint32_t>::tile_items * 4 == 16384);
-  CHECK(carry::compact_tuning::policy<std::uint64_t>::tile_items * 8 == 16384);
-  CHECK(carry::compact_tuning::policy<std::uint8_t>::tile_items == 4096);
+TEST_CASE("compaction tuning: 32 KB staged tiles up to 8-byte items, masks of at most 32 bits", "[compact]") {
+  CHECK(carry::compact_tuning::policy<std::uint32_t>::tile_items * 4 == 32768);
+  CHECK(carry::compact_tuning::policy<std::uint64_t>::tile_items * 8 == 32768);
+  CHECK(carry::compact_tuning::policy<std::uint8_t>::tile_items == 8192);
+  CHECK(carry::compact_tuning::policy<std::uint8_t>::items_per_thread <= 32);
 }

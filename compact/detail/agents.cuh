@@ -16,6 +16,14 @@ namespace compact_detail {
 using count_format = lookback::default_format<std::uint64_t>;
 using count_state = lookback::single_pass_state<count_format>;
 
+/// How a single-pass launch runs: by ticket after the prepare step (else the input is one tile, block 0);
+/// in place (fences order each tile's loads before its publish, and its look-back before its writes);
+/// whether blocks warm the L2 with the tile launch order would give them before their ticket (inputs of
+/// more than one wave of blocks, vector-aligned pointers).
+struct pass_flags {
+  bool ticketed = false, in_place = false, prefetch = false;
+};
+
 template <class Policy, bool PARTITION, class T, class Sel>
 struct compact_agent {
   using ct = compact_types<Policy, T>;
@@ -74,7 +82,10 @@ struct compact_agent {
   /// its input; the fences order those loads before the publish and the look-back before the writes.
   template <class InIt, class OutIt, class NumT>
   __device__ static void single_pass(temp_storage& ts, InIt in, const Sel& sel, OutIt out, const tile_plan& plan,
-                                     bool vec_in, const count_state& state, bool ticketed, NumT* d_num) {
+                                     bool vec_in, const count_state& state, pass_flags how, NumT* d_num) {
+    const bool ticketed = how.ticketed;
+    // ---- warm the L2 with the tile launch order would give this block, while the ticket is out ----
+    if (how.prefetch && blockIdx.x < plan.num_tiles - 1) selection::prefetch(sel, in, plan.tile_base(blockIdx.x));
     // ---- take a ticket (one tile: block 0) ----
     const std::int64_t tile = ticketed ? lookback::block_ticket(ts.ticket, state.counter) : 0;
     const std::int64_t base = plan.tile_base(tile);
@@ -89,13 +100,13 @@ struct compact_agent {
     if (threadIdx.x < detail::warp_threads) {
       std::uint64_t before = 0;
       if (ticketed) {
-        if (threadIdx.x == 0) __threadfence(); // this block's loads come before its publish
+        if (how.in_place && threadIdx.x == 0) __threadfence(); // this block's loads come before its publish
         __syncwarp();
         const lookback::tile_prefix_op<Policy::lookback_delay_ns, false, count_format, sum> prefix{
             state.status, state.groups, tile, !last, sum{}, std::uint64_t{0}, false};
         const tile_prefix<std::uint64_t> p = prefix(static_cast<std::uint64_t>(tile_count));
         before = p.valid ? p.value : 0;
-        __threadfence(); // the look-back's reads come before this tile's writes
+        if (how.in_place) __threadfence(); // the look-back's reads come before this tile's writes
       }
       if (threadIdx.x == 0) ts.selected_before = before;
     }

@@ -8,6 +8,7 @@
 
 #include "../../scan/block_reduce.cuh"
 #include "../../scan/block_scan.cuh"
+#include "../../scan/detail/staged_tile.cuh"
 #include "../../scan/detail/tile_io.cuh"
 #include "../../scan/operators.hpp"
 #include "plan.hpp"
@@ -50,6 +51,14 @@ struct compact_types {
   using count_reduce = block_reduce<int, threads, 1>;
 };
 
+/// Asks the L2 for a full tile of ITEMS-per-thread items of T at `p` (a pointer the host found vector
+/// aligned), each warp its run, with the engine's staged-tile prefetch. A hint: nothing waits for it.
+template <class Policy, class T, class It>
+__device__ void prefetch_tile(It p) {
+  if constexpr (std::is_pointer<It>::value && detail::stageable<T, Policy::items_per_thread>())
+    detail::staged_tile<T, Policy::block_threads, Policy::items_per_thread, false>::prefetch_l2(p);
+}
+
 /// A tile's items (blocked: thread t holds t*ITEMS ..) and its selection mask (bit j: item j selected;
 /// never set past `valid`).
 template <class Policy, class T, class Sel>
@@ -59,7 +68,8 @@ template <class Policy, class T, class FlagIt>
 struct tile_selection<Policy, T, by_flags<FlagIt>> {
   using ct = compact_types<Policy, T>;
   using F = value_of<FlagIt>;
-  using flag_io = detail::tile_io<F, ct::threads, ct::items, Policy::streaming, Policy::warp_transpose>;
+  // each thread loads its own flags as vectors (no shared-memory transpose: the items' buffer is big enough)
+  using flag_io = detail::tile_io<F, ct::threads, ct::items, Policy::streaming, false>;
   struct temp_storage {
     typename ct::io::temp_storage items;
     typename flag_io::temp_storage flags;
@@ -76,6 +86,11 @@ struct tile_selection<Policy, T, by_flags<FlagIt>> {
     for (int j = 0; j < ct::items; ++j)
       mask |= (first + j < valid && flags[j] != F(0)) ? 1u << j : 0u;
     return mask;
+  }
+  template <class InIt>
+  __device__ static void prefetch(const by_flags<FlagIt>& sel, InIt in, std::int64_t base) {
+    prefetch_tile<Policy, T>(in + base);
+    if (sel.vec) prefetch_tile<Policy, F>(sel.flags + base);
   }
 };
 
@@ -95,6 +110,10 @@ struct tile_selection<Policy, T, by_predicate<Pred>> {
     for (int j = 0; j < ct::items; ++j)
       mask |= (first + j < valid && static_cast<bool>(sel.pred(items[j]))) ? 1u << j : 0u;
     return mask;
+  }
+  template <class InIt>
+  __device__ static void prefetch(const by_predicate<Pred>&, InIt in, std::int64_t base) {
+    prefetch_tile<Policy, T>(in + base);
   }
 };
 
@@ -126,6 +145,10 @@ struct tile_selection<Policy, T, by_unique<Eq>> {
       prev = items[j];
     }
     return mask;
+  }
+  template <class InIt>
+  __device__ static void prefetch(const by_unique<Eq>&, InIt in, std::int64_t base) {
+    prefetch_tile<Policy, T>(in + base);
   }
 };
 

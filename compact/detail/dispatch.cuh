@@ -33,6 +33,22 @@ bool vector_ok(const It& it) {
     return false;
 }
 
+/// The current device's SM count (a host query that does not synchronise).
+inline cudaError_t device_sms(int& sms) {
+  int device = 0;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  return cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
+}
+
+/// Whether `it` is a pointer that allows 16-byte chunk copies of T (staged tiles).
+template <class T, class It>
+bool chunk_ok(const It& it) {
+  if constexpr (std::is_pointer<It>::value)
+    return detail::chunk_aligned<T>(static_cast<const void*>(it));
+  else
+    return false;
+}
+
 /// How the output sits against the input: apart, exactly on it (in place), or some other overlap.
 enum class aliasing { apart, in_place, partial };
 template <class T, class InIt, class OutIt>
@@ -44,6 +60,29 @@ aliasing output_aliasing(const InIt& in, const OutIt& out, std::int64_t n) {
     if (detail::ranges_overlap(a, b, static_cast<std::size_t>(n) * sizeof(T))) return aliasing::partial;
   }
   return aliasing::apart;
+}
+
+/// Whether a compaction runs on staged tiles: pointer items (and flags) that pack into 16-byte chunks.
+template <class Policy, class T, class InIt, class Sel>
+struct staged_ok : std::bool_constant<std::is_pointer<InIt>::value && detail::stageable<T, Policy::items_per_thread>()> {};
+/// Flags stage beside the items when they pack into chunks and both tiles fit 48 KB of static shared
+/// memory (1-byte flags beside 32 KB of items; wider flags take the register tiles).
+template <class Policy, class T, class FlagIt>
+constexpr bool staged_flags() {
+  using F = value_of<FlagIt>;
+  return std::is_pointer<FlagIt>::value && detail::stageable<T, Policy::items_per_thread>() &&
+         detail::stageable<F, Policy::items_per_thread>() &&
+         (sizeof(T) + sizeof(F)) * Policy::tile_items <= 40 * 1024;
+}
+template <class Policy, class T, class InIt, class FlagIt>
+struct staged_ok<Policy, T, InIt, by_flags<FlagIt>>
+    : std::bool_constant<std::is_pointer<InIt>::value && staged_flags<Policy, T, FlagIt>()> {};
+
+/// The largest shared-memory carveout for a staged kernel (once per device), so MIN_BLOCKS fit an SM.
+template <class Agent, class Kernel>
+cudaError_t prefer_shared(Kernel* kernel) {
+  return detail::set_once<detail::carveout_tag<Agent>>(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                       cudaSharedmemCarveoutMaxShared);
 }
 
 /// Every compaction: select (flags, predicate, unique) and partition. `sel` decides what is selected;
@@ -74,39 +113,74 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
   const compact_pass pass = choose_compact_pass(num_items, Policy::tile_items, opt.algorithm,
                                                 alias == aliasing::in_place, PARTITION,
                                                 compact_tuning::single_pass_from);
-  const bool vec_in = vector_ok<T, Policy::items_per_thread>(in);
+  constexpr bool staged = staged_ok<Policy, T, InIt, Sel>::value;
+  const bool vec_in = staged ? chunk_ok<T>(in) : vector_ok<T, Policy::items_per_thread>(in);
   const unsigned grid = static_cast<unsigned>(tiles.num_tiles);
   switch (pass) {
   case compact_pass::empty:
     write_count_kernel<<<1, 1, 0, stream>>>(d_num, NumT{0});
     return detail::after_launch(stream);
   case compact_pass::one_tile:
-    single_pass_kernel<Policy, PARTITION, T><<<1, Policy::block_threads, 0, stream>>>(in, sel, out, tiles, vec_in,
-                                                                                     count_state{}, false, d_num);
+    if constexpr (staged) {
+      using agent = staged_compact_agent<Policy, PARTITION, T, Sel>;
+      const T* items = in;
+      staged_single_pass_kernel<agent, T><<<1, Policy::block_threads, 0, stream>>>(items, sel, out, tiles, vec_in,
+                                                                                 count_state{}, pass_flags{}, d_num);
+    } else {
+      single_pass_kernel<Policy, PARTITION, T><<<1, Policy::block_threads, 0, stream>>>(
+          in, sel, out, tiles, vec_in, count_state{}, pass_flags{}, d_num);
+    }
     return detail::after_launch(stream);
   case compact_pass::three_kernel: {
     std::uint64_t* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
-    count_kernel<Policy, T><<<grid, Policy::block_threads, 0, stream>>>(in, sel, tiles, vec_in, counts);
+    if constexpr (staged) {
+      using agent = staged_compact_agent<Policy, false, T, Sel>;
+      auto* kernel = staged_count_kernel<agent, T, Sel>;
+      if (const cudaError_t e = prefer_shared<agent>(kernel); e != cudaSuccess) return e;
+      const T* items = in;
+      kernel<<<grid, Policy::block_threads, 0, stream>>>(items, sel, tiles, vec_in, counts);
+    } else {
+      count_kernel<Policy, T><<<grid, Policy::block_threads, 0, stream>>>(in, sel, tiles, vec_in, counts);
+    }
     if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
     std::size_t bytes = layout.scan.bytes;
     if (const cudaError_t e = carry::inclusive_sum(layout.scan.in(d_temp_storage), bytes, counts, counts,
                                                    tiles.num_tiles, stream);
         e != cudaSuccess)
       return e;
-    scatter_kernel<Policy, PARTITION, T><<<grid, Policy::block_threads, 0, stream>>>(in, sel, out, tiles, vec_in,
-                                                                                     counts, d_num);
+    if constexpr (staged) {
+      using agent = staged_compact_agent<Policy, PARTITION, T, Sel>;
+      auto* kernel = staged_scatter_kernel<agent, T, Sel, OutIt, NumT>;
+      if (const cudaError_t e = prefer_shared<agent>(kernel); e != cudaSuccess) return e;
+      kernel<<<grid, Policy::block_threads, 0, stream>>>(in, sel, out, tiles, vec_in, counts, d_num);
+    } else {
+      scatter_kernel<Policy, PARTITION, T><<<grid, Policy::block_threads, 0, stream>>>(in, sel, out, tiles, vec_in,
+                                                                                       counts, d_num);
+    }
     return detail::after_launch(stream);
   }
   case compact_pass::single_pass: {
+    int sms = 0;
+    if (const cudaError_t e = device_sms(sms); e != cudaSuccess) return e;
+    const pass_flags how{true, alias == aliasing::in_place,
+                         vec_in && tiles.num_tiles > std::int64_t{sms} * compact_tuning::prefetch_beyond_blocks_per_sm};
     const count_state state = lookback::carve_state<count_format>(d_temp_storage, layout.state);
     if (const cudaError_t e = lookback::launch_prepare(d_temp_storage, layout.state.cleared, stream);
         e != cudaSuccess)
       return e;
-    if (const cudaError_t e = lookback::launch_prepared(single_pass_kernel<Policy, PARTITION, T, InIt, Sel, OutIt, NumT>,
-                                                        grid, Policy::block_threads, stream, in, sel, out, tiles,
-                                                        vec_in, state, true, d_num);
-        e != cudaSuccess)
-      return e;
+    cudaError_t e = cudaSuccess;
+    if constexpr (staged) {
+      using agent = staged_compact_agent<Policy, PARTITION, T, Sel>;
+      auto* kernel = staged_single_pass_kernel<agent, T, Sel, OutIt, NumT>;
+      if (e = prefer_shared<agent>(kernel); e != cudaSuccess) return e;
+      const T* items = in;
+      e = lookback::launch_prepared(kernel, grid, Policy::block_threads, stream, items, sel, out, tiles, vec_in, state,
+                                    how, d_num);
+    } else {
+      e = lookback::launch_prepared(single_pass_kernel<Policy, PARTITION, T, InIt, Sel, OutIt, NumT>, grid,
+                                    Policy::block_threads, stream, in, sel, out, tiles, vec_in, state, how, d_num);
+    }
+    if (e != cudaSuccess) return e;
     return detail::after_launch(stream);
   }
   }
@@ -114,9 +188,10 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
 }
 
 /// The flags' vector check, next to the items'.
-template <class Policy, class FlagIt>
+template <class Policy, class T, class FlagIt>
 by_flags<FlagIt> flag_selector(FlagIt flags) {
-  return {flags, vector_ok<value_of<FlagIt>, Policy::items_per_thread>(flags)};
+  using F = value_of<FlagIt>;
+  return {flags, staged_flags<Policy, T, FlagIt>() ? chunk_ok<F>(flags) : vector_ok<F, Policy::items_per_thread>(flags)};
 }
 
 } // namespace compact_detail

@@ -1,7 +1,7 @@
 // The compaction kernels: each declares its shared memory and hands its tile to the agent.
 #pragma once
 
-#include "agents.cuh"
+#include "staged_compact.cuh"
 
 namespace carry {
 namespace compact_detail {
@@ -26,14 +26,40 @@ __global__ void __launch_bounds__(Policy::block_threads)
   agent::scatter(ts, in, sel, out, plan, plan.num_tiles - 1 - blockIdx.x, vec_in, scanned, d_num);
 }
 
-/// The single pass (or the one-tile pass, `ticketed` false).
+/// The single pass (or the one-tile pass: how.ticketed false).
 template <class Policy, bool PARTITION, class T, class InIt, class Sel, class OutIt, class NumT>
 __global__ void __launch_bounds__(Policy::block_threads)
-    single_pass_kernel(InIt in, Sel sel, OutIt out, tile_plan plan, bool vec_in, count_state state, bool ticketed,
+    single_pass_kernel(InIt in, Sel sel, OutIt out, tile_plan plan, bool vec_in, count_state state, pass_flags how,
                        NumT* d_num) {
   using agent = compact_agent<Policy, PARTITION, T, Sel>;
   __shared__ typename agent::temp_storage ts;
-  agent::single_pass(ts, in, sel, out, plan, vec_in, state, ticketed, d_num);
+  agent::single_pass(ts, in, sel, out, plan, vec_in, state, how, d_num);
+}
+
+/// The single pass on staged tiles (pointer inputs whose items and flags pack into 16-byte chunks).
+template <class Agent, class T, class Sel, class OutIt, class NumT>
+__global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
+    staged_single_pass_kernel(const T* in, Sel sel, OutIt out, tile_plan plan, bool vec_in, count_state state,
+                              pass_flags how, NumT* d_num) {
+  __shared__ typename Agent::temp_storage ts;
+  Agent::single_pass(ts, in, sel, out, plan, vec_in, state, how, d_num);
+}
+
+/// Three kernels, phase 1, on staged tiles.
+template <class Agent, class T, class Sel>
+__global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
+    staged_count_kernel(const T* in, Sel sel, tile_plan plan, bool vec_in, std::uint64_t* counts) {
+  __shared__ typename Agent::temp_storage ts;
+  Agent::count(ts, in, sel, plan, blockIdx.x, vec_in, counts);
+}
+
+/// Three kernels, phase 3, on staged tiles; tiles from the last one back, as scatter_kernel.
+template <class Agent, class T, class Sel, class OutIt, class NumT>
+__global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
+    staged_scatter_kernel(const T* in, Sel sel, OutIt out, tile_plan plan, bool vec_in, const std::uint64_t* scanned,
+                          NumT* d_num) {
+  __shared__ typename Agent::temp_storage ts;
+  Agent::scatter(ts, in, sel, out, plan, plan.num_tiles - 1 - blockIdx.x, vec_in, scanned, d_num);
 }
 
 /// The count of an empty input.

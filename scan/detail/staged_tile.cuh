@@ -50,6 +50,17 @@ struct staged_tile {
   /// A full tile from a 16-byte aligned pointer, asynchronously; the calling warp's run is readable when
   /// this returns (other warps' runs are not: no block barrier).
   __device__ static void load_full(temp_storage& ts, const T* tile_in) {
+    issue_full(ts, tile_in);
+    wait_issued();
+  }
+  /// Waits for every tile this thread issued (issue_full); the calling warp's runs are readable after.
+  __device__ static void wait_issued() {
+    asm volatile("cp.async.wait_group 0;" ::: "memory");
+    __syncwarp();
+  }
+  /// Starts the copies of a full tile from a 16-byte aligned pointer and returns at once, so that a
+  /// caller can have several tiles in flight (a compaction's items and flags); wait_issued() waits.
+  __device__ static void issue_full(temp_storage& ts, const T* tile_in) {
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const uint4* src = reinterpret_cast<const uint4*>(tile_in) + warp * warp_chunks;
     uint4* run = ts.chunks + warp * warp_chunks;
@@ -67,8 +78,7 @@ struct staged_tile {
       else
         asm volatile("cp.async.cg.shared.global [%0], [%1], 16;" ::"r"(dst), "l"(src + l) : "memory");
     }
-    asm volatile("cp.async.commit_group;\n\tcp.async.wait_group 0;" ::: "memory");
-    __syncwarp();
+    asm volatile("cp.async.commit_group;" ::: "memory");
   }
   /// Asks the L2 to fetch a full tile at a 16-byte aligned pointer, each warp's lane 0 its warp's run.
   /// A hint: nothing waits for it.

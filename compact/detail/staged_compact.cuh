@@ -1,0 +1,267 @@
+// The staged compaction agent: tiles land in shared memory through the engine's staged-tile loader
+// (cp.async, no registers held while in flight), so more and larger tiles are in flight per SM; each warp
+// then writes its selected (and rejected) items as coalesced runs, gathered straight from the tile.
+#pragma once
+
+#include <cstdint>
+
+#include "../../scan/detail/staged_tile.cuh"
+#include "agents.cuh"
+
+namespace carry {
+namespace compact_detail {
+
+/// A staged tile's items in shared memory, and what selects them.
+template <class Policy, class T, class Sel>
+struct staged_selection;
+
+template <class Policy, class T>
+using staged_items = detail::staged_tile<T, Policy::block_threads, Policy::items_per_thread, Policy::streaming>;
+
+/// Loads a tile of T: full and aligned, asynchronously (issue only); else element by element.
+template <class Policy, class T>
+__device__ void stage_tile(typename staged_items<Policy, T>::temp_storage& ts, const T* tile_in, int valid,
+                           bool vec) {
+  using tile_t = staged_items<Policy, T>;
+  if (vec && valid == tile_t::tile_items)
+    tile_t::issue_full(ts, tile_in);
+  else
+    tile_t::load_items(ts, tile_in, valid);
+}
+
+/// Bit j set for the thread's items that exist (first + j < valid).
+template <int ITEMS>
+__device__ unsigned live_bits(int first, int valid) {
+  const int live = valid - first;
+  return live <= 0 ? 0u : live >= ITEMS ? (ITEMS == 32 ? ~0u : (1u << ITEMS) - 1) : (1u << live) - 1;
+}
+
+template <class Policy, class T, class FlagIt>
+struct staged_selection<Policy, T, by_flags<FlagIt>> {
+  using F = value_of<FlagIt>;
+  using items_t = staged_items<Policy, T>;
+  using flags_t = staged_items<Policy, F>;
+  struct temp_storage {
+    typename items_t::temp_storage items;
+    typename flags_t::temp_storage flags;
+  };
+  __device__ static void load(temp_storage& ts, const by_flags<FlagIt>& sel, const T* in, std::int64_t base,
+                              int valid, bool vec_in) {
+    stage_tile<Policy, T>(ts.items, in + base, valid, vec_in);
+    stage_tile<Policy, F>(ts.flags, sel.flags + base, valid, sel.vec);
+    items_t::wait_issued();
+    __syncthreads(); // every run readable by every thread
+  }
+  __device__ static unsigned mask(temp_storage& ts, const by_flags<FlagIt>&, const T*, std::int64_t, int valid) {
+    const int first = threadIdx.x * Policy::items_per_thread;
+    unsigned m = 0;
+    CARRY_UNROLL
+    for (int j = 0; j < Policy::items_per_thread; ++j) m |= *flags_t::item(ts.flags, first + j) != F(0) ? 1u << j : 0u;
+    return m & live_bits<Policy::items_per_thread>(first, valid);
+  }
+  __device__ static void prefetch(const by_flags<FlagIt>& sel, const T* in, std::int64_t base) {
+    items_t::prefetch_l2(in + base);
+    if (sel.vec) flags_t::prefetch_l2(sel.flags + base);
+  }
+};
+
+template <class Policy, class T, class Pred>
+struct staged_selection<Policy, T, by_predicate<Pred>> {
+  using items_t = staged_items<Policy, T>;
+  struct temp_storage {
+    typename items_t::temp_storage items;
+  };
+  __device__ static void load(temp_storage& ts, const by_predicate<Pred>&, const T* in, std::int64_t base, int valid,
+                              bool vec_in) {
+    stage_tile<Policy, T>(ts.items, in + base, valid, vec_in);
+    items_t::wait_issued();
+    __syncthreads();
+  }
+  __device__ static unsigned mask(temp_storage& ts, const by_predicate<Pred>& sel, const T*, std::int64_t,
+                                  int valid) {
+    const int first = threadIdx.x * Policy::items_per_thread;
+    const unsigned live = live_bits<Policy::items_per_thread>(first, valid);
+    unsigned m = 0;
+    CARRY_UNROLL
+    for (int j = 0; j < Policy::items_per_thread; ++j)
+      if ((live >> j) & 1u) m |= static_cast<bool>(sel.pred(*items_t::item(ts.items, first + j))) ? 1u << j : 0u;
+    return m;
+  }
+  __device__ static void prefetch(const by_predicate<Pred>&, const T* in, std::int64_t base) {
+    items_t::prefetch_l2(in + base);
+  }
+};
+
+template <class Policy, class T, class Eq>
+struct staged_selection<Policy, T, by_unique<Eq>> {
+  using items_t = staged_items<Policy, T>;
+  struct temp_storage {
+    typename items_t::temp_storage items;
+  };
+  __device__ static void load(temp_storage& ts, const by_unique<Eq>&, const T* in, std::int64_t base, int valid,
+                              bool vec_in) {
+    stage_tile<Policy, T>(ts.items, in + base, valid, vec_in);
+    items_t::wait_issued();
+    __syncthreads();
+  }
+  /// The item before the tile comes from the input (in place: unchanged, or rewritten with its own value).
+  __device__ static unsigned mask(temp_storage& ts, const by_unique<Eq>& sel, const T* in, std::int64_t base,
+                                  int valid) {
+    const int first = threadIdx.x * Policy::items_per_thread;
+    const unsigned live = live_bits<Policy::items_per_thread>(first, valid);
+    if (live == 0) return 0;
+    T prev = first > 0 ? *items_t::item(ts.items, first - 1) : base > 0 ? in[base - 1] : T{};
+    unsigned m = 0;
+    CARRY_UNROLL
+    for (int j = 0; j < Policy::items_per_thread; ++j) {
+      const T x = *items_t::item(ts.items, first + j);
+      const bool head = first + j == 0 && base == 0;
+      if ((live >> j) & 1u) m |= head || !static_cast<bool>(sel.eq(prev, x)) ? 1u << j : 0u;
+      prev = x;
+    }
+    return m;
+  }
+  __device__ static void prefetch(const by_unique<Eq>&, const T* in, std::int64_t base) {
+    items_t::prefetch_l2(in + base);
+  }
+};
+
+/// Writes the tile items picked by `bits` (the thread's items, bit j = item j) to out[dest + p], p = their
+/// rank among all picked items of the tile; `offset` = the picks of the threads before this one. Each
+/// warp writes its own picks, consecutive lanes consecutive outputs: lane k of a round finds the lane
+/// that owns pick p (the last lane whose offset is <= p: a binary search by shuffles) and the pick's item
+/// (__fns, the n-th set bit), and reads it from the staged tile.
+template <class Policy, class T, class OutIt>
+__device__ void gather_picks(typename staged_items<Policy, T>::temp_storage& ts, unsigned bits, int offset, OutIt out,
+                             std::uint64_t dest) {
+  constexpr unsigned full = 0xffffffffu;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int begin = __shfl_sync(full, offset, 0);
+  const int end = __shfl_sync(full, offset + __popc(bits), 31);
+  for (int round = begin; round < end; round += 32) {
+    const int p = round + lane;
+    int owner = 0;
+    CARRY_UNROLL
+    for (int step = 16; step >= 1; step /= 2) {
+      const int candidate = owner + step;
+      if (__shfl_sync(full, offset, candidate) <= p) owner = candidate;
+    }
+    const unsigned owner_bits = __shfl_sync(full, bits, owner);
+    const int owner_offset = __shfl_sync(full, offset, owner);
+    if (p < end) {
+      const int j = static_cast<int>(__fns(owner_bits, 0, p - owner_offset + 1));
+      const int item = (warp * 32 + owner) * Policy::items_per_thread + j;
+      out[static_cast<std::int64_t>(dest + static_cast<std::uint64_t>(p))] =
+          *staged_items<Policy, T>::item(ts, item);
+    }
+  }
+}
+
+template <class Policy, bool PARTITION, class T, class Sel>
+struct staged_compact_agent {
+  using selection = staged_selection<Policy, T, Sel>;
+  using count_scan = block_scan<int, Policy::block_threads, Policy::algorithm, 1>;
+  static constexpr int block_threads = Policy::block_threads;
+  static constexpr int min_blocks = Policy::min_blocks;
+  static constexpr int items = Policy::items_per_thread;
+  static_assert(items <= 32, "carry: a thread's selection is a 32-bit mask");
+  using count_reduce = block_reduce<int, Policy::block_threads, 1>;
+  struct temp_storage {
+    typename selection::temp_storage tile;
+    union {
+      typename count_scan::temp_storage scan;
+      typename count_reduce::temp_storage reduce;
+    };
+    std::uint64_t selected_before;
+    std::uint32_t ticket;
+  };
+
+  /// Phase 1 of the three kernels, staged: the number of selected items of tile `tile`.
+  __device__ static void count(temp_storage& ts, const T* in, const Sel& sel, const tile_plan& plan,
+                               std::int64_t tile, bool vec_in, std::uint64_t* counts) {
+    const std::int64_t base = plan.tile_base(tile);
+    const int valid = plan.valid_items(tile);
+    selection::load(ts.tile, sel, in, base, valid, vec_in);
+    const unsigned mask = selection::mask(ts.tile, sel, in, base, valid);
+    const int c = count_reduce(ts.reduce).reduce_live(__popc(mask), sum{}, Policy::block_threads);
+    if (threadIdx.x == 0) counts[tile] = static_cast<std::uint64_t>(c);
+  }
+
+  /// Load, select, rank: the thread's mask, its offset among the tile's selected items, the tile's count.
+  __device__ static unsigned load_and_rank(temp_storage& ts, const T* in, const Sel& sel, std::int64_t base, int valid,
+                                           bool vec_in, int& thread_offset, int& tile_count) {
+    selection::load(ts.tile, sel, in, base, valid, vec_in);
+    const unsigned mask = selection::mask(ts.tile, sel, in, base, valid);
+    int c[1] = {__popc(mask)};
+    count_scan(ts.scan).exclusive_scan(c, 0, sum{}, tile_count);
+    thread_offset = c[0];
+    return mask;
+  }
+
+  /// The tile's selected items at `before` (+ their rank), then (partition) its rejected ones at
+  /// rejected_offset(total, base, before) (+ their rank among the rejected).
+  template <class OutIt>
+  __device__ static void write(temp_storage& ts, unsigned mask, int thread_offset, int valid, std::int64_t base,
+                               std::uint64_t before, std::uint64_t total, OutIt out) {
+    gather_picks<Policy, T>(ts.tile.items, mask, thread_offset, out, before);
+    if constexpr (PARTITION) {
+      const int first = threadIdx.x * items;
+      const unsigned rejected = ~mask & live_bits<items>(first, valid);
+      const int rejected_before = (first < valid ? first : valid) - thread_offset;
+      gather_picks<Policy, T>(ts.tile.items, rejected, rejected_before, out, rejected_offset(total, base, before));
+    }
+  }
+
+  /// The single pass: ticket, staged load, rank, the engine's look-back over tile counts, gathered writes.
+  template <class OutIt, class NumT>
+  __device__ static void single_pass(temp_storage& ts, const T* in, const Sel& sel, OutIt out, const tile_plan& plan,
+                                     bool vec_in, const count_state& state, pass_flags how, NumT* d_num) {
+    // ---- warm the L2 with the tile launch order would give this block, while the ticket is out ----
+    if (how.prefetch && blockIdx.x < plan.num_tiles - 1) selection::prefetch(sel, in, plan.tile_base(blockIdx.x));
+    // ---- take a ticket (one tile: block 0) ----
+    const std::int64_t tile = how.ticketed ? lookback::block_ticket(ts.ticket, state.counter) : 0;
+    const std::int64_t base = plan.tile_base(tile);
+    const int valid = plan.valid_items(tile);
+    const bool last = tile == plan.num_tiles - 1;
+    // ---- load into shared memory, select, rank ----
+    int thread_offset, tile_count;
+    const unsigned mask = load_and_rank(ts, in, sel, base, valid, vec_in, thread_offset, tile_count);
+    // ---- warp 0: publish the tile's count, look back (in place: see compact_agent::single_pass) ----
+    if (threadIdx.x < detail::warp_threads) {
+      std::uint64_t before = 0;
+      if (how.ticketed) {
+        if (how.in_place && threadIdx.x == 0) __threadfence();
+        __syncwarp();
+        const lookback::tile_prefix_op<Policy::lookback_delay_ns, false, count_format, sum> prefix{
+            state.status, state.groups, tile, !last, sum{}, std::uint64_t{0}, false};
+        const tile_prefix<std::uint64_t> p = prefix(static_cast<std::uint64_t>(tile_count));
+        before = p.valid ? p.value : 0;
+        if (how.in_place) __threadfence();
+      }
+      if (threadIdx.x == 0) ts.selected_before = before;
+    }
+    __syncthreads();
+    // ---- write: each warp its picks, coalesced ----
+    const std::uint64_t before = ts.selected_before;
+    const std::uint64_t total = before + static_cast<std::uint64_t>(tile_count); // a partition: one tile
+    write(ts, mask, thread_offset, valid, base, before, total, out);
+    if (last && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
+  }
+
+  /// Phase 3 of the three kernels, staged (scanned: the engine's inclusive scan of the tile counts).
+  template <class OutIt, class NumT>
+  __device__ static void scatter(temp_storage& ts, const T* in, const Sel& sel, OutIt out, const tile_plan& plan,
+                                 std::int64_t tile, bool vec_in, const std::uint64_t* scanned, NumT* d_num) {
+    const std::int64_t base = plan.tile_base(tile);
+    const int valid = plan.valid_items(tile);
+    int thread_offset, tile_count;
+    const unsigned mask = load_and_rank(ts, in, sel, base, valid, vec_in, thread_offset, tile_count);
+    const std::uint64_t before = tile > 0 ? scanned[tile - 1] : 0;
+    const std::uint64_t total = PARTITION || tile == plan.num_tiles - 1 ? scanned[plan.num_tiles - 1] : 0;
+    write(ts, mask, thread_offset, valid, base, before, total, out);
+    if (tile == plan.num_tiles - 1 && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
+  }
+};
+
+} // namespace compact_detail
+} // namespace carry
