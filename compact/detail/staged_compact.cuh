@@ -1,6 +1,7 @@
 // The staged compaction agent: tiles land in shared memory through the engine's staged-tile loader
 // (cp.async, no registers held while in flight), so more and larger tiles are in flight per SM; each warp
-// then writes its selected (and rejected) items as coalesced runs, gathered straight from the tile.
+// then walks its run of the tile 32 consecutive items a round and writes the selected ones of a round as
+// one coalesced store.
 #pragma once
 
 #include <cstdint>
@@ -29,11 +30,13 @@ __device__ void stage_tile(typename staged_items<Policy, T>::temp_storage& ts, c
     tile_t::load_items(ts, tile_in, valid);
 }
 
-/// Bit j set for the thread's items that exist (first + j < valid).
-template <int ITEMS>
-__device__ unsigned live_bits(int first, int valid) {
-  const int live = valid - first;
-  return live <= 0 ? 0u : live >= ITEMS ? (ITEMS == 32 ? ~0u : (1u << ITEMS) - 1) : (1u << live) - 1;
+/// Striped rounds: a warp's run of the tile (32 x ITEMS consecutive items) is walked in ITEMS rounds of 32
+/// consecutive items, lane L taking item round * 32 + L of the run. A thread's mask bit j stands for
+/// its item of round j.
+template <class Policy>
+__device__ int striped_index(int round) {
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  return (warp * Policy::items_per_thread + round) * 32 + lane;
 }
 
 template <class Policy, class T, class FlagIt>
@@ -53,11 +56,13 @@ struct staged_selection<Policy, T, by_flags<FlagIt>> {
     __syncthreads(); // every run readable by every thread
   }
   __device__ static unsigned mask(temp_storage& ts, const by_flags<FlagIt>&, const T*, std::int64_t, int valid) {
-    const int first = threadIdx.x * Policy::items_per_thread;
     unsigned m = 0;
     CARRY_UNROLL
-    for (int j = 0; j < Policy::items_per_thread; ++j) m |= *flags_t::item(ts.flags, first + j) != F(0) ? 1u << j : 0u;
-    return m & live_bits<Policy::items_per_thread>(first, valid);
+    for (int j = 0; j < Policy::items_per_thread; ++j) {
+      const int i = striped_index<Policy>(j);
+      m |= i < valid && *flags_t::item(ts.flags, i) != F(0) ? 1u << j : 0u;
+    }
+    return m;
   }
   __device__ static void prefetch(const by_flags<FlagIt>& sel, const T* in, std::int64_t base) {
     items_t::prefetch_l2(in + base);
@@ -79,12 +84,12 @@ struct staged_selection<Policy, T, by_predicate<Pred>> {
   }
   __device__ static unsigned mask(temp_storage& ts, const by_predicate<Pred>& sel, const T*, std::int64_t,
                                   int valid) {
-    const int first = threadIdx.x * Policy::items_per_thread;
-    const unsigned live = live_bits<Policy::items_per_thread>(first, valid);
     unsigned m = 0;
     CARRY_UNROLL
-    for (int j = 0; j < Policy::items_per_thread; ++j)
-      if ((live >> j) & 1u) m |= static_cast<bool>(sel.pred(*items_t::item(ts.items, first + j))) ? 1u << j : 0u;
+    for (int j = 0; j < Policy::items_per_thread; ++j) {
+      const int i = striped_index<Policy>(j);
+      if (i < valid) m |= static_cast<bool>(sel.pred(*items_t::item(ts.items, i))) ? 1u << j : 0u;
+    }
     return m;
   }
   __device__ static void prefetch(const by_predicate<Pred>&, const T* in, std::int64_t base) {
@@ -107,17 +112,16 @@ struct staged_selection<Policy, T, by_unique<Eq>> {
   /// The item before the tile comes from the input (in place: unchanged, or rewritten with its own value).
   __device__ static unsigned mask(temp_storage& ts, const by_unique<Eq>& sel, const T* in, std::int64_t base,
                                   int valid) {
-    const int first = threadIdx.x * Policy::items_per_thread;
-    const unsigned live = live_bits<Policy::items_per_thread>(first, valid);
-    if (live == 0) return 0;
-    T prev = first > 0 ? *items_t::item(ts.items, first - 1) : base > 0 ? in[base - 1] : T{};
+    const T before_tile = threadIdx.x == 0 && base > 0 ? in[base - 1] : T{};
     unsigned m = 0;
     CARRY_UNROLL
     for (int j = 0; j < Policy::items_per_thread; ++j) {
-      const T x = *items_t::item(ts.items, first + j);
-      const bool head = first + j == 0 && base == 0;
-      if ((live >> j) & 1u) m |= head || !static_cast<bool>(sel.eq(prev, x)) ? 1u << j : 0u;
-      prev = x;
+      const int i = striped_index<Policy>(j);
+      if (i < valid) {
+        const bool head = i == 0 && base == 0;
+        const T prev = i > 0 ? *items_t::item(ts.items, i - 1) : before_tile;
+        m |= head || !static_cast<bool>(sel.eq(prev, *items_t::item(ts.items, i))) ? 1u << j : 0u;
+      }
     }
     return m;
   }
@@ -126,34 +130,20 @@ struct staged_selection<Policy, T, by_unique<Eq>> {
   }
 };
 
-/// Writes the tile items picked by `bits` (the thread's items, bit j = item j) to out[dest + p], p = their
-/// rank among all picked items of the tile; `offset` = the picks of the threads before this one. Each
-/// warp writes its own picks, consecutive lanes consecutive outputs: lane k of a round finds the lane
-/// that owns pick p (the last lane whose offset is <= p: a binary search by shuffles) and the pick's item
-/// (__fns, the n-th set bit), and reads it from the staged tile.
+/// Writes a warp's picks (mask bit j of each lane: its item of round j picked) in order: round by round,
+/// the picks of 32 consecutive items go to consecutive outputs, out[dest + k], one store each (coalesced).
 template <class Policy, class T, class OutIt>
-__device__ void gather_picks(typename staged_items<Policy, T>::temp_storage& ts, unsigned bits, int offset, OutIt out,
-                             std::uint64_t dest) {
+__device__ void write_picks(typename staged_items<Policy, T>::temp_storage& ts, unsigned bits, OutIt out,
+                            std::uint64_t dest) {
   constexpr unsigned full = 0xffffffffu;
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const int begin = __shfl_sync(full, offset, 0);
-  const int end = __shfl_sync(full, offset + __popc(bits), 31);
-  for (int round = begin; round < end; round += 32) {
-    const int p = round + lane;
-    int owner = 0;
-    CARRY_UNROLL
-    for (int step = 16; step >= 1; step /= 2) {
-      const int candidate = owner + step;
-      if (__shfl_sync(full, offset, candidate) <= p) owner = candidate;
-    }
-    const unsigned owner_bits = __shfl_sync(full, bits, owner);
-    const int owner_offset = __shfl_sync(full, offset, owner);
-    if (p < end) {
-      const int j = static_cast<int>(__fns(owner_bits, 0, p - owner_offset + 1));
-      const int item = (warp * 32 + owner) * Policy::items_per_thread + j;
-      out[static_cast<std::int64_t>(dest + static_cast<std::uint64_t>(p))] =
-          *staged_items<Policy, T>::item(ts, item);
-    }
+  const unsigned lower = (1u << (threadIdx.x % 32)) - 1; // lanes before this one
+  CARRY_UNROLL
+  for (int j = 0; j < Policy::items_per_thread; ++j) {
+    const unsigned round = __ballot_sync(full, (bits >> j) & 1u);
+    if ((bits >> j) & 1u)
+      out[static_cast<std::int64_t>(dest + static_cast<std::uint64_t>(__popc(round & lower)))] =
+          *staged_items<Policy, T>::item(ts, striped_index<Policy>(j));
+    dest += static_cast<std::uint64_t>(__popc(round));
   }
 }
 
@@ -199,16 +189,21 @@ struct staged_compact_agent {
   }
 
   /// The tile's selected items at `before` (+ their rank), then (partition) its rejected ones at
-  /// rejected_offset(total, base, before) (+ their rank among the rejected).
+  /// rejected_offset(total, base, before) (+ their rank among the rejected). thread_offset: the block
+  /// scan of the per-thread counts; lane 0's is the warp's offset among the tile's selected items.
   template <class OutIt>
   __device__ static void write(temp_storage& ts, unsigned mask, int thread_offset, int valid, std::int64_t base,
                                std::uint64_t before, std::uint64_t total, OutIt out) {
-    gather_picks<Policy, T>(ts.tile.items, mask, thread_offset, out, before);
+    const int warp_offset = __shfl_sync(0xffffffffu, thread_offset, 0);
+    write_picks<Policy, T>(ts.tile.items, mask, out, before + static_cast<std::uint64_t>(warp_offset));
     if constexpr (PARTITION) {
-      const int first = threadIdx.x * items;
-      const unsigned rejected = ~mask & live_bits<items>(first, valid);
-      const int rejected_before = (first < valid ? first : valid) - thread_offset;
-      gather_picks<Policy, T>(ts.tile.items, rejected, rejected_before, out, rejected_offset(total, base, before));
+      unsigned live = 0; // the lane's items that exist
+      CARRY_UNROLL
+      for (int j = 0; j < items; ++j) live |= striped_index<Policy>(j) < valid ? 1u << j : 0u;
+      const int warp_first = (threadIdx.x / 32) * 32 * items;
+      const int rejected_before = (warp_first < valid ? warp_first : valid) - warp_offset;
+      write_picks<Policy, T>(ts.tile.items, ~mask & live, out,
+                             rejected_offset(total, base, before) + static_cast<std::uint64_t>(rejected_before));
     }
   }
 
