@@ -1,7 +1,7 @@
 // The staged compaction agent: tiles land in shared memory through the engine's staged-tile loader
 // (cp.async, no registers held while in flight), so more and larger tiles are in flight per SM; each warp
 // then walks its run of the tile 32 consecutive items a round and writes the selected ones of a round as
-// one coalesced store.
+// one coalesced store (the round's picks are the blocked masks of its lanes, side by side).
 #pragma once
 
 #include <cstdint>
@@ -30,13 +30,11 @@ __device__ void stage_tile(typename staged_items<Policy, T>::temp_storage& ts, c
     tile_t::load_items(ts, tile_in, valid);
 }
 
-/// Striped rounds: a warp's run of the tile (32 x ITEMS consecutive items) is walked in ITEMS rounds of 32
-/// consecutive items, lane L taking item round * 32 + L of the run. A thread's mask bit j stands for
-/// its item of round j.
-template <class Policy>
-__device__ int striped_index(int round) {
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  return (warp * Policy::items_per_thread + round) * 32 + lane;
+/// Bit j set for the thread's items that exist (first + j < valid).
+template <int ITEMS>
+__device__ unsigned live_bits(int first, int valid) {
+  const int live = valid - first;
+  return live <= 0 ? 0u : live >= ITEMS ? (ITEMS == 32 ? ~0u : (1u << ITEMS) - 1) : (1u << live) - 1;
 }
 
 template <class Policy, class T, class FlagIt>
@@ -56,13 +54,11 @@ struct staged_selection<Policy, T, by_flags<FlagIt>> {
     __syncthreads(); // every run readable by every thread
   }
   __device__ static unsigned mask(temp_storage& ts, const by_flags<FlagIt>&, const T*, std::int64_t, int valid) {
+    const int first = threadIdx.x * Policy::items_per_thread;
     unsigned m = 0;
     CARRY_UNROLL
-    for (int j = 0; j < Policy::items_per_thread; ++j) {
-      const int i = striped_index<Policy>(j);
-      m |= i < valid && *flags_t::item(ts.flags, i) != F(0) ? 1u << j : 0u;
-    }
-    return m;
+    for (int j = 0; j < Policy::items_per_thread; ++j) m |= *flags_t::item(ts.flags, first + j) != F(0) ? 1u << j : 0u;
+    return m & live_bits<Policy::items_per_thread>(first, valid);
   }
   __device__ static void prefetch(const by_flags<FlagIt>& sel, const T* in, std::int64_t base) {
     items_t::prefetch_l2(in + base);
@@ -84,12 +80,12 @@ struct staged_selection<Policy, T, by_predicate<Pred>> {
   }
   __device__ static unsigned mask(temp_storage& ts, const by_predicate<Pred>& sel, const T*, std::int64_t,
                                   int valid) {
+    const int first = threadIdx.x * Policy::items_per_thread;
+    const unsigned live = live_bits<Policy::items_per_thread>(first, valid);
     unsigned m = 0;
     CARRY_UNROLL
-    for (int j = 0; j < Policy::items_per_thread; ++j) {
-      const int i = striped_index<Policy>(j);
-      if (i < valid) m |= static_cast<bool>(sel.pred(*items_t::item(ts.items, i))) ? 1u << j : 0u;
-    }
+    for (int j = 0; j < Policy::items_per_thread; ++j)
+      if ((live >> j) & 1u) m |= static_cast<bool>(sel.pred(*items_t::item(ts.items, first + j))) ? 1u << j : 0u;
     return m;
   }
   __device__ static void prefetch(const by_predicate<Pred>&, const T* in, std::int64_t base) {
@@ -112,16 +108,17 @@ struct staged_selection<Policy, T, by_unique<Eq>> {
   /// The item before the tile comes from the input (in place: unchanged, or rewritten with its own value).
   __device__ static unsigned mask(temp_storage& ts, const by_unique<Eq>& sel, const T* in, std::int64_t base,
                                   int valid) {
-    const T before_tile = threadIdx.x == 0 && base > 0 ? in[base - 1] : T{};
+    const int first = threadIdx.x * Policy::items_per_thread;
+    const unsigned live = live_bits<Policy::items_per_thread>(first, valid);
+    if (live == 0) return 0;
+    T prev = first > 0 ? *items_t::item(ts.items, first - 1) : base > 0 ? in[base - 1] : T{};
     unsigned m = 0;
     CARRY_UNROLL
     for (int j = 0; j < Policy::items_per_thread; ++j) {
-      const int i = striped_index<Policy>(j);
-      if (i < valid) {
-        const bool head = i == 0 && base == 0;
-        const T prev = i > 0 ? *items_t::item(ts.items, i - 1) : before_tile;
-        m |= head || !static_cast<bool>(sel.eq(prev, *items_t::item(ts.items, i))) ? 1u << j : 0u;
-      }
+      const T x = *items_t::item(ts.items, first + j);
+      const bool head = first + j == 0 && base == 0;
+      if ((live >> j) & 1u) m |= head || !static_cast<bool>(sel.eq(prev, x)) ? 1u << j : 0u;
+      prev = x;
     }
     return m;
   }
@@ -130,19 +127,27 @@ struct staged_selection<Policy, T, by_unique<Eq>> {
   }
 };
 
-/// Writes a warp's picks (mask bit j of each lane: its item of round j picked) in order: round by round,
-/// the picks of 32 consecutive items go to consecutive outputs, out[dest + k], one store each (coalesced).
+/// Writes a warp's picks in input order (bits: the lane's blocked mask, bit j = its item j picked): round
+/// by round, the picks among 32 consecutive items of the warp's run go to consecutive outputs,
+/// out[dest + k], one coalesced store each. A round's items are those of 32 / ITEMS consecutive lanes, so
+/// its picks are their masks side by side (a shuffle each): no transpose, no search.
 template <class Policy, class T, class OutIt>
 __device__ void write_picks(typename staged_items<Policy, T>::temp_storage& ts, unsigned bits, OutIt out,
                             std::uint64_t dest) {
   constexpr unsigned full = 0xffffffffu;
-  const unsigned lower = (1u << (threadIdx.x % 32)) - 1; // lanes before this one
+  constexpr int items = Policy::items_per_thread, lanes_per_round = 32 / items;
+  static_assert(32 % items == 0, "carry: a round is whole lanes' items");
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const unsigned lower = (1u << lane) - 1; // the items of the round before this lane's
   CARRY_UNROLL
-  for (int j = 0; j < Policy::items_per_thread; ++j) {
-    const unsigned round = __ballot_sync(full, (bits >> j) & 1u);
-    if ((bits >> j) & 1u)
+  for (int r = 0; r < items; ++r) {
+    unsigned round = 0;
+    CARRY_UNROLL
+    for (int q = 0; q < lanes_per_round; ++q)
+      round |= __shfl_sync(full, bits, r * lanes_per_round + q) << (q * items);
+    if ((round >> lane) & 1u)
       out[static_cast<std::int64_t>(dest + static_cast<std::uint64_t>(__popc(round & lower)))] =
-          *staged_items<Policy, T>::item(ts, striped_index<Policy>(j));
+          *staged_items<Policy, T>::item(ts, (warp * items + r) * 32 + lane);
     dest += static_cast<std::uint64_t>(__popc(round));
   }
 }
@@ -197,12 +202,10 @@ struct staged_compact_agent {
     const int warp_offset = __shfl_sync(0xffffffffu, thread_offset, 0);
     write_picks<Policy, T>(ts.tile.items, mask, out, before + static_cast<std::uint64_t>(warp_offset));
     if constexpr (PARTITION) {
-      unsigned live = 0; // the lane's items that exist
-      CARRY_UNROLL
-      for (int j = 0; j < items; ++j) live |= striped_index<Policy>(j) < valid ? 1u << j : 0u;
+      const int first = threadIdx.x * items;
       const int warp_first = (threadIdx.x / 32) * 32 * items;
       const int rejected_before = (warp_first < valid ? warp_first : valid) - warp_offset;
-      write_picks<Policy, T>(ts.tile.items, ~mask & live, out,
+      write_picks<Policy, T>(ts.tile.items, ~mask & live_bits<items>(first, valid), out,
                              rejected_offset(total, base, before) + static_cast<std::uint64_t>(rejected_before));
     }
   }
