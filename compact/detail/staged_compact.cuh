@@ -139,8 +139,18 @@ __device__ void write_picks(typename staged_items<Policy, T>::temp_storage& ts, 
   static_assert(32 % items == 0, "carry: a round is whole lanes' items");
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const unsigned lower = (1u << lane) - 1; // the items of the round before this lane's
-  CARRY_UNROLL
-  for (int r = 0; r < items; ++r) {
+  // rounds with picks (bit r), so sparse selections skip the empty ones
+  const unsigned lanes_with = __ballot_sync(full, bits != 0);
+  unsigned rounds = lanes_with;
+  if constexpr (lanes_per_round > 1) {
+    rounds = 0;
+    CARRY_UNROLL
+    for (int r = 0; r < items; ++r)
+      rounds |= ((lanes_with >> (r * lanes_per_round)) & ((1u << lanes_per_round) - 1)) != 0 ? 1u << r : 0u;
+  }
+  while (rounds != 0) {
+    const int r = __ffs(rounds) - 1;
+    rounds &= rounds - 1;
     unsigned round = 0;
     CARRY_UNROLL
     for (int q = 0; q < lanes_per_round; ++q)
