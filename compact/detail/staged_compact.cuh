@@ -30,6 +30,21 @@ __device__ void stage_tile(typename staged_items<Policy, T>::temp_storage& ts, c
     tile_t::load_items(ts, tile_in, valid);
 }
 
+/// Calls f(j, item) for the thread's items j = 0 .. ITEMS-1 of a staged tile, read a 16-byte chunk at a
+/// time (its own chunks: conflict-free, one shared-memory load per chunk).
+template <class Policy, class T, class F>
+__device__ void for_own_items(typename staged_items<Policy, T>::temp_storage& ts, F&& f) {
+  using tile_t = staged_items<Policy, T>;
+  CARRY_UNROLL
+  for (int v = 0; v < tile_t::vcount; ++v) {
+    const uint4 chunk = tile_t::own(ts, v);
+    T x[tile_t::chunk_items];
+    memcpy(x, &chunk, sizeof(x));
+    CARRY_UNROLL
+    for (int k = 0; k < tile_t::chunk_items; ++k) f(v * tile_t::chunk_items + k, x[k]);
+  }
+}
+
 /// Bit j set for the thread's items that exist (first + j < valid).
 template <int ITEMS>
 __device__ unsigned live_bits(int first, int valid) {
@@ -56,8 +71,7 @@ struct staged_selection<Policy, T, by_flags<FlagIt>> {
   __device__ static unsigned mask(temp_storage& ts, const by_flags<FlagIt>&, const T*, std::int64_t, int valid) {
     const int first = threadIdx.x * Policy::items_per_thread;
     unsigned m = 0;
-    CARRY_UNROLL
-    for (int j = 0; j < Policy::items_per_thread; ++j) m |= *flags_t::item(ts.flags, first + j) != F(0) ? 1u << j : 0u;
+    for_own_items<Policy, F>(ts.flags, [&](int j, const F& f) { m |= f != F(0) ? 1u << j : 0u; });
     return m & live_bits<Policy::items_per_thread>(first, valid);
   }
   __device__ static void prefetch(const by_flags<FlagIt>& sel, const T* in, std::int64_t base) {
@@ -81,12 +95,9 @@ struct staged_selection<Policy, T, by_predicate<Pred>> {
   __device__ static unsigned mask(temp_storage& ts, const by_predicate<Pred>& sel, const T*, std::int64_t,
                                   int valid) {
     const int first = threadIdx.x * Policy::items_per_thread;
-    const unsigned live = live_bits<Policy::items_per_thread>(first, valid);
     unsigned m = 0;
-    CARRY_UNROLL
-    for (int j = 0; j < Policy::items_per_thread; ++j)
-      if ((live >> j) & 1u) m |= static_cast<bool>(sel.pred(*items_t::item(ts.items, first + j))) ? 1u << j : 0u;
-    return m;
+    for_own_items<Policy, T>(ts.items, [&](int j, const T& x) { m |= static_cast<bool>(sel.pred(x)) ? 1u << j : 0u; });
+    return m & live_bits<Policy::items_per_thread>(first, valid);
   }
   __device__ static void prefetch(const by_predicate<Pred>&, const T* in, std::int64_t base) {
     items_t::prefetch_l2(in + base);
@@ -113,52 +124,61 @@ struct staged_selection<Policy, T, by_unique<Eq>> {
     if (live == 0) return 0;
     T prev = first > 0 ? *items_t::item(ts.items, first - 1) : base > 0 ? in[base - 1] : T{};
     unsigned m = 0;
-    CARRY_UNROLL
-    for (int j = 0; j < Policy::items_per_thread; ++j) {
-      const T x = *items_t::item(ts.items, first + j);
-      const bool head = first + j == 0 && base == 0;
-      if ((live >> j) & 1u) m |= head || !static_cast<bool>(sel.eq(prev, x)) ? 1u << j : 0u;
+    for_own_items<Policy, T>(ts.items, [&](int j, const T& x) {
+      m |= !static_cast<bool>(sel.eq(prev, x)) ? 1u << j : 0u;
       prev = x;
-    }
-    return m;
+    });
+    if (first == 0 && base == 0) m |= 1u; // the input's first item heads its run
+    return m & live;
   }
   __device__ static void prefetch(const by_unique<Eq>&, const T* in, std::int64_t base) {
     items_t::prefetch_l2(in + base);
   }
 };
 
-/// Writes a warp's picks in input order (bits: the lane's blocked mask, bit j = its item j picked): round
-/// by round, the picks among 32 consecutive items of the warp's run go to consecutive outputs,
-/// out[dest + k], one coalesced store each. A round's items are those of 32 / ITEMS consecutive lanes, so
-/// its picks are their masks side by side (a shuffle each): no transpose, no search.
+/// Writes a warp's picks in input order (bits: the lane's blocked mask, bit j = its item j picked) to
+/// out[0], out[1], ...: round by round, each lane takes one 16-byte chunk of 32 consecutive chunks of the
+/// warp's run (one conflict-free shared-memory load) and stores its picks at their rank, which it counts
+/// from the masks of the round's owner lanes (a broadcast shuffle each). A round's stores cover one
+/// contiguous stretch of the output. Rounds without picks are skipped.
 template <class Policy, class T, class OutIt>
-__device__ void write_picks(typename staged_items<Policy, T>::temp_storage& ts, unsigned bits, OutIt out,
-                            std::uint64_t dest) {
+__device__ void write_picks(typename staged_items<Policy, T>::temp_storage& ts, unsigned bits, OutIt out) {
+  using tile_t = staged_items<Policy, T>;
   constexpr unsigned full = 0xffffffffu;
-  constexpr int items = Policy::items_per_thread, lanes_per_round = 32 / items;
-  static_assert(32 % items == 0, "carry: a round is whole lanes' items");
+  constexpr int ci = tile_t::chunk_items, vcount = tile_t::vcount, owners = 32 / vcount;
+  static_assert(32 % vcount == 0, "carry: a round is whole lanes' chunks");
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  const unsigned lower = (1u << lane) - 1; // the items of the round before this lane's
-  // rounds with picks (bit r), so sparse selections skip the empty ones
+  const int my_owner = lane / vcount, shift = (lane % vcount) * ci;
+  // rounds with picks (bit r: owner lanes r*owners ..), so sparse selections skip the empty ones
   const unsigned lanes_with = __ballot_sync(full, bits != 0);
-  unsigned rounds = lanes_with;
-  if constexpr (lanes_per_round > 1) {
-    rounds = 0;
-    CARRY_UNROLL
-    for (int r = 0; r < items; ++r)
-      rounds |= ((lanes_with >> (r * lanes_per_round)) & ((1u << lanes_per_round) - 1)) != 0 ? 1u << r : 0u;
-  }
+  unsigned rounds = 0;
+  CARRY_UNROLL
+  for (int r = 0; r < vcount; ++r)
+    rounds |= ((lanes_with >> (r * owners)) & (owners == 32 ? full : (1u << owners) - 1)) != 0 ? 1u << r : 0u;
   while (rounds != 0) {
     const int r = __ffs(rounds) - 1;
     rounds &= rounds - 1;
-    unsigned round = 0;
+    int before = 0, round_total = 0;
+    unsigned mine = 0;
     CARRY_UNROLL
-    for (int q = 0; q < lanes_per_round; ++q)
-      round |= __shfl_sync(full, bits, r * lanes_per_round + q) << (q * items);
-    if ((round >> lane) & 1u)
-      out[static_cast<std::int64_t>(dest + static_cast<std::uint64_t>(__popc(round & lower)))] =
-          *staged_items<Policy, T>::item(ts, (warp * items + r) * 32 + lane);
-    dest += static_cast<std::uint64_t>(__popc(round));
+    for (int q = 0; q < owners; ++q) {
+      const unsigned m = __shfl_sync(full, bits, r * owners + q);
+      const int c = __popc(m);
+      before += q < my_owner ? c : 0;
+      mine = q == my_owner ? m : mine;
+      round_total += c;
+    }
+    const unsigned my = (mine >> shift) & ((1u << ci) - 1);
+    if (my != 0) {
+      before += __popc(mine & ((1u << shift) - 1));
+      const uint4 chunk = ts.chunks[tile_t::slot(warp * tile_t::warp_chunks + r * 32 + lane)];
+      T x[ci];
+      memcpy(x, &chunk, sizeof(x));
+      CARRY_UNROLL
+      for (int k = 0; k < ci; ++k)
+        if ((my >> k) & 1u) out[before + __popc(my & ((1u << k) - 1))] = x[k];
+    }
+    out += round_total;
   }
 }
 
@@ -210,13 +230,13 @@ struct staged_compact_agent {
   __device__ static void write(temp_storage& ts, unsigned mask, int thread_offset, int valid, std::int64_t base,
                                std::uint64_t before, std::uint64_t total, OutIt out) {
     const int warp_offset = __shfl_sync(0xffffffffu, thread_offset, 0);
-    write_picks<Policy, T>(ts.tile.items, mask, out, before + static_cast<std::uint64_t>(warp_offset));
+    write_picks<Policy, T>(ts.tile.items, mask, out + static_cast<std::int64_t>(before + warp_offset));
     if constexpr (PARTITION) {
       const int first = threadIdx.x * items;
       const int warp_first = (threadIdx.x / 32) * 32 * items;
       const int rejected_before = (warp_first < valid ? warp_first : valid) - warp_offset;
-      write_picks<Policy, T>(ts.tile.items, ~mask & live_bits<items>(first, valid), out,
-                             rejected_offset(total, base, before) + static_cast<std::uint64_t>(rejected_before));
+      write_picks<Policy, T>(ts.tile.items, ~mask & live_bits<items>(first, valid),
+                             out + static_cast<std::int64_t>(rejected_offset(total, base, before) + rejected_before));
     }
   }
 
