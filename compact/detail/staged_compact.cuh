@@ -136,21 +136,44 @@ struct staged_selection<Policy, T, by_unique<Eq>> {
   }
 };
 
-/// Writes a warp's picks in input order (bits: the lane's blocked mask, bit j = its item j picked) to
-/// out[0], out[1], ...: round by round, each lane takes one 16-byte chunk of 32 consecutive chunks of the
-/// warp's run (one conflict-free shared-memory load) and stores its picks at their rank, which it counts
-/// from the masks of the round's owner lanes (a broadcast shuffle each). A round's stores cover one
-/// contiguous stretch of the output. Rounds without picks are skipped.
-template <class Policy, class T, class OutIt>
-__device__ void write_picks(typename staged_items<Policy, T>::temp_storage& ts, unsigned bits, OutIt out) {
+/// Counts of one round: picks before this lane's chunk, in the round, and this lane's own picks (bit k:
+/// item k of its chunk), from the masks of the round's owner lanes (a broadcast shuffle each).
+struct round_counts {
+  int before = 0, total = 0;
+  unsigned mine = 0;
+};
+template <int CI, int OWNERS>
+__device__ round_counts count_round(unsigned bits, int r, int my_owner, int shift) {
+  round_counts c;
+  unsigned owner_mask = 0;
+  CARRY_UNROLL
+  for (int q = 0; q < OWNERS; ++q) {
+    const unsigned m = __shfl_sync(0xffffffffu, bits, r * OWNERS + q);
+    const int n = __popc(m);
+    c.before += q < my_owner ? n : 0;
+    owner_mask = q == my_owner ? m : owner_mask;
+    c.total += n;
+  }
+  c.mine = (owner_mask >> shift) & ((1u << CI) - 1);
+  c.before += __popc(owner_mask & ((1u << shift) - 1));
+  return c;
+}
+
+/// Writes a warp's picks in input order (bits: the lanes' blocked masks, bit j = item j picked) to
+/// out[0], out[1], ... and, in a partition, its rejected items (`rejected`, same form) to rejected_out[0],
+/// ...: round by round, each lane takes one 16-byte chunk of 32 consecutive chunks of the warp's run into
+/// registers; the round's region of the tile, now free, takes the picks compacted (then the rejected);
+/// the warp copies them out as consecutive runs (128 bytes a store). Rounds without any are skipped.
+template <class Policy, bool PARTITION, class T, class OutIt>
+__device__ void write_runs(typename staged_items<Policy, T>::temp_storage& ts, unsigned bits, unsigned rejected,
+                           OutIt out, OutIt rejected_out) {
   using tile_t = staged_items<Policy, T>;
   constexpr unsigned full = 0xffffffffu;
   constexpr int ci = tile_t::chunk_items, vcount = tile_t::vcount, owners = 32 / vcount;
   static_assert(32 % vcount == 0, "carry: a round is whole lanes' chunks");
   const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   const int my_owner = lane / vcount, shift = (lane % vcount) * ci;
-  // rounds with picks (bit r: owner lanes r*owners ..), so sparse selections skip the empty ones
-  const unsigned lanes_with = __ballot_sync(full, bits != 0);
+  const unsigned lanes_with = __ballot_sync(full, bits != 0 || (PARTITION && rejected != 0));
   unsigned rounds = 0;
   CARRY_UNROLL
   for (int r = 0; r < vcount; ++r)
@@ -158,27 +181,29 @@ __device__ void write_picks(typename staged_items<Policy, T>::temp_storage& ts, 
   while (rounds != 0) {
     const int r = __ffs(rounds) - 1;
     rounds &= rounds - 1;
-    int before = 0, round_total = 0;
-    unsigned mine = 0;
+    const round_counts s = count_round<ci, owners>(bits, r, my_owner, shift);
+    round_counts j;
+    if constexpr (PARTITION) j = count_round<ci, owners>(rejected, r, my_owner, shift);
+    uint4* region = ts.chunks + warp * tile_t::warp_chunks + r * 32; // the swizzle stays inside it
+    const uint4 chunk = region[tile_t::swizzle(r * 32 + lane) - r * 32];
+    T x[ci];
+    memcpy(x, &chunk, sizeof(x));
+    __syncwarp(); // the region is read before it is overwritten
+    T* scratch = reinterpret_cast<T*>(region);
     CARRY_UNROLL
-    for (int q = 0; q < owners; ++q) {
-      const unsigned m = __shfl_sync(full, bits, r * owners + q);
-      const int c = __popc(m);
-      before += q < my_owner ? c : 0;
-      mine = q == my_owner ? m : mine;
-      round_total += c;
+    for (int k = 0; k < ci; ++k) {
+      const unsigned below = (1u << k) - 1;
+      if ((s.mine >> k) & 1u) scratch[s.before + __popc(s.mine & below)] = x[k];
+      if (PARTITION && ((j.mine >> k) & 1u)) scratch[s.total + j.before + __popc(j.mine & below)] = x[k];
     }
-    const unsigned my = (mine >> shift) & ((1u << ci) - 1);
-    if (my != 0) {
-      before += __popc(mine & ((1u << shift) - 1));
-      const uint4 chunk = ts.chunks[tile_t::slot(warp * tile_t::warp_chunks + r * 32 + lane)];
-      T x[ci];
-      memcpy(x, &chunk, sizeof(x));
-      CARRY_UNROLL
-      for (int k = 0; k < ci; ++k)
-        if ((my >> k) & 1u) out[before + __popc(my & ((1u << k) - 1))] = x[k];
+    __syncwarp();
+    for (int i = lane; i < s.total; i += 32) out[i] = scratch[i];
+    out += s.total;
+    if constexpr (PARTITION) {
+      for (int i = lane; i < j.total; i += 32) rejected_out[i] = scratch[s.total + i];
+      rejected_out += j.total;
     }
-    out += round_total;
+    __syncwarp(); // the copies are out before a later round reuses registers (regions differ)
   }
 }
 
@@ -230,13 +255,15 @@ struct staged_compact_agent {
   __device__ static void write(temp_storage& ts, unsigned mask, int thread_offset, int valid, std::int64_t base,
                                std::uint64_t before, std::uint64_t total, OutIt out) {
     const int warp_offset = __shfl_sync(0xffffffffu, thread_offset, 0);
-    write_picks<Policy, T>(ts.tile.items, mask, out + static_cast<std::int64_t>(before + warp_offset));
+    const OutIt selected_out = out + static_cast<std::int64_t>(before + warp_offset);
     if constexpr (PARTITION) {
       const int first = threadIdx.x * items;
       const int warp_first = (threadIdx.x / 32) * 32 * items;
       const int rejected_before = (warp_first < valid ? warp_first : valid) - warp_offset;
-      write_picks<Policy, T>(ts.tile.items, ~mask & live_bits<items>(first, valid),
-                             out + static_cast<std::int64_t>(rejected_offset(total, base, before) + rejected_before));
+      write_runs<Policy, true, T>(ts.tile.items, mask, ~mask & live_bits<items>(first, valid), selected_out,
+                                  out + static_cast<std::int64_t>(rejected_offset(total, base, before) + rejected_before));
+    } else {
+      write_runs<Policy, false, T>(ts.tile.items, mask, 0u, selected_out, selected_out);
     }
   }
 
