@@ -20,6 +20,7 @@
 #include "baselines/baselines_compact.hpp"
 #include "common/compact_ops.hpp"
 #include "common/gpu.cuh"
+#include "common/compact_bench.cuh"
 #include "common/timing.cuh"
 
 using namespace carry_validate;
@@ -33,83 +34,6 @@ struct row {
   std::string method;
 };
 std::vector<row> rows;
-
-__global__ void fill_u32(std::uint32_t* p, std::int64_t n, std::uint64_t seed, int run) {
-  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::int64_t{gridDim.x} * blockDim.x) {
-    std::uint64_t z = (static_cast<std::uint64_t>(i / run) + seed) * 0x9E3779B97F4A7C15ull;
-    z = (z ^ (z >> 30)) * 0xBF58476D1CE4E5B9ull;
-    z = (z ^ (z >> 27)) * 0x94D049BB133111EBull;
-    p[i] = static_cast<std::uint32_t>(z ^ (z >> 31));
-  }
-}
-__global__ void fill_flags(std::uint8_t* f, const std::uint32_t* in, std::int64_t n, std::uint32_t bound) {
-  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::int64_t{gridDim.x} * blockDim.x)
-    f[i] = (in[i] * 0x2545F491u) < bound; // independent of the items' own order
-}
-__global__ void count_mismatches(const std::uint32_t* a, const std::uint32_t* b, std::int64_t n,
-                                 unsigned long long* bad) {
-  unsigned long long local = 0;
-  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::int64_t{gridDim.x} * blockDim.x)
-    local += a[i] != b[i];
-  if (local) atomicAdd(bad, local);
-}
-__global__ void reverse_tail(std::uint32_t* p, std::int64_t from, std::int64_t n) {
-  const std::int64_t len = n - from;
-  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < len / 2;
-       i += std::int64_t{gridDim.x} * blockDim.x) {
-    const std::uint32_t t = p[from + i];
-    p[from + i] = p[n - 1 - i];
-    p[n - 1 - i] = t;
-  }
-}
-
-struct gpu_state {
-  std::uint32_t *in = nullptr, *out = nullptr, *check = nullptr;
-  std::uint8_t* flags = nullptr;
-  void* temp = nullptr;
-  void* flush = nullptr;
-  std::size_t temp_bytes = 0, capacity = 0; // items in `in` / `out`
-  std::int64_t* num = nullptr;
-  unsigned long long* bad = nullptr;
-  void ensure_temp(std::size_t need) {
-    if (need <= temp_bytes) return;
-    if (temp) CARRY_CUDA_OR_DIE(cudaFree(temp));
-    CARRY_CUDA_OR_DIE(cudaMalloc(&temp, need));
-    temp_bytes = need;
-  }
-};
-constexpr std::size_t flush_bytes = std::size_t{192} << 20;
-
-/// Median microseconds of call(r) with a cold L2 before each (a memset of 192 MB), events around it;
-/// blocked: queued behind a spin kernel too.
-double time_cold(gpu_state& g, const std::function<void(int)>& call, int rotations, int reps, bool blocked) {
-  cudaEvent_t a, b;
-  CARRY_CUDA_OR_DIE(cudaEventCreate(&a));
-  CARRY_CUDA_OR_DIE(cudaEventCreate(&b));
-  for (int i = 0; i < 3; ++i) call(i % rotations);
-  std::vector<double> t;
-  for (int r = 0; r < reps; ++r) {
-    CARRY_CUDA_OR_DIE(cudaMemsetAsync(g.flush, r & 0xff, flush_bytes));
-    if (blocked)
-      spin_kernel<<<1, 1>>>(200000);
-    else
-      CARRY_CUDA_OR_DIE(cudaStreamSynchronize(0)); // an idle GPU when the call is queued
-    CARRY_CUDA_OR_DIE(cudaEventRecord(a));
-    call(r % rotations);
-    CARRY_CUDA_OR_DIE(cudaEventRecord(b));
-    CARRY_CUDA_OR_DIE(cudaEventSynchronize(b));
-    float ms;
-    CARRY_CUDA_OR_DIE(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms * 1000.0);
-  }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
 
 enum class prim { select_if, select_flagged, select_unique, partition };
 
