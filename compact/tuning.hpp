@@ -33,10 +33,27 @@ constexpr int default_items() {
   return sizeof(T) <= 4 ? 32 : sizeof(T) <= 8 ? 16 : 8;
 }
 
-/// The policy of a compaction of T: 256 threads, 5 blocks per SM (5 x 40 KB of staged items and u8 flags
-/// fit an SM's shared memory). See NOTES.md, "Compaction (issue 15)", for the measured shapes.
+/// The policy of a compaction of T: 256 threads x 32 items (u32), 5 blocks per SM (5 x 40 KB of staged
+/// items and u8 flags fit an SM's shared memory), streaming loads in the single pass, no look-back
+/// back-off. Measured with carry_tune_compact (validate/results/h100-tune-compact-*.log; NOTES.md,
+/// "Compaction (issue 15)"), select_if u32 at 2^28 against CUB in the same run: 16 items a thread cost
+/// 20-30 % (latency-bound: half the bytes in flight); 6 blocks per SM or 128-thread blocks: within 1 %;
+/// a back-off of 100 or 400 ns: within 1 %; streaming loads: +4 % at 1 % selectivity and 2^24, -4 % at
+/// 50 % and 2^28 (kept: the single pass reads its input once).
 template <class T>
 using policy = compact_policy<256, default_items<T>(), 5, true, 0>;
+
+/// The three kernels read the input twice: plain loads there, so that the count kernel's last tiles are
+/// still in L2 when the scatter kernel (which takes the tiles from the last one back) reads them again.
+/// Measured: partition u32 50 % at 2^28, 1136 us against 1210 us with streaming loads.
+template <class P>
+struct without_streaming : P {
+  static constexpr bool streaming = false;
+};
+
+/// Inputs of 2 .. cluster_tiles tiles (up to 2^17 u32 items) run as one thread-block cluster: one launch,
+/// no prepare step, no temp storage (at most 16, and at most what the device co-schedules).
+constexpr int cluster_tiles = 16;
 
 /// Single-pass blocks warm the L2 with their guessed tile before the ticket only when the input has more
 /// tiles than this many blocks per SM (about one wave: 5 blocks of 256 threads fit an SM by registers).

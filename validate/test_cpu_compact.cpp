@@ -25,6 +25,16 @@ TEST_CASE("compaction pass choice", "[compact]") {
   // in place: always the single pass; partition: always the three kernels (needs the total first)
   CHECK(choose_compact_pass(tile + 1, tile, T3, true, false, 0) == compact_pass::single_pass);
   CHECK(choose_compact_pass(tile + 1, tile, S, false, true, 0) == compact_pass::three_kernel);
+  // one cluster when the device co-schedules the tiles: automatic, in place, partition; explicit forms kept
+  CHECK(choose_compact_pass(16 * tile, tile, A, false, false, 0, 16) == compact_pass::cluster);
+  CHECK(choose_compact_pass(16 * tile, tile, A, false, true, 0, 16) == compact_pass::cluster);
+  CHECK(choose_compact_pass(16 * tile, tile, S, true, false, 0, 16) == compact_pass::cluster);
+  CHECK(choose_compact_pass(16 * tile + 1, tile, A, false, false, 0, 16) == compact_pass::single_pass);
+  CHECK(choose_compact_pass(16 * tile + 1, tile, A, false, true, 0, 16) == compact_pass::three_kernel);
+  CHECK(choose_compact_pass(9 * tile, tile, A, false, false, 0, 8) == compact_pass::single_pass);
+  CHECK(choose_compact_pass(2 * tile, tile, T3, false, false, 0, 16) == compact_pass::three_kernel);
+  CHECK(choose_compact_pass(2 * tile, tile, S, false, false, 0, 16) == compact_pass::single_pass);
+  CHECK(choose_compact_pass(2 * tile, tile, A, false, false, 0, 0) == compact_pass::single_pass);
 }
 
 TEST_CASE("compaction temp layout covers both forms, aligned, one size for every option", "[compact]") {

@@ -110,10 +110,17 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
     return cudaErrorInvalidValue;
   const aliasing alias = num_items > 0 ? output_aliasing<T>(in, out, num_items) : aliasing::apart;
   if (alias == aliasing::partial || (PARTITION && alias == aliasing::in_place)) return cudaErrorInvalidValue;
+  constexpr bool staged = staged_ok<Policy, T, InIt, Sel>::value;
+  int cluster_tiles = 0; // the largest cluster of staged tiles the device co-schedules (asked once)
+  if constexpr (staged) {
+    using agent = staged_compact_agent<Policy, PARTITION, T, Sel>;
+    if (tiles.num_tiles > 1 && tiles.num_tiles <= compact_tuning::cluster_tiles)
+      cluster_tiles = detail::cluster_limit<agent>(staged_cluster_kernel<agent, T, Sel, OutIt, NumT>,
+                                                   Policy::block_threads, compact_tuning::cluster_tiles, 0);
+  }
   const compact_pass pass = choose_compact_pass(num_items, Policy::tile_items, opt.algorithm,
                                                 alias == aliasing::in_place, PARTITION,
-                                                compact_tuning::single_pass_from);
-  constexpr bool staged = staged_ok<Policy, T, InIt, Sel>::value;
+                                                compact_tuning::single_pass_from, cluster_tiles);
   const bool vec_in = staged ? chunk_ok<T>(in) : vector_ok<T, Policy::items_per_thread>(in);
   const unsigned grid = static_cast<unsigned>(tiles.num_tiles);
   switch (pass) {
@@ -134,7 +141,7 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
   case compact_pass::three_kernel: {
     std::uint64_t* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
     if constexpr (staged) {
-      using agent = staged_compact_agent<Policy, false, T, Sel>;
+      using agent = staged_compact_agent<compact_tuning::without_streaming<Policy>, false, T, Sel>;
       auto* kernel = staged_count_kernel<agent, T, Sel>;
       if (const cudaError_t e = prefer_shared<agent>(kernel); e != cudaSuccess) return e;
       const T* items = in;
@@ -149,7 +156,7 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
         e != cudaSuccess)
       return e;
     if constexpr (staged) {
-      using agent = staged_compact_agent<Policy, PARTITION, T, Sel>;
+      using agent = staged_compact_agent<compact_tuning::without_streaming<Policy>, PARTITION, T, Sel>;
       auto* kernel = staged_scatter_kernel<agent, T, Sel, OutIt, NumT>;
       if (const cudaError_t e = prefer_shared<agent>(kernel); e != cudaSuccess) return e;
       kernel<<<grid, Policy::block_threads, 0, stream>>>(in, sel, out, tiles, vec_in, counts, d_num);
@@ -159,6 +166,23 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
     }
     return detail::after_launch(stream);
   }
+  case compact_pass::cluster:
+    if constexpr (staged) {
+      using agent = staged_compact_agent<Policy, PARTITION, T, Sel>;
+      auto* kernel = staged_cluster_kernel<agent, T, Sel, OutIt, NumT>;
+      if (const cudaError_t e = prefer_shared<agent>(kernel); e != cudaSuccess) return e;
+      cudaLaunchAttribute attr[1];
+      attr[0].id = cudaLaunchAttributeClusterDimension;
+      attr[0].val.clusterDim.x = grid, attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
+      cudaLaunchConfig_t cfg = {};
+      cfg.gridDim = dim3(grid), cfg.blockDim = dim3(Policy::block_threads);
+      cfg.stream = stream, cfg.attrs = attr, cfg.numAttrs = 1;
+      const T* items = in;
+      if (const cudaError_t e = cudaLaunchKernelEx(&cfg, kernel, items, sel, out, tiles, vec_in, d_num); e != cudaSuccess)
+        return e;
+      return detail::after_launch(stream);
+    }
+    return cudaErrorInvalidValue; // never chosen without staged tiles (cluster_tiles stays 0)
   case compact_pass::single_pass: {
     int sms = 0;
     if (const cudaError_t e = device_sms(sms); e != cudaSuccess) return e;

@@ -62,6 +62,14 @@ __global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
   Agent::scatter(ts, in, sel, out, plan, plan.num_tiles - 1 - blockIdx.x, vec_in, scanned, d_num);
 }
 
+/// Small inputs: one thread-block cluster of staged tiles (staged_compact_agent::cluster_pass).
+template <class Agent, class T, class Sel, class OutIt, class NumT>
+__global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
+    staged_cluster_kernel(const T* in, Sel sel, OutIt out, tile_plan plan, bool vec_in, NumT* d_num) {
+  __shared__ typename Agent::temp_storage ts;
+  Agent::cluster_pass(ts, in, sel, out, plan, vec_in, d_num);
+}
+
 /// The count of an empty input.
 template <class NumT>
 __global__ void write_count_kernel(NumT* d_num, NumT value) {

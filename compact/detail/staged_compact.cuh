@@ -7,6 +7,7 @@
 #include <cstdint>
 
 #include "../../scan/detail/staged_tile.cuh"
+#include "../../scan/lookback/cluster.cuh"
 #include "agents.cuh"
 
 namespace carry {
@@ -224,6 +225,7 @@ struct staged_compact_agent {
     };
     std::uint64_t selected_before;
     std::uint32_t ticket;
+    std::uint32_t inbox[16]; // the cluster pass: every tile's count
   };
 
   /// Phase 1 of the three kernels, staged: the number of selected items of tile `tile`.
@@ -301,6 +303,30 @@ struct staged_compact_agent {
     const std::uint64_t total = before + static_cast<std::uint64_t>(tile_count); // a partition: one tile
     write(ts, mask, thread_offset, valid, base, before, total, out);
     if (last && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
+  }
+
+  /// Small inputs: the grid is one thread-block cluster of up to 16 tiles (tile = rank). Every block
+  /// pushes its count into every block's inbox (the engine's cluster exchange), so each knows the counts
+  /// before it and the total: one launch, no temp storage, a partition as well as a selection. In place
+  /// is safe: the exchange ends in a cluster barrier that every block reaches after its loads.
+  template <class OutIt, class NumT>
+  __device__ static void cluster_pass(temp_storage& ts, const T* in, const Sel& sel, OutIt out, const tile_plan& plan,
+                                      bool vec_in, NumT* d_num) {
+    const int tile = static_cast<int>(blockIdx.x), tiles = static_cast<int>(plan.num_tiles);
+    lookback::cluster_started();
+    const std::int64_t base = plan.tile_base(tile);
+    const int valid = plan.valid_items(tile);
+    int thread_offset, tile_count;
+    const unsigned mask = load_and_rank(ts, in, sel, base, valid, vec_in, thread_offset, tile_count);
+    // ---- every tile's count, in every block ----
+    lookback::cluster_push(ts.inbox, static_cast<std::uint32_t>(tile_count), tile, 0, tiles);
+    std::uint64_t before = 0, total = 0;
+    for (int t = 0; t < tiles; ++t) {
+      before += t < tile ? ts.inbox[t] : 0u;
+      total += ts.inbox[t];
+    }
+    write(ts, mask, thread_offset, valid, base, before, total, out);
+    if (tile == tiles - 1 && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
   }
 
   /// Phase 3 of the three kernels, staged (scanned: the engine's inclusive scan of the tile counts).

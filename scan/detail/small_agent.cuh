@@ -2,8 +2,7 @@
 // aggregates in distributed shared memory, more tiles take the ticketed look-back.
 #pragma once
 
-#include <cooperative_groups.h>
-
+#include "../lookback/cluster.cuh"
 #include "pass_choice.hpp"
 #include "single_pass_agent.cuh"
 #include "warp_striped.cuh"
@@ -33,10 +32,7 @@ struct small_agent {
     std::int64_t tile = blockIdx.x;
     if constexpr (ticketed) // ---- ticket: tiles go out in the order blocks start ----
       tile = lookback::block_ticket(ts.tile, state.counter);
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    if constexpr (MODE == small_mode::cluster) // "started": no block is written to before it runs
-      asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory");
-#endif
+    if constexpr (MODE == small_mode::cluster) lookback::cluster_started(); // no block is written to before it runs
     const std::int64_t base = plan.tile_base(tile);
     const int valid = plan.valid_items(tile);
     const int seg_valid = valid - warp * seg_t::items;
@@ -52,25 +48,15 @@ struct small_agent {
     // ---- phase 3: the tile's carry-in ----
     tile_prefix<T> carry{init, EXCLUSIVE};
     if constexpr (MODE == small_mode::cluster) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-      __trap(); // clusters need sm_90: the dispatch never launches this mode on older devices
-#else
-      // The grid is one cluster and tile = rank. Once every block has started (the barrier phase each
-      // arrived at before its loads), each block pushes its aggregate into the inbox of every later
-      // block (distributed shared memory); a second barrier phase makes the pushes visible; each block
-      // folds its own inbox by the canonical formula (a partial group: fewer than 32 tiles), so
-      // deterministic results agree bit for bit with the canonical look-back. After that barrier no
-      // block touches another's shared memory, so none waits for the others before it leaves.
-      namespace cg = cooperative_groups;
-      cg::cluster_group cluster = cg::this_cluster();
-      asm volatile("barrier.cluster.wait;" ::: "memory");
+      // The grid is one cluster and tile = rank. Each block pushes its aggregate into the inbox of every
+      // later block (lookback::cluster_push: once all have started; visible on return); each block folds
+      // its own inbox by the canonical formula (a partial group: fewer than 32 tiles), so deterministic
+      // results agree bit for bit with the canonical look-back.
       using prefix_op = lookback::tile_prefix_op<0, true, format, Op>;
       const int tiles = static_cast<int>(plan.num_tiles);
-      if (warp == 0 && tile + 1 + lane < tiles) {
-        const T mine = prefix_op::published(fold_in_order(ts.aggregates, warps, op), tile, op, init, EXCLUSIVE);
-        *cluster.map_shared_rank(&ts.inbox[tile], static_cast<unsigned>(tile + 1 + lane)) = mine;
-      }
-      cluster.sync();
+      T mine{};
+      if (warp == 0) mine = prefix_op::published(fold_in_order(ts.aggregates, warps, op), tile, op, init, EXCLUSIVE);
+      lookback::cluster_push(ts.inbox, mine, static_cast<int>(tile), static_cast<int>(tile) + 1, tiles);
       if (warp == 0 && tile > 0) {
         const T v = lane < tile ? ts.inbox[lane] : T{};
         const T p = lookback::fold_partial_group(v, static_cast<int>(tile), op);
@@ -78,7 +64,6 @@ struct small_agent {
       }
       __syncthreads();
       if (tile > 0) carry = ts.prefix;
-#endif
     }
     if constexpr (ticketed) {
       if (warp == 0) {

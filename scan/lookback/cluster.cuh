@@ -1,0 +1,39 @@
+// Tile aggregates exchanged inside one thread-block cluster (distributed shared memory): one launch, no
+// temp storage, no tickets; the small-input form of the look-back for up to 16 tiles.
+#pragma once
+
+#include <cooperative_groups.h>
+
+#include "../detail/config.hpp"
+
+namespace carry {
+namespace lookback {
+
+/// Marks the calling block started (every thread, before its loads): no block writes into another's
+/// shared memory before that block runs (cluster_push waits for every block's mark).
+__device__ __forceinline__ void cluster_started() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("barrier.cluster.arrive.relaxed;" ::: "memory");
+#endif
+}
+
+/// Called by every thread of every block of the cluster (the grid is one cluster, rank = tile) after
+/// cluster_started: lane k of warp 0 writes `value` (warp 0's) into slot `rank` of the `inbox` of block
+/// first + k, for first + k < blocks. On return every value pushed into this block's inbox is visible;
+/// after that no block touches another's shared memory, so none waits for the others before it leaves.
+template <class T>
+__device__ void cluster_push(T* inbox, const T& value, int rank, int first, int blocks) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap(); // clusters need sm_90: the dispatch never launches a cluster on older devices
+#else
+  namespace cg = cooperative_groups;
+  cg::cluster_group cluster = cg::this_cluster();
+  asm volatile("barrier.cluster.wait;" ::: "memory");
+  const int target = first + static_cast<int>(threadIdx.x);
+  if (threadIdx.x < 32 && target < blocks) *cluster.map_shared_rank(&inbox[rank], static_cast<unsigned>(target)) = value;
+  cluster.sync();
+#endif
+}
+
+} // namespace lookback
+} // namespace carry
