@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# carry's build driver (RAPIDS style): ./build.sh [test|demo|bench|format|clean] — see ./build.sh --help.
+# carry's build driver (RAPIDS style): ./build.sh [test|demo|bench|plot|format|clean] — see ./build.sh --help.
 set -euo pipefail
 cd "$(dirname "$0")"
 
@@ -11,8 +11,12 @@ usage() {
   cat <<'USAGE'
 usage: ./build.sh <verb> [args for the program it runs]
   test    configure, build everything, run ctest (GPU tests report "skipped" without a GPU)
-  demo    build and run the carry tool on its built-in data set, checked against CUB
-  bench   build and run the benchmark (carry vs CUB, Thrust, memcpy); CSV in $BUILD_DIR/bench.csv
+  demo    build and run the carry tool on its built-in data set (scan, select, partition, unique),
+          each checked against CUB, with a table of throughputs
+  bench   build and run the benchmarks (scan: carry vs CUB, Thrust, memcpy; compaction: carry vs CUB,
+          memcpy); CSV in $BUILD_DIR/bench.csv and $BUILD_DIR/bench_compact.csv
+  plot    charts of the benchmark CSVs in validate/results/ (PNG, validate/results/charts/), with
+          matplotlib (installs Debian's python3-matplotlib when missing)
   format  clang-format every source file in place
   clean   remove $BUILD_DIR
 Environment: BUILD_DIR (build), JOBS (nproc), CMAKE_PREFIX_PATH (honoured, e.g. for a staged Catch2),
@@ -77,8 +81,21 @@ case "$verb" in
     ensure_catch2
     configure
     build carry_tool
-    say "running carry on its default data set (2^26 random u32, inclusive sum, also replayed as a CUDA graph), checked against CUB"
-    "$BUILD_DIR/apps/carry" --graph "$@"
+    tool="$BUILD_DIR/apps/carry"
+    say "carry scan: 2^26 random u32, inclusive sum, also replayed as a CUDA graph, checked against CUB"
+    "$tool" scan --graph "$@"
+    summary=$(mktemp)
+    log=$(mktemp)
+    for cmd in "select --selectivity 50" "select --flags --selectivity 50" "partition --selectivity 50" "unique"; do
+      say "carry $cmd (2^26 u32), checked against CUB"
+      # shellcheck disable=SC2086
+      "$tool" $cmd | tee "$log"
+      awk -v c="$cmd" '$1=="carry"||$1=="cub"||$1=="memcpy"{print c"|"$0}' "$log" >>"$summary"
+    done
+    say "summary (median us with a cold L2; GB/s of the bytes each must move; fraction of copy; x CUB)"
+    awk -F'|' '{printf "%-34s %s\n", $1, $2}' "$summary"
+    rm -f "$log"
+    rm -f "$summary"
     ;;
   bench)
     ensure_catch2
@@ -86,6 +103,24 @@ case "$verb" in
     build carry_bench
     say "running the benchmark"
     "$BUILD_DIR/validate/carry_bench" --csv "$BUILD_DIR/bench.csv" "$@"
+    build carry_bench_compact
+    say "running the compaction benchmark"
+    "$BUILD_DIR/validate/carry_bench_compact" --csv "$BUILD_DIR/bench_compact.csv"
+    ;;
+  plot)
+    py=""
+    for p in /usr/bin/python3 python3; do
+      if command -v "$p" >/dev/null && "$p" -c 'import matplotlib' 2>/dev/null; then py=$p; break; fi
+    done
+    if [ -z "$py" ]; then
+      say "matplotlib not found: installing the Debian package python3-matplotlib"
+      sudo=""
+      [ "$(id -u)" = 0 ] || sudo="sudo"
+      $sudo apt-get update -qq && $sudo apt-get install -y -qq python3-matplotlib
+      py=/usr/bin/python3
+    fi
+    say "charting validate/results/*.csv into validate/results/charts/"
+    "$py" validate/results/plot.py validate/results/charts validate/results/h100-bench.csv validate/results/h100-compact.csv
     ;;
   format)
     say "formatting with $(clang-format --version)"

@@ -1,13 +1,14 @@
 #!/usr/bin/env bash
 # One device session: build, full GPU test suite, compute-sanitizer runs, benchmark; logs under $OUT.
-# usage: validate/gpu_run.sh [stages...]   stages: build test sanitize bench quickbench tune demo (default: all but tune)
+# usage: validate/gpu_run.sh [stages...]   stages: build test sanitize bench compactbench quickbench tune demo
+# (default: all but tune)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/carry-out}
 mkdir -p "$OUT"
 export CMAKE_PREFIX_PATH=$PWD/.deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
 export JOBS=${JOBS:-16}
-stages=${*:-build test sanitize bench demo}
+stages=${*:-build test sanitize bench compactbench demo}
 status=0
 has() { [[ " $stages " == *" $1 "* ]]; }
 step() { echo "== $1: $(date +%T)"; }
@@ -61,6 +62,9 @@ if has sanitize; then
     run_tool $tool test_scan_api "temp storage reused*"
     run_tool $tool test_scan_graph
     run_tool $tool test_lookback
+    run_tool $tool test_compact_select
+    run_tool $tool test_compact_partition
+    run_tool $tool test_compact_graph
     echo "$tool done $(date +%T)"
   done
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize.log" | sort | uniq -c
@@ -78,6 +82,11 @@ if has bench; then
   step bench
   build/validate/carry_bench --csv "$OUT/bench.csv" >"$OUT/bench.txt" 2>"$OUT/bench.err" || status=1
   tail -3 "$OUT/bench.err"
+fi
+if has compactbench; then
+  step compactbench
+  build/validate/carry_bench_compact --csv "$OUT/bench_compact.csv" >"$OUT/bench_compact.txt" 2>"$OUT/bench_compact.err" || status=1
+  tail -2 "$OUT/bench_compact.err"
 fi
 if has demo; then
   step demo

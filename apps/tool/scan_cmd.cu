@@ -1,4 +1,4 @@
-// The carry tool: scans a data set with carry's engine, checks the result against CUB, prints throughput.
+// `carry scan`: scans a data set with carry's engine, checks the result against CUB, prints throughput.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -12,13 +12,14 @@
 
 #include "baselines/baselines.hpp"
 #include "common/timing.cuh"
+#include "tool.hpp"
 
 namespace {
 
 const char* usage =
-    "carry - scan-based parallel primitives on the GPU\n"
+    "carry scan - prefix sums on the GPU, checked against CUB\n"
     "\n"
-    "usage: carry [options]\n"
+    "usage: carry scan [options]\n"
     "  Scans a data set with carry's engine, checks every element against CUB (cub::DeviceScan),\n"
     "  and prints the throughput of carry, CUB and a device-to-device copy of the same bytes.\n"
     "  With no options: 2^26 random u32, inclusive sum, automatic algorithm.\n"
@@ -46,15 +47,6 @@ const char* usage =
     "  --help              this text\n"
     "\n"
     "exit status: 0 checked and timed; 1 mismatch against CUB or CUDA error; 2 bad usage or no GPU\n";
-
-#define CHECK_CUDA(x)                                                                                        \
-  do {                                                                                                       \
-    cudaError_t e_ = (x);                                                                                    \
-    if (e_ != cudaSuccess) {                                                                                 \
-      std::fprintf(stderr, "carry: CUDA error %s: %s\n", cudaGetErrorName(e_), #x);                          \
-      std::exit(1);                                                                                          \
-    }                                                                                                        \
-  } while (0)
 
 struct config {
   std::int64_t n = std::int64_t{1} << 26;
@@ -214,13 +206,13 @@ int run_default_variant(const config& c) {
 
 } // namespace
 
-int main(int argc, char** argv) {
+int carry_tool::scan_main(int argc, char** argv) {
   config c;
-  for (int i = 1; i < argc; ++i) {
+  for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
     auto value = [&]() -> std::string {
       if (i + 1 >= argc) {
-        std::fprintf(stderr, "carry: %s needs a value\n%s", a.c_str(), usage);
+        std::fprintf(stderr, "carry scan: %s needs a value (see carry scan --help)\n", a.c_str());
         std::exit(2);
       }
       return argv[++i];
@@ -229,13 +221,7 @@ int main(int argc, char** argv) {
       std::printf("%s", usage);
       return 0;
     } else if (a == "--n") {
-      const std::string v = value();
-      char* end = nullptr;
-      c.n = std::strtoll(v.c_str(), &end, 10);
-      if (v.empty() || *end != '\0' || c.n <= 0) {
-        std::fprintf(stderr, "carry: --n needs a positive whole number of items, not '%s'\n", v.c_str());
-        return 2;
-      }
+      if (!carry_tool::parse_count("--n", value(), c.n)) return 2;
     }
     else if (a == "--type")
       c.type = value();
@@ -252,7 +238,7 @@ int main(int argc, char** argv) {
     else if (a == "--reps")
       c.reps = std::max(1, std::atoi(value().c_str()));
     else {
-      std::fprintf(stderr, "carry: unknown option %s\n%s", a.c_str(), usage);
+      std::fprintf(stderr, "carry scan: unknown option %s (see carry scan --help)\n", a.c_str());
       return 2;
     }
   }
@@ -272,15 +258,7 @@ int main(int argc, char** argv) {
     return 2;
   }
   if (c.variant != "coarsened" && c.algorithm == "auto") c.algorithm = "hierarchical"; // where variants live
-  int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {
-    std::fprintf(stderr, "carry: no CUDA-capable GPU found; this tool runs its scans on a GPU\n");
-    return 2;
-  }
-  cudaDeviceProp p;
-  CHECK_CUDA(cudaGetDeviceProperties(&p, 0));
-  std::printf("GPU: %s, %d SMs; CUB from CCCL %s\n", p.name, p.multiProcessorCount,
-              carry_validate::cccl_version());
+  if (!carry_tool::print_gpu()) return 2;
   using BA = carry::block_scan_algorithm;
   if (c.type == "u32") {
     if (c.variant == "kogge_stone") return run<carry::tuning::seed_policy<BA::kogge_stone>, std::uint32_t>(c);

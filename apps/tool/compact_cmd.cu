@@ -1,0 +1,337 @@
+// `carry select | partition | unique`: a compaction of a data set with carry, checked against CUB, timed.
+#include <algorithm>
+#include <climits>
+#include <cstdio>
+#include <cstring>
+#include <fstream>
+#include <limits>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <carry/compact/device_partition.cuh>
+#include <carry/compact/device_select.cuh>
+
+#include "baselines/baselines_compact.hpp"
+#include "common/compact_ops.hpp"
+#include "common/timing.cuh"
+#include "tool.hpp"
+
+namespace {
+
+const char* usage_text(const std::string& prim) {
+  if (prim == "select")
+    return "carry select - keep the items that satisfy x < t (or whose flag is non-zero), in input order\n"
+           "\n"
+           "usage: carry select [options]\n"
+           "  The threshold t is the value that selects the requested fraction of the data, so the selectivity\n"
+           "  holds for any distribution (ties can move it: the run prints what was selected).\n";
+  if (prim == "partition")
+    return "carry partition - the items with x < t first, then the others, both in input order (stable)\n"
+           "\n"
+           "usage: carry partition [options]\n"
+           "  CUB's DevicePartition::If writes the others in reverse order; the check accounts for that.\n";
+  return "carry unique - keep the first item of each run of equal items\n"
+         "\n"
+         "usage: carry unique [options]\n";
+}
+
+const char* options_text =
+    "\n"
+    "options:\n"
+    "  --n N               number of generated items (default 67108864 = 2^26; > 2^31 works)\n"
+    "  --type T            item type: u32 (default), u64, u8\n"
+    "  --data D            generated data: uniform (random bits; default for select and partition),\n"
+    "                      few (16 distinct values), sorted (ascending), equal (one value),\n"
+    "                      runs4 (runs of equal items of mean length 4; default for unique)\n"
+    "  --selectivity P     percent of items selected (select, partition): 1, 50 (default), 99, or any\n"
+    "                      whole number 0..100\n"
+    "  --flags             select: a flag array (one byte an item, P % non-zero) decides instead of x < t\n"
+    "  --input FILE        items from a raw binary file of --type values instead of generated data\n"
+    "  --algorithm A       auto (default), single_pass (one pass that reads the input once),\n"
+    "                      three_kernel (count, scan of the counts, scatter: reads it twice)\n"
+    "  --reps R            timed repetitions, median reported (default 30)\n"
+    "  --csv               print the results as CSV (primitive,impl,type,n,median_us,gbps,frac_copy,vs_cub)\n"
+    "  --help              this text\n"
+    "\n"
+    "Prints carry's time, CUB's (the faster of its 32- and 64-bit size paths) and a device copy's, each the\n"
+    "median of --reps calls with a cold L2 cache before each, the bandwidth (bytes read and written at\n"
+    "least: the items, the flags, the items kept), the fraction of copy bandwidth and the ratio to CUB.\n"
+    "exit status: 0 checked and timed; 1 mismatch against CUB or CUDA error; 2 bad usage or no GPU\n";
+
+struct config {
+  std::string prim, type = "u32", data, algorithm = "auto", input;
+  std::int64_t n = std::int64_t{1} << 26;
+  int percent = 50, reps = 30;
+  bool flags = false, csv = false;
+};
+
+template <class T>
+std::vector<T> generate(const config& c) {
+  std::vector<T> h(static_cast<std::size_t>(c.n));
+  std::mt19937_64 g(20261123);
+  if (c.data == "uniform") {
+    for (auto& x : h) x = static_cast<T>(g());
+  } else if (c.data == "few") {
+    for (auto& x : h) x = static_cast<T>(g() % 16 * 1000003u);
+  } else if (c.data == "sorted") {
+    for (std::size_t i = 0; i < h.size(); ++i)
+      h[i] = static_cast<T>(sizeof(T) == 1 ? i * 256 / h.size() : sizeof(T) == 2 ? i * 65536 / h.size() : i);
+  } else if (c.data == "equal") {
+    std::fill(h.begin(), h.end(), static_cast<T>(42));
+  } else { // runs4
+    T v = static_cast<T>(g());
+    for (std::size_t i = 0; i < h.size();) {
+      const std::size_t len = 1 + g() % 7;
+      for (std::size_t k = 0; k < len && i < h.size(); ++k) h[i++] = v;
+      v = static_cast<T>(v + 1 + g() % 5);
+    }
+  }
+  return h;
+}
+
+template <class T>
+bool read_file(config& c, std::vector<T>& h) {
+  std::ifstream f(c.input, std::ios::binary | std::ios::ate);
+  if (!f) {
+    std::fprintf(stderr, "carry %s: --input cannot open '%s'\n", c.prim.c_str(), c.input.c_str());
+    return false;
+  }
+  const std::streamoff bytes = f.tellg();
+  if (bytes <= 0 || bytes % static_cast<std::streamoff>(sizeof(T)) != 0) {
+    std::fprintf(stderr, "carry %s: --input '%s' holds %lld bytes, not a whole number of %s values\n",
+                 c.prim.c_str(), c.input.c_str(), static_cast<long long>(bytes), c.type.c_str());
+    return false;
+  }
+  c.n = bytes / static_cast<std::streamoff>(sizeof(T));
+  h.resize(static_cast<std::size_t>(c.n));
+  f.seekg(0);
+  f.read(reinterpret_cast<char*>(h.data()), bytes);
+  return static_cast<bool>(f);
+}
+
+/// Median microseconds of call() with the L2 flushed (a 192 MB memset) before each, as the benchmark.
+template <class F>
+double time_cold(F&& call, int reps, void* flush, std::size_t flush_bytes) {
+  cudaEvent_t a, b;
+  CHECK_CUDA(cudaEventCreate(&a));
+  CHECK_CUDA(cudaEventCreate(&b));
+  for (int i = 0; i < 3; ++i) call();
+  std::vector<double> t;
+  for (int r = 0; r < reps; ++r) {
+    CHECK_CUDA(cudaMemsetAsync(flush, r & 0xff, flush_bytes));
+    carry_validate::spin_kernel<<<1, 1>>>(200000);
+    CHECK_CUDA(cudaEventRecord(a));
+    call();
+    CHECK_CUDA(cudaEventRecord(b));
+    CHECK_CUDA(cudaEventSynchronize(b));
+    float ms;
+    CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
+    t.push_back(ms * 1000.0);
+  }
+  cudaEventDestroy(a);
+  cudaEventDestroy(b);
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+template <class T>
+int run(config& c) {
+  // ---- data ----
+  std::vector<T> h;
+  if (!c.input.empty()) {
+    if (!read_file(c, h)) return 2;
+  } else {
+    if (c.n >= (std::int64_t{1} << 26)) std::fprintf(stderr, "carry: generating %lld items...\n", static_cast<long long>(c.n));
+    h = generate<T>(c);
+  }
+  const std::int64_t n = c.n;
+  // the threshold that selects c.percent % (the value at that rank of the sorted data; none above it)
+  T bound = std::numeric_limits<T>::max();
+  bool select_all = c.percent >= 100;
+  if (!select_all && c.prim != "unique") {
+    std::vector<T> s(h);
+    const std::size_t k = static_cast<std::size_t>(static_cast<double>(n) * c.percent / 100.0);
+    std::nth_element(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(k, s.size() - 1)), s.end());
+    bound = s[std::min<std::size_t>(k, s.size() - 1)];
+  }
+  std::vector<std::uint8_t> hf;
+  if (c.flags) {
+    hf.resize(h.size());
+    std::mt19937 g(7);
+    for (auto& f : hf) f = static_cast<std::uint8_t>(g() % 100 < static_cast<unsigned>(c.percent) ? 1 + g() % 255 : 0);
+  }
+  T *in, *out, *ref;
+  std::uint8_t* flags = nullptr;
+  std::int64_t* num;
+  CHECK_CUDA(cudaMalloc(&in, n * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&out, n * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&ref, n * sizeof(T)));
+  CHECK_CUDA(cudaMalloc(&num, sizeof(std::int64_t)));
+  CHECK_CUDA(cudaMemcpy(in, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
+  if (c.flags) {
+    CHECK_CUDA(cudaMalloc(&flags, static_cast<std::size_t>(n)));
+    CHECK_CUDA(cudaMemcpy(flags, hf.data(), static_cast<std::size_t>(n), cudaMemcpyHostToDevice));
+  }
+  carry::compact_options opt;
+  opt.algorithm = c.algorithm == "single_pass"    ? carry::compact_algorithm::single_pass
+                  : c.algorithm == "three_kernel" ? carry::compact_algorithm::three_kernel
+                                                  : carry::compact_algorithm::automatic;
+  // select_all: every item; x < max misses the maximum itself, so a predicate that is always true
+  const carry_validate::less_than<T> pred{bound};
+  const T* cin = in;
+  auto carry_call = [&](void* t, std::size_t& b) -> cudaError_t {
+    if (c.prim == "unique") return carry::select_unique(t, b, cin, out, num, n, carry::equal_to{}, opt);
+    if (c.prim == "partition") return carry::partition(t, b, cin, out, num, n, pred, opt);
+    if (c.flags) return carry::select_flagged(t, b, cin, static_cast<const std::uint8_t*>(flags), out, num, n, opt);
+    return carry::select_if(t, b, cin, out, num, n, pred, opt);
+  };
+  auto cub_call = [&](void* t, std::size_t& b, T* dst, bool wide) -> cudaError_t {
+    if (c.prim == "unique") return carry_validate::cub_select_unique(t, b, cin, dst, num, n, wide, cudaStream_t{});
+    if (c.prim == "partition") return carry_validate::cub_partition_less(t, b, cin, dst, num, n, bound, wide, cudaStream_t{});
+    if (c.flags)
+      return carry_validate::cub_select_flagged(t, b, cin, static_cast<const std::uint8_t*>(flags), dst, num, n, wide,
+                                                cudaStream_t{});
+    return carry_validate::cub_select_if_less(t, b, cin, dst, num, n, bound, wide, cudaStream_t{});
+  };
+  std::size_t bytes = 0, cub_bytes = 0, cub64_bytes = 0;
+  CHECK_CUDA(carry_call(nullptr, bytes));
+  if (n <= INT_MAX) CHECK_CUDA(cub_call(nullptr, cub_bytes, ref, false));
+  CHECK_CUDA(cub_call(nullptr, cub64_bytes, ref, true));
+  const std::size_t temp_bytes = std::max({bytes, cub_bytes, cub64_bytes});
+  void* temp;
+  CHECK_CUDA(cudaMalloc(&temp, temp_bytes));
+  // ---- check: count and items against CUB ----
+  std::size_t b = temp_bytes;
+  CHECK_CUDA(cub_call(temp, b, ref, n > INT_MAX));
+  std::int64_t cub_num = 0, got = 0;
+  CHECK_CUDA(cudaMemcpy(&cub_num, num, sizeof cub_num, cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemset(out, 0xA5, n * sizeof(T)));
+  CHECK_CUDA(cudaMemset(temp, 0xFF, temp_bytes));
+  b = temp_bytes;
+  CHECK_CUDA(carry_call(temp, b));
+  CHECK_CUDA(cudaMemcpy(&got, num, sizeof got, cudaMemcpyDeviceToHost));
+  const std::size_t compare = c.prim == "partition" ? static_cast<std::size_t>(n) : static_cast<std::size_t>(cub_num);
+  std::vector<T> h_out(compare), h_ref(compare);
+  CHECK_CUDA(cudaMemcpy(h_out.data(), out, compare * sizeof(T), cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(h_ref.data(), ref, compare * sizeof(T), cudaMemcpyDeviceToHost));
+  if (c.prim == "partition") std::reverse(h_ref.begin() + cub_num, h_ref.end()); // CUB's rejected: reversed
+  std::int64_t bad = 0;
+  for (std::size_t i = 0; i < compare; ++i) bad += std::memcmp(&h_out[i], &h_ref[i], sizeof(T)) != 0;
+  const bool ok = got == cub_num && bad == 0;
+  if (!c.csv)
+    std::printf("carry %s of %lld %s (%s data%s, algorithm %s): %lld selected (%.1f %%); check against CUB: %s "
+                "(count %lld vs %lld, %lld items differ)\n",
+                c.prim.c_str(), static_cast<long long>(n), c.type.c_str(), c.input.empty() ? c.data.c_str() : "file",
+                c.flags ? ", flags" : "", c.algorithm.c_str(), static_cast<long long>(got), 100.0 * got / n,
+                ok ? "ok" : "FAILED", static_cast<long long>(got), static_cast<long long>(cub_num),
+                static_cast<long long>(bad));
+  // ---- time (cold L2) ----
+  const std::size_t flush_bytes = std::size_t{192} << 20;
+  void* flush;
+  CHECK_CUDA(cudaMalloc(&flush, flush_bytes));
+  if (n >= (std::int64_t{1} << 26) || c.reps > 100) std::fprintf(stderr, "carry: timing carry, CUB and a copy...\n");
+  const double t_carry = time_cold([&] { std::size_t t = temp_bytes; CHECK_CUDA(carry_call(temp, t)); }, c.reps, flush, flush_bytes);
+  double t_cub = 1e30;
+  for (bool wide : {false, true}) {
+    if (!wide && n > INT_MAX) continue;
+    t_cub = std::min(t_cub, time_cold([&] { std::size_t t = temp_bytes; CHECK_CUDA(cub_call(temp, t, ref, wide)); },
+                                      c.reps, flush, flush_bytes));
+  }
+  const double t_copy = time_cold([&] { CHECK_CUDA(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); },
+                                  c.reps, flush, flush_bytes);
+  const double moved = static_cast<double>(n) * sizeof(T) + (c.flags ? static_cast<double>(n) : 0.0) +
+                       static_cast<double>(c.prim == "partition" ? n : got) * sizeof(T);
+  const double copy_gbps = 2.0 * n * sizeof(T) / (t_copy * 1e3);
+  auto line = [&](const char* impl, double us, double bytes_moved) {
+    const double gbps = bytes_moved / (us * 1e3);
+    if (c.csv)
+      std::printf("%s,%s,%s,%lld,%.2f,%.1f,%.4f,%.4f\n", c.prim.c_str(), impl, c.type.c_str(), static_cast<long long>(n),
+                  us, gbps, gbps / copy_gbps, t_cub / us);
+    else
+      std::printf("%-8s %12.1f %10.1f %10.3f %8.3f\n", impl, us, gbps, gbps / copy_gbps, t_cub / us);
+  };
+  if (!c.csv) std::printf("\n%-8s %12s %10s %10s %8s\n", "impl", "median_us", "GB/s", "of_copy", "x_cub");
+  line("carry", t_carry, moved);
+  line("cub", t_cub, moved);
+  line("memcpy", t_copy, 2.0 * n * sizeof(T));
+  for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(ref), static_cast<void*>(num),
+                  static_cast<void*>(flags), temp, flush})
+    if (p) cudaFree(p);
+  return ok ? 0 : 1;
+}
+
+} // namespace
+
+int carry_tool::compact_main(const std::string& prim, int argc, char** argv) {
+  config c;
+  c.prim = prim;
+  c.data = prim == "unique" ? "runs4" : "uniform";
+  for (int i = 0; i < argc; ++i) {
+    const std::string a = argv[i];
+    auto value = [&]() -> std::string {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "carry %s: %s needs a value (see carry %s --help)\n", prim.c_str(), a.c_str(), prim.c_str());
+        std::exit(2);
+      }
+      return argv[++i];
+    };
+    if (a == "--help" || a == "-h") {
+      std::printf("%s%s", usage_text(prim), options_text);
+      return 0;
+    } else if (a == "--n") {
+      if (!parse_count("--n", value(), c.n)) return 2;
+    } else if (a == "--type") {
+      c.type = value();
+    } else if (a == "--data") {
+      c.data = value();
+    } else if (a == "--selectivity") {
+      const std::string v = value();
+      char* end = nullptr;
+      const long p = std::strtol(v.c_str(), &end, 10);
+      if (v.empty() || *end != '\0' || p < 0 || p > 100) {
+        std::fprintf(stderr, "carry %s: --selectivity takes a whole percent 0..100, not '%s'\n", prim.c_str(), v.c_str());
+        return 2;
+      }
+      c.percent = static_cast<int>(p);
+    } else if (a == "--flags") {
+      c.flags = true;
+    } else if (a == "--input") {
+      c.input = value();
+    } else if (a == "--algorithm") {
+      c.algorithm = value();
+    } else if (a == "--reps") {
+      const std::string v = value();
+      c.reps = std::atoi(v.c_str());
+      if (c.reps < 1) {
+        std::fprintf(stderr, "carry %s: --reps takes a positive number, not '%s'\n", prim.c_str(), v.c_str());
+        return 2;
+      }
+    } else if (a == "--csv") {
+      c.csv = true;
+    } else {
+      std::fprintf(stderr, "carry %s: unknown option '%s' (see carry %s --help)\n", prim.c_str(), a.c_str(), prim.c_str());
+      return 2;
+    }
+  }
+  const char* refused = nullptr;
+  std::string value;
+  if (c.type != "u32" && c.type != "u64" && c.type != "u8") refused = "--type", value = c.type;
+  if (c.data != "uniform" && c.data != "few" && c.data != "sorted" && c.data != "equal" && c.data != "runs4")
+    refused = "--data", value = c.data;
+  if (c.algorithm != "auto" && c.algorithm != "single_pass" && c.algorithm != "three_kernel")
+    refused = "--algorithm", value = c.algorithm;
+  if (refused) {
+    std::fprintf(stderr, "carry %s: %s does not take '%s' (see carry %s --help for its values)\n", prim.c_str(), refused,
+                 value.c_str(), prim.c_str());
+    return 2;
+  }
+  if (c.flags && prim != "select") {
+    std::fprintf(stderr, "carry %s: --flags belongs to carry select\n", prim.c_str());
+    return 2;
+  }
+  if (!print_gpu()) return 2;
+  if (c.type == "u64") return run<std::uint64_t>(c);
+  if (c.type == "u8") return run<std::uint8_t>(c);
+  return run<std::uint32_t>(c);
+}

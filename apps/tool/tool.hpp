@@ -1,0 +1,32 @@
+// The carry tool's shared pieces: subcommand entry points, CUDA checks, option parsing, GPU banner.
+#pragma once
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+
+#include <cuda_runtime.h>
+
+#define CHECK_CUDA(x)                                                                                        \
+  do {                                                                                                       \
+    cudaError_t e_ = (x);                                                                                    \
+    if (e_ != cudaSuccess) {                                                                                 \
+      std::fprintf(stderr, "carry: CUDA error %s: %s\n", cudaGetErrorName(e_), #x);                          \
+      std::exit(1);                                                                                          \
+    }                                                                                                        \
+  } while (0)
+
+namespace carry_tool {
+
+/// Subcommands: argv holds the arguments after the subcommand's name.
+int scan_main(int argc, char** argv);
+int compact_main(const std::string& primitive, int argc, char** argv);
+
+/// A positive item count from `v` (64-bit: > 2^31 works); names the option and the value it refused.
+bool parse_count(const char* option, const std::string& v, std::int64_t& n);
+
+/// Prints the GPU line; false (after saying why) when there is none.
+bool print_gpu();
+
+} // namespace carry_tool

@@ -1,0 +1,79 @@
+#!/usr/bin/env python3
+"""Charts of carry's benchmark CSVs: throughput against n for carry, CUB and a device copy, one PNG per
+primitive and type. usage: plot.py OUT_DIR CSV... (./build.sh plot runs it on validate/results/)."""
+import csv
+import os
+import sys
+from collections import defaultdict
+
+import matplotlib
+
+matplotlib.use("Agg")
+import matplotlib.pyplot as plt  # noqa: E402
+
+# The timing method each CSV family is charted with: GPU time with a cold L2 where the CSV has it.
+PREFERRED = ["cold-blocked", "blocked", "events", "queued"]
+
+
+def impl_group(impl):
+    if impl in ("carry", "carry-auto"):
+        return "carry"
+    if impl.startswith("cub"):
+        return "CUB"
+    if impl == "memcpy":
+        return "copy"
+    return None
+
+
+def main():
+    if len(sys.argv) < 3:
+        print(__doc__)
+        return 2
+    out_dir, paths = sys.argv[1], sys.argv[2:]
+    os.makedirs(out_dir, exist_ok=True)
+    # (op, type) -> method -> group -> n -> best GB/s (CUB: the faster of its size paths)
+    series = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
+    sources = defaultdict(set)
+    for path in paths:
+        with open(path, newline="") as f:
+            for r in csv.DictReader(f):
+                if "gbps" not in r or "method" not in r:
+                    continue
+                group = impl_group(r["impl"])
+                if group is None:
+                    continue
+                key = (r["op"], r["type"])
+                n, gbps = int(r["n"]), float(r["gbps"])
+                cell = series[key][r["method"]][group]
+                cell[n] = max(cell.get(n, 0.0), gbps)
+                sources[key].add(os.path.basename(path))
+    written = []
+    for (op, typ), methods in sorted(series.items()):
+        method = next((m for m in PREFERRED if m in methods), None)
+        # sizes charted with the method; small sizes may only exist as 'queued'
+        if method is None:
+            continue
+        fig, ax = plt.subplots(figsize=(7, 4.2))
+        for group, style in (("carry", "o-"), ("CUB", "s--"), ("copy", ":")):
+            pts = sorted(methods[method].get(group, {}).items())
+            if not pts:
+                continue
+            ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=group)
+        ax.set_xscale("log", base=2)
+        ax.set_xlabel("n (items)")
+        ax.set_ylabel("GB/s (bytes the primitive must move)")
+        ax.set_title(f"{op}, {typ} ({method}; {', '.join(sorted(sources[(op, typ)]))})", fontsize=9)
+        ax.grid(True, which="both", alpha=0.3)
+        ax.legend()
+        fig.tight_layout()
+        name = os.path.join(out_dir, f"{op}-{typ}.png")
+        fig.savefig(name, dpi=110)
+        plt.close(fig)
+        written.append(name)
+    for w in written:
+        print(w)
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())
