@@ -90,7 +90,7 @@ case "$verb" in
       say "carry $cmd (2^26 u32), checked against CUB"
       # shellcheck disable=SC2086
       "$tool" $cmd | tee "$log"
-      awk -v c="$cmd" '$1=="carry"||$1=="cub"||$1=="memcpy"{print c"|"$0}' "$log" >>"$summary"
+      awk -v c="$cmd" '($1=="carry"||$1=="cub"||$1=="memcpy") && $2+0>0 {print c"|"$0}' "$log" >>"$summary"
     done
     say "summary (median us with a cold L2; GB/s of the bytes each must move; fraction of copy; x CUB)"
     awk -F'|' '{printf "%-34s %s\n", $1, $2}' "$summary"
