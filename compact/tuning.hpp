@@ -13,10 +13,13 @@ namespace compact_tuning {
 /// __launch_bounds__ on the staged kernels), loads with the streaming (evict-first) hint or not, and how
 /// long a look-back warp sleeps between polls. The block scan of the per-thread selection counts is the
 /// engine's (ALGORITHM). Pointer inputs whose items (and flags) pack into 16-byte chunks run on staged
-/// tiles (the engine's cp.async tile loader); other inputs on register tiles of the same shape.
+/// tiles (the engine's cp.async tile loader); other inputs on register tiles of the same shape. PREFETCH:
+/// single-pass blocks ask the L2 for the tile launch order would give them before they take a ticket
+/// (inputs of more than about one wave, prefetch_beyond_blocks_per_sm).
 template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int MIN_BLOCKS, bool STREAMING = true, int LOOKBACK_DELAY_NS = 0,
-          block_scan_algorithm ALGORITHM = block_scan_algorithm::coarsened>
+          block_scan_algorithm ALGORITHM = block_scan_algorithm::coarsened, bool PREFETCH = true>
 struct compact_policy {
+  static constexpr bool prefetch = PREFETCH; ///< single pass: warm the L2 with the guessed tile (see below)
   static constexpr int block_threads = BLOCK_THREADS;
   static constexpr int items_per_thread = ITEMS_PER_THREAD;
   static constexpr int tile_items = BLOCK_THREADS * ITEMS_PER_THREAD;

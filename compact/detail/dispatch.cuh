@@ -187,7 +187,8 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
     int sms = 0;
     if (const cudaError_t e = device_sms(sms); e != cudaSuccess) return e;
     const pass_flags how{true, alias == aliasing::in_place,
-                         vec_in && tiles.num_tiles > std::int64_t{sms} * compact_tuning::prefetch_beyond_blocks_per_sm};
+                         Policy::prefetch && vec_in &&
+                             tiles.num_tiles > std::int64_t{sms} * compact_tuning::prefetch_beyond_blocks_per_sm};
     const count_state state = lookback::carve_state<count_format>(d_temp_storage, layout.state);
     if (const cudaError_t e = lookback::launch_prepare(d_temp_storage, layout.state.cleared, stream);
         e != cudaSuccess)

@@ -78,13 +78,16 @@ int main(int argc, char** argv) {
   const double c1 = cub(1, false), c50 = cub(50, false), cp = cub(50, true);
   std::printf("CUB: if1 %.1f us, if50 %.1f us, partition50 %.1f us\n", c1, c50, cp);
   using carry::compact_tuning::compact_policy;
+  using BA = carry::block_scan_algorithm;
   row<compact_policy<256, 32, 5, true, 0>>("256x32 min5 stream delay0 (tuned)", g, n, c1, c50, cp, reps);
+  row<compact_policy<256, 32, 5, true, 0, BA::coarsened, false>>("256x32 min5 stream no-prefetch", g, n, c1, c50, cp,
+                                                                  reps);
   row<compact_policy<256, 32, 5, false, 0>>("256x32 min5 no-stream", g, n, c1, c50, cp, reps);
+  row<compact_policy<256, 32, 5, false, 0, BA::coarsened, false>>("256x32 min5 no-stream no-prefetch", g, n, c1, c50,
+                                                                   cp, reps);
   row<compact_policy<256, 32, 6, true, 0>>("256x32 min6 stream", g, n, c1, c50, cp, reps);
   row<compact_policy<256, 32, 5, true, 100>>("256x32 min5 stream delay100", g, n, c1, c50, cp, reps);
-  row<compact_policy<256, 32, 5, true, 400>>("256x32 min5 stream delay400", g, n, c1, c50, cp, reps);
   row<compact_policy<256, 16, 8, true, 0>>("256x16 min8 stream", g, n, c1, c50, cp, reps);
-  row<compact_policy<512, 16, 3, true, 0>>("512x16 min3 stream", g, n, c1, c50, cp, reps);
   row<compact_policy<128, 32, 10, true, 0>>("128x32 min10 stream", g, n, c1, c50, cp, reps);
   return 0;
 }
