@@ -1,0 +1,44 @@
+// The README's compaction snippet, compiled by the consumer check: select_if and a stable partition.
+#include <carry/compact/device_partition.cuh>
+#include <carry/compact/device_select.cuh>
+
+#include <cstdio>
+#include <vector>
+
+struct greater_than_2 {
+  __host__ __device__ bool operator()(int x) const { return x > 2; }
+};
+
+int main() {
+  const std::vector<int> h_in{3, 1, 7, 0, 4, 1, 6, 3};
+  const std::int64_t n = static_cast<std::int64_t>(h_in.size());
+  int *d_in = nullptr, *d_out = nullptr, *d_num = nullptr;
+  if (cudaMalloc(&d_in, n * sizeof(int)) != cudaSuccess || cudaMalloc(&d_out, n * sizeof(int)) != cudaSuccess ||
+      cudaMalloc(&d_num, sizeof(int)) != cudaSuccess) {
+    std::printf("no GPU to run on\n");
+    return 0;
+  }
+  cudaMemcpy(d_in, h_in.data(), n * sizeof(int), cudaMemcpyHostToDevice);
+  std::size_t temp_bytes = 0;
+  carry::partition(nullptr, temp_bytes, d_in, d_out, d_num, n, greater_than_2{}); // size query
+  void* d_temp = nullptr;
+  cudaMalloc(&d_temp, temp_bytes);
+  // stable partition: [3 7 4 6 3 | 1 0 1], *d_num = 5 (the count stays on the device: no sync)
+  cudaError_t e = carry::partition(d_temp, temp_bytes, d_in, d_out, d_num, n, greater_than_2{});
+  int h_num = 0;
+  std::vector<int> h_out(n);
+  cudaMemcpy(&h_num, d_num, sizeof(int), cudaMemcpyDeviceToHost);
+  cudaMemcpy(h_out.data(), d_out, n * sizeof(int), cudaMemcpyDeviceToHost);
+  std::printf("%s: %d selected:", cudaGetErrorString(e), h_num);
+  for (int v : h_out) std::printf(" %d", v);
+  std::printf("\n");
+  // select_if in place, with the same temp storage if large enough (sizes may differ between calls)
+  std::size_t select_bytes = 0;
+  carry::select_if(nullptr, select_bytes, d_in, d_num, n, greater_than_2{});
+  if (select_bytes <= temp_bytes) e = carry::select_if(d_temp, temp_bytes, d_in, d_num, n, greater_than_2{});
+  cudaFree(d_temp);
+  cudaFree(d_in);
+  cudaFree(d_out);
+  cudaFree(d_num);
+  return e == cudaSuccess ? 0 : 1;
+}
