@@ -4,6 +4,7 @@
 #include <carry/compact/device_select.cuh>
 
 #include "baselines/baselines_compact.hpp"
+#include "common/compact_bench.cuh"
 #include "common/gpu.cuh"
 
 using namespace carry_validate;
@@ -17,14 +18,6 @@ __global__ void fill_items_flags(std::uint8_t* items, std::uint8_t* flags, std::
     items[i] = static_cast<std::uint8_t>(z >> 8);
     flags[i] = (z >> 20) % 256 == 0 ? 0 : static_cast<std::uint8_t>(((z >> 40) & 0xfe) | 1); // 255/256 set
   }
-}
-__global__ void count_differences(const std::uint8_t* a, const std::uint8_t* b, std::int64_t n,
-                                  unsigned long long* wrong) {
-  unsigned long long local = 0;
-  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::int64_t{gridDim.x} * blockDim.x)
-    local += a[i] != b[i];
-  if (local) atomicAdd(wrong, local);
 }
 } // namespace
 
@@ -60,6 +53,6 @@ TEST_CASE("select_flagged u8 over 2^31 + 2^25 + 4099 items (more than 2^31 selec
   REQUIRE(got == expected);
   REQUIRE(expected > (std::int64_t{1} << 31)); // offsets and the count pass 2^31
   CARRY_CUDA_OR_DIE(cudaMemset(wrong.ptr, 0, sizeof(unsigned long long)));
-  count_differences<<<1024, 256>>>(out.ptr, cub_out.ptr, expected, wrong.ptr);
+  count_mismatches<<<1024, 256>>>(out.ptr, cub_out.ptr, expected, wrong.ptr);
   REQUIRE(wrong.download(1)[0] == 0);
 }

@@ -110,31 +110,6 @@ bool read_file(config& c, std::vector<T>& h) {
   return static_cast<bool>(f);
 }
 
-/// Median microseconds of call() with the L2 flushed (a 192 MB memset) before each, as the benchmark.
-template <class F>
-double time_cold(F&& call, int reps, void* flush, std::size_t flush_bytes) {
-  cudaEvent_t a, b;
-  CHECK_CUDA(cudaEventCreate(&a));
-  CHECK_CUDA(cudaEventCreate(&b));
-  for (int i = 0; i < 3; ++i) call();
-  std::vector<double> t;
-  for (int r = 0; r < reps; ++r) {
-    CHECK_CUDA(cudaMemsetAsync(flush, r & 0xff, flush_bytes));
-    carry_validate::spin_kernel<<<1, 1>>>(200000);
-    CHECK_CUDA(cudaEventRecord(a));
-    call();
-    CHECK_CUDA(cudaEventRecord(b));
-    CHECK_CUDA(cudaEventSynchronize(b));
-    float ms;
-    CHECK_CUDA(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms * 1000.0);
-  }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
-}
-
 template <class T>
 int run(config& c) {
   // ---- data ----
@@ -227,19 +202,17 @@ int run(config& c) {
                 ok ? "ok" : "FAILED", static_cast<long long>(got), static_cast<long long>(cub_num),
                 static_cast<long long>(bad));
   // ---- time (cold L2) ----
-  const std::size_t flush_bytes = std::size_t{192} << 20;
-  void* flush;
-  CHECK_CUDA(cudaMalloc(&flush, flush_bytes));
+  carry_validate::l2_flush flush; // a cold L2 before each timed call, as the benchmark
+  CHECK_CUDA(cudaMalloc(&flush.buffer, flush.bytes));
+  auto time_cold = [&](auto&& call) { return carry_validate::median_event_us_after(flush, call, c.reps, true); };
   if (n >= (std::int64_t{1} << 26) || c.reps > 100) std::fprintf(stderr, "carry: timing carry, CUB and a copy...\n");
-  const double t_carry = time_cold([&] { std::size_t t = temp_bytes; CHECK_CUDA(carry_call(temp, t)); }, c.reps, flush, flush_bytes);
+  const double t_carry = time_cold([&] { std::size_t t = temp_bytes; CHECK_CUDA(carry_call(temp, t)); });
   double t_cub = 1e30;
   for (bool wide : {false, true}) {
     if (!wide && n > INT_MAX) continue;
-    t_cub = std::min(t_cub, time_cold([&] { std::size_t t = temp_bytes; CHECK_CUDA(cub_call(temp, t, ref, wide)); },
-                                      c.reps, flush, flush_bytes));
+    t_cub = std::min(t_cub, time_cold([&] { std::size_t t = temp_bytes; CHECK_CUDA(cub_call(temp, t, ref, wide)); }));
   }
-  const double t_copy = time_cold([&] { CHECK_CUDA(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); },
-                                  c.reps, flush, flush_bytes);
+  const double t_copy = time_cold([&] { CHECK_CUDA(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); });
   const double moved = static_cast<double>(n) * sizeof(T) + (c.flags ? static_cast<double>(n) : 0.0) +
                        static_cast<double>(c.prim == "partition" ? n : got) * sizeof(T);
   const double copy_gbps = 2.0 * n * sizeof(T) / (t_copy * 1e3);
@@ -256,7 +229,7 @@ int run(config& c) {
   line("cub", t_cub, moved);
   line("memcpy", t_copy, 2.0 * n * sizeof(T));
   for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(ref), static_cast<void*>(num),
-                  static_cast<void*>(flags), temp, flush})
+                  static_cast<void*>(flags), temp, flush.buffer})
     if (p) cudaFree(p);
   return ok ? 0 : 1;
 }
@@ -286,14 +259,7 @@ int carry_tool::compact_main(const std::string& prim, int argc, char** argv) {
     } else if (a == "--data") {
       c.data = value();
     } else if (a == "--selectivity") {
-      const std::string v = value();
-      char* end = nullptr;
-      const long p = std::strtol(v.c_str(), &end, 10);
-      if (v.empty() || *end != '\0' || p < 0 || p > 100) {
-        std::fprintf(stderr, "carry %s: --selectivity takes a whole percent 0..100, not '%s'\n", prim.c_str(), v.c_str());
-        return 2;
-      }
-      c.percent = static_cast<int>(p);
+      if (!parse_int("--selectivity", value(), 0, 100, c.percent)) return 2;
     } else if (a == "--flags") {
       c.flags = true;
     } else if (a == "--input") {
@@ -301,12 +267,7 @@ int carry_tool::compact_main(const std::string& prim, int argc, char** argv) {
     } else if (a == "--algorithm") {
       c.algorithm = value();
     } else if (a == "--reps") {
-      const std::string v = value();
-      c.reps = std::atoi(v.c_str());
-      if (c.reps < 1) {
-        std::fprintf(stderr, "carry %s: --reps takes a positive number, not '%s'\n", prim.c_str(), v.c_str());
-        return 2;
-      }
+      if (!parse_int("--reps", value(), 1, 1000000, c.reps)) return 2;
     } else if (a == "--csv") {
       c.csv = true;
     } else {

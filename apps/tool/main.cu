@@ -39,6 +39,17 @@ bool parse_count(const char* option, const std::string& v, std::int64_t& n) {
   return true;
 }
 
+bool parse_int(const char* option, const std::string& v, int lo, int hi, int& out) {
+  char* end = nullptr;
+  const long x = std::strtol(v.c_str(), &end, 10);
+  if (v.empty() || *end != '\0' || x < lo || x > hi) {
+    std::fprintf(stderr, "carry: %s takes a whole number %d..%d, not '%s'\n", option, lo, hi, v.c_str());
+    return false;
+  }
+  out = static_cast<int>(x);
+  return true;
+}
+
 bool print_gpu() {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || devices == 0) {

@@ -26,6 +26,9 @@ int compact_main(const std::string& primitive, int argc, char** argv);
 /// A positive item count from `v` (64-bit: > 2^31 works); names the option and the value it refused.
 bool parse_count(const char* option, const std::string& v, std::int64_t& n);
 
+/// A whole number lo..hi from `v`; names the option and the value it refused.
+bool parse_int(const char* option, const std::string& v, int lo, int hi, int& out);
+
 /// Prints the GPU line; false (after saying why) when there is none.
 bool print_gpu();
 

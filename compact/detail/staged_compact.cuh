@@ -81,18 +81,28 @@ struct staged_selection<Policy, T, by_flags<FlagIt>> {
   }
 };
 
-template <class Policy, class T, class Pred>
-struct staged_selection<Policy, T, by_predicate<Pred>> {
+/// Selections that look at the items alone (predicate, unique): the staged items and their loads.
+template <class Policy, class T>
+struct staged_items_only {
   using items_t = staged_items<Policy, T>;
   struct temp_storage {
     typename items_t::temp_storage items;
   };
-  __device__ static void load(temp_storage& ts, const by_predicate<Pred>&, const T* in, std::int64_t base, int valid,
-                              bool vec_in) {
+  template <class Sel>
+  __device__ static void load(temp_storage& ts, const Sel&, const T* in, std::int64_t base, int valid, bool vec_in) {
     stage_tile<Policy, T>(ts.items, in + base, valid, vec_in);
     items_t::wait_issued();
-    __syncthreads();
+    __syncthreads(); // every run readable by every thread
   }
+  template <class Sel>
+  __device__ static void prefetch(const Sel&, const T* in, std::int64_t base) {
+    items_t::prefetch_l2(in + base);
+  }
+};
+
+template <class Policy, class T, class Pred>
+struct staged_selection<Policy, T, by_predicate<Pred>> : staged_items_only<Policy, T> {
+  using typename staged_items_only<Policy, T>::temp_storage;
   __device__ static unsigned mask(temp_storage& ts, const by_predicate<Pred>& sel, const T*, std::int64_t,
                                   int valid) {
     const int first = threadIdx.x * Policy::items_per_thread;
@@ -100,23 +110,12 @@ struct staged_selection<Policy, T, by_predicate<Pred>> {
     for_own_items<Policy, T>(ts.items, [&](int j, const T& x) { m |= static_cast<bool>(sel.pred(x)) ? 1u << j : 0u; });
     return m & live_bits<Policy::items_per_thread>(first, valid);
   }
-  __device__ static void prefetch(const by_predicate<Pred>&, const T* in, std::int64_t base) {
-    items_t::prefetch_l2(in + base);
-  }
 };
 
 template <class Policy, class T, class Eq>
-struct staged_selection<Policy, T, by_unique<Eq>> {
+struct staged_selection<Policy, T, by_unique<Eq>> : staged_items_only<Policy, T> {
   using items_t = staged_items<Policy, T>;
-  struct temp_storage {
-    typename items_t::temp_storage items;
-  };
-  __device__ static void load(temp_storage& ts, const by_unique<Eq>&, const T* in, std::int64_t base, int valid,
-                              bool vec_in) {
-    stage_tile<Policy, T>(ts.items, in + base, valid, vec_in);
-    items_t::wait_issued();
-    __syncthreads();
-  }
+  using typename staged_items_only<Policy, T>::temp_storage;
   /// The item before the tile comes from the input (in place: unchanged, or rewritten with its own value).
   __device__ static unsigned mask(temp_storage& ts, const by_unique<Eq>& sel, const T* in, std::int64_t base,
                                   int valid) {
@@ -131,9 +130,6 @@ struct staged_selection<Policy, T, by_unique<Eq>> {
     });
     if (first == 0 && base == 0) m |= 1u; // the input's first item heads its run
     return m & live;
-  }
-  __device__ static void prefetch(const by_unique<Eq>&, const T* in, std::int64_t base) {
-    items_t::prefetch_l2(in + base);
   }
 };
 

@@ -384,14 +384,7 @@ int main(int argc, char** argv) {
     std::printf("carry_bench: no CUDA-capable GPU found\n");
     return 2;
   }
-  cudaDeviceProp p;
-  CARRY_CUDA_OR_DIE(cudaGetDeviceProperties(&p, 0));
-  int rt = 0;
-  cudaRuntimeGetVersion(&rt);
-  const char* commit = std::getenv("CARRY_COMMIT");
-  std::printf("GPU: %s, %d SMs, %d MB L2; CUDA runtime %d.%d; CCCL %s; carry commit %s\n", p.name,
-              p.multiProcessorCount, p.l2CacheSize >> 20, rt / 1000, rt % 1000 / 10, cccl_version(),
-              commit ? commit : "(CARRY_COMMIT unset)");
+  print_bench_banner(cccl_version());
   buffers b;
   b.bytes = std::size_t{1} << 33; // 8 GiB each: 2^30 items of every benchmarked type
   CARRY_CUDA_OR_DIE(cudaMalloc(&b.in, b.bytes));

@@ -165,14 +165,7 @@ int main(int argc, char** argv) {
     std::printf("carry_bench_compact: no CUDA-capable GPU found\n");
     return skip_return_code;
   }
-  cudaDeviceProp p;
-  CARRY_CUDA_OR_DIE(cudaGetDeviceProperties(&p, 0));
-  int rt = 0;
-  cudaRuntimeGetVersion(&rt);
-  const char* commit = std::getenv("CARRY_COMMIT");
-  std::printf("GPU: %s, %d SMs, %d MB L2; CUDA runtime %d.%d; CCCL %s; carry commit %s\n", p.name,
-              p.multiProcessorCount, p.l2CacheSize >> 20, rt / 1000, rt % 1000 / 10, cccl_version(),
-              commit ? commit : "(CARRY_COMMIT unset)");
+  print_bench_banner(cccl_version());
   gpu_state g;
   g.capacity = std::size_t{1} << std::max(max_log2, 24);
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.in, 4 * g.capacity));

@@ -16,6 +16,18 @@ using namespace carry_validate;
 
 namespace {
 
+/// Median µs of run(temp, bytes) (a two-phase call) with a cold L2, GPU time.
+template <class Run>
+double time_two_phase(gpu_state& g, Run run, int reps) {
+  std::size_t bytes = 0;
+  CARRY_CUDA_OR_DIE(run(nullptr, bytes));
+  g.ensure_temp(bytes);
+  return time_cold(g, [&](int) {
+    std::size_t b = g.temp_bytes;
+    CARRY_CUDA_OR_DIE(run(g.temp, b));
+  }, 1, reps, true);
+}
+
 template <class P>
 double time_policy(gpu_state& g, std::int64_t n, int percent, bool partition, int reps) {
   const less_than<std::uint32_t> pred{static_cast<std::uint32_t>((std::uint64_t{1} << 32) * percent / 100)};
@@ -30,13 +42,7 @@ double time_policy(gpu_state& g, std::int64_t n, int percent, bool partition, in
         t, b, in, carry::compact_detail::by_predicate<less_than<std::uint32_t>>{pred}, false, g.out, g.num, n, opt,
         cudaStream_t{});
   };
-  std::size_t bytes = 0;
-  CARRY_CUDA_OR_DIE(run(nullptr, bytes));
-  g.ensure_temp(bytes);
-  return time_cold(g, [&](int) {
-    std::size_t b = g.temp_bytes;
-    CARRY_CUDA_OR_DIE(run(g.temp, b));
-  }, 1, reps, true);
+  return time_two_phase(g, run, reps);
 }
 
 template <class P>
@@ -63,17 +69,11 @@ int main(int argc, char** argv) {
   fill_u32<<<2048, 256>>>(g.in, n, 7, 1);
   auto cub = [&](int percent, bool partition) {
     const auto bound = static_cast<std::uint32_t>((std::uint64_t{1} << 32) * percent / 100);
-    std::size_t bytes = 0;
     auto run = [&](void* t, std::size_t& b) {
       return partition ? cub_partition_less(t, b, g.in, g.out, g.num, n, bound, false, cudaStream_t{})
                        : cub_select_if_less(t, b, g.in, g.out, g.num, n, bound, false, cudaStream_t{});
     };
-    CARRY_CUDA_OR_DIE(run(nullptr, bytes));
-    g.ensure_temp(bytes);
-    return time_cold(g, [&](int) {
-      std::size_t b = g.temp_bytes;
-      CARRY_CUDA_OR_DIE(run(g.temp, b));
-    }, 1, reps, true);
+    return time_two_phase(g, run, reps);
   };
   const double c1 = cub(1, false), c50 = cub(50, false), cp = cub(50, true);
   std::printf("CUB: if1 %.1f us, if50 %.1f us, partition50 %.1f us\n", c1, c50, cp);

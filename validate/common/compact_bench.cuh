@@ -26,8 +26,9 @@ __global__ inline void fill_flags(std::uint8_t* f, const std::uint32_t* in, std:
        i += std::int64_t{gridDim.x} * blockDim.x)
     f[i] = (in[i] * 0x2545F491u) < bound; // independent of the items' own order
 }
-__global__ inline void count_mismatches(const std::uint32_t* a, const std::uint32_t* b, std::int64_t n,
-                                 unsigned long long* bad) {
+/// Adds to *bad the number of the first n items of a and b that differ (bitwise).
+template <class T>
+__global__ void count_mismatches(const T* a, const T* b, std::int64_t n, unsigned long long* bad) {
   unsigned long long local = 0;
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::int64_t{gridDim.x} * blockDim.x)
@@ -61,33 +62,11 @@ struct gpu_state {
 };
 constexpr std::size_t flush_bytes = std::size_t{192} << 20;
 
-/// Median microseconds of call(r) with a cold L2 before each (a memset of 192 MB), events around it;
-/// blocked: queued behind a spin kernel too.
+/// Median microseconds of call(r) (r: the rotation) with a cold L2 before each (l2_flush); blocked:
+/// queued behind a spin kernel too (GPU time alone).
 inline double time_cold(gpu_state& g, const std::function<void(int)>& call, int rotations, int reps, bool blocked) {
-  cudaEvent_t a, b;
-  CARRY_CUDA_OR_DIE(cudaEventCreate(&a));
-  CARRY_CUDA_OR_DIE(cudaEventCreate(&b));
-  for (int i = 0; i < 3; ++i) call(i % rotations);
-  std::vector<double> t;
-  for (int r = 0; r < reps; ++r) {
-    CARRY_CUDA_OR_DIE(cudaMemsetAsync(g.flush, r & 0xff, flush_bytes));
-    if (blocked)
-      spin_kernel<<<1, 1>>>(200000);
-    else
-      CARRY_CUDA_OR_DIE(cudaStreamSynchronize(0)); // an idle GPU when the call is queued
-    CARRY_CUDA_OR_DIE(cudaEventRecord(a));
-    call(r % rotations);
-    CARRY_CUDA_OR_DIE(cudaEventRecord(b));
-    CARRY_CUDA_OR_DIE(cudaEventSynchronize(b));
-    float ms;
-    CARRY_CUDA_OR_DIE(cudaEventElapsedTime(&ms, a, b));
-    t.push_back(ms * 1000.0);
-  }
-  cudaEventDestroy(a);
-  cudaEventDestroy(b);
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+  int r = 0;
+  return median_event_us_after(l2_flush{g.flush, flush_bytes}, [&] { call(r++ % rotations); }, reps, blocked);
 }
-
 
 } // namespace carry_validate

@@ -68,4 +68,17 @@ struct device_buffer {
   }
 };
 
+/// The first line of every benchmark's output: GPU, SMs, L2, CUDA runtime, CUB's version (cccl, from the
+/// baselines) and the carry commit ($CARRY_COMMIT).
+inline void print_bench_banner(const char* cccl) {
+  cudaDeviceProp p;
+  CARRY_CUDA_OR_DIE(cudaGetDeviceProperties(&p, 0));
+  int rt = 0;
+  cudaRuntimeGetVersion(&rt);
+  const char* commit = std::getenv("CARRY_COMMIT");
+  std::printf("GPU: %s, %d SMs, %d MB L2; CUDA runtime %d.%d; CCCL %s; carry commit %s\n", p.name,
+              p.multiProcessorCount, p.l2CacheSize >> 20, rt / 1000, rt % 1000 / 10, cccl,
+              commit ? commit : "(CARRY_COMMIT unset)");
+}
+
 } // namespace carry_validate

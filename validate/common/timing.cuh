@@ -16,20 +16,26 @@ __global__ inline void spin_kernel(long long cycles) {
   }
 }
 
-/// Median microseconds of `call()` between CUDA events on the default stream, after 3 warm-up calls.
+/// Median microseconds of `call()` between CUDA events on `stream`, after 3 warm-up calls, `before()`
+/// queued ahead of each timed call (outside the events: e.g. a memset that leaves the L2 cold).
 /// blocked: each call (and its start event) is queued behind a ~0.1 ms spin kernel, so the events time
 /// the GPU work alone, not the host's launch latency (nvbench's cold measurement holds the stream with
-/// a blocking kernel for the same reason); else the GPU is idle when the start event is recorded.
-/// `stream`: where the events (and the spin kernel) go; `call` must queue its work there.
-template <class F>
-double median_event_us(F&& call, int reps, bool blocked = false, cudaStream_t stream = cudaStream_t{}) {
+/// a blocking kernel for the same reason); else the stream is drained first, so the GPU is idle when the
+/// start event is recorded. `call` must queue its work on `stream`.
+template <class Before, class F>
+double median_event_us_after(Before&& before, F&& call, int reps, bool blocked = false,
+                             cudaStream_t stream = cudaStream_t{}) {
   cudaEvent_t a, b;
   CARRY_CUDA_OR_DIE(cudaEventCreate(&a));
   CARRY_CUDA_OR_DIE(cudaEventCreate(&b));
   for (int i = 0; i < 3; ++i) call();
   std::vector<double> t;
   for (int r = 0; r < reps; ++r) {
-    if (blocked) spin_kernel<<<1, 1, 0, stream>>>(200000);
+    before(r);
+    if (blocked)
+      spin_kernel<<<1, 1, 0, stream>>>(200000);
+    else
+      CARRY_CUDA_OR_DIE(cudaStreamSynchronize(stream));
     CARRY_CUDA_OR_DIE(cudaEventRecord(a, stream));
     call();
     CARRY_CUDA_OR_DIE(cudaEventRecord(b, stream));
@@ -43,6 +49,19 @@ double median_event_us(F&& call, int reps, bool blocked = false, cudaStream_t st
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
 }
+
+/// median_event_us_after with nothing queued before each call.
+template <class F>
+double median_event_us(F&& call, int reps, bool blocked = false, cudaStream_t stream = cudaStream_t{}) {
+  return median_event_us_after([](int) {}, call, reps, blocked, stream);
+}
+
+/// A cold L2 before each timed call: a memset of `bytes` (several times the L2) on the default stream.
+struct l2_flush {
+  void* buffer = nullptr;
+  std::size_t bytes = std::size_t{192} << 20;
+  void operator()(int r) const { CARRY_CUDA_OR_DIE(cudaMemsetAsync(buffer, r & 0xff, bytes)); }
+};
 
 /// median_event_us of `call(r)`, r = the rotation index (0, 1, .., rotations-1, 0, ..).
 template <class F>
