@@ -58,6 +58,11 @@ struct without_streaming : P {
 /// no prepare step, no temp storage (at most 16, and at most what the device co-schedules).
 constexpr int cluster_tiles = 16;
 
+/// Up to this many tiles (2^21 u32 items) an automatic partition runs count + scatter, the scatter folding
+/// the tile counts itself (each block reads them all from L2: 2 KB), instead of the engine's scan of the
+/// counts in between: two launches instead of four.
+constexpr std::int64_t fused_scan_max_tiles = 256;
+
 /// Single-pass blocks warm the L2 with their guessed tile before the ticket only when the input has more
 /// tiles than this many blocks per SM (about one wave: 5 blocks of 256 threads fit an SM by registers).
 constexpr int prefetch_beyond_blocks_per_sm = 5;

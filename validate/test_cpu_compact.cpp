@@ -35,6 +35,12 @@ TEST_CASE("compaction pass choice", "[compact]") {
   CHECK(choose_compact_pass(2 * tile, tile, T3, false, false, 0, 16) == compact_pass::three_kernel);
   CHECK(choose_compact_pass(2 * tile, tile, S, false, false, 0, 16) == compact_pass::single_pass);
   CHECK(choose_compact_pass(2 * tile, tile, A, false, false, 0, 0) == compact_pass::single_pass);
+  // a partition of few tiles: count + scatter, the scan of the counts folded in (automatic only)
+  CHECK(choose_compact_pass(256 * tile, tile, A, false, true, 0, 16, 256) == compact_pass::count_scatter);
+  CHECK(choose_compact_pass(256 * tile + 1, tile, A, false, true, 0, 16, 256) == compact_pass::three_kernel);
+  CHECK(choose_compact_pass(17 * tile, tile, T3, false, true, 0, 16, 256) == compact_pass::three_kernel);
+  CHECK(choose_compact_pass(17 * tile, tile, A, false, true, 0, 16, 0) == compact_pass::three_kernel);
+  CHECK(choose_compact_pass(17 * tile, tile, A, false, false, 0, 16, 256) == compact_pass::single_pass);
 }
 
 TEST_CASE("compaction temp layout covers both forms, aligned, one size for every option", "[compact]") {

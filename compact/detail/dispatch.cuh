@@ -120,7 +120,8 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
   }
   const compact_pass pass = choose_compact_pass(num_items, Policy::tile_items, opt.algorithm,
                                                 alias == aliasing::in_place, PARTITION,
-                                                compact_tuning::single_pass_from, cluster_tiles);
+                                                compact_tuning::single_pass_from, cluster_tiles,
+                                                staged ? compact_tuning::fused_scan_max_tiles : 0);
   const bool vec_in = staged ? chunk_ok<T>(in) : vector_ok<T, Policy::items_per_thread>(in);
   const unsigned grid = static_cast<unsigned>(tiles.num_tiles);
   switch (pass) {
@@ -138,6 +139,26 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
           in, sel, out, tiles, vec_in, count_state{}, pass_flags{}, d_num);
     }
     return detail::after_launch(stream);
+  case compact_pass::count_scatter:
+    if constexpr (staged) {
+      std::uint64_t* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
+      const T* items = in;
+      using count_agent = staged_compact_agent<compact_tuning::without_streaming<Policy>, false, T, Sel>;
+      auto* count = staged_count_kernel<count_agent, T, Sel>;
+      if (const cudaError_t e = prefer_shared<count_agent>(count); e != cudaSuccess) return e;
+      count<<<grid, Policy::block_threads, 0, stream>>>(items, sel, tiles, vec_in, counts);
+      if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
+      using agent = staged_compact_agent<compact_tuning::without_streaming<Policy>, PARTITION, T, Sel>;
+      auto* scatter = staged_scatter_after_counts_kernel<agent, T, Sel, OutIt, NumT>;
+      if (const cudaError_t e = prefer_shared<agent>(scatter); e != cudaSuccess) return e;
+      if (const cudaError_t e = lookback::launch_prepared(scatter, grid, Policy::block_threads, stream, items, sel, out,
+                                                          tiles, vec_in, static_cast<const std::uint64_t*>(counts),
+                                                          d_num);
+          e != cudaSuccess)
+        return e;
+      return detail::after_launch(stream);
+    }
+    return cudaErrorInvalidValue; // never chosen without staged tiles (fused_tiles 0)
   case compact_pass::three_kernel: {
     std::uint64_t* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
     if constexpr (staged) {

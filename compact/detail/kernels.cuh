@@ -62,6 +62,15 @@ __global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
   Agent::scatter(ts, in, sel, out, plan, plan.num_tiles - 1 - blockIdx.x, vec_in, scanned, d_num);
 }
 
+/// Count + scatter: the scatter with the scan of the tile counts folded in (staged_compact_agent).
+template <class Agent, class T, class Sel, class OutIt, class NumT>
+__global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
+    staged_scatter_after_counts_kernel(const T* in, Sel sel, OutIt out, tile_plan plan, bool vec_in,
+                                       const std::uint64_t* counts, NumT* d_num) {
+  __shared__ typename Agent::temp_storage ts;
+  Agent::scatter_after_counts(ts, in, sel, out, plan, vec_in, counts, d_num);
+}
+
 /// Small inputs: one thread-block cluster of staged tiles (staged_compact_agent::cluster_pass).
 template <class Agent, class T, class Sel, class OutIt, class NumT>
 __global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)

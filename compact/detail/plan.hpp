@@ -20,21 +20,25 @@ enum class compact_pass {
   one_tile,     ///< one block, no temp storage touched
   three_kernel, ///< count kernel, the engine's scan of the tile counts, scatter kernel
   single_pass,  ///< prepare step + one look-back launch
-  cluster       ///< one launch of one thread-block cluster (up to 16 tiles), no temp storage touched
+  cluster,      ///< one launch of one thread-block cluster (up to 16 tiles), no temp storage touched
+  count_scatter ///< the three kernels with the scan of the counts folded into the scatter (few tiles)
 };
 
 /// The pass for n items in tiles of tile_items. `single_pass_from`: the smallest n at which the
 /// automatic choice takes the single pass (tuning.hpp). `cluster_tiles`: the most tiles the device
 /// co-schedules as one cluster for this call (0: none); the automatic choice (and in place, and a
-/// partition) takes it whenever the tiles fit.
+/// partition) takes it whenever the tiles fit. `fused_tiles`: up to this many tiles an automatic
+/// partition folds the scan of the counts into the scatter (0: never; the register tiles lack it).
 CARRY_HD constexpr compact_pass choose_compact_pass(std::int64_t n, std::int64_t tile_items, compact_algorithm algo,
                                                     bool in_place, bool partition, std::int64_t single_pass_from,
-                                                    int cluster_tiles = 0) {
+                                                    int cluster_tiles = 0, std::int64_t fused_tiles = 0) {
   if (n <= 0) return compact_pass::empty;
   if (n <= tile_items) return compact_pass::one_tile;
-  const bool fits_cluster = (n + tile_items - 1) / tile_items <= cluster_tiles;
-  if (fits_cluster && (algo == compact_algorithm::automatic || in_place)) return compact_pass::cluster;
-  if (partition) return compact_pass::three_kernel;
+  const std::int64_t tiles = (n + tile_items - 1) / tile_items;
+  if (tiles <= cluster_tiles && (algo == compact_algorithm::automatic || in_place)) return compact_pass::cluster;
+  if (partition)
+    return tiles <= fused_tiles && algo == compact_algorithm::automatic ? compact_pass::count_scatter
+                                                                         : compact_pass::three_kernel;
   if (in_place) return compact_pass::single_pass;
   if (algo == compact_algorithm::three_kernel) return compact_pass::three_kernel;
   if (algo == compact_algorithm::single_pass) return compact_pass::single_pass;

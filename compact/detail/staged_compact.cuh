@@ -213,12 +213,15 @@ struct staged_compact_agent {
   static constexpr int items = Policy::items_per_thread;
   static_assert(items <= 32, "carry: a thread's selection is a 32-bit mask");
   using count_reduce = block_reduce<int, Policy::block_threads, 1>;
+  using total_reduce = block_reduce<std::uint64_t, Policy::block_threads, 1>;
   struct temp_storage {
     typename selection::temp_storage tile;
     union {
       typename count_scan::temp_storage scan;
       typename count_reduce::temp_storage reduce;
+      typename total_reduce::temp_storage totals;
     };
+    std::uint64_t total;
     std::uint64_t selected_before;
     std::uint32_t ticket;
     std::uint32_t inbox[16]; // the cluster pass: every tile's count
@@ -227,6 +230,7 @@ struct staged_compact_agent {
   /// Phase 1 of the three kernels, staged: the number of selected items of tile `tile`.
   __device__ static void count(temp_storage& ts, const T* in, const Sel& sel, const tile_plan& plan,
                                std::int64_t tile, bool vec_in, std::uint64_t* counts) {
+    lookback::allow_dependents(); // a count + scatter pair: the scatter may start loading now
     const std::int64_t base = plan.tile_base(tile);
     const int valid = plan.valid_items(tile);
     selection::load(ts.tile, sel, in, base, valid, vec_in);
@@ -323,6 +327,39 @@ struct staged_compact_agent {
     }
     write(ts, mask, thread_offset, valid, base, before, total, out);
     if (tile == tiles - 1 && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
+  }
+
+  /// Count + scatter (up to compact_tuning::fused_scan_max_tiles tiles): the scan of the tile counts
+  /// folded into the scatter. The block loads and ranks its tile while the count kernel runs (it is
+  /// that kernel's programmatic dependent), waits for it, then folds the counts before its tile and all
+  /// of them with the engine's block reduce (a few KB from L2).
+  template <class OutIt, class NumT>
+  __device__ static void scatter_after_counts(temp_storage& ts, const T* in, const Sel& sel, OutIt out,
+                                              const tile_plan& plan, bool vec_in, const std::uint64_t* counts,
+                                              NumT* d_num) {
+    const std::int64_t tile = plan.num_tiles - 1 - blockIdx.x;
+    const std::int64_t base = plan.tile_base(tile);
+    const int valid = plan.valid_items(tile);
+    int thread_offset, tile_count;
+    const unsigned mask = load_and_rank(ts, in, sel, base, valid, vec_in, thread_offset, tile_count);
+    if (threadIdx.x == 0) lookback::wait_for_prepare(); // the count kernel's writes are visible
+    __syncthreads();
+    std::uint64_t before = 0, all = 0;
+    for (std::int64_t t = threadIdx.x; t < plan.num_tiles; t += Policy::block_threads) {
+      const std::uint64_t c = counts[t];
+      before += t < tile ? c : 0;
+      all += c;
+    }
+    before = total_reduce(ts.totals).reduce_live(before, sum{}, Policy::block_threads);
+    if (threadIdx.x == 0) ts.selected_before = before;
+    __syncthreads();
+    all = total_reduce(ts.totals).reduce_live(all, sum{}, Policy::block_threads);
+    if (threadIdx.x == 0) ts.total = all;
+    __syncthreads();
+    before = ts.selected_before;
+    const std::uint64_t total = ts.total;
+    write(ts, mask, thread_offset, valid, base, before, total, out);
+    if (tile == plan.num_tiles - 1 && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
   }
 
   /// Phase 3 of the three kernels, staged (scanned: the engine's inclusive scan of the tile counts).

@@ -8,6 +8,7 @@
 
 #include <cuda_runtime.h>
 
+#include "ticket.cuh"
 #include "words.hpp"
 
 namespace carry {
@@ -17,9 +18,7 @@ namespace lookback {
 /// grid's completion (and its writes) in wait_for_prepare, before it touches the state.
 template <int = 0>
 __global__ void __launch_bounds__(256) prepare_kernel(uint4* p, std::size_t n16) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("griddepcontrol.launch_dependents;");
-#endif
+  allow_dependents();
   const std::size_t stride = static_cast<std::size_t>(gridDim.x) * blockDim.x;
   for (std::size_t i = blockIdx.x * std::size_t{blockDim.x} + threadIdx.x; i < n16; i += stride)
     p[i] = make_uint4(0, 0, 0, 0);

@@ -17,6 +17,14 @@ __device__ __forceinline__ void wait_for_prepare() {
 #endif
 }
 
+/// Lets the grid launched after this one as its programmatic dependent start now (it waits for this
+/// grid's completion and writes in wait_for_prepare). A no-op without such a dependent.
+__device__ __forceinline__ void allow_dependents() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("griddepcontrol.launch_dependents;");
+#endif
+}
+
 /// Hands out tickets 0, 1, 2, ... from a counter the prepare step set to 0. Call after wait_for_prepare.
 __device__ __forceinline__ std::uint32_t take_ticket(std::uint32_t* counter) {
   return atomicAdd(counter, 1u);
