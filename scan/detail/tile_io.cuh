@@ -126,10 +126,18 @@ struct tile_io {
     const int first = threadIdx.x * ITEMS;
     if constexpr (transpose) { // coalesced element loads, blocked through shared memory
       T* staged = reinterpret_cast<T*>(ts.chunks);
+      // loads in registers before their stores (see staged_tile::load_items: interleaved, each load
+      // would wait for the store before it)
+      T v[ITEMS];
       CARRY_UNROLL
       for (int j = 0; j < ITEMS; ++j) {
         const int idx = j * BLOCK_THREADS + static_cast<int>(threadIdx.x);
-        if (idx < valid) staged[idx] = static_cast<T>(tile_in[idx]);
+        if (idx < valid) v[j] = static_cast<T>(tile_in[idx]);
+      }
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j) {
+        const int idx = j * BLOCK_THREADS + static_cast<int>(threadIdx.x);
+        if (idx < valid) staged[idx] = v[j];
       }
       __syncthreads();
       CARRY_UNROLL
