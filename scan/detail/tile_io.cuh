@@ -125,19 +125,14 @@ struct tile_io {
   __device__ static void load_elements(temp_storage& ts, It tile_in, int valid, T (&items)[ITEMS], const T& pad) {
     const int first = threadIdx.x * ITEMS;
     if constexpr (transpose) { // coalesced element loads, blocked through shared memory
+      // (each load here may wait for the store before it, as staged_tile::load_items did before it
+      // batched its loads; batching them here raised the hierarchical upsweep's registers from 40 to 64
+      // for u32, so the register tiles keep this form: they meet it on one partial tile per call)
       T* staged = reinterpret_cast<T*>(ts.chunks);
-      // loads in registers before their stores (see staged_tile::load_items: interleaved, each load
-      // would wait for the store before it)
-      T v[ITEMS];
       CARRY_UNROLL
       for (int j = 0; j < ITEMS; ++j) {
         const int idx = j * BLOCK_THREADS + static_cast<int>(threadIdx.x);
-        if (idx < valid) v[j] = static_cast<T>(tile_in[idx]);
-      }
-      CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j) {
-        const int idx = j * BLOCK_THREADS + static_cast<int>(threadIdx.x);
-        if (idx < valid) staged[idx] = v[j];
+        if (idx < valid) staged[idx] = static_cast<T>(tile_in[idx]);
       }
       __syncthreads();
       CARRY_UNROLL
