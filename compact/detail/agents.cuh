@@ -7,6 +7,7 @@
 #include "../../scan/lookback/state.cuh"
 #include "../../scan/lookback/ticket.cuh"
 #include "../../scan/lookback/tile_prefix_op.cuh"
+#include "../tuning.hpp"
 #include "block_compact.cuh"
 
 namespace carry {
@@ -17,12 +18,45 @@ using count_format = lookback::default_format<std::uint64_t>;
 using count_state = lookback::single_pass_state<count_format>;
 
 /// How a single-pass launch runs: by ticket after the prepare step (else the input is one tile, block 0);
-/// in place (fences order each tile's loads before its publish, and its look-back before its writes);
-/// whether blocks warm the L2 with the tile launch order would give them before their ticket (inputs of
-/// more than one wave of blocks, vector-aligned pointers).
+/// in place (fences order each tile's loads before its publish, and its look-back before its writes).
 struct pass_flags {
-  bool ticketed = false, in_place = false, prefetch = false;
+  bool ticketed = false, in_place = false;
 };
+
+/// Whether this block warms the L2 with the tile launch order would give it before its ticket: the
+/// engine's rule (detail::prefetch_guessed_tile, mode 2: full tiles of aligned pointers, only beyond one
+/// wave of resident blocks).
+template <class Policy>
+__device__ bool prefetch_guess(const tile_plan& plan, bool vec_in) {
+  return Policy::prefetch &&
+         detail::prefetch_guessed_tile(2, blockIdx.x, plan.num_tiles,
+                                       std::int64_t{detail::sm_ids()} * compact_tuning::prefetch_beyond_blocks_per_sm,
+                                       vec_in);
+}
+
+/// Warp 0 of a single-pass tile: publishes the tile's count, looks back with the engine's decoupled
+/// look-back, and leaves the count selected before the tile in `before` (shared); 0 without a ticket
+/// (one tile). Every thread calls it; on return `before` is readable by all. In place, fences order the
+/// block's loads before its publish and the look-back's reads before its writes (see
+/// compact_agent::single_pass).
+template <class Policy>
+__device__ void tile_selected_before(std::uint64_t& before, const count_state& state, std::int64_t tile, bool last,
+                                     int tile_count, const pass_flags& how) {
+  if (threadIdx.x < detail::warp_threads) {
+    std::uint64_t b = 0;
+    if (how.ticketed) {
+      if (how.in_place && threadIdx.x == 0) __threadfence();
+      __syncwarp();
+      const lookback::tile_prefix_op<Policy::lookback_delay_ns, false, count_format, sum> prefix{
+          state.status, state.groups, tile, !last, sum{}, std::uint64_t{0}, false};
+      const tile_prefix<std::uint64_t> p = prefix(static_cast<std::uint64_t>(tile_count));
+      b = p.valid ? p.value : 0;
+      if (how.in_place) __threadfence();
+    }
+    if (threadIdx.x == 0) before = b;
+  }
+  __syncthreads();
+}
 
 template <class Policy, bool PARTITION, class T, class Sel>
 struct compact_agent {
@@ -83,11 +117,10 @@ struct compact_agent {
   template <class InIt, class OutIt, class NumT>
   __device__ static void single_pass(temp_storage& ts, InIt in, const Sel& sel, OutIt out, const tile_plan& plan,
                                      bool vec_in, const count_state& state, pass_flags how, NumT* d_num) {
-    const bool ticketed = how.ticketed;
     // ---- warm the L2 with the tile launch order would give this block, while the ticket is out ----
-    if (how.prefetch && blockIdx.x < plan.num_tiles - 1) selection::prefetch(sel, in, plan.tile_base(blockIdx.x));
+    if (prefetch_guess<Policy>(plan, vec_in)) selection::prefetch(sel, in, plan.tile_base(blockIdx.x));
     // ---- take a ticket (one tile: block 0) ----
-    const std::int64_t tile = ticketed ? lookback::block_ticket(ts.ticket, state.counter) : 0;
+    const std::int64_t tile = how.ticketed ? lookback::block_ticket(ts.ticket, state.counter) : 0;
     const std::int64_t base = plan.tile_base(tile);
     const int valid = plan.valid_items(tile);
     const bool last = tile == plan.num_tiles - 1;
@@ -97,20 +130,7 @@ struct compact_agent {
     int thread_offset, tile_count;
     rank_selected<Policy, T>(ts.count.scan, mask, thread_offset, tile_count);
     // ---- warp 0: publish the tile's count, look back ----
-    if (threadIdx.x < detail::warp_threads) {
-      std::uint64_t before = 0;
-      if (ticketed) {
-        if (how.in_place && threadIdx.x == 0) __threadfence(); // this block's loads come before its publish
-        __syncwarp();
-        const lookback::tile_prefix_op<Policy::lookback_delay_ns, false, count_format, sum> prefix{
-            state.status, state.groups, tile, !last, sum{}, std::uint64_t{0}, false};
-        const tile_prefix<std::uint64_t> p = prefix(static_cast<std::uint64_t>(tile_count));
-        before = p.valid ? p.value : 0;
-        if (how.in_place) __threadfence(); // the look-back's reads come before this tile's writes
-      }
-      if (threadIdx.x == 0) ts.selected_before = before;
-    }
-    __syncthreads();
+    tile_selected_before<Policy>(ts.selected_before, state, tile, last, tile_count, how);
     // ---- scatter through shared memory ----
     const std::uint64_t before = ts.selected_before;
     const std::uint64_t total = before + static_cast<std::uint64_t>(tile_count); // a partition: one tile

@@ -33,13 +33,6 @@ bool vector_ok(const It& it) {
     return false;
 }
 
-/// The current device's SM count (a host query that does not synchronise).
-inline cudaError_t device_sms(int& sms) {
-  int device = 0;
-  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-  return cudaDeviceGetAttribute(&sms, cudaDevAttrMultiProcessorCount, device);
-}
-
 /// Whether `it` is a pointer that allows 16-byte chunk copies of T (staged tiles).
 template <class T, class It>
 bool chunk_ok(const It& it) {
@@ -83,6 +76,24 @@ template <class Agent, class Kernel>
 cudaError_t prefer_shared(Kernel* kernel) {
   return detail::set_once<detail::carveout_tag<Agent>>(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
                                                        cudaSharedmemCarveoutMaxShared);
+}
+
+/// Phase 1 of the three kernels (and of count + scatter): every tile's count into `counts`. Staged
+/// tiles load without the streaming hint, so the scatter finds the last tiles still in L2.
+template <class Policy, bool STAGED, class T, class InIt, class Sel>
+cudaError_t launch_counts(InIt in, const Sel& sel, const tile_plan& tiles, bool vec_in, std::uint64_t* counts,
+                          cudaStream_t stream) {
+  const unsigned grid = static_cast<unsigned>(tiles.num_tiles);
+  if constexpr (STAGED) {
+    using agent = staged_compact_agent<compact_tuning::without_streaming<Policy>, false, T, Sel>;
+    auto* kernel = staged_count_kernel<agent, T, Sel>;
+    if (const cudaError_t e = prefer_shared<agent>(kernel); e != cudaSuccess) return e;
+    const T* items = in;
+    kernel<<<grid, Policy::block_threads, 0, stream>>>(items, sel, tiles, vec_in, counts);
+  } else {
+    count_kernel<Policy, T><<<grid, Policy::block_threads, 0, stream>>>(in, sel, tiles, vec_in, counts);
+  }
+  return detail::after_launch(stream);
 }
 
 /// Every compaction: select (flags, predicate, unique) and partition. `sel` decides what is selected;
@@ -142,12 +153,9 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
   case compact_pass::count_scatter:
     if constexpr (staged) {
       std::uint64_t* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
+      if (const cudaError_t e = launch_counts<Policy, true, T>(in, sel, tiles, vec_in, counts, stream); e != cudaSuccess)
+        return e;
       const T* items = in;
-      using count_agent = staged_compact_agent<compact_tuning::without_streaming<Policy>, false, T, Sel>;
-      auto* count = staged_count_kernel<count_agent, T, Sel>;
-      if (const cudaError_t e = prefer_shared<count_agent>(count); e != cudaSuccess) return e;
-      count<<<grid, Policy::block_threads, 0, stream>>>(items, sel, tiles, vec_in, counts);
-      if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
       using agent = staged_compact_agent<compact_tuning::without_streaming<Policy>, PARTITION, T, Sel>;
       auto* scatter = staged_scatter_after_counts_kernel<agent, T, Sel, OutIt, NumT>;
       if (const cudaError_t e = prefer_shared<agent>(scatter); e != cudaSuccess) return e;
@@ -161,16 +169,8 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
     return cudaErrorInvalidValue; // never chosen without staged tiles (fused_tiles 0)
   case compact_pass::three_kernel: {
     std::uint64_t* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
-    if constexpr (staged) {
-      using agent = staged_compact_agent<compact_tuning::without_streaming<Policy>, false, T, Sel>;
-      auto* kernel = staged_count_kernel<agent, T, Sel>;
-      if (const cudaError_t e = prefer_shared<agent>(kernel); e != cudaSuccess) return e;
-      const T* items = in;
-      kernel<<<grid, Policy::block_threads, 0, stream>>>(items, sel, tiles, vec_in, counts);
-    } else {
-      count_kernel<Policy, T><<<grid, Policy::block_threads, 0, stream>>>(in, sel, tiles, vec_in, counts);
-    }
-    if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
+    if (const cudaError_t e = launch_counts<Policy, staged, T>(in, sel, tiles, vec_in, counts, stream); e != cudaSuccess)
+      return e;
     std::size_t bytes = layout.scan.bytes;
     if (const cudaError_t e = carry::inclusive_sum(layout.scan.in(d_temp_storage), bytes, counts, counts,
                                                    tiles.num_tiles, stream);
@@ -192,24 +192,16 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
       using agent = staged_compact_agent<Policy, PARTITION, T, Sel>;
       auto* kernel = staged_cluster_kernel<agent, T, Sel, OutIt, NumT>;
       if (const cudaError_t e = prefer_shared<agent>(kernel); e != cudaSuccess) return e;
-      cudaLaunchAttribute attr[1];
-      attr[0].id = cudaLaunchAttributeClusterDimension;
-      attr[0].val.clusterDim.x = grid, attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
-      cudaLaunchConfig_t cfg = {};
-      cfg.gridDim = dim3(grid), cfg.blockDim = dim3(Policy::block_threads);
-      cfg.stream = stream, cfg.attrs = attr, cfg.numAttrs = 1;
       const T* items = in;
-      if (const cudaError_t e = cudaLaunchKernelEx(&cfg, kernel, items, sel, out, tiles, vec_in, d_num); e != cudaSuccess)
+      if (const cudaError_t e = lookback::launch_cluster(kernel, grid, Policy::block_threads, 0, stream, items, sel, out,
+                                                         tiles, vec_in, d_num);
+          e != cudaSuccess)
         return e;
       return detail::after_launch(stream);
     }
     return cudaErrorInvalidValue; // never chosen without staged tiles (cluster_tiles stays 0)
   case compact_pass::single_pass: {
-    int sms = 0;
-    if (const cudaError_t e = device_sms(sms); e != cudaSuccess) return e;
-    const pass_flags how{true, alias == aliasing::in_place,
-                         Policy::prefetch && vec_in &&
-                             tiles.num_tiles > std::int64_t{sms} * compact_tuning::prefetch_beyond_blocks_per_sm};
+    const pass_flags how{true, alias == aliasing::in_place};
     const count_state state = lookback::carve_state<count_format>(d_temp_storage, layout.state);
     if (const cudaError_t e = lookback::launch_prepare(d_temp_storage, layout.state.cleared, stream);
         e != cudaSuccess)

@@ -274,7 +274,7 @@ struct staged_compact_agent {
   __device__ static void single_pass(temp_storage& ts, const T* in, const Sel& sel, OutIt out, const tile_plan& plan,
                                      bool vec_in, const count_state& state, pass_flags how, NumT* d_num) {
     // ---- warm the L2 with the tile launch order would give this block, while the ticket is out ----
-    if (how.prefetch && blockIdx.x < plan.num_tiles - 1) selection::prefetch(sel, in, plan.tile_base(blockIdx.x));
+    if (prefetch_guess<Policy>(plan, vec_in)) selection::prefetch(sel, in, plan.tile_base(blockIdx.x));
     // ---- take a ticket (one tile: block 0) ----
     const std::int64_t tile = how.ticketed ? lookback::block_ticket(ts.ticket, state.counter) : 0;
     const std::int64_t base = plan.tile_base(tile);
@@ -284,20 +284,7 @@ struct staged_compact_agent {
     int thread_offset, tile_count;
     const unsigned mask = load_and_rank(ts, in, sel, base, valid, vec_in, thread_offset, tile_count);
     // ---- warp 0: publish the tile's count, look back (in place: see compact_agent::single_pass) ----
-    if (threadIdx.x < detail::warp_threads) {
-      std::uint64_t before = 0;
-      if (how.ticketed) {
-        if (how.in_place && threadIdx.x == 0) __threadfence();
-        __syncwarp();
-        const lookback::tile_prefix_op<Policy::lookback_delay_ns, false, count_format, sum> prefix{
-            state.status, state.groups, tile, !last, sum{}, std::uint64_t{0}, false};
-        const tile_prefix<std::uint64_t> p = prefix(static_cast<std::uint64_t>(tile_count));
-        before = p.valid ? p.value : 0;
-        if (how.in_place) __threadfence();
-      }
-      if (threadIdx.x == 0) ts.selected_before = before;
-    }
-    __syncthreads();
+    tile_selected_before<Policy>(ts.selected_before, state, tile, last, tile_count, how);
     // ---- write: each warp its picks, coalesced ----
     const std::uint64_t before = ts.selected_before;
     const std::uint64_t total = before + static_cast<std::uint64_t>(tile_count); // a partition: one tile

@@ -8,6 +8,7 @@
 
 #include <cuda_runtime.h>
 
+#include "../lookback/cluster.cuh"
 #include "../lookback/prepare.cuh"
 #include "kernels.cuh"
 #include "pass_choice.hpp"
@@ -208,16 +209,9 @@ cudaError_t launch_small(void* d_temp_storage, const Plan& plan, const T* d_in, 
     return after_launch(stream);
   }
   if (mode == small_mode::cluster) {
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = static_cast<unsigned>(tiles.num_tiles);
-    attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
-    cudaLaunchConfig_t cfg = {};
-    cfg.gridDim = dim3(static_cast<unsigned>(tiles.num_tiles)), cfg.blockDim = dim3(threads);
-    cfg.dynamicSmemBytes = P::cluster_smem_bytes;
-    cfg.stream = stream, cfg.attrs = attr, cfg.numAttrs = 1;
-    if (cudaError_t e = cudaLaunchKernelEx(&cfg, cluster_kernel, d_in, d_out, tiles, op, init, scan_state<T>{},
-                                           vin, vout);
+    if (cudaError_t e = lookback::launch_cluster(cluster_kernel, static_cast<unsigned>(tiles.num_tiles), threads,
+                                                 P::cluster_smem_bytes, stream, d_in, d_out, tiles, op, init,
+                                                 scan_state<T>{}, vin, vout);
         e != cudaSuccess)
       return e;
     return after_launch(stream);

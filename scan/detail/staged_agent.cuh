@@ -8,13 +8,6 @@
 namespace carry {
 namespace detail {
 
-/// Number of SM identifiers (at least the SM count; 132 on the H100).
-__device__ __forceinline__ unsigned sm_ids() {
-  unsigned n;
-  asm("mov.u32 %0, %%nsmid;" : "=r"(n));
-  return n;
-}
-
 // ---- single pass, tile staged in shared memory: the same scan as single_pass_agent, bit for bit, but
 // the items wait out the look-back in shared memory instead of registers, so more blocks fit per SM
 // (1-byte sums: packed-byte arithmetic on full tiles) ----

@@ -10,6 +10,14 @@
 namespace carry {
 namespace detail {
 
+/// Number of SM identifiers (at least the SM count; 132 on the H100): with blocks per SM, one wave of
+/// resident blocks (prefetch_guessed_tile).
+__device__ __forceinline__ unsigned sm_ids() {
+  unsigned n;
+  asm("mov.u32 %0, %%nsmid;" : "=r"(n));
+  return n;
+}
+
 /// Whether T and ITEMS allow a staged tile: T packs into 16-byte chunks and a thread's run is whole chunks.
 template <class T, int ITEMS>
 constexpr bool stageable() {

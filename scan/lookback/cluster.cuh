@@ -2,7 +2,10 @@
 // temp storage, no tickets; the small-input form of the look-back for up to 16 tiles.
 #pragma once
 
+#include <utility>
+
 #include <cooperative_groups.h>
+#include <cuda_runtime.h>
 
 #include "../detail/config.hpp"
 
@@ -33,6 +36,21 @@ __device__ void cluster_push(T* inbox, const T& value, int rank, int first, int 
   if (threadIdx.x < 32 && target < blocks) *cluster.map_shared_rank(&inbox[rank], static_cast<unsigned>(target)) = value;
   cluster.sync();
 #endif
+}
+
+/// Launches `kernel` as one cluster of `blocks` blocks (the whole grid; at most what the device
+/// co-schedules, detail::cluster_limit), `smem` bytes of dynamic shared memory each.
+template <class... Params, class... Args>
+cudaError_t launch_cluster(void (*kernel)(Params...), unsigned blocks, unsigned threads, std::size_t smem,
+                           cudaStream_t stream, Args&&... args) {
+  cudaLaunchAttribute attr[1];
+  attr[0].id = cudaLaunchAttributeClusterDimension;
+  attr[0].val.clusterDim.x = blocks, attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
+  cudaLaunchConfig_t cfg = {};
+  cfg.gridDim = dim3(blocks), cfg.blockDim = dim3(threads);
+  cfg.dynamicSmemBytes = smem;
+  cfg.stream = stream, cfg.attrs = attr, cfg.numAttrs = 1;
+  return cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...);
 }
 
 } // namespace lookback
