@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # One device session: build, full GPU test suite, compute-sanitizer runs, benchmark; logs under $OUT.
-# usage: validate/gpu_run.sh [stages...]   stages: build test sanitize bench compactbench quickbench tune demo
+# usage: validate/gpu_run.sh [stages...]   stages: build test appstest sanitize bench compactbench appsbench quickbench tune demo
 # (default: all but tune)
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -8,7 +8,7 @@ OUT=${OUT:-/tmp/carry-out}
 mkdir -p "$OUT"
 export CMAKE_PREFIX_PATH=$PWD/.deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
 export JOBS=${JOBS:-16}
-stages=${*:-build test sanitize bench compactbench demo}
+stages=${*:-build test sanitize bench compactbench appsbench demo}
 status=0
 has() { [[ " $stages " == *" $1 "* ]]; }
 step() { echo "== $1: $(date +%T)"; }
@@ -65,6 +65,10 @@ if has sanitize; then
     run_tool $tool test_compact_select
     run_tool $tool test_compact_partition
     run_tool $tool test_compact_graph
+    run_tool $tool test_apps_histogram
+    run_tool $tool test_apps_bin
+    run_tool $tool test_apps_slots
+    run_tool $tool test_apps_graph
     echo "$tool done $(date +%T)"
   done
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize.log" | sort | uniq -c
@@ -87,6 +91,16 @@ if has compactbench; then
   step compactbench
   build/validate/carry_bench_compact --csv "$OUT/bench_compact.csv" >"$OUT/bench_compact.txt" 2>"$OUT/bench_compact.err" || status=1
   tail -2 "$OUT/bench_compact.err"
+fi
+if has appsbench; then
+  step appsbench
+  build/validate/carry_bench_apps --csv "$OUT/bench_apps.csv" >"$OUT/bench_apps.txt" 2>"$OUT/bench_apps.err" || status=1
+  tail -3 "$OUT/bench_apps.err"
+fi
+if has appstest; then
+  step appstest
+  (cd build && ctest --output-on-failure -j 1 --timeout 900 -R "test_apps|cpu_tests") >"$OUT/test_apps.log" 2>&1 || status=1
+  tail -15 "$OUT/test_apps.log"
 fi
 if has demo; then
   step demo

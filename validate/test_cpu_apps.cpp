@@ -8,6 +8,7 @@
 #include <random>
 
 #include <carry/apps/detail/bin_math.hpp>
+#include <carry/apps/detail/plan.hpp>
 #include <carry/apps/detail/slot_math.hpp>
 
 using namespace carry::apps_detail;
@@ -161,4 +162,130 @@ TEST_CASE("bounded slots: the fit rule, the sentinel, no overflow", "[apps]") {
   }
   CHECK(fitted == 10);
   CHECK(100 - offset == 39); // 39 inches of the 100-inch loaf left
+}
+
+TEST_CASE("even bins: samples and bounds of different types (u8 samples over int [0, 256))", "[apps]") {
+  const even_bins<std::uint8_t, int> b(0, 256, 256);
+  for (int x = 0; x < 256; ++x) REQUIRE(b.bin_of(static_cast<std::uint8_t>(x)) == x);
+  const even_bins<std::uint8_t, int> q(0, 256, 7);
+  for (int x = 0; x < 256; ++x) REQUIRE(q.bin_of(static_cast<std::uint8_t>(x)) == x * 7 / 256);
+  const even_bins<std::int16_t, long long> w(-40000, 40000, 3); // 64-bit bounds: the 128-bit path
+  CHECK(w.bin_of(-32768) == (static_cast<long long>(-32768 + 40000) * 3) / 80000);
+  CHECK(w.bin_of(32767) == (static_cast<long long>(32767 + 40000) * 3) / 80000);
+  const even_bins<std::uint32_t, double> f(0.0, 10.0, 5); // float bounds: the double path
+  CHECK(f.bin_of(9u) == 4);
+  CHECK(f.bin_of(10u) == -1);
+}
+
+TEST_CASE("even bins: the reciprocal path equals plain division on every span shape", "[apps]") {
+  std::mt19937_64 g(3);
+  for (int k = 0; k < 200000; ++k) {
+    const auto lo = static_cast<std::uint32_t>(g()), hi = static_cast<std::uint32_t>(g());
+    if (lo >= hi) continue;
+    const int bins = 1 + static_cast<int>(g() % (1u << 24));
+    const even_bins<std::uint32_t> b(lo, hi, bins);
+    const std::uint32_t x = lo + static_cast<std::uint32_t>(g() % (std::uint64_t{hi} - lo));
+    const std::uint64_t want = (std::uint64_t{x} - lo) * static_cast<std::uint64_t>(bins) / (std::uint64_t{hi} - lo);
+    REQUIRE(b.bin_of(x) == static_cast<int>(want));
+  }
+}
+
+TEST_CASE("range bins: samples and levels of different types", "[apps]") {
+  const int levels[] = {-5, 0, 200, 300};
+  CHECK(range_bin_of(levels, 3, std::uint8_t{0}) == 1);
+  CHECK(range_bin_of(levels, 3, std::uint8_t{255}) == 2);
+  CHECK(range_bin_of(levels, 3, std::uint64_t{1} << 40) == -1);
+  CHECK(range_bin_of(levels, 3, std::int64_t{-5}) == 0);
+  const float fl[] = {0.f, 0.5f, 1.f};
+  CHECK(range_bin_of(fl, 2, 0.75) == 1);
+}
+
+TEST_CASE("bin_by_key helpers: clamped bins, digit passes, plans, layouts", "[apps]") {
+  CHECK(clamp_bin(-3, 5) == 0);
+  CHECK(clamp_bin(2, 5) == 2);
+  CHECK(clamp_bin(9, 5) == 4);
+  CHECK(clamp_bin(0, 1) == 0);
+  CHECK(digit_passes(1, 8) == 1);
+  CHECK(digit_passes(256, 8) == 1);
+  CHECK(digit_passes(257, 8) == 2);
+  CHECK(digit_passes(65536, 8) == 2);
+  CHECK(digit_passes(65537, 8) == 3);
+  CHECK(digit_passes(1 << 24, 8) == 3);
+  const bin_plan p = plan_bins(std::int64_t{1} << 28, 4096, 256);
+  CHECK(p.tiles.num_tiles == 65536);
+  CHECK(p.grid == 1024);
+  CHECK(p.tiles_per_block == 64);
+  CHECK(p.passes == 1);
+  // every tile belongs to exactly one block, in order, no block empty
+  for (std::int64_t n : {std::int64_t{1}, std::int64_t{4095}, std::int64_t{4097}, std::int64_t{5000000}, (std::int64_t{1} << 31) + 5}) {
+    const bin_plan q = plan_bins(n, 4096, 1000);
+    INFO("n " << n);
+    CHECK(q.passes == 2);
+    CHECK(q.first_tile(0) == 0);
+    CHECK(q.last_tile(q.grid - 1) == q.tiles.num_tiles);
+    for (std::int64_t b = 0; b < q.grid; ++b) {
+      REQUIRE(q.first_tile(b) < q.last_tile(b));
+      if (b > 0) REQUIRE(q.first_tile(b) == q.last_tile(b - 1));
+    }
+    CHECK(q.grid <= carry::apps_tuning::bin_grid_max);
+  }
+  const bin_layout one = make_bin_layout(p, 256, 4, 4, 5000, 0);
+  CHECK(one.counts.bytes == 256 * 1024 * 8);
+  CHECK(one.keys.bytes == 0);
+  const bin_plan two = plan_bins(1000000, 4096, 4096);
+  const bin_layout l2 = make_bin_layout(two, 4096, 4, 8, 5000, 700);
+  CHECK(l2.keys.bytes == 4000000);
+  CHECK(l2.values.bytes == 8000000);
+  CHECK(l2.bin_counts.bytes == 4097 * 8);
+  CHECK(l2.allocation >= l2.bin_scan.offset + l2.bin_scan.bytes + 255);
+  for (auto part : {l2.counts, l2.scan, l2.keys, l2.values, l2.bin_counts, l2.bin_scan}) CHECK(part.offset % 256 == 0);
+}
+
+TEST_CASE("histogram planning: path, shared bytes, grid", "[apps]") {
+  CHECK(choose_histogram_path(0, 256, 0, 227 * 1024) == histogram_path::empty);
+  CHECK(choose_histogram_path(10, 256, 0, 227 * 1024) == histogram_path::shared);
+  CHECK(choose_histogram_path(10, 48 * 1024, 0, 227 * 1024) == histogram_path::shared);
+  CHECK(choose_histogram_path(10, 48 * 1024 + 1, 0, 227 * 1024) == histogram_path::global);
+  CHECK(choose_histogram_path(10, 1 << 20, 0, 227 * 1024) == histogram_path::global);
+  CHECK(choose_histogram_path(10, 40000, 8, 227 * 1024) == histogram_path::global); // 160 KB + 320 KB of levels
+  CHECK(choose_histogram_path(10, 4096, 8, 227 * 1024) == histogram_path::shared);
+  CHECK(histogram_smem_bytes(7, 0) == 32);
+  CHECK(histogram_smem_bytes(7, 4) == 32 + 32);
+  CHECK(histogram_grid(std::int64_t{1} << 28, 4, 256, 1056) == 1056);
+  CHECK(histogram_grid(1000, 4, 256, 1056) == 1);
+  CHECK(histogram_grid(1, 1, 256, 1056) == 1);
+  CHECK(histogram_grid(std::int64_t{1} << 42, 4, 256, 1056) == 2048); // no block counts past 2^31 samples
+}
+
+TEST_CASE("apps argument checks: histogram, bin_by_key, slots", "[apps]") {
+  int x = 0;
+  CHECK(check_histogram_args(&x, &x, 10, bin_error::none) == arg_error::none);
+  CHECK(check_histogram_args(nullptr, &x, 0, bin_error::none) == arg_error::none);
+  CHECK(check_histogram_args(&x, nullptr, 0, bin_error::none) == arg_error::null_output);
+  CHECK(check_histogram_args(nullptr, &x, 10, bin_error::none) == arg_error::null_input);
+  CHECK(check_histogram_args(&x, &x, -1, bin_error::none) == arg_error::negative_count);
+  CHECK(check_histogram_args(&x, &x, 10, bin_error::bad_count) != arg_error::none);
+  CHECK(check_histogram_args(&x, &x, 0, bin_error::empty_range) != arg_error::none);
+  CHECK(check_bin_args(&x, &x, true, true, 256, 10, 100, 100) == arg_error::none);
+  CHECK(check_bin_args(&x, &x, true, true, 0, 10, 100, 100) != arg_error::none);
+  CHECK(check_bin_args(&x, &x, true, true, max_bins + 1, 10, 100, 100) != arg_error::none);
+  CHECK(check_bin_args(&x, &x, false, true, 256, 10, 100, 100) != arg_error::none);
+  CHECK(check_bin_args(nullptr, &x, true, true, 256, 10, 100, 100) == arg_error::null_input);
+  CHECK(check_bin_args(&x, nullptr, true, true, 256, 10, 100, 100) == arg_error::null_output);
+  CHECK(check_bin_args(&x, &x, true, true, 256, 10, 99, 100) == arg_error::temp_too_small);
+  CHECK(check_bin_args(nullptr, nullptr, true, true, 256, 0, 0, 100) == arg_error::none);
+  CHECK(check_bin_args(&x, &x, true, true, 256, -1, 100, 100) == arg_error::negative_count);
+  CHECK(check_slots_args(&x, &x, &x, nullptr, false, 10, 1, 1, 1) == arg_error::none);
+  CHECK(check_slots_args(&x, &x, &x, nullptr, true, 10, 1, 1, 1) == arg_error::null_output);
+  CHECK(check_slots_args(nullptr, nullptr, &x, nullptr, false, 0, 0, 1, 0) == arg_error::none);
+  CHECK(check_slots_args(nullptr, nullptr, nullptr, nullptr, false, 0, 0, 1, 0) == arg_error::null_output);
+  CHECK(check_slots_args(nullptr, &x, &x, nullptr, false, 10, 1, 1, 1) == arg_error::null_input);
+  CHECK(check_slots_args(&x, nullptr, &x, nullptr, false, 10, 1, 1, 1) == arg_error::null_output);
+  CHECK(check_slots_args(&x, &x, &x, nullptr, false, 10, 1, 2, 3) == arg_error::temp_too_small);
+  CHECK(check_slots_args(&x, &x, &x, nullptr, false, -1, 1, 1, 1) == arg_error::negative_count);
+  CHECK(make_slots_layout(1, 16).allocation == 1);
+  CHECK(make_slots_layout(100, 16).allocation > 100 * 16);
+  const offsets_layout o = make_offsets_layout(256, 4, 1000);
+  CHECK(o.counts.bytes == 257 * 4);
+  CHECK(o.scan.offset == 1280);
 }

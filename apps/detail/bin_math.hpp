@@ -15,47 +15,94 @@ namespace apps_detail {
 /// The most bins a histogram takes.
 constexpr std::int64_t max_bins = std::int64_t{1} << 24;
 
+/// High 64 bits of a 64 x 64-bit product.
+CARRY_HD inline std::uint64_t mul_hi64(std::uint64_t a, std::uint64_t b) {
+#if defined(__CUDA_ARCH__)
+  return __umul64hi(a, b);
+#else
+  return static_cast<std::uint64_t>((static_cast<unsigned __int128>(a) * b) >> 64);
+#endif
+}
+
 /// Evenly spaced bins over [lower, upper): sample x goes to bin floor((x - lower) * num_bins /
-/// (upper - lower)). Integers: computed exactly, with a 128-bit intermediate, so no range of any 8- to
-/// 64-bit type overflows (u64: the span is below 2^64, times at most 2^24 bins). Floating point: in
-/// double, clamped to the last bin where rounding would carry x just below upper past it. Samples
-/// outside [lower, upper), NaN and +-inf fall in no bin (-1).
+/// (upper - lower)). Samples of type T, bounds of type L (as CUB's LevelT: u8 samples take bounds
+/// [0, 256) as int).
+/// - Integers up to 32 bits (samples and bounds): exact in 64 bits. The product (x - lower) * num_bins is
+///   below 2^57; the quotient comes from a precomputed reciprocal of the span (a multiply-high) and at
+///   most two corrections, so no division runs per sample.
+/// - 64-bit integers: exact with a 128-bit intermediate (no range of any 64-bit type overflows: the span
+///   is below 2^64, times at most 2^24 bins).
+/// - Floating point (samples or bounds): in double, clamped to the last bin where rounding would carry x
+///   just below upper past it.
+/// Samples outside [lower, upper), NaN and +-inf fall in no bin (-1).
 ///
 ///   lower 0, upper 10, 5 bins: 0 -> 0, 1 -> 0, 2 -> 1, 9 -> 4, 10 -> -1, -1 -> -1
-template <class T>
+template <class T, class L = T>
 struct even_bins {
-  T lower, upper;
-  int num_bins;
+  static constexpr bool floating = std::is_floating_point<T>::value || std::is_floating_point<L>::value;
+  static constexpr bool narrow = !floating && sizeof(T) <= 4 && sizeof(L) <= 4;
+  L lower{}, upper{};
+  int num_bins = 1;
+  std::uint64_t span = 1;  ///< narrow integers: upper - lower
+  std::uint64_t recip = 0; ///< narrow integers: floor((2^64 - 1) / span)
 
-  CARRY_HD int bin_of(T x) const {
-    if constexpr (std::is_integral<T>::value) {
-      if (x < lower || !(x < upper)) return -1;
-      using U = std::make_unsigned_t<T>;
-      // spans as unsigned: exact for signed types too (two's complement differences)
-      const auto offset = static_cast<unsigned __int128>(static_cast<U>(static_cast<U>(x) - static_cast<U>(lower)));
-      const auto span = static_cast<unsigned __int128>(static_cast<U>(static_cast<U>(upper) - static_cast<U>(lower)));
-      return static_cast<int>(offset * static_cast<unsigned __int128>(num_bins) / span);
-    } else {
-      if (!(x >= lower) || !(x < upper)) return -1; // NaN fails both comparisons
-      const double scaled = (static_cast<double>(x) - static_cast<double>(lower)) /
-                            (static_cast<double>(upper) - static_cast<double>(lower)) * num_bins;
-      const int b = static_cast<int>(scaled); // scaled >= 0: truncation is floor
-      return b < num_bins ? b : num_bins - 1;
+  even_bins() = default;
+  CARRY_HD even_bins(L lo, L hi, int bins) : lower(lo), upper(hi), num_bins(bins) {
+    if constexpr (narrow) {
+      const std::int64_t s = static_cast<std::int64_t>(hi) - static_cast<std::int64_t>(lo);
+      span = s > 0 ? static_cast<std::uint64_t>(s) : 1;
+      recip = ~std::uint64_t{0} / span;
     }
   }
+
+  CARRY_HD int bin_of(T x) const {
+    if constexpr (floating) {
+      const double xd = static_cast<double>(x), lo = static_cast<double>(lower), hi = static_cast<double>(upper);
+      if (!(xd >= lo) || !(xd < hi)) return -1; // NaN fails both comparisons
+      const double scaled = (xd - lo) / (hi - lo) * num_bins;
+      const int b = static_cast<int>(scaled); // scaled >= 0: truncation is floor
+      return b < num_bins ? b : num_bins - 1;
+    } else if constexpr (narrow) {
+      const std::int64_t xi = static_cast<std::int64_t>(x), lo = static_cast<std::int64_t>(lower);
+      if (xi < lo || xi >= static_cast<std::int64_t>(upper)) return -1;
+      const std::uint64_t p = static_cast<std::uint64_t>(xi - lo) * static_cast<std::uint64_t>(num_bins);
+      std::uint64_t q = mul_hi64(p, recip); // q <= the quotient <= q + 2 (p < 2^57)
+      if ((q + 1) * span <= p) ++q;
+      if ((q + 1) * span <= p) ++q;
+      return static_cast<int>(q);
+    } else {
+      // 128-bit signed values hold every 64-bit sample and bound
+      const __int128 xi = static_cast<__int128>(x), lo = static_cast<__int128>(lower), hi = static_cast<__int128>(upper);
+      if (xi < lo || xi >= hi) return -1;
+      const auto offset = static_cast<unsigned __int128>(xi - lo);
+      const auto sp = static_cast<unsigned __int128>(hi - lo);
+      return static_cast<int>(offset * static_cast<unsigned __int128>(num_bins) / sp);
+    }
+  }
+};
+
+/// A sample and a level brought to one type for comparison: as they are when the types agree, else
+/// 128-bit integers (both integral: exact) or double.
+template <class T, class L>
+struct level_compare {
+  static constexpr bool same = std::is_same<T, L>::value;
+  static constexpr bool integral = std::is_integral<T>::value && std::is_integral<L>::value;
+  using type = std::conditional_t<same, T, std::conditional_t<integral, __int128, double>>;
 };
 
 /// Bins given by num_bins + 1 ascending levels: bin i holds [levels[i], levels[i + 1]). Binary search
 /// (log2 of the bins); samples outside [levels[0], levels[num_bins]) and NaN fall in no bin (-1).
 ///
 ///   levels [0 2 5 9], 3 bins: 1 -> 0, 2 -> 1, 8 -> 2, 9 -> -1
-template <class T>
-CARRY_HD int range_bin_of(const T* levels, int num_bins, T x) {
-  if (!(x >= levels[0]) || !(x < levels[num_bins])) return -1;
+template <class L, class T>
+CARRY_HD int range_bin_of(const L* levels, int num_bins, T sample) {
+  using C = typename level_compare<T, L>::type;
+  const C x = static_cast<C>(sample);
+  if (!(x >= static_cast<C>(levels[0])) || !(x < static_cast<C>(levels[num_bins]))) return -1;
   int lo = 0, hi = num_bins; // levels[lo] <= x < levels[hi]
   while (hi - lo > 1) {
     const int mid = lo + (hi - lo) / 2;
-    if (x < levels[mid])
+    if (x < static_cast<C>(levels[mid]))
       hi = mid;
     else
       lo = mid;
@@ -89,6 +136,24 @@ bin_error check_range_levels(const T* levels, std::int64_t num_bins) {
     if (i > 0 && !(levels[i - 1] < levels[i])) return bin_error::empty_range;
   }
   return bin_error::none;
+}
+
+/// bin_by_key: a key's bin as its functor gives it, clamped into [0, num_bins) (a functor that strays
+/// never sends a key outside the output).
+///
+///   5 bins: -3 -> 0, 2 -> 2, 9 -> 4
+CARRY_HD constexpr unsigned clamp_bin(long long bin, int num_bins) {
+  return bin < 0 ? 0u : bin >= num_bins ? static_cast<unsigned>(num_bins - 1) : static_cast<unsigned>(bin);
+}
+
+/// bin_by_key sorts by bin stably in passes of `digit_bits`-bit digits, least significant first: the
+/// passes num_bins needs (1 up to 2^digit_bits bins).
+///
+///   8-bit digits: 1 bin -> 1, 256 -> 1, 257 -> 2, 65536 -> 2, 2^24 -> 3
+CARRY_HD constexpr int digit_passes(std::int64_t num_bins, int digit_bits) {
+  int passes = 1;
+  while (passes * digit_bits < 63 && (std::int64_t{1} << (passes * digit_bits)) < num_bins) ++passes;
+  return passes;
 }
 
 } // namespace apps_detail

@@ -22,6 +22,8 @@ def impl_group(impl):
         return "CUB"
     if impl == "memcpy":
         return "copy"
+    if impl == "read":
+        return "read-only pass"
     return None
 
 
@@ -54,7 +56,7 @@ def main():
         if method is None:
             continue
         fig, ax = plt.subplots(figsize=(7, 4.2))
-        for group, style in (("carry", "o-"), ("CUB", "s--"), ("copy", ":")):
+        for group, style in (("carry", "o-"), ("CUB", "s--"), ("copy", ":"), ("read-only pass", "-.")):
             pts = sorted(methods[method].get(group, {}).items())
             if not pts:
                 continue

@@ -1,0 +1,149 @@
+// bin_by_key's kernels: a stable counting-sort pass over one 8-bit digit of the bin. Upsweep (each
+// block's digit counts over its share of the tiles), the engine's scan of the counts (dispatch), and
+// downsweep (the engine's block multisplit ranks each tile; a scatter through shared memory writes runs).
+#pragma once
+
+#include <cstdint>
+
+#include "../../scan/block/multisplit.cuh"
+#include "../tuning.hpp"
+#include "histogram_kernels.cuh"
+#include "plan.hpp"
+
+namespace carry {
+namespace apps_detail {
+
+/// A key's digit in pass `shift / 8`: bits [shift, shift + 8) of its clamped bin.
+template <class K, class BinOp>
+struct bin_digit {
+  key_binner<K, BinOp> bins;
+  int shift;
+  __device__ unsigned operator()(const K& k) const {
+    return (static_cast<unsigned>(bins.bin_of(k)) >> shift) & ((1u << apps_tuning::bin_digit_bits) - 1u);
+  }
+  using sample_type = K;
+  static constexpr std::size_t level_bytes = 0;
+  __device__ bin_digit bind(void*) const { return *this; }
+  __device__ int bin_of(const K& k) const { return static_cast<int>((*this)(k)); }
+};
+
+/// Upsweep: block b's digit counts over its tiles, to counts[d * grid + b] (digit-major, so that the
+/// engine's exclusive sum of the whole array gives each block its start in every digit). Counted in
+/// shared memory, flushed to 64-bit totals every 2^16 tiles (no 32-bit counter wraps).
+template <int THREADS, int TILE_ITEMS, class K, class BinOp>
+__global__ void __launch_bounds__(THREADS)
+    bin_upsweep_kernel(const K* keys, bin_plan plan, bin_digit<K, BinOp> digit, bool vec, std::uint64_t* counts) {
+  constexpr int radix = 1 << apps_tuning::bin_digit_bits;
+  static_assert(THREADS == radix, "carry: one thread per digit");
+  __shared__ unsigned c[radix];
+  const std::int64_t b = blockIdx.x;
+  std::uint64_t total = 0;
+  constexpr std::int64_t flush_tiles = 1 << 16;
+  for (std::int64_t t0 = plan.first_tile(b); t0 < plan.last_tile(b); t0 += flush_tiles) {
+    const std::int64_t t1 = t0 + flush_tiles < plan.last_tile(b) ? t0 + flush_tiles : plan.last_tile(b);
+    c[threadIdx.x] = 0;
+    __syncthreads();
+    const std::int64_t begin = plan.tiles.tile_base(t0);
+    const std::int64_t end = t1 == plan.tiles.num_tiles ? plan.tiles.num_items : plan.tiles.tile_base(t1);
+    count_samples<4>(keys + begin, end - begin, digit, c, vec, threadIdx.x, THREADS);
+    __syncthreads();
+    total += c[threadIdx.x];
+    __syncthreads();
+  }
+  counts[threadIdx.x * plan.grid + b] = total;
+}
+
+/// Downsweep: block b ranks its tiles in order with the engine's multisplit and scatters keys (then
+/// values) through shared memory: the items of one digit leave as one run at the digit's running global
+/// offset (`scanned[d * grid + b]` to start with).
+template <int THREADS, int ITEMS, bool HAS_VALUES, class K, class V, class BinOp>
+__global__ void __launch_bounds__(THREADS)
+    bin_downsweep_kernel(const K* keys_in, K* keys_out, const V* values_in, V* values_out, bin_plan plan,
+                         bin_digit<K, BinOp> digit, const std::uint64_t* scanned) {
+  using ms = block::multisplit<THREADS, ITEMS, apps_tuning::bin_digit_bits>;
+  constexpr int tile_items = THREADS * ITEMS;
+  static_assert(THREADS == ms::radix, "carry: one thread per digit");
+  __shared__ struct {
+    typename ms::temp_storage rank;
+    union {
+      K keys[tile_items];
+      V values[HAS_VALUES ? tile_items : 1];
+    } stage;
+    unsigned char digit[tile_items];
+    std::uint64_t base[ms::radix]; // running global offset of each digit
+    std::uint64_t adjust[ms::radix]; // this tile: global offset of digit d minus its start in the tile
+  } ts;
+  const std::int64_t b = blockIdx.x;
+  ts.base[threadIdx.x] = scanned[threadIdx.x * plan.grid + b];
+  for (std::int64_t tile = plan.first_tile(b); tile < plan.last_tile(b); ++tile) {
+    // ---- load (warp-striped) ----
+    const std::int64_t tb = plan.tiles.tile_base(tile);
+    const int valid = plan.tiles.valid_items(tile);
+    K k[ITEMS];
+    V v[HAS_VALUES ? ITEMS : 1];
+    unsigned d[ITEMS];
+    int pos[ITEMS];
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j) {
+      const int i = ms::item_index(j);
+      d[j] = 0;
+      if (i < valid) {
+        k[j] = keys_in[tb + i];
+        if constexpr (HAS_VALUES) v[j] = values_in[tb + i];
+        d[j] = digit(k[j]);
+      }
+    }
+    // ---- rank (the engine's multisplit) ----
+    ms::rank(ts.rank, d, valid, pos);
+    {
+      const int dd = threadIdx.x;
+      const int start = ms::start(ts.rank, dd);
+      ts.adjust[dd] = ts.base[dd] - static_cast<std::uint64_t>(start);
+      ts.base[dd] += static_cast<std::uint64_t>(ms::count(ts.rank, dd, valid));
+    }
+    // ---- scatter the keys through shared memory ----
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j)
+      if (ms::item_index(j) < valid) {
+        ts.stage.keys[pos[j]] = k[j];
+        ts.digit[pos[j]] = static_cast<unsigned char>(d[j]);
+      }
+    __syncthreads();
+    std::uint64_t dest[HAS_VALUES ? ITEMS : 1];
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j) {
+      const int i = j * THREADS + static_cast<int>(threadIdx.x);
+      if (i < valid) {
+        const std::uint64_t to = ts.adjust[ts.digit[i]] + static_cast<std::uint64_t>(i);
+        keys_out[to] = ts.stage.keys[i];
+        if constexpr (HAS_VALUES) dest[j] = to;
+      }
+    }
+    // ---- then the values, to the same places ----
+    if constexpr (HAS_VALUES) {
+      __syncthreads();
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j)
+        if (ms::item_index(j) < valid) ts.stage.values[pos[j]] = v[j];
+      __syncthreads();
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j) {
+        const int i = j * THREADS + static_cast<int>(threadIdx.x);
+        if (i < valid) values_out[dest[j]] = ts.stage.values[i];
+      }
+    }
+    __syncthreads(); // the stage and the adjustments are free for the next tile
+  }
+}
+
+/// The bucket offsets: offsets[d] = scanned[d * stride] (d < num_bins), offsets[num_bins] = n.
+template <class O>
+__global__ void __launch_bounds__(256)
+    offsets_from_scan_kernel(const std::uint64_t* scanned, std::int64_t stride, O* offsets, int num_bins, std::int64_t n) {
+  for (std::int64_t d = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; d <= num_bins;
+       d += std::int64_t{gridDim.x} * blockDim.x)
+    offsets[d] = static_cast<O>(d < num_bins ? scanned[d * stride] : static_cast<std::uint64_t>(n));
+}
+
+} // namespace apps_detail
+} // namespace carry

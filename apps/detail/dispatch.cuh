@@ -1,0 +1,272 @@
+// Host-side planning and launches of the apps: histograms, histogram offsets, bin_by_key, slots.
+#pragma once
+
+#include <atomic>
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <cuda_runtime.h>
+
+#include "../../scan/detail/dispatch.cuh"
+#include "../../scan/device_scan.cuh"
+#include "../../scan/lookback/prepare.cuh"
+#include "../tuning.hpp"
+#include "bin_kernels.cuh"
+#include "histogram_kernels.cuh"
+#include "plan.hpp"
+#include "slots_kernels.cuh"
+
+namespace carry {
+namespace apps_detail {
+
+/// What the current device offers a histogram launch, asked once per device (host attribute queries,
+/// no synchronisation).
+struct device_limits {
+  int sms = 0;
+  int smem_per_sm = 0;        ///< bytes of shared memory an SM has for blocks
+  int smem_per_block_max = 0; ///< the most dynamic shared memory one block may opt in to
+};
+inline cudaError_t current_limits(device_limits& out) {
+  static std::atomic<std::uint64_t> known{0};
+  static device_limits cache[64];
+  int device = 0;
+  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
+  if (device < 0 || device >= 64) return cudaErrorInvalidDevice;
+  const std::uint64_t bit = std::uint64_t{1} << device;
+  if (!(known.load(std::memory_order_acquire) & bit)) {
+    device_limits l;
+    cudaError_t e = cudaDeviceGetAttribute(&l.sms, cudaDevAttrMultiProcessorCount, device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&l.smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
+    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&l.smem_per_block_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
+    if (e != cudaSuccess) return e;
+    cache[device] = l;
+    known.fetch_or(bit, std::memory_order_release);
+  }
+  out = cache[device];
+  return cudaSuccess;
+}
+
+template <class T>
+bool aligned16(const T* p) {
+  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
+}
+
+inline unsigned fill_blocks(std::int64_t n) {
+  const std::int64_t b = (n + 255) / 256;
+  return static_cast<unsigned>(b < 1 ? 1 : b > 1024 ? 1024 : b);
+}
+
+template <class C>
+cudaError_t launch_fill(C* p, std::int64_t n, C value, cudaStream_t stream) {
+  fill_kernel<<<fill_blocks(n), 256, 0, stream>>>(p, n, value);
+  return detail::after_launch(stream);
+}
+
+template <class T, class Binner, class C>
+struct hist_tag {};
+
+/// Counts the samples into `hist` (num_bins counters, zeroed here first): the shared or the global path.
+template <class T, class Binner, class C>
+cudaError_t count_into(const T* samples, std::int64_t n, const Binner& binner, int num_bins, C* hist,
+                       cudaStream_t stream) {
+  static_assert(std::is_integral<C>::value && (sizeof(C) == 4 || sizeof(C) == 8),
+                "carry: histogram counters are 4- or 8-byte integers");
+  if (const cudaError_t e = launch_fill(hist, num_bins, C{0}, stream); e != cudaSuccess) return e;
+  if (n == 0) return cudaSuccess;
+  device_limits lim;
+  if (const cudaError_t e = current_limits(lim); e != cudaSuccess) return e;
+  constexpr int threads = apps_tuning::histogram_threads;
+  constexpr int unroll = apps_tuning::histogram_unroll;
+  const bool vec = aligned16(samples);
+  const histogram_path path = choose_histogram_path(n, num_bins, Binner::level_bytes,
+                                                    static_cast<std::size_t>(lim.smem_per_block_max));
+  if (path == histogram_path::shared) {
+    const std::size_t smem = histogram_smem_bytes(num_bins, Binner::level_bytes);
+    auto* kernel = histogram_shared_kernel<threads, unroll, T, Binner, C>;
+    if (const cudaError_t e = detail::set_once<detail::smem_tag<hist_tag<T, Binner, C>>>(
+            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, lim.smem_per_block_max);
+        e != cudaSuccess)
+      return e;
+    std::int64_t per_sm = static_cast<std::int64_t>(lim.smem_per_sm) / static_cast<std::int64_t>(smem + 1024);
+    if (per_sm > apps_tuning::histogram_blocks_per_sm) per_sm = apps_tuning::histogram_blocks_per_sm;
+    if (per_sm < 1) per_sm = 1;
+    const std::int64_t grid = histogram_grid(n, sizeof(T), threads, per_sm * lim.sms);
+    kernel<<<static_cast<unsigned>(grid), threads, smem, stream>>>(samples, n, binner, num_bins, hist, vec);
+  } else {
+    const std::int64_t grid = histogram_grid(n, sizeof(T), threads, std::int64_t{apps_tuning::histogram_blocks_per_sm} * lim.sms);
+    histogram_global_kernel<threads, unroll, T, Binner, C>
+        <<<static_cast<unsigned>(grid), threads, 0, stream>>>(samples, n, binner, hist, vec);
+  }
+  return detail::after_launch(stream);
+}
+
+/// Every histogram: bins checked, the output zeroed and counted (no temp storage).
+template <class T, class Binner, class C>
+cudaError_t dispatch_histogram(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* samples, C* hist,
+                               int num_bins, bin_error bins, const Binner& binner, std::int64_t n,
+                               cudaStream_t stream) {
+  if (d_temp_storage == nullptr) {
+    temp_storage_bytes = 1;
+    return cudaSuccess;
+  }
+  if (check_histogram_args(samples, hist, n, bins) != arg_error::none) return cudaErrorInvalidValue;
+  return count_into(samples, n, binner, num_bins, hist, stream);
+}
+
+/// The histogram and its exclusive scan: num_bins + 1 offsets, the last the total counted.
+template <class T, class Binner, class C>
+cudaError_t dispatch_offsets(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* samples, C* offsets,
+                             int num_bins, bin_error bins, const Binner& binner, std::int64_t n, cudaStream_t stream) {
+  const std::int64_t nb = bins == bin_error::none ? num_bins : 1;
+  std::size_t scan_bytes = 0;
+  if (const cudaError_t e = carry::exclusive_sum<C>(nullptr, scan_bytes, nullptr, nullptr, nb + 1, stream);
+      e != cudaSuccess)
+    return e;
+  const offsets_layout layout = make_offsets_layout(nb, sizeof(C), scan_bytes);
+  if (d_temp_storage == nullptr) {
+    temp_storage_bytes = layout.allocation;
+    return cudaSuccess;
+  }
+  if (check_histogram_args(samples, offsets, n, bins) != arg_error::none || temp_storage_bytes < layout.allocation)
+    return cudaErrorInvalidValue;
+  if (n == 0) return launch_fill(offsets, nb + 1, C{0}, stream);
+  C* counts = layout.counts.as<C>(d_temp_storage);
+  if (const cudaError_t e = launch_fill(counts + num_bins, 1, C{0}, stream); e != cudaSuccess) return e;
+  if (const cudaError_t e = count_into(samples, n, binner, num_bins, counts, stream); e != cudaSuccess) return e;
+  std::size_t bytes = layout.scan.bytes;
+  return carry::exclusive_sum(layout.scan.in(d_temp_storage), bytes, static_cast<const C*>(counts), offsets, nb + 1,
+                              stream);
+}
+
+// ---- bin_by_key ----
+
+template <class K, class V>
+struct bin_shape {
+  static constexpr int threads = apps_tuning::bin_threads;
+  static constexpr int items = apps_tuning::bin_items<(sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V))>();
+  static constexpr int tile_items = threads * items;
+};
+
+template <bool HAS_VALUES, class K, class V, class O, class BinOp>
+cudaError_t dispatch_bin(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* keys_in, K* keys_out,
+                         const V* values_in, V* values_out, O* offsets, int num_bins, BinOp bin_op, std::int64_t n,
+                         cudaStream_t stream) {
+  using shape = bin_shape<K, V>;
+  const std::int64_t nb = num_bins >= 1 && num_bins <= max_bins ? num_bins : 1;
+  const bin_plan plan = plan_bins(n > 0 ? n : 0, shape::tile_items, nb);
+  const std::int64_t num_counts = std::int64_t{1 << apps_tuning::bin_digit_bits} * plan.grid;
+  std::size_t count_scan = 0, bin_scan = 0;
+  if (num_counts > 0)
+    if (const cudaError_t e = carry::exclusive_sum<std::uint64_t>(nullptr, count_scan, nullptr, nullptr, num_counts, stream);
+        e != cudaSuccess)
+      return e;
+  if (plan.passes > 1)
+    if (const cudaError_t e = carry::exclusive_sum<std::uint64_t>(nullptr, bin_scan, nullptr, nullptr, nb + 1, stream);
+        e != cudaSuccess)
+      return e;
+  const bin_layout layout = make_bin_layout(plan, nb, sizeof(K), HAS_VALUES ? sizeof(V) : 0, count_scan, bin_scan);
+  if (d_temp_storage == nullptr) {
+    temp_storage_bytes = layout.allocation;
+    return cudaSuccess;
+  }
+  if (check_bin_args(keys_in, keys_out, HAS_VALUES && values_in == nullptr, HAS_VALUES && values_out == nullptr,
+                     num_bins, n, temp_storage_bytes, layout.allocation) != arg_error::none)
+    return cudaErrorInvalidValue;
+  if (n > 0 && (detail::ranges_overlap(keys_in, keys_out, static_cast<std::size_t>(n) * sizeof(K)) ||
+                (HAS_VALUES && detail::ranges_overlap(values_in, values_out, static_cast<std::size_t>(n) * sizeof(V)))))
+    return cudaErrorInvalidValue;
+  if (n == 0) return offsets != nullptr ? launch_fill(offsets, nb + 1, O{0}, stream) : cudaSuccess;
+  const key_binner<K, BinOp> binner{bin_op, num_bins};
+  auto* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
+  K* key_scratch = plan.passes > 1 ? layout.keys.as<K>(d_temp_storage) : nullptr;
+  V* value_scratch = plan.passes > 1 && HAS_VALUES ? layout.values.as<V>(d_temp_storage) : nullptr;
+  const unsigned grid = static_cast<unsigned>(plan.grid);
+  const K* src_keys = keys_in;
+  const V* src_values = values_in;
+  for (int p = 0; p < plan.passes; ++p) {
+    const bool to_out = (plan.passes - 1 - p) % 2 == 0; // the last pass lands in the output
+    K* dst_keys = to_out ? keys_out : key_scratch;
+    V* dst_values = to_out ? values_out : value_scratch;
+    const bin_digit<K, BinOp> digit{binner, p * apps_tuning::bin_digit_bits};
+    // ---- upsweep: each block's digit counts ----
+    bin_upsweep_kernel<shape::threads, shape::tile_items, K, BinOp>
+        <<<grid, shape::threads, 0, stream>>>(src_keys, plan, digit, aligned16(src_keys), counts);
+    if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
+    // ---- the engine's exclusive sum of the counts, digit-major ----
+    std::size_t bytes = layout.scan.bytes;
+    if (const cudaError_t e = carry::exclusive_sum(layout.scan.in(d_temp_storage), bytes,
+                                                   static_cast<const std::uint64_t*>(counts), counts, num_counts, stream);
+        e != cudaSuccess)
+      return e;
+    // ---- downsweep: rank, scatter ----
+    bin_downsweep_kernel<shape::threads, shape::items, HAS_VALUES, K, V, BinOp>
+        <<<grid, shape::threads, 0, stream>>>(src_keys, dst_keys, src_values, dst_values, plan, digit, counts);
+    if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
+    src_keys = dst_keys;
+    src_values = dst_values;
+  }
+  if (offsets == nullptr) return cudaSuccess;
+  // ---- the bucket offsets: one pass has them in its scanned counts (block 0's start of each digit);
+  // more passes count the bins first ----
+  if (plan.passes == 1) {
+    offsets_from_scan_kernel<<<fill_blocks(nb + 1), 256, 0, stream>>>(counts, plan.grid, offsets, num_bins, n);
+    return detail::after_launch(stream);
+  }
+  auto* bin_counts = layout.bin_counts.as<std::uint64_t>(d_temp_storage);
+  if (const cudaError_t e = launch_fill(bin_counts + num_bins, 1, std::uint64_t{0}, stream); e != cudaSuccess) return e;
+  if (const cudaError_t e = count_into(keys_in, n, binner, num_bins, bin_counts, stream); e != cudaSuccess) return e;
+  std::size_t bytes = layout.bin_scan.bytes;
+  if (const cudaError_t e = carry::exclusive_sum(layout.bin_scan.in(d_temp_storage), bytes,
+                                                 static_cast<const std::uint64_t*>(bin_counts), bin_counts, nb + 1, stream);
+      e != cudaSuccess)
+    return e;
+  offsets_from_scan_kernel<<<fill_blocks(nb + 1), 256, 0, stream>>>(bin_counts, 1, offsets, num_bins, n);
+  return detail::after_launch(stream);
+}
+
+// ---- slots ----
+
+template <bool BOUNDED, class R, class O, class NumT>
+cudaError_t dispatch_slots(void* d_temp_storage, std::size_t& temp_storage_bytes, const R* requests, O* offsets,
+                           O* total, O capacity, NumT* num_fitted, std::int64_t n, cudaStream_t stream) {
+  static_assert(std::is_integral<R>::value && std::is_integral<O>::value, "carry: slot requests and offsets are integers");
+  constexpr int threads = apps_tuning::slot_threads;
+  constexpr int items = apps_tuning::slot_items<sizeof(R)>();
+  const detail::tile_plan tiles = detail::plan_tiles(n > 0 ? n : 0, threads * items);
+  using format = lookback::default_format<O>;
+  const slots_layout layout = make_slots_layout(tiles.num_tiles, format::word_bytes);
+  if (d_temp_storage == nullptr) {
+    temp_storage_bytes = layout.allocation;
+    return cudaSuccess;
+  }
+  if (check_slots_args(requests, offsets, total, num_fitted, BOUNDED, n, temp_storage_bytes, layout.allocation,
+                       tiles.num_tiles) != arg_error::none)
+    return cudaErrorInvalidValue;
+  if (n > 0 && detail::ranges_overlap(requests, offsets, static_cast<std::size_t>(n) * (sizeof(R) > sizeof(O) ? sizeof(R) : sizeof(O))))
+    return cudaErrorInvalidValue;
+  if (n == 0) {
+    slots_empty_kernel<<<1, 1, 0, stream>>>(total, BOUNDED ? num_fitted : static_cast<NumT*>(nullptr));
+    return detail::after_launch(stream);
+  }
+  slots_flags how;
+  how.vec_in = detail::vector_aligned<R, items>(requests);
+  how.vec_out = detail::vector_aligned<O, items>(offsets);
+  auto* kernel = slots_kernel<threads, items, BOUNDED, R, O, NumT>;
+  if (tiles.num_tiles == 1) {
+    kernel<<<1, threads, 0, stream>>>(requests, offsets, total, capacity, num_fitted, tiles, slots_state<O>{}, how);
+    return detail::after_launch(stream);
+  }
+  how.ticketed = true;
+  const slots_state<O> state = lookback::carve_state<format>(d_temp_storage, layout.state);
+  if (const cudaError_t e = lookback::launch_prepare(d_temp_storage, layout.state.cleared, stream); e != cudaSuccess)
+    return e;
+  if (const cudaError_t e = lookback::launch_prepared(kernel, static_cast<unsigned>(tiles.num_tiles), threads, stream,
+                                                      requests, offsets, total, capacity, num_fitted, tiles, state, how);
+      e != cudaSuccess)
+    return e;
+  return detail::after_launch(stream);
+}
+
+} // namespace apps_detail
+} // namespace carry

@@ -1,0 +1,50 @@
+// Tuning constants of the apps module (histograms, bin_by_key, slot allocation), one place, each with
+// the measurement that chose it (validate/results/NOTES.md, "Histograms, binning, slots (issue 16)").
+#pragma once
+
+#include <cstdint>
+
+#include "../scan/block_scan_algorithm.hpp"
+
+namespace carry {
+namespace apps_tuning {
+
+// ---- histograms ----
+/// Threads of a histogram block, and blocks per SM the launch aims for (the grid is one wave of them,
+/// each block walking the input in 16-byte chunks, `histogram_unroll` chunks in flight per thread).
+/// 256 x 8 keeps 2048 threads an SM; 4 chunks of 16 bytes in flight a thread is 128 KB an SM, beyond
+/// what the copy speed needs (~23 KB an SM at ~1 us latency).
+constexpr int histogram_threads = 256;
+constexpr int histogram_blocks_per_sm = 8;
+constexpr int histogram_unroll = 4;
+/// Per-block counters live in shared memory up to this many bins (4 bytes each: 48 K bins is 192 KB,
+/// one block an SM); beyond it every sample is a global atomic on the caller's counters.
+constexpr std::int64_t shared_bins_max = 48 * 1024;
+/// A block counts at most this many samples, so its 32-bit shared counters cannot wrap (the grid grows
+/// for larger inputs).
+constexpr std::int64_t samples_per_block_max = std::int64_t{1} << 31;
+
+// ---- bin_by_key (a counting sort in passes of 8-bit digits of the bin) ----
+constexpr int bin_digit_bits = 8;
+/// Downsweep tile: 256 threads x 16 items of up to 4 bytes (8 items of wider keys or values).
+constexpr int bin_threads = 256;
+template <int BYTES>
+constexpr int bin_items() {
+  return BYTES <= 4 ? 16 : 8;
+}
+/// Blocks of the upsweep and the downsweep: each takes an even share of the tiles, in order, so the
+/// per-block digit counts (radix x blocks of them) stay small. A constant, so the size query depends on
+/// n alone: about four waves of 2 blocks an SM on the H100.
+constexpr std::int64_t bin_grid_max = 1024;
+
+// ---- slot allocation (a widening exclusive sum on the engine's look-back) ----
+/// Register tile of the single pass: 256 threads x 16 requests (u32 requests: 64 bytes in, 128 out a
+/// thread), the engine's coarsened block scan.
+template <int REQUEST_BYTES>
+constexpr int slot_items() {
+  return REQUEST_BYTES <= 4 ? 16 : 8;
+}
+constexpr int slot_threads = 256;
+
+} // namespace apps_tuning
+} // namespace carry

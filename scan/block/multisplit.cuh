@@ -1,0 +1,102 @@
+// Block multisplit: the stable rank of each item of a tile among the items of its digit, by per-warp digit
+// counts and the engine's block scan over them (the ranking step of a counting sort or a radix pass).
+#pragma once
+
+#include <cstdint>
+
+#include "../block_scan.cuh"
+#include "../detail/warp.cuh"
+#include "../operators.hpp"
+
+namespace carry {
+namespace block {
+
+/// Ranks a tile of BLOCK_THREADS x ITEMS items by a digit of RADIX_BITS bits, stably: item i goes to
+/// position (items of smaller digits in the tile) + (items of its digit before it in the tile).
+///
+/// Items are warp-striped: warp w holds tile items w*32*ITEMS .. (w+1)*32*ITEMS - 1, its lane l holding
+/// item w*32*ITEMS + j*32 + l as its j-th (a warp's loads of one j are one coalesced run). Phases:
+///   1. each warp walks its rounds j in order; the lanes of one digit find each other (__match_any_sync),
+///      each takes the digit's running warp count plus its rank among them, the group's lowest lane adds
+///      the group's size (a warp owns its counters: no atomics);
+///   2. the engine's block scan runs over the counts in digit-major order (digit d of warp w after every
+///      smaller digit and after digit d of warps below w);
+///   3. each item's position = its digit's scanned start for its warp + its rank in phase 1.
+///
+///   8 items, digits [1 0 1 1 0 2 0 1]  ->  positions [3 0 4 5 1 7 2 6]
+template <int BLOCK_THREADS, int ITEMS, int RADIX_BITS>
+struct multisplit {
+  static constexpr int radix = 1 << RADIX_BITS;
+  static constexpr int warps = BLOCK_THREADS / detail::warp_threads;
+  static constexpr int tile_items = BLOCK_THREADS * ITEMS;
+  static constexpr int counters = radix * warps;
+  static_assert(BLOCK_THREADS % detail::warp_threads == 0, "carry: multisplit blocks are whole warps");
+  static_assert(counters % BLOCK_THREADS == 0, "carry: radix x warps must be a multiple of the block size");
+  static constexpr int scan_items = counters / BLOCK_THREADS;
+  using scan_t = block_scan<std::uint32_t, BLOCK_THREADS, block_scan_algorithm::coarsened, scan_items>;
+  struct temp_storage {
+    std::uint32_t count[warps][radix]; // warp-major while counting (each lane's digit: its own bank)
+    typename scan_t::temp_storage scan;
+  };
+
+  /// The tile index of a thread's j-th item.
+  __device__ static int item_index(int j) {
+    const int lane = threadIdx.x % detail::warp_threads, warp = threadIdx.x / detail::warp_threads;
+    return warp * detail::warp_threads * ITEMS + j * detail::warp_threads + lane;
+  }
+
+  /// Positions of the first `valid` items of the tile (`digit[j]` < radix for those); dead items get
+  /// nothing. On return (after a barrier) start(d) and count(d) describe digit d in the tile.
+  __device__ static void rank(temp_storage& ts, const unsigned (&digit)[ITEMS], int valid, int (&position)[ITEMS]) {
+    const int lane = threadIdx.x % detail::warp_threads, warp = threadIdx.x / detail::warp_threads;
+    std::uint32_t* flat = &ts.count[0][0];
+    for (int i = threadIdx.x; i < counters; i += BLOCK_THREADS) flat[i] = 0;
+    __syncthreads();
+    // ---- phase 1: ranks within the warp, running counts per digit ----
+    const unsigned below = (1u << lane) - 1u;
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j) {
+      const bool live = item_index(j) < valid;
+      const unsigned active = __ballot_sync(0xffffffffu, live);
+      if (live) {
+        const unsigned peers = __match_any_sync(active, digit[j]);
+        const std::uint32_t before = ts.count[warp][digit[j]];
+        position[j] = static_cast<int>(before) + __popc(peers & below);
+        __syncwarp(active);
+        if (lane == __ffs(peers) - 1) ts.count[warp][digit[j]] = before + static_cast<std::uint32_t>(__popc(peers));
+      }
+      __syncwarp();
+    }
+    __syncthreads();
+    // ---- phase 2: the engine's block scan over the counts, digit-major ----
+    std::uint32_t c[scan_items];
+    CARRY_UNROLL
+    for (int k = 0; k < scan_items; ++k) {
+      const int f = threadIdx.x * scan_items + k; // digit-major index: digit f / warps, warp f % warps
+      c[k] = ts.count[f % warps][f / warps];
+    }
+    std::uint32_t total;
+    scan_t(ts.scan).exclusive_scan(c, 0u, sum{}, total);
+    __syncthreads(); // every count read before any is overwritten
+    CARRY_UNROLL
+    for (int k = 0; k < scan_items; ++k) {
+      const int f = threadIdx.x * scan_items + k;
+      ts.count[f % warps][f / warps] = c[k];
+    }
+    __syncthreads();
+    // ---- phase 3: positions ----
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j)
+      if (item_index(j) < valid) position[j] += static_cast<int>(ts.count[warp][digit[j]]);
+  }
+
+  /// Where digit d starts in the ranked tile (valid after rank).
+  __device__ static int start(const temp_storage& ts, int d) { return static_cast<int>(ts.count[0][d]); }
+  /// How many of the tile's items have digit d (valid after rank; `valid` as given to rank).
+  __device__ static int count(const temp_storage& ts, int d, int valid) {
+    return (d + 1 < radix ? static_cast<int>(ts.count[0][d + 1]) : valid) - static_cast<int>(ts.count[0][d]);
+  }
+};
+
+} // namespace block
+} // namespace carry
