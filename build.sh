@@ -11,10 +11,10 @@ usage() {
   cat <<'USAGE'
 usage: ./build.sh <verb> [args for the program it runs]
   test    configure, build everything, run ctest (GPU tests report "skipped" without a GPU)
-  demo    build and run the carry tool on its built-in data set (scan, select, partition, unique),
-          each checked against CUB, with a table of throughputs
-  bench   build and run the benchmarks (scan: carry vs CUB, Thrust, memcpy; compaction: carry vs CUB,
-          memcpy); CSV in $BUILD_DIR/bench.csv and $BUILD_DIR/bench_compact.csv
+  demo    build and run the carry tool on its built-in data set (scan, select, partition, unique,
+          histogram and offsets, bin, slots), each checked against CUB, with a table of throughputs
+  bench   build and run the benchmarks (scan: carry vs CUB, Thrust, memcpy; compaction, histograms,
+          binning, slots: carry vs CUB, memcpy); CSV in $BUILD_DIR/bench*.csv
   plot    charts of the benchmark CSVs in validate/results/ (PNG, validate/results/charts/), with
           matplotlib (installs Debian's python3-matplotlib when missing)
   format  clang-format every source file in place
@@ -86,11 +86,12 @@ case "$verb" in
     "$tool" scan --graph "$@"
     summary=$(mktemp)
     log=$(mktemp)
-    for cmd in "select --selectivity 50" "select --flags --selectivity 50" "partition --selectivity 50" "unique"; do
-      say "carry $cmd (2^26 u32), checked against CUB"
+    for cmd in "select --selectivity 50" "select --flags --selectivity 50" "partition --selectivity 50" "unique" \
+               "histogram --bins 256" "bin --bins 256" "slots" "slots --capacity 250000000"; do
+      say "carry $cmd (2^26 u32), checked against CUB (the bounded slots against the CPU)"
       # shellcheck disable=SC2086
       "$tool" $cmd | tee "$log"
-      awk -v c="$cmd" '($1=="carry"||$1=="cub"||$1=="memcpy") && $2+0>0 {print c"|"$0}' "$log" >>"$summary"
+      awk -v c="$cmd" '($1=="carry"||$1=="cub"||$1=="memcpy"||$1=="offsets"||$1=="read") && $2+0>0 {print c"|"$0}' "$log" >>"$summary"
     done
     say "summary (median us with a cold L2; GB/s of the bytes each must move; fraction of copy; x CUB)"
     awk -F'|' '{printf "%-34s %s\n", $1, $2}' "$summary"
@@ -106,6 +107,9 @@ case "$verb" in
     build carry_bench_compact
     say "running the compaction benchmark"
     "$BUILD_DIR/validate/carry_bench_compact" --csv "$BUILD_DIR/bench_compact.csv"
+    build carry_bench_apps
+    say "running the histogram, binning and slots benchmark"
+    "$BUILD_DIR/validate/carry_bench_apps" --csv "$BUILD_DIR/bench_apps.csv"
     ;;
   plot)
     py=""
@@ -120,7 +124,8 @@ case "$verb" in
       py=/usr/bin/python3
     fi
     say "charting validate/results/*.csv into validate/results/charts/"
-    "$py" validate/results/plot.py validate/results/charts validate/results/h100-bench.csv validate/results/h100-compact.csv
+    "$py" validate/results/plot.py validate/results/charts validate/results/h100-bench.csv validate/results/h100-compact.csv \
+      validate/results/h100-apps.csv
     ;;
   format)
     say "formatting with $(clang-format --version)"

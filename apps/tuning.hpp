@@ -26,11 +26,13 @@ constexpr std::int64_t samples_per_block_max = std::int64_t{1} << 31;
 
 // ---- bin_by_key (a counting sort in passes of 8-bit digits of the bin) ----
 constexpr int bin_digit_bits = 8;
-/// Downsweep tile: 256 threads x 16 items of up to 4 bytes (8 items of wider keys or values).
+/// Downsweep tile: 256 threads x 8 items, at least 4 blocks an SM (the first try, 16 items, took 166
+/// registers: one block an SM, 0.26x CUB at 2^28; validate/results/NOTES.md).
 constexpr int bin_threads = 256;
+constexpr int bin_min_blocks = 4;
 template <int BYTES>
 constexpr int bin_items() {
-  return BYTES <= 4 ? 16 : 8;
+  return BYTES <= 4 ? 8 : 4;
 }
 /// Blocks of the upsweep and the downsweep: each takes an even share of the tiles, in order, so the
 /// per-block digit counts (radix x blocks of them) stay small. A constant, so the size query depends on

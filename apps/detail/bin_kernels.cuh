@@ -57,7 +57,7 @@ __global__ void __launch_bounds__(THREADS)
 /// values) through shared memory: the items of one digit leave as one run at the digit's running global
 /// offset (`scanned[d * grid + b]` to start with).
 template <int THREADS, int ITEMS, bool HAS_VALUES, class K, class V, class BinOp>
-__global__ void __launch_bounds__(THREADS)
+__global__ void __launch_bounds__(THREADS, apps_tuning::bin_min_blocks)
     bin_downsweep_kernel(const K* keys_in, K* keys_out, const V* values_in, V* values_out, bin_plan plan,
                          bin_digit<K, BinOp> digit, const std::uint64_t* scanned) {
   using ms = block::multisplit<THREADS, ITEMS, apps_tuning::bin_digit_bits>;
@@ -80,7 +80,6 @@ __global__ void __launch_bounds__(THREADS)
     const std::int64_t tb = plan.tiles.tile_base(tile);
     const int valid = plan.tiles.valid_items(tile);
     K k[ITEMS];
-    V v[HAS_VALUES ? ITEMS : 1];
     unsigned d[ITEMS];
     int pos[ITEMS];
     CARRY_UNROLL
@@ -89,7 +88,6 @@ __global__ void __launch_bounds__(THREADS)
       d[j] = 0;
       if (i < valid) {
         k[j] = keys_in[tb + i];
-        if constexpr (HAS_VALUES) v[j] = values_in[tb + i];
         d[j] = digit(k[j]);
       }
     }
@@ -109,18 +107,19 @@ __global__ void __launch_bounds__(THREADS)
         ts.digit[pos[j]] = static_cast<unsigned char>(d[j]);
       }
     __syncthreads();
-    std::uint64_t dest[HAS_VALUES ? ITEMS : 1];
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j) {
       const int i = j * THREADS + static_cast<int>(threadIdx.x);
-      if (i < valid) {
-        const std::uint64_t to = ts.adjust[ts.digit[i]] + static_cast<std::uint64_t>(i);
-        keys_out[to] = ts.stage.keys[i];
-        if constexpr (HAS_VALUES) dest[j] = to;
-      }
+      if (i < valid) keys_out[ts.adjust[ts.digit[i]] + static_cast<std::uint64_t>(i)] = ts.stage.keys[i];
     }
-    // ---- then the values, to the same places ----
+    // ---- then the values, to the same places (the staged digits still say where) ----
     if constexpr (HAS_VALUES) {
+      V v[ITEMS];
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j) {
+        const int i = ms::item_index(j);
+        if (i < valid) v[j] = values_in[tb + i];
+      }
       __syncthreads();
       CARRY_UNROLL
       for (int j = 0; j < ITEMS; ++j)
@@ -129,7 +128,7 @@ __global__ void __launch_bounds__(THREADS)
       CARRY_UNROLL
       for (int j = 0; j < ITEMS; ++j) {
         const int i = j * THREADS + static_cast<int>(threadIdx.x);
-        if (i < valid) values_out[dest[j]] = ts.stage.values[i];
+        if (i < valid) values_out[ts.adjust[ts.digit[i]] + static_cast<std::uint64_t>(i)] = ts.stage.values[i];
       }
     }
     __syncthreads(); // the stage and the adjustments are free for the next tile

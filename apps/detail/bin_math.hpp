@@ -24,6 +24,15 @@ CARRY_HD inline std::uint64_t mul_hi64(std::uint64_t a, std::uint64_t b) {
 #endif
 }
 
+/// High 32 bits of a 32 x 32-bit product.
+CARRY_HD inline std::uint32_t mul_hi32(std::uint32_t a, std::uint32_t b) {
+#if defined(__CUDA_ARCH__)
+  return __umulhi(a, b);
+#else
+  return static_cast<std::uint32_t>((static_cast<std::uint64_t>(a) * b) >> 32);
+#endif
+}
+
 /// Evenly spaced bins over [lower, upper): sample x goes to bin floor((x - lower) * num_bins /
 /// (upper - lower)). Samples of type T, bounds of type L (as CUB's LevelT: u8 samples take bounds
 /// [0, 256) as int).
@@ -45,6 +54,7 @@ struct even_bins {
   int num_bins = 1;
   std::uint64_t span = 1;  ///< narrow integers: upper - lower
   std::uint64_t recip = 0; ///< narrow integers: floor((2^64 - 1) / span)
+  std::uint32_t recip32 = 0; ///< narrow integers with num_bins < span: floor(2^32 * num_bins / span) (< 2^32)
 
   even_bins() = default;
   CARRY_HD even_bins(L lo, L hi, int bins) : lower(lo), upper(hi), num_bins(bins) {
@@ -52,6 +62,8 @@ struct even_bins {
       const std::int64_t s = static_cast<std::int64_t>(hi) - static_cast<std::int64_t>(lo);
       span = s > 0 ? static_cast<std::uint64_t>(s) : 1;
       recip = ~std::uint64_t{0} / span;
+      if (static_cast<std::uint64_t>(bins) < span)
+        recip32 = static_cast<std::uint32_t>((static_cast<unsigned __int128>(bins) << 32) / span);
     }
   }
 
@@ -66,6 +78,14 @@ struct even_bins {
       const std::int64_t xi = static_cast<std::int64_t>(x), lo = static_cast<std::int64_t>(lower);
       if (xi < lo || xi >= static_cast<std::int64_t>(upper)) return -1;
       const std::uint64_t p = static_cast<std::uint64_t>(xi - lo) * static_cast<std::uint64_t>(num_bins);
+      if (recip32 != 0) {
+        // 32-bit estimate: off * recip32 / 2^32 lies within 1 below off * num_bins / span (off < 2^32),
+        // so the quotient is q or q + 1
+        const auto off = static_cast<std::uint32_t>(xi - lo);
+        std::uint64_t q = mul_hi32(off, recip32);
+        if ((q + 1) * span <= p) ++q;
+        return static_cast<int>(q);
+      }
       std::uint64_t q = mul_hi64(p, recip); // q <= the quotient <= q + 2 (p < 2^57)
       if ((q + 1) * span <= p) ++q;
       if ((q + 1) * span <= p) ++q;

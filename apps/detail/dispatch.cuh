@@ -52,6 +52,12 @@ bool aligned16(const T* p) {
   return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
 }
 
+/// Whether [a, a + a_bytes) and [b, b + b_bytes) share a byte.
+inline bool spans_overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
+  const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
+  return x < y + b_bytes && y < x + a_bytes;
+}
+
 inline unsigned fill_blocks(std::int64_t n) {
   const std::int64_t b = (n + 255) / 256;
   return static_cast<unsigned>(b < 1 ? 1 : b > 1024 ? 1024 : b);
@@ -243,7 +249,7 @@ cudaError_t dispatch_slots(void* d_temp_storage, std::size_t& temp_storage_bytes
   if (check_slots_args(requests, offsets, total, num_fitted, BOUNDED, n, temp_storage_bytes, layout.allocation,
                        tiles.num_tiles) != arg_error::none)
     return cudaErrorInvalidValue;
-  if (n > 0 && detail::ranges_overlap(requests, offsets, static_cast<std::size_t>(n) * (sizeof(R) > sizeof(O) ? sizeof(R) : sizeof(O))))
+  if (n > 0 && spans_overlap(requests, static_cast<std::size_t>(n) * sizeof(R), offsets, static_cast<std::size_t>(n) * sizeof(O)))
     return cudaErrorInvalidValue;
   if (n == 0) {
     slots_empty_kernel<<<1, 1, 0, stream>>>(total, BOUNDED ? num_fitted : static_cast<NumT*>(nullptr));

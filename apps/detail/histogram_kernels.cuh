@@ -31,11 +31,9 @@ __device__ __forceinline__ void warp_add_to_bin(C* counters, int bin) {
   const int lane = threadIdx.x % detail::warp_threads;
   const int first = __shfl_sync(0xffffffffu, bin, 0);
   const unsigned same = __ballot_sync(0xffffffffu, bin == first);
-  if (lane == 0) {
-    if (first >= 0) atomic_add(counters + first, static_cast<C>(__popc(same)));
-  } else if (bin != first && bin >= 0) {
-    atomic_add(counters + bin, C{1});
-  }
+  // one atomic instruction for the warp: lane 0 adds its group, the lanes outside it add one each
+  const bool add = lane == 0 ? first >= 0 : bin != first && bin >= 0;
+  if (add) atomic_add(counters + bin, lane == 0 ? static_cast<C>(__popc(same)) : C{1});
 }
 
 // ---- binners: a block binds one (copying what it needs into shared memory), then asks bin_of ----

@@ -18,6 +18,9 @@ const char* usage =
     "  select     keep the items a predicate (or a flag array) selects, in order\n"
     "  partition  selected items first, then the others, both in input order (stable)\n"
     "  unique     keep the first item of each run of equal items\n"
+    "  histogram  count samples into bins (and the bins' offsets: the histogram's exclusive scan)\n"
+    "  bin        counting sort: keys (and values) into buckets, stably, with the bucket offsets\n"
+    "  slots      each item asks for slots of one buffer and gets its offset (optionally bounded)\n"
     "\n"
     "Each command prints the time of carry, of CUB (both its 32- and 64-bit size paths) and of a device\n"
     "copy of the same bytes, the bandwidth, the fraction of copy bandwidth and the ratio to CUB.\n"
@@ -75,6 +78,7 @@ int main(int argc, char** argv) {
   const std::string cmd = argv[1];
   if (cmd == "scan") return carry_tool::scan_main(argc - 2, argv + 2);
   if (cmd == "select" || cmd == "partition" || cmd == "unique") return carry_tool::compact_main(cmd, argc - 2, argv + 2);
+  if (cmd == "histogram" || cmd == "bin" || cmd == "slots") return carry_tool::apps_main(cmd, argc - 2, argv + 2);
   if (cmd == "help") {
     std::printf("%s", usage);
     return 0;

@@ -22,6 +22,8 @@ namespace carry_tool {
 /// Subcommands: argv holds the arguments after the subcommand's name.
 int scan_main(int argc, char** argv);
 int compact_main(const std::string& primitive, int argc, char** argv);
+/// `carry histogram | bin | slots`.
+int apps_main(const std::string& primitive, int argc, char** argv);
 
 /// A positive item count from `v` (64-bit: > 2^31 works); names the option and the value it refused.
 bool parse_count(const char* option, const std::string& v, std::int64_t& n);

@@ -221,7 +221,7 @@ int main(int argc, char** argv) {
         if (o.impl == "memcpy") copy = o.us;
       }
     const double gbps = r.bytes / r.us / 1e3;
-    const double vs_cub = cub / r.us, frac = copy > 0 ? copy / r.us : 0;
+    const double vs_cub = cub < 1e29 ? cub / r.us : 0.0, frac = copy > 0 ? copy / r.us : 0;
     std::printf("%-26s %-22s %12lld %10.2f %8.1f %8.3f %9.3f\n", r.op.c_str(), r.impl.c_str(), static_cast<long long>(r.n),
                 r.us, gbps, vs_cub, frac);
     if (f)
