@@ -27,8 +27,7 @@ cudaError_t histogram_even(void* d_temp_storage, std::size_t& temp_storage_bytes
                            CounterT* d_histogram, int num_bins, LevelT lower, LevelT upper, std::int64_t num_items,
                            cudaStream_t stream = 0) {
   const apps_detail::bin_error bins = apps_detail::check_even_bins<LevelT>(num_bins, lower, upper);
-  const apps_detail::even_binner<T, LevelT> binner{apps_detail::even_bins<T, LevelT>(
-      lower, upper, bins == apps_detail::bin_error::none ? num_bins : 1)};
+  const auto binner = apps_detail::make_even_binner<T>(bins, num_bins, lower, upper);
   return apps_detail::dispatch_histogram(d_temp_storage, temp_storage_bytes, d_samples, d_histogram, num_bins, bins,
                                          binner, num_items, stream);
 }
@@ -60,8 +59,7 @@ cudaError_t histogram_offsets(void* d_temp_storage, std::size_t& temp_storage_by
                               OffsetT* d_offsets, int num_bins, LevelT lower, LevelT upper, std::int64_t num_items,
                               cudaStream_t stream = 0) {
   const apps_detail::bin_error bins = apps_detail::check_even_bins<LevelT>(num_bins, lower, upper);
-  const apps_detail::even_binner<T, LevelT> binner{apps_detail::even_bins<T, LevelT>(
-      lower, upper, bins == apps_detail::bin_error::none ? num_bins : 1)};
+  const auto binner = apps_detail::make_even_binner<T>(bins, num_bins, lower, upper);
   return apps_detail::dispatch_offsets(d_temp_storage, temp_storage_bytes, d_samples, d_offsets, num_bins, bins,
                                        binner, num_items, stream);
 }

@@ -48,6 +48,13 @@ struct even_binner {
   __device__ int bin_of(const T& x) const { return bins.bin_of(x); }
 };
 
+/// The even binner of a call whose bins were checked (`bins`): one bin when they were refused, so the
+/// object is well formed either way.
+template <class T, class L>
+even_binner<T, L> make_even_binner(bin_error bins, int num_bins, L lower, L upper) {
+  return {even_bins<T, L>(lower, upper, bins == bin_error::none ? num_bins : 1)};
+}
+
 /// Bins between ascending levels in device memory; a shared-path block copies them into shared memory.
 template <class T, class L>
 struct range_binner {
