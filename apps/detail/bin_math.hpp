@@ -50,6 +50,10 @@ template <class T, class L = T>
 struct even_bins {
   static constexpr bool floating = std::is_floating_point<T>::value || std::is_floating_point<L>::value;
   static constexpr bool narrow = !floating && sizeof(T) <= 4 && sizeof(L) <= 4;
+  /// Every T converts to L exactly (the same type, or a narrower one L's signedness holds).
+  static constexpr bool contains =
+      std::is_same<T, L>::value ||
+      (sizeof(T) < sizeof(L) && (std::is_signed<L>::value || !std::is_signed<T>::value));
   L lower{}, upper{};
   int num_bins = 1;
   std::uint64_t span = 1;  ///< narrow integers: upper - lower
@@ -74,6 +78,22 @@ struct even_bins {
       const double scaled = (xd - lo) / (hi - lo) * num_bins;
       const int b = static_cast<int>(scaled); // scaled >= 0: truncation is floor
       return b < num_bins ? b : num_bins - 1;
+    } else if constexpr (narrow && contains) {
+      // Samples convert to L exactly: in L's 32-bit domain, x - lower (mod 2^32) is below the span
+      // exactly when lower <= x < upper (a sample below lower wraps to at least 2^32 + x - lower, which is
+      // at least upper - lower since upper - x < 2^32).
+      const auto off = static_cast<std::uint32_t>(static_cast<std::uint32_t>(static_cast<L>(x)) - static_cast<std::uint32_t>(lower));
+      if (off >= static_cast<std::uint32_t>(span)) return -1;
+      const std::uint64_t p = static_cast<std::uint64_t>(off) * static_cast<std::uint32_t>(num_bins);
+      if (recip32 != 0) {
+        std::uint32_t q = mul_hi32(off, recip32); // the quotient is q or q + 1 (off < 2^32)
+        if (static_cast<std::uint64_t>(q + 1) * static_cast<std::uint32_t>(span) <= p) ++q;
+        return static_cast<int>(q);
+      }
+      std::uint64_t q = mul_hi64(p, recip);
+      if ((q + 1) * span <= p) ++q;
+      if ((q + 1) * span <= p) ++q;
+      return static_cast<int>(q);
     } else if constexpr (narrow) {
       const std::int64_t xi = static_cast<std::int64_t>(x), lo = static_cast<std::int64_t>(lower);
       if (xi < lo || xi >= static_cast<std::int64_t>(upper)) return -1;
