@@ -44,7 +44,7 @@ constexpr std::int64_t bin_grid_max = 1024;
 /// thread), the engine's coarsened block scan.
 template <int REQUEST_BYTES>
 constexpr int slot_items() {
-  return REQUEST_BYTES <= 4 ? 8 : 4;
+  return REQUEST_BYTES <= 4 ? 16 : 8;
 }
 constexpr int slot_threads = 256;
 
