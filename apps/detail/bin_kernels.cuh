@@ -69,16 +69,17 @@ __global__ void __launch_bounds__(THREADS, apps_tuning::bin_min_blocks)
   constexpr int tile_items = THREADS * ITEMS;
   constexpr bool stageable = detail::stageable<K, ITEMS>();
   using KS = std::conditional_t<stageable, K, unsigned>;
-  using key_tile = detail::staged_tile<KS, THREADS, stageable ? ITEMS : 4, false>;
+  using key_tile = detail::staged_tile<KS, THREADS, stageable ? ITEMS : 4, true>; // evict-first reads
   constexpr bool stage_values = HAS_VALUES && detail::stageable<V, ITEMS>();
   using VS = std::conditional_t<stage_values, V, unsigned>;
-  using value_tile = detail::staged_tile<VS, THREADS, stage_values ? ITEMS : 4, false>;
+  using value_tile = detail::staged_tile<VS, THREADS, stage_values ? ITEMS : 4, true>;
   static_assert(THREADS == ms::radix, "carry: one thread per digit");
   static_assert(!stageable || key_tile::warp_chunks * 16 == detail::warp_threads * ITEMS * static_cast<int>(sizeof(K)),
                 "carry: a warp's staged run is its multisplit items");
   __shared__ struct {
     typename ms::temp_storage rank;
     typename key_tile::temp_storage keys[stageable ? 2 : 1];
+    typename value_tile::temp_storage values; // this tile's values, in flight while the keys are ranked
     union {
       K keys[tile_items];
       V values[HAS_VALUES ? tile_items : 1];
@@ -96,21 +97,25 @@ __global__ void __launch_bounds__(THREADS, apps_tuning::bin_min_blocks)
   for (std::int64_t tile = first; tile < last; ++tile, buf ^= 1) {
     const std::int64_t tb = plan.tiles.tile_base(tile);
     const int valid = plan.tiles.valid_items(tile);
-    // ---- the next tile: keys in flight, values asked of the L2 ----
+    // ---- in flight while this tile is ranked: its values, the next tile's keys (evict-first reads, so
+    // the L2 keeps the output's partly written sectors) ----
+    const bool values_staged = stage_values && staged(tile) && vec_values;
+    if constexpr (stage_values)
+      if (values_staged) value_tile::issue_full(ts.values, reinterpret_cast<const VS*>(values_in + tb));
     const bool next = tile + 1 < last && staged(tile + 1);
     if (next)
-      key_tile::issue_full(ts.keys[buf ^ 1],
-                           reinterpret_cast<const KS*>(keys_in + plan.tiles.tile_base(tile + 1)));
-    if constexpr (stage_values)
-      if (tile + 1 < last && vec_values && plan.tiles.valid_items(tile + 1) == tile_items)
-        value_tile::prefetch_l2(reinterpret_cast<const VS*>(values_in + plan.tiles.tile_base(tile + 1)));
+      key_tile::issue_full(ts.keys[buf ^ 1], reinterpret_cast<const KS*>(keys_in + plan.tiles.tile_base(tile + 1)));
     // ---- this tile's keys (warp-striped) ----
     K k[ITEMS];
     unsigned d[ITEMS];
     int pos[ITEMS];
     if (staged(tile)) {
-      if (next)
-        key_tile::wait_issued_but_newest();
+      // outstanding, oldest first: this tile's keys, [its values], [the next tile's keys]
+      const int newer = (values_staged ? 1 : 0) + (next ? 1 : 0);
+      if (newer == 2)
+        key_tile::template wait_issued_but_newest<2>();
+      else if (newer == 1)
+        key_tile::template wait_issued_but_newest<1>();
       else
         key_tile::wait_issued();
       CARRY_UNROLL
@@ -153,12 +158,22 @@ __global__ void __launch_bounds__(THREADS, apps_tuning::bin_min_blocks)
     // ---- then the values, to the same places (the staged digits still say where) ----
     if constexpr (HAS_VALUES) {
       V v[ITEMS];
-      CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j) {
-        const int i = ms::item_index(j);
-        if (i < valid) v[j] = values_in[tb + i];
+      if (values_staged) {
+        if (next)
+          value_tile::template wait_issued_but_newest<1>();
+        else
+          value_tile::wait_issued();
+        __syncthreads(); // every warp's values landed; every read of the staged keys done
+        CARRY_UNROLL
+        for (int j = 0; j < ITEMS; ++j) memcpy(&v[j], value_tile::item(ts.values, ms::item_index(j)), sizeof(V));
+      } else {
+        CARRY_UNROLL
+        for (int j = 0; j < ITEMS; ++j) {
+          const int i = ms::item_index(j);
+          if (i < valid) v[j] = values_in[tb + i];
+        }
+        __syncthreads();
       }
-      __syncthreads();
       CARRY_UNROLL
       for (int j = 0; j < ITEMS; ++j)
         if (ms::item_index(j) < valid) ts.stage.values[pos[j]] = v[j];
