@@ -4,11 +4,8 @@
 #pragma once
 
 #include <cstdint>
-#include <cstring>
-#include <type_traits>
 
 #include "../../scan/block/multisplit.cuh"
-#include "../../scan/detail/staged_tile.cuh"
 #include "../tuning.hpp"
 #include "histogram_kernels.cuh"
 #include "plan.hpp"
@@ -58,80 +55,40 @@ __global__ void __launch_bounds__(THREADS)
 
 /// Downsweep: block b ranks its tiles in order with the engine's multisplit and scatters keys (then
 /// values) through shared memory: the items of one digit leave as one run at the digit's running global
-/// offset (`scanned[d * grid + b]` to start with). Full tiles of aligned keys (`vec`) arrive through the
-/// engine's staged tile loader, double-buffered: the next tile's keys are in flight (cp.async) while
-/// this one is ranked, and the next tile's values are asked of the L2.
+/// offset (`scanned[d * grid + b]` to start with).
 template <int THREADS, int ITEMS, bool HAS_VALUES, class K, class V, class BinOp>
 __global__ void __launch_bounds__(THREADS, apps_tuning::bin_min_blocks)
     bin_downsweep_kernel(const K* keys_in, K* keys_out, const V* values_in, V* values_out, bin_plan plan,
-                         bin_digit<K, BinOp> digit, const std::uint64_t* scanned, bool vec, bool vec_values) {
+                         bin_digit<K, BinOp> digit, const std::uint64_t* scanned) {
   using ms = block::multisplit<THREADS, ITEMS, apps_tuning::bin_digit_bits>;
   constexpr int tile_items = THREADS * ITEMS;
-  constexpr bool stageable = detail::stageable<K, ITEMS>();
-  using KS = std::conditional_t<stageable, K, unsigned>;
-  using key_tile = detail::staged_tile<KS, THREADS, stageable ? ITEMS : 4, true>; // evict-first reads
-  constexpr bool stage_values = HAS_VALUES && detail::stageable<V, ITEMS>();
-  using VS = std::conditional_t<stage_values, V, unsigned>;
-  using value_tile = detail::staged_tile<VS, THREADS, stage_values ? ITEMS : 4, true>;
   static_assert(THREADS == ms::radix, "carry: one thread per digit");
-  static_assert(!stageable || key_tile::warp_chunks * 16 == detail::warp_threads * ITEMS * static_cast<int>(sizeof(K)),
-                "carry: a warp's staged run is its multisplit items");
   __shared__ struct {
     typename ms::temp_storage rank;
-    typename key_tile::temp_storage keys[stageable ? 2 : 1];
-    typename value_tile::temp_storage values; // this tile's values, in flight while the keys are ranked
     union {
       K keys[tile_items];
       V values[HAS_VALUES ? tile_items : 1];
     } stage;
     unsigned char digit[tile_items];
-    std::uint64_t base[ms::radix];   // running global offset of each digit
+    std::uint64_t base[ms::radix]; // running global offset of each digit
     std::uint64_t adjust[ms::radix]; // this tile: global offset of digit d minus its start in the tile
   } ts;
   const std::int64_t b = blockIdx.x;
-  const std::int64_t first = plan.first_tile(b), last = plan.last_tile(b);
-  auto staged = [&](std::int64_t t) { return stageable && vec && plan.tiles.valid_items(t) == tile_items; };
   ts.base[threadIdx.x] = scanned[threadIdx.x * plan.grid + b];
-  if (staged(first)) key_tile::issue_full(ts.keys[0], reinterpret_cast<const KS*>(keys_in + plan.tiles.tile_base(first)));
-  int buf = 0;
-  for (std::int64_t tile = first; tile < last; ++tile, buf ^= 1) {
+  for (std::int64_t tile = plan.first_tile(b); tile < plan.last_tile(b); ++tile) {
+    // ---- load (warp-striped) ----
     const std::int64_t tb = plan.tiles.tile_base(tile);
     const int valid = plan.tiles.valid_items(tile);
-    // ---- in flight while this tile is ranked: its values, the next tile's keys (evict-first reads, so
-    // the L2 keeps the output's partly written sectors) ----
-    const bool values_staged = stage_values && staged(tile) && vec_values;
-    if constexpr (stage_values)
-      if (values_staged) value_tile::issue_full(ts.values, reinterpret_cast<const VS*>(values_in + tb));
-    const bool next = tile + 1 < last && staged(tile + 1);
-    if (next)
-      key_tile::issue_full(ts.keys[buf ^ 1], reinterpret_cast<const KS*>(keys_in + plan.tiles.tile_base(tile + 1)));
-    // ---- this tile's keys (warp-striped) ----
     K k[ITEMS];
     unsigned d[ITEMS];
     int pos[ITEMS];
-    if (staged(tile)) {
-      // outstanding, oldest first: this tile's keys, [its values], [the next tile's keys]
-      const int newer = (values_staged ? 1 : 0) + (next ? 1 : 0);
-      if (newer == 2)
-        key_tile::template wait_issued_but_newest<2>();
-      else if (newer == 1)
-        key_tile::template wait_issued_but_newest<1>();
-      else
-        key_tile::wait_issued();
-      CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j) {
-        memcpy(&k[j], key_tile::item(ts.keys[buf], ms::item_index(j)), sizeof(K));
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j) {
+      const int i = ms::item_index(j);
+      d[j] = 0;
+      if (i < valid) {
+        k[j] = keys_in[tb + i];
         d[j] = digit(k[j]);
-      }
-    } else {
-      CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j) {
-        const int i = ms::item_index(j);
-        d[j] = 0;
-        if (i < valid) {
-          k[j] = keys_in[tb + i];
-          d[j] = digit(k[j]);
-        }
       }
     }
     // ---- rank (the engine's multisplit) ----
@@ -158,22 +115,12 @@ __global__ void __launch_bounds__(THREADS, apps_tuning::bin_min_blocks)
     // ---- then the values, to the same places (the staged digits still say where) ----
     if constexpr (HAS_VALUES) {
       V v[ITEMS];
-      if (values_staged) {
-        if (next)
-          value_tile::template wait_issued_but_newest<1>();
-        else
-          value_tile::wait_issued();
-        __syncthreads(); // every warp's values landed; every read of the staged keys done
-        CARRY_UNROLL
-        for (int j = 0; j < ITEMS; ++j) memcpy(&v[j], value_tile::item(ts.values, ms::item_index(j)), sizeof(V));
-      } else {
-        CARRY_UNROLL
-        for (int j = 0; j < ITEMS; ++j) {
-          const int i = ms::item_index(j);
-          if (i < valid) v[j] = values_in[tb + i];
-        }
-        __syncthreads();
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j) {
+        const int i = ms::item_index(j);
+        if (i < valid) v[j] = values_in[tb + i];
       }
+      __syncthreads();
       CARRY_UNROLL
       for (int j = 0; j < ITEMS; ++j)
         if (ms::item_index(j) < valid) ts.stage.values[pos[j]] = v[j];

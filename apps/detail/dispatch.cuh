@@ -207,8 +207,7 @@ cudaError_t dispatch_bin(void* d_temp_storage, std::size_t& temp_storage_bytes, 
       return e;
     // ---- downsweep: rank, scatter ----
     bin_downsweep_kernel<shape::threads, shape::items, HAS_VALUES, K, V, BinOp>
-        <<<grid, shape::threads, 0, stream>>>(src_keys, dst_keys, src_values, dst_values, plan, digit, counts,
-                                               aligned16(src_keys), HAS_VALUES && aligned16(src_values));
+        <<<grid, shape::threads, 0, stream>>>(src_keys, dst_keys, src_values, dst_values, plan, digit, counts);
     if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
     src_keys = dst_keys;
     src_values = dst_values;

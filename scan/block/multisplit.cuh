@@ -16,7 +16,7 @@ namespace block {
 ///
 /// Items are warp-striped: warp w holds tile items w*32*ITEMS .. (w+1)*32*ITEMS - 1, its lane l holding
 /// item w*32*ITEMS + j*32 + l as its j-th (a warp's loads of one j are one coalesced run). Phases:
-///   1. each warp walks its rounds j in order; the lanes of one digit find each other (a ballot per bit),
+///   1. each warp walks its rounds j in order; the lanes of one digit find each other (__match_any_sync),
 ///      each takes the digit's running warp count plus its rank among them, the group's lowest lane adds
 ///      the group's size (a warp owns its counters: no atomics);
 ///   2. the engine's block scan runs over the counts in digit-major order (digit d of warp w after every
@@ -39,18 +39,6 @@ struct multisplit {
     typename scan_t::temp_storage scan;
   };
 
-  /// The lanes of `active` whose digit equals the caller's: one ballot per digit bit (CUB's MatchAny
-  /// does the same), cheaper than __match_any_sync on sm_70+.
-  __device__ static unsigned match_digit(unsigned active, unsigned d) {
-    unsigned peers = active;
-    CARRY_UNROLL
-    for (int bit = 0; bit < RADIX_BITS; ++bit) {
-      const unsigned ones = __ballot_sync(active, (d >> bit) & 1u);
-      peers &= (d >> bit) & 1u ? ones : ~ones;
-    }
-    return peers;
-  }
-
   /// The tile index of a thread's j-th item.
   __device__ static int item_index(int j) {
     const int lane = threadIdx.x % detail::warp_threads, warp = threadIdx.x / detail::warp_threads;
@@ -71,7 +59,7 @@ struct multisplit {
       const bool live = item_index(j) < valid;
       const unsigned active = __ballot_sync(0xffffffffu, live);
       if (live) {
-        const unsigned peers = match_digit(active, digit[j]);
+        const unsigned peers = __match_any_sync(active, digit[j]);
         const std::uint32_t before = ts.count[warp][digit[j]];
         position[j] = static_cast<int>(before) + __popc(peers & below);
         __syncwarp(active);

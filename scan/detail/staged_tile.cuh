@@ -66,13 +66,6 @@ struct staged_tile {
     asm volatile("cp.async.wait_group 0;" ::: "memory");
     __syncwarp();
   }
-  /// Waits for every tile this thread issued but the newest NEWEST ones (double buffering: the next
-  /// tiles stay in flight); the calling warp's runs of the earlier tiles are readable after.
-  template <int NEWEST = 1>
-  __device__ static void wait_issued_but_newest() {
-    asm volatile("cp.async.wait_group %0;" ::"n"(NEWEST) : "memory");
-    __syncwarp();
-  }
   /// Starts the copies of a full tile from a 16-byte aligned pointer and returns at once, so that a
   /// caller can have several tiles in flight (a compaction's items and flags); wait_issued() waits.
   __device__ static void issue_full(temp_storage& ts, const T* tile_in) {
