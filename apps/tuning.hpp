@@ -13,7 +13,8 @@ namespace apps_tuning {
 /// Threads of a histogram block, and blocks per SM the launch aims for (the grid is one wave of them,
 /// each block walking the input in 16-byte chunks, `histogram_unroll` chunks in flight per thread).
 /// 256 x 8 keeps 2048 threads an SM; 4 chunks of 16 bytes in flight a thread is 128 KB an SM, beyond
-/// what the copy speed needs (~23 KB an SM at ~1 us latency).
+/// what the copy speed needs (~23 KB an SM at ~1 us latency). Chosen by that count, not swept: the kernel
+/// is instruction-bound (Nsight Compute at 2^26: SM 73 %, memory 45 %; NOTES.md, issue 16).
 constexpr int histogram_threads = 256;
 constexpr int histogram_blocks_per_sm = 8;
 constexpr int histogram_unroll = 4;
