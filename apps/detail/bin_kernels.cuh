@@ -18,13 +18,13 @@ template <class K, class BinOp>
 struct bin_digit {
   key_binner<K, BinOp> bins;
   int shift;
-  __device__ unsigned operator()(const K& k) const {
-    return (static_cast<unsigned>(bins.bin_of(k)) >> shift) & ((1u << apps_tuning::bin_digit_bits) - 1u);
-  }
+  // a binner to count_samples (the upsweep) and the digit of the downsweep alike
   using sample_type = K;
   static constexpr std::size_t level_bytes = 0;
   __device__ bin_digit bind(void*) const { return *this; }
-  __device__ int bin_of(const K& k) const { return static_cast<int>((*this)(k)); }
+  __device__ int bin_of(const K& k) const {
+    return static_cast<int>((static_cast<unsigned>(bins.bin_of(k)) >> shift) & ((1u << apps_tuning::bin_digit_bits) - 1u));
+  }
 };
 
 /// Upsweep: block b's digit counts over its tiles, to counts[d * grid + b] (digit-major, so that the
@@ -88,7 +88,7 @@ __global__ void __launch_bounds__(THREADS, apps_tuning::bin_min_blocks)
       d[j] = 0;
       if (i < valid) {
         k[j] = keys_in[tb + i];
-        d[j] = digit(k[j]);
+        d[j] = static_cast<unsigned>(digit.bin_of(k[j]));
       }
     }
     // ---- rank (the engine's multisplit) ----
@@ -133,6 +133,12 @@ __global__ void __launch_bounds__(THREADS, apps_tuning::bin_min_blocks)
     }
     __syncthreads(); // the stage and the adjustments are free for the next tile
   }
+}
+
+/// Blocks of offsets_from_scan_kernel for `n` offsets (grid-stride, at most 1024 blocks).
+inline unsigned offsets_blocks(std::int64_t n) {
+  const std::int64_t b = (n + 255) / 256;
+  return static_cast<unsigned>(b < 1 ? 1 : b > 1024 ? 1024 : b);
 }
 
 /// The bucket offsets: offsets[d] = scanned[d * stride] (d < num_bins), offsets[num_bins] = n.

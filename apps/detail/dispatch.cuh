@@ -47,44 +47,27 @@ inline cudaError_t current_limits(device_limits& out) {
   return cudaSuccess;
 }
 
-template <class T>
-bool aligned16(const T* p) {
-  return reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
-}
-
-/// Whether [a, a + a_bytes) and [b, b + b_bytes) share a byte.
-inline bool spans_overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
-  const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
-  return x < y + b_bytes && y < x + a_bytes;
-}
-
-inline unsigned fill_blocks(std::int64_t n) {
-  const std::int64_t b = (n + 255) / 256;
-  return static_cast<unsigned>(b < 1 ? 1 : b > 1024 ? 1024 : b);
-}
-
+/// Zeroes n counters (a memset node under capture: every call, every replay).
 template <class C>
-cudaError_t launch_fill(C* p, std::int64_t n, C value, cudaStream_t stream) {
-  fill_kernel<<<fill_blocks(n), 256, 0, stream>>>(p, n, value);
-  return detail::after_launch(stream);
+cudaError_t zero(C* p, std::int64_t n, cudaStream_t stream) {
+  return cudaMemsetAsync(p, 0, static_cast<std::size_t>(n) * sizeof(C), stream);
 }
 
 template <class T, class Binner, class C>
 struct hist_tag {};
 
-/// Counts the samples into `hist` (num_bins counters, zeroed here first): the shared or the global path.
+/// Counts the samples into `hist` (num_bins counters the caller zeroed): the shared or the global path.
 template <class T, class Binner, class C>
 cudaError_t count_into(const T* samples, std::int64_t n, const Binner& binner, int num_bins, C* hist,
                        cudaStream_t stream) {
   static_assert(std::is_integral<C>::value && (sizeof(C) == 4 || sizeof(C) == 8),
                 "carry: histogram counters are 4- or 8-byte integers");
-  if (const cudaError_t e = launch_fill(hist, num_bins, C{0}, stream); e != cudaSuccess) return e;
   if (n == 0) return cudaSuccess;
   device_limits lim;
   if (const cudaError_t e = current_limits(lim); e != cudaSuccess) return e;
   constexpr int threads = apps_tuning::histogram_threads;
   constexpr int unroll = apps_tuning::histogram_unroll;
-  const bool vec = aligned16(samples);
+  const bool vec = detail::chunk_aligned<T>(samples);
   const histogram_path path = choose_histogram_path(n, num_bins, Binner::level_bytes,
                                                     static_cast<std::size_t>(lim.smem_per_block_max));
   if (path == histogram_path::shared) {
@@ -117,6 +100,7 @@ cudaError_t dispatch_histogram(void* d_temp_storage, std::size_t& temp_storage_b
     return cudaSuccess;
   }
   if (check_histogram_args(samples, hist, n, bins) != arg_error::none) return cudaErrorInvalidValue;
+  if (const cudaError_t e = zero(hist, num_bins, stream); e != cudaSuccess) return e;
   return count_into(samples, n, binner, num_bins, hist, stream);
 }
 
@@ -136,9 +120,9 @@ cudaError_t dispatch_offsets(void* d_temp_storage, std::size_t& temp_storage_byt
   }
   if (check_histogram_args(samples, offsets, n, bins) != arg_error::none || temp_storage_bytes < layout.allocation)
     return cudaErrorInvalidValue;
-  if (n == 0) return launch_fill(offsets, nb + 1, C{0}, stream);
-  C* counts = layout.counts.as<C>(d_temp_storage);
-  if (const cudaError_t e = launch_fill(counts + num_bins, 1, C{0}, stream); e != cudaSuccess) return e;
+  if (n == 0) return zero(offsets, nb + 1, stream);
+  C* counts = layout.counts.as<C>(d_temp_storage); // the last, a zero, becomes the total in the scan
+  if (const cudaError_t e = zero(counts, nb + 1, stream); e != cudaSuccess) return e;
   if (const cudaError_t e = count_into(samples, n, binner, num_bins, counts, stream); e != cudaSuccess) return e;
   std::size_t bytes = layout.scan.bytes;
   return carry::exclusive_sum(layout.scan.in(d_temp_storage), bytes, static_cast<const C*>(counts), offsets, nb + 1,
@@ -182,7 +166,7 @@ cudaError_t dispatch_bin(void* d_temp_storage, std::size_t& temp_storage_bytes, 
   if (n > 0 && (detail::ranges_overlap(keys_in, keys_out, static_cast<std::size_t>(n) * sizeof(K)) ||
                 (HAS_VALUES && detail::ranges_overlap(values_in, values_out, static_cast<std::size_t>(n) * sizeof(V)))))
     return cudaErrorInvalidValue;
-  if (n == 0) return offsets != nullptr ? launch_fill(offsets, nb + 1, O{0}, stream) : cudaSuccess;
+  if (n == 0) return offsets != nullptr ? zero(offsets, nb + 1, stream) : cudaSuccess;
   const key_binner<K, BinOp> binner{bin_op, num_bins};
   auto* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
   K* key_scratch = plan.passes > 1 ? layout.keys.as<K>(d_temp_storage) : nullptr;
@@ -197,7 +181,7 @@ cudaError_t dispatch_bin(void* d_temp_storage, std::size_t& temp_storage_bytes, 
     const bin_digit<K, BinOp> digit{binner, p * apps_tuning::bin_digit_bits};
     // ---- upsweep: each block's digit counts ----
     bin_upsweep_kernel<shape::threads, shape::tile_items, K, BinOp>
-        <<<grid, shape::threads, 0, stream>>>(src_keys, plan, digit, aligned16(src_keys), counts);
+        <<<grid, shape::threads, 0, stream>>>(src_keys, plan, digit, detail::chunk_aligned<K>(src_keys), counts);
     if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
     // ---- the engine's exclusive sum of the counts, digit-major ----
     std::size_t bytes = layout.scan.bytes;
@@ -216,18 +200,18 @@ cudaError_t dispatch_bin(void* d_temp_storage, std::size_t& temp_storage_bytes, 
   // ---- the bucket offsets: one pass has them in its scanned counts (block 0's start of each digit);
   // more passes count the bins first ----
   if (plan.passes == 1) {
-    offsets_from_scan_kernel<<<fill_blocks(nb + 1), 256, 0, stream>>>(counts, plan.grid, offsets, num_bins, n);
+    offsets_from_scan_kernel<<<offsets_blocks(nb + 1), 256, 0, stream>>>(counts, plan.grid, offsets, num_bins, n);
     return detail::after_launch(stream);
   }
   auto* bin_counts = layout.bin_counts.as<std::uint64_t>(d_temp_storage);
-  if (const cudaError_t e = launch_fill(bin_counts + num_bins, 1, std::uint64_t{0}, stream); e != cudaSuccess) return e;
+  if (const cudaError_t e = zero(bin_counts, nb + 1, stream); e != cudaSuccess) return e;
   if (const cudaError_t e = count_into(keys_in, n, binner, num_bins, bin_counts, stream); e != cudaSuccess) return e;
   std::size_t bytes = layout.bin_scan.bytes;
   if (const cudaError_t e = carry::exclusive_sum(layout.bin_scan.in(d_temp_storage), bytes,
                                                  static_cast<const std::uint64_t*>(bin_counts), bin_counts, nb + 1, stream);
       e != cudaSuccess)
     return e;
-  offsets_from_scan_kernel<<<fill_blocks(nb + 1), 256, 0, stream>>>(bin_counts, 1, offsets, num_bins, n);
+  offsets_from_scan_kernel<<<offsets_blocks(nb + 1), 256, 0, stream>>>(bin_counts, 1, offsets, num_bins, n);
   return detail::after_launch(stream);
 }
 
@@ -249,11 +233,12 @@ cudaError_t dispatch_slots(void* d_temp_storage, std::size_t& temp_storage_bytes
   if (check_slots_args(requests, offsets, total, num_fitted, BOUNDED, n, temp_storage_bytes, layout.allocation,
                        tiles.num_tiles) != arg_error::none)
     return cudaErrorInvalidValue;
-  if (n > 0 && spans_overlap(requests, static_cast<std::size_t>(n) * sizeof(R), offsets, static_cast<std::size_t>(n) * sizeof(O)))
+  if (n > 0 && detail::ranges_overlap(requests, static_cast<std::size_t>(n) * sizeof(R), offsets,
+                                      static_cast<std::size_t>(n) * sizeof(O)))
     return cudaErrorInvalidValue;
-  if (n == 0) {
-    slots_empty_kernel<<<1, 1, 0, stream>>>(total, BOUNDED ? num_fitted : static_cast<NumT*>(nullptr));
-    return detail::after_launch(stream);
+  if (n == 0) { // the total (and the number fitted) are 0
+    if (const cudaError_t e = zero(total, 1, stream); e != cudaSuccess || !BOUNDED) return e;
+    return zero(num_fitted, 1, stream);
   }
   slots_flags how;
   how.vec_in = detail::vector_aligned<R, items>(requests);

@@ -127,13 +127,6 @@ __device__ void count_samples(const T* samples, std::int64_t n, const Binner& bi
 __device__ __forceinline__ std::int64_t grid_rank() { return std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; }
 __device__ __forceinline__ std::int64_t grid_threads() { return std::int64_t{gridDim.x} * blockDim.x; }
 
-/// Zeroes (or fills) n counters.
-template <class C>
-__global__ void __launch_bounds__(256) fill_kernel(C* p, std::int64_t n, C value) {
-  const std::int64_t stride = std::int64_t{gridDim.x} * blockDim.x;
-  for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < n; i += stride) p[i] = value;
-}
-
 /// Shared path: the block's counters (and levels) in dynamic shared memory, merged into `hist` (zeroed
 /// by the call) with one global atomic per non-zero bin.
 template <int THREADS, int UNROLL, class T, class Binner, class C>

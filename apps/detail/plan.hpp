@@ -142,7 +142,7 @@ CARRY_HD inline arg_error check_bin_args(const void* keys_in, const void* keys_o
   if (num_bins < 1 || num_bins > max_bins) return arg_error::null_input;
   if (values_in_null != values_out_null) return arg_error::null_output;
   if (n == 0) return arg_error::none;
-  if (keys_in == nullptr || (values_in_null && !values_out_null)) return arg_error::null_input;
+  if (keys_in == nullptr) return arg_error::null_input;
   if (keys_out == nullptr) return arg_error::null_output;
   if (temp_given < temp_needed) return arg_error::temp_too_small;
   return arg_error::none;

@@ -77,12 +77,5 @@ __global__ void __launch_bounds__(THREADS)
   out_io::store(io.out, offsets + base, valid, how.vec_out, x, tile_items);
 }
 
-/// n == 0: the total (and the number fitted) are 0.
-template <class O, class NumT>
-__global__ void slots_empty_kernel(O* total, NumT* num_fitted) {
-  *total = O{0};
-  if (num_fitted != nullptr) *num_fitted = NumT{0};
-}
-
 } // namespace apps_detail
 } // namespace carry

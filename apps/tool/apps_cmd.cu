@@ -4,7 +4,6 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <random>
 #include <string>
 #include <vector>
@@ -71,22 +70,12 @@ struct mask_bins {
 
 bool load(config& c, std::vector<std::uint32_t>& h) {
   if (!c.input.empty()) {
-    std::ifstream f(c.input, std::ios::binary | std::ios::ate);
-    if (!f) {
-      std::fprintf(stderr, "carry %s: --input cannot open '%s'\n", c.prim.c_str(), c.input.c_str());
-      return false;
-    }
-    const std::streamoff bytes = f.tellg();
-    if (bytes <= 0 || bytes % 4 != 0) {
-      std::fprintf(stderr, "carry %s: --input '%s' holds %lld bytes, not a whole number of u32 values\n",
-                   c.prim.c_str(), c.input.c_str(), static_cast<long long>(bytes));
-      return false;
-    }
-    c.n = bytes / 4;
+    std::vector<char> raw;
+    if (!carry_tool::read_raw(c.prim, c.input, 4, "u32", raw)) return false;
+    c.n = static_cast<std::int64_t>(raw.size() / 4);
     h.resize(static_cast<std::size_t>(c.n));
-    f.seekg(0);
-    f.read(reinterpret_cast<char*>(h.data()), bytes);
-    return static_cast<bool>(f);
+    std::memcpy(h.data(), raw.data(), raw.size());
+    return true;
   }
   if (c.n >= (std::int64_t{1} << 26)) std::fprintf(stderr, "carry: generating %lld items...\n", static_cast<long long>(c.n));
   h = carry_validate::random_bits<std::uint32_t>(static_cast<std::size_t>(c.n), 20261123);
@@ -264,13 +253,7 @@ int carry_tool::apps_main(const std::string& prim, int argc, char** argv) {
   c.prim = prim;
   for (int i = 0; i < argc; ++i) {
     const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "carry %s: %s needs a value (see carry %s --help)\n", prim.c_str(), a.c_str(), prim.c_str());
-        std::exit(2);
-      }
-      return argv[++i];
-    };
+    auto value = [&] { return option_value(prim, argc, argv, i); };
     if (a == "--help" || a == "-h") {
       std::printf("%s%s", usage_text(prim), options_text);
       return 0;
@@ -295,8 +278,7 @@ int carry_tool::apps_main(const std::string& prim, int argc, char** argv) {
     } else if (a == "--csv") {
       c.csv = true;
     } else {
-      std::fprintf(stderr, "carry %s: unknown option '%s' (see carry %s --help)\n", prim.c_str(), a.c_str(), prim.c_str());
-      return 2;
+      return unknown_option(prim, a);
     }
   }
   if (c.data != "uniform" && c.data != "skewed" && c.data != "onebin") {

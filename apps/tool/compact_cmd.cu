@@ -3,7 +3,6 @@
 #include <climits>
 #include <cstdio>
 #include <cstring>
-#include <fstream>
 #include <limits>
 #include <random>
 #include <string>
@@ -92,22 +91,12 @@ std::vector<T> generate(const config& c) {
 
 template <class T>
 bool read_file(config& c, std::vector<T>& h) {
-  std::ifstream f(c.input, std::ios::binary | std::ios::ate);
-  if (!f) {
-    std::fprintf(stderr, "carry %s: --input cannot open '%s'\n", c.prim.c_str(), c.input.c_str());
-    return false;
-  }
-  const std::streamoff bytes = f.tellg();
-  if (bytes <= 0 || bytes % static_cast<std::streamoff>(sizeof(T)) != 0) {
-    std::fprintf(stderr, "carry %s: --input '%s' holds %lld bytes, not a whole number of %s values\n",
-                 c.prim.c_str(), c.input.c_str(), static_cast<long long>(bytes), c.type.c_str());
-    return false;
-  }
-  c.n = bytes / static_cast<std::streamoff>(sizeof(T));
+  std::vector<char> raw;
+  if (!carry_tool::read_raw(c.prim, c.input, sizeof(T), c.type.c_str(), raw)) return false;
+  c.n = static_cast<std::int64_t>(raw.size() / sizeof(T));
   h.resize(static_cast<std::size_t>(c.n));
-  f.seekg(0);
-  f.read(reinterpret_cast<char*>(h.data()), bytes);
-  return static_cast<bool>(f);
+  std::memcpy(h.data(), raw.data(), raw.size());
+  return true;
 }
 
 template <class T>
@@ -242,13 +231,7 @@ int carry_tool::compact_main(const std::string& prim, int argc, char** argv) {
   c.data = prim == "unique" ? "runs4" : "uniform";
   for (int i = 0; i < argc; ++i) {
     const std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "carry %s: %s needs a value (see carry %s --help)\n", prim.c_str(), a.c_str(), prim.c_str());
-        std::exit(2);
-      }
-      return argv[++i];
-    };
+    auto value = [&] { return option_value(prim, argc, argv, i); };
     if (a == "--help" || a == "-h") {
       std::printf("%s%s", usage_text(prim), options_text);
       return 0;
@@ -271,8 +254,7 @@ int carry_tool::compact_main(const std::string& prim, int argc, char** argv) {
     } else if (a == "--csv") {
       c.csv = true;
     } else {
-      std::fprintf(stderr, "carry %s: unknown option '%s' (see carry %s --help)\n", prim.c_str(), a.c_str(), prim.c_str());
-      return 2;
+      return unknown_option(prim, a);
     }
   }
   const char* refused = nullptr;

@@ -1,6 +1,7 @@
 // The carry tool: runs carry's primitives on a data set, checks each against CUB, prints throughput.
 #include <cstdio>
 #include <cstring>
+#include <fstream>
 #include <string>
 
 #include "baselines/baselines.hpp"
@@ -51,6 +52,38 @@ bool parse_int(const char* option, const std::string& v, int lo, int hi, int& ou
   }
   out = static_cast<int>(x);
   return true;
+}
+
+std::string option_value(const std::string& cmd, int argc, char** argv, int& i) {
+  if (i + 1 >= argc) {
+    std::fprintf(stderr, "carry %s: %s needs a value (see carry %s --help)\n", cmd.c_str(), argv[i], cmd.c_str());
+    std::exit(2);
+  }
+  return argv[++i];
+}
+
+int unknown_option(const std::string& cmd, const std::string& option) {
+  std::fprintf(stderr, "carry %s: unknown option '%s' (see carry %s --help)\n", cmd.c_str(), option.c_str(), cmd.c_str());
+  return 2;
+}
+
+bool read_raw(const std::string& cmd, const std::string& path, std::size_t elem_bytes, const char* type_name,
+              std::vector<char>& bytes) {
+  std::ifstream f(path, std::ios::binary | std::ios::ate);
+  if (!f) {
+    std::fprintf(stderr, "carry %s: --input cannot open '%s'\n", cmd.c_str(), path.c_str());
+    return false;
+  }
+  const std::streamoff size = f.tellg();
+  if (size <= 0 || size % static_cast<std::streamoff>(elem_bytes) != 0) {
+    std::fprintf(stderr, "carry %s: --input '%s' holds %lld bytes, not a whole number of %s values\n", cmd.c_str(),
+                 path.c_str(), static_cast<long long>(size), type_name);
+    return false;
+  }
+  bytes.resize(static_cast<std::size_t>(size));
+  f.seekg(0);
+  f.read(bytes.data(), size);
+  return static_cast<bool>(f);
 }
 
 bool print_gpu() {

@@ -210,13 +210,7 @@ int carry_tool::scan_main(int argc, char** argv) {
   config c;
   for (int i = 0; i < argc; ++i) {
     std::string a = argv[i];
-    auto value = [&]() -> std::string {
-      if (i + 1 >= argc) {
-        std::fprintf(stderr, "carry scan: %s needs a value (see carry scan --help)\n", a.c_str());
-        std::exit(2);
-      }
-      return argv[++i];
-    };
+    auto value = [&] { return option_value("scan", argc, argv, i); };
     if (a == "--help" || a == "-h") {
       std::printf("%s", usage);
       return 0;
@@ -238,8 +232,7 @@ int carry_tool::scan_main(int argc, char** argv) {
     else if (a == "--reps")
       c.reps = std::max(1, std::atoi(value().c_str()));
     else {
-      std::fprintf(stderr, "carry scan: unknown option %s (see carry scan --help)\n", a.c_str());
-      return 2;
+      return unknown_option("scan", a);
     }
   }
   const bool ok_type = c.type == "u32" || c.type == "f32" || c.type == "u64" || c.type == "u8";

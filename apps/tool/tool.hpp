@@ -5,6 +5,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <string>
+#include <vector>
 
 #include <cuda_runtime.h>
 
@@ -33,5 +34,17 @@ bool parse_int(const char* option, const std::string& v, int lo, int hi, int& ou
 
 /// Prints the GPU line; false (after saying why) when there is none.
 bool print_gpu();
+
+/// The value after option argv[i] of `carry <cmd>` (i moves past it); exits with status 2, naming the
+/// option, when there is none.
+std::string option_value(const std::string& cmd, int argc, char** argv, int& i);
+
+/// Says that `carry <cmd>` does not know `option`; returns the usage exit status (2).
+int unknown_option(const std::string& cmd, const std::string& option);
+
+/// Reads raw binary `path` of `type_name` values of `elem_bytes` bytes each into `bytes` (whole values
+/// only); false after saying why.
+bool read_raw(const std::string& cmd, const std::string& path, std::size_t elem_bytes, const char* type_name,
+              std::vector<char>& bytes);
 
 } // namespace carry_tool

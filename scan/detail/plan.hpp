@@ -114,10 +114,14 @@ CARRY_HD inline bool chunk_aligned(const void* p) {
   return chunk_items<T>() > 1 && reinterpret_cast<std::uintptr_t>(p) % 16 == 0;
 }
 
-/// Whether two arrays of `bytes` bytes overlap (an in-place or aliased call).
-CARRY_HD inline bool ranges_overlap(const void* a, const void* b, std::size_t bytes) {
+/// Whether [a, a + a_bytes) and [b, b + b_bytes) share a byte (an in-place or aliased call).
+CARRY_HD inline bool ranges_overlap(const void* a, std::size_t a_bytes, const void* b, std::size_t b_bytes) {
   const auto x = reinterpret_cast<std::uintptr_t>(a), y = reinterpret_cast<std::uintptr_t>(b);
-  return x < y + bytes && y < x + bytes;
+  return x < y + b_bytes && y < x + a_bytes;
+}
+/// Whether two arrays of `bytes` bytes overlap.
+CARRY_HD inline bool ranges_overlap(const void* a, const void* b, std::size_t bytes) {
+  return ranges_overlap(a, bytes, b, bytes);
 }
 
 } // namespace detail
