@@ -142,3 +142,47 @@ TEST_CASE("apps under graph replay: every primitive, changing inputs, dirty temp
   for (std::int64_t n : capped_sizes({1, 4097, 100003, (1 << 20) + 3}))
     for (int p = 0; p < num_prims; ++p) graph_case(p, n);
 }
+
+TEST_CASE("apps under graph replay with n = 0: the whole-input outputs written each time", "[graph][empty]") {
+  for (int p = 0; p < num_prims; ++p) {
+    INFO(prim_name(p));
+    buffers d(1);
+    std::size_t bytes = 0;
+    REQUIRE(call(p, nullptr, bytes, d, 0, 0) == cudaSuccess);
+    device_buffer<unsigned char> temp(bytes);
+    cudaStream_t s;
+    CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+    cudaGraph_t graph;
+    cudaGraphExec_t exec;
+    REQUIRE(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+    REQUIRE(call(p, temp.ptr, bytes, d, 0, s) == cudaSuccess);
+    REQUIRE(cudaStreamEndCapture(s, &graph) == cudaSuccess);
+    REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+    for (int rep = 0; rep < 3; ++rep) {
+      d.hist.poison();
+      d.offsets.poison();
+      d.keys_out.poison();
+      d.total.poison();
+      d.fitted.poison();
+      CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, rep == 1 ? 0 : 0xFF, bytes));
+      CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+      REQUIRE(cudaGraphLaunch(exec, s) == cudaSuccess);
+      REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
+      const std::size_t bins = static_cast<std::size_t>(bins_of(p));
+      switch (p) {
+      case hist: REQUIRE(d.hist.download(bins) == std::vector<std::uint32_t>(bins, 0)); break;
+      case offsets:
+      case bin1:
+      case bin2: REQUIRE(d.offsets.download(bins + 1) == std::vector<std::uint64_t>(bins + 1, 0)); break;
+      default:
+        REQUIRE(d.total.download(1)[0] == 0);
+        if (p == bounded) REQUIRE(d.fitted.download(1)[0] == 0);
+      }
+      REQUIRE(d.keys_out.guard_intact()); // per-item outputs untouched
+      REQUIRE(d.keys_out.download(1) == std::vector<std::uint32_t>(1, 0xA5A5A5A5u));
+    }
+    cudaGraphExecDestroy(exec);
+    cudaGraphDestroy(graph);
+    cudaStreamDestroy(s);
+  }
+}
