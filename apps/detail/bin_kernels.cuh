@@ -1,10 +1,12 @@
 // bin_by_key's kernels: a stable counting-sort pass over one 8-bit digit of the bin. Upsweep (each
 // block's digit counts over its share of the tiles), the engine's scan of the counts (dispatch), and
 // downsweep (the engine's block multisplit ranks each tile; a scatter through shared memory writes runs).
+// The radix sort's three-kernel form runs the same kernels with its own digit.
 #pragma once
 
 #include <cstdint>
 
+#include "../../radixsort/detail/digit.cuh"
 #include "../../scan/block/multisplit.cuh"
 #include "../tuning.hpp"
 #include "histogram_kernels.cuh"
@@ -30,9 +32,11 @@ struct bin_digit {
 /// Upsweep: block b's digit counts over its tiles, to counts[d * grid + b] (digit-major, so that the
 /// engine's exclusive sum of the whole array gives each block its start in every digit). Counted in
 /// shared memory, flushed to 64-bit totals every 2^16 tiles (no 32-bit counter wraps).
-template <int THREADS, int TILE_ITEMS, class K, class BinOp>
+/// `Digit` (bin_digit, or the radix sort's radix_digit): bin_of(key) in [0, 256), and the binner interface
+/// of count_samples.
+template <int THREADS, int TILE_ITEMS, class K, class Digit>
 __global__ void __launch_bounds__(THREADS)
-    bin_upsweep_kernel(const K* keys, bin_plan plan, bin_digit<K, BinOp> digit, bool vec, std::uint64_t* counts) {
+    bin_upsweep_kernel(const K* keys, bin_plan plan, Digit digit, bool vec, std::uint64_t* counts) {
   constexpr int radix = 1 << apps_tuning::bin_digit_bits;
   static_assert(THREADS == radix, "carry: one thread per digit");
   __shared__ unsigned c[radix];
@@ -54,27 +58,19 @@ __global__ void __launch_bounds__(THREADS)
 }
 
 /// Downsweep: block b ranks its tiles in order with the engine's multisplit and scatters keys (then
-/// values) through shared memory: the items of one digit leave as one run at the digit's running global
-/// offset (`scanned[d * grid + b]` to start with).
-template <int THREADS, int ITEMS, bool HAS_VALUES, class K, class V, class BinOp>
+/// values) through shared memory (the radix sort's staged-tile scatter): the items of one digit leave as
+/// one run at the digit's running global offset (`scanned[d * grid + b]` to start with).
+template <int THREADS, int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
 __global__ void __launch_bounds__(THREADS, apps_tuning::bin_min_blocks)
     bin_downsweep_kernel(const K* keys_in, K* keys_out, const V* values_in, V* values_out, bin_plan plan,
-                         bin_digit<K, BinOp> digit, const std::uint64_t* scanned) {
-  using ms = block::multisplit<THREADS, ITEMS, apps_tuning::bin_digit_bits>;
-  constexpr int tile_items = THREADS * ITEMS;
+                         Digit digit, const std::uint64_t* scanned) {
+  using storage = radix_detail::staged_tile_storage<ITEMS, HAS_VALUES, K, V>;
+  using ms = typename storage::ranker;
   static_assert(THREADS == ms::radix, "carry: one thread per digit");
-  __shared__ struct {
-    typename ms::temp_storage rank;
-    union {
-      K keys[tile_items];
-      V values[HAS_VALUES ? tile_items : 1];
-    } stage;
-    unsigned char digit[tile_items];
-    std::uint64_t base[ms::radix]; // running global offset of each digit
-    std::uint64_t adjust[ms::radix]; // this tile: global offset of digit d minus its start in the tile
-  } ts;
+  __shared__ storage ts;
+  __shared__ std::uint64_t base[ms::radix]; // running global offset of each digit
   const std::int64_t b = blockIdx.x;
-  ts.base[threadIdx.x] = scanned[threadIdx.x * plan.grid + b];
+  base[threadIdx.x] = scanned[threadIdx.x * plan.grid + b];
   for (std::int64_t tile = plan.first_tile(b); tile < plan.last_tile(b); ++tile) {
     // ---- load (warp-striped) ----
     const std::int64_t tb = plan.tiles.tile_base(tile);
@@ -82,56 +78,17 @@ __global__ void __launch_bounds__(THREADS, apps_tuning::bin_min_blocks)
     K k[ITEMS];
     unsigned d[ITEMS];
     int pos[ITEMS];
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j) {
-      const int i = ms::item_index(j);
-      d[j] = 0;
-      if (i < valid) {
-        k[j] = keys_in[tb + i];
-        d[j] = static_cast<unsigned>(digit.bin_of(k[j]));
-      }
-    }
+    radix_detail::load_keys<ITEMS>(keys_in + tb, valid, digit, k, d);
     // ---- rank (the engine's multisplit) ----
     ms::rank(ts.rank, d, valid, pos);
     {
       const int dd = threadIdx.x;
-      const int start = ms::start(ts.rank, dd);
-      ts.adjust[dd] = ts.base[dd] - static_cast<std::uint64_t>(start);
-      ts.base[dd] += static_cast<std::uint64_t>(ms::count(ts.rank, dd, valid));
+      ts.adjust[dd] = base[dd] - static_cast<std::uint64_t>(ms::start(ts.rank, dd));
+      base[dd] += static_cast<std::uint64_t>(ms::count(ts.rank, dd, valid));
     }
-    // ---- scatter the keys through shared memory ----
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j)
-      if (ms::item_index(j) < valid) {
-        ts.stage.keys[pos[j]] = k[j];
-        ts.digit[pos[j]] = static_cast<unsigned char>(d[j]);
-      }
-    __syncthreads();
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j) {
-      const int i = j * THREADS + static_cast<int>(threadIdx.x);
-      if (i < valid) keys_out[ts.adjust[ts.digit[i]] + static_cast<std::uint64_t>(i)] = ts.stage.keys[i];
-    }
-    // ---- then the values, to the same places (the staged digits still say where) ----
-    if constexpr (HAS_VALUES) {
-      V v[ITEMS];
-      CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j) {
-        const int i = ms::item_index(j);
-        if (i < valid) v[j] = values_in[tb + i];
-      }
-      __syncthreads();
-      CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j)
-        if (ms::item_index(j) < valid) ts.stage.values[pos[j]] = v[j];
-      __syncthreads();
-      CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j) {
-        const int i = j * THREADS + static_cast<int>(threadIdx.x);
-        if (i < valid) values_out[ts.adjust[ts.digit[i]] + static_cast<std::uint64_t>(i)] = ts.stage.values[i];
-      }
-    }
-    __syncthreads(); // the stage and the adjustments are free for the next tile
+    // ---- scatter through shared memory (its first barrier publishes the adjustments) ----
+    radix_detail::scatter_tile<ITEMS, HAS_VALUES>(ts, k, d, pos, valid, keys_out, HAS_VALUES ? values_in + tb : values_in,
+                                                 values_out);
   }
 }
 

@@ -180,7 +180,7 @@ cudaError_t dispatch_bin(void* d_temp_storage, std::size_t& temp_storage_bytes, 
     V* dst_values = to_out ? values_out : value_scratch;
     const bin_digit<K, BinOp> digit{binner, p * apps_tuning::bin_digit_bits};
     // ---- upsweep: each block's digit counts ----
-    bin_upsweep_kernel<shape::threads, shape::tile_items, K, BinOp>
+    bin_upsweep_kernel<shape::threads, shape::tile_items, K, bin_digit<K, BinOp>>
         <<<grid, shape::threads, 0, stream>>>(src_keys, plan, digit, detail::chunk_aligned<K>(src_keys), counts);
     if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
     // ---- the engine's exclusive sum of the counts, digit-major ----
@@ -190,7 +190,7 @@ cudaError_t dispatch_bin(void* d_temp_storage, std::size_t& temp_storage_bytes, 
         e != cudaSuccess)
       return e;
     // ---- downsweep: rank, scatter ----
-    bin_downsweep_kernel<shape::threads, shape::items, HAS_VALUES, K, V, BinOp>
+    bin_downsweep_kernel<shape::threads, shape::items, HAS_VALUES, K, V, bin_digit<K, BinOp>>
         <<<grid, shape::threads, 0, stream>>>(src_keys, dst_keys, src_values, dst_values, plan, digit, counts);
     if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
     src_keys = dst_keys;

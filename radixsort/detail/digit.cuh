@@ -1,0 +1,121 @@
+// A radix pass's digit as a functor (the sort's own kernels, and apps' counting-sort kernels that run
+// the three-kernel form), and the warp-striped tile a pass ranks.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+
+#include "../../scan/block/multisplit.cuh"
+#include "../tuning.hpp"
+#include "key_traits.hpp"
+
+namespace carry {
+namespace radix_detail {
+
+/// The keys-only sorts' value type (never loaded or stored).
+struct null_value {
+  unsigned char unused;
+};
+
+/// Pass digit of a key: spec.of(its ordered bits). Also apps' binner interface (sample_type,
+/// level_bytes, bind, bin_of), so bin_upsweep_kernel / bin_downsweep_kernel run a radix pass.
+template <class K>
+struct radix_digit {
+  digit_spec spec;
+  using sample_type = K;
+  static constexpr std::size_t level_bytes = 0;
+  __device__ radix_digit bind(void*) const { return *this; }
+  __device__ int bin_of(const K& k) const { return static_cast<int>(spec.of(radix_key<K>::ordered(k))); }
+};
+
+/// The tile shape of every radix kernel for key K and value V (V = null_value: keys only).
+template <class K, class V>
+struct tile_shape {
+  static constexpr bool has_values = !std::is_same_v<V, null_value>;
+  static constexpr int widest = has_values && sizeof(V) > sizeof(K) ? static_cast<int>(sizeof(V)) : static_cast<int>(sizeof(K));
+  static constexpr int threads = radix_tuning::threads;
+  static constexpr int items = radix_tuning::items<widest>();
+  static constexpr int tile_items = threads * items;
+  using ranker = block::multisplit<threads, items, radix_tuning::digit_bits>;
+  static_assert(threads == radix_tuning::radix, "carry: one thread per digit");
+};
+
+/// Shared memory of a ranked, staged tile of 256 x ITEMS items: the multisplit's counters, the tile
+/// staged in sorted order (keys, then values in the same bytes), each staged item's digit, and per digit
+/// the amount that turns a staged position into a global one.
+template <int ITEMS, bool HAS_VALUES, class K, class V>
+struct staged_tile_storage {
+  static constexpr int tile_items = radix_tuning::threads * ITEMS;
+  using ranker = block::multisplit<radix_tuning::threads, ITEMS, radix_tuning::digit_bits>;
+  typename ranker::temp_storage rank;
+  union {
+    K keys[tile_items];
+    V values[HAS_VALUES ? tile_items : 1];
+  } stage;
+  unsigned char digit[tile_items];
+  std::uint64_t adjust[radix_tuning::radix]; // global offset of digit d's first item - its staged start
+};
+
+/// Loads a tile's keys (warp-striped, the multisplit's arrangement) and their digits (Digit::bin_of);
+/// dead items get digit 0 and are never ranked.
+template <int ITEMS, class K, class Digit>
+__device__ void load_keys(const K* src, int valid, const Digit& digit, K (&k)[ITEMS], unsigned (&d)[ITEMS]) {
+  using ranker = block::multisplit<radix_tuning::threads, ITEMS, radix_tuning::digit_bits>;
+  CARRY_UNROLL
+  for (int j = 0; j < ITEMS; ++j) {
+    const int i = ranker::item_index(j);
+    d[j] = 0;
+    if (i < valid) {
+      k[j] = src[i];
+      d[j] = static_cast<unsigned>(digit.bin_of(k[j]));
+    }
+  }
+}
+
+/// Scatters a ranked tile (one thread per digit): keys staged at their ranks, then written in staged
+/// order to ts.adjust[digit] + staged position, so each digit's items leave as one run; then the values
+/// (loaded from `vsrc`, the tile's values) to the same places. ts.adjust must be set and visible; ends
+/// with a barrier.
+template <int ITEMS, bool HAS_VALUES, class K, class V>
+__device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V>& ts, const K (&k)[ITEMS],
+                             const unsigned (&d)[ITEMS], const int (&pos)[ITEMS], int valid, K* kdst, const V* vsrc,
+                             V* vdst) {
+  using ranker = typename staged_tile_storage<ITEMS, HAS_VALUES, K, V>::ranker;
+  constexpr int threads = radix_tuning::threads;
+  // ---- keys through shared memory ----
+  CARRY_UNROLL
+  for (int j = 0; j < ITEMS; ++j)
+    if (ranker::item_index(j) < valid) {
+      ts.stage.keys[pos[j]] = k[j];
+      ts.digit[pos[j]] = static_cast<unsigned char>(d[j]);
+    }
+  __syncthreads();
+  CARRY_UNROLL
+  for (int j = 0; j < ITEMS; ++j) {
+    const int i = j * threads + static_cast<int>(threadIdx.x);
+    if (i < valid) kdst[ts.adjust[ts.digit[i]] + static_cast<std::uint64_t>(i)] = ts.stage.keys[i];
+  }
+  // ---- values to the same places (the staged digits still say where) ----
+  if constexpr (HAS_VALUES) {
+    V v[ITEMS];
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j) {
+      const int i = ranker::item_index(j);
+      if (i < valid) v[j] = vsrc[i];
+    }
+    __syncthreads(); // every staged key written out before values overwrite them
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j)
+      if (ranker::item_index(j) < valid) ts.stage.values[pos[j]] = v[j];
+    __syncthreads();
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j) {
+      const int i = j * threads + static_cast<int>(threadIdx.x);
+      if (i < valid) vdst[ts.adjust[ts.digit[i]] + static_cast<std::uint64_t>(i)] = ts.stage.values[i];
+    }
+  }
+  __syncthreads(); // the stage, digits and adjustments are free again
+}
+
+} // namespace radix_detail
+} // namespace carry

@@ -1,0 +1,181 @@
+// Host-side planning and launches of the radix sort: path choice, temp layout, argument checks, and the
+// launches of the cluster, onesweep and three-kernel paths.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include "../../apps/detail/bin_kernels.cuh"
+#include "../../apps/detail/dispatch.cuh"
+#include "../../scan/detail/dispatch.cuh"
+#include "../../scan/device_scan.cuh"
+#include "../../scan/lookback/prepare.cuh"
+#include "../radix_sort_options.hpp"
+#include "../tuning.hpp"
+#include "cluster_sort.cuh"
+#include "histogram.cuh"
+#include "onesweep.cuh"
+#include "plan.hpp"
+
+namespace carry {
+namespace radix_detail {
+
+template <int ITEMS, bool HAS_VALUES, class K, class V>
+struct cluster_tag {};
+
+/// Tiles the cluster path may take on this device for this kernel: the largest cluster it co-schedules
+/// (at most radix_tuning::cluster_tiles; 0 when clusters are not available). Cached per device.
+template <int ITEMS, bool HAS_VALUES, class K, class V>
+int cluster_tiles_available() {
+  auto* kernel = cluster_sort_kernel<ITEMS, HAS_VALUES, K, V>;
+  return detail::cluster_limit<cluster_tag<ITEMS, HAS_VALUES, K, V>>(kernel, radix_tuning::threads,
+                                                                     radix_tuning::cluster_tiles, 0);
+}
+
+/// The three-kernel form's tile shape: the counting-sort pass of apps (bin_by_key's kernels).
+template <class K, class V>
+using three_shape = apps_detail::bin_shape<K, V>;
+
+/// Every sort. kb / vb: the caller's buffers (alt filled in here, pointer forms); double-buffer forms
+/// have kb.double_buffer set. Returns cudaErrorInvalidValue for bad arguments, writing nothing.
+template <bool HAS_VALUES, class K, class V>
+cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes, pass_buffers<K> kb, pass_buffers<V> vb,
+                          std::int64_t n, int begin_bit, int end_bit, bool descending, radix_sort_options opt,
+                          cudaStream_t stream) {
+  using shape = tile_shape<K, V>;
+  constexpr int key_bits = radix_key<K>::bits;
+  const bool bits_ok = begin_bit >= 0 && end_bit <= key_bits && begin_bit <= end_bit;
+  const int passes = bits_ok ? radix_passes(begin_bit, end_bit, radix_tuning::digit_bits) : 0;
+  const std::int64_t nn = n > 0 ? n : 0;
+  // ---- path and temp layout (the size query and the call run the same code) ----
+  int cluster_tiles = 0;
+  if (opt.algorithm == radix_sort_algorithm::automatic && nn > 0 &&
+      nn <= std::int64_t{radix_tuning::cluster_tiles} * shape::tile_items)
+    cluster_tiles = cluster_tiles_available<shape::items, HAS_VALUES, K, V>();
+  const sort_path path = choose_sort_path(nn, passes, opt.algorithm, shape::tile_items, cluster_tiles);
+  const apps_detail::bin_plan three = apps_detail::plan_bins(nn, three_shape<K, V>::tile_items, radix_tuning::radix);
+  std::size_t scan_bytes = 0;
+  if (path == sort_path::three_kernel)
+    if (const cudaError_t e = carry::exclusive_sum<std::uint64_t>(nullptr, scan_bytes, nullptr, nullptr,
+                                                                  three.grid * radix_tuning::radix, stream);
+        e != cudaSuccess)
+      return e;
+  const std::int64_t tile_items = path == sort_path::three_kernel ? three_shape<K, V>::tile_items : shape::tile_items;
+  const sort_layout layout = make_sort_layout(path, nn, passes, tile_items, sizeof(K), HAS_VALUES ? sizeof(V) : 0,
+                                              kb.double_buffer, three.grid, scan_bytes);
+  if (d_temp_storage == nullptr) {
+    temp_storage_bytes = layout.allocation;
+    return cudaSuccess;
+  }
+  // ---- arguments ----
+  const std::size_t kbytes = static_cast<std::size_t>(nn) * sizeof(K), vbytes = static_cast<std::size_t>(nn) * sizeof(V);
+  const bool overlap = nn > 0 && (detail::ranges_overlap(kb.in, kb.out, kbytes) ||
+                                  (HAS_VALUES && detail::ranges_overlap(vb.in, vb.out, vbytes)));
+  if (check_sort_args(kb.in, kb.out, vb.in, vb.out, HAS_VALUES, n, begin_bit, end_bit, key_bits, temp_storage_bytes,
+                      layout.allocation, overlap, layout.tiles.num_tiles) != sort_error::none)
+    return cudaErrorInvalidValue;
+  if (path == sort_path::empty) return cudaSuccess;
+  if (!kb.double_buffer && passes >= 2) {
+    kb.alt = layout.alt_keys.as<K>(d_temp_storage);
+    if constexpr (HAS_VALUES) vb.alt = layout.alt_values.as<V>(d_temp_storage);
+  }
+  // ---- an empty bit range: the input order ----
+  if (path == sort_path::copy) {
+    if (kb.double_buffer) return cudaSuccess; // already where the selector says
+    finish_copy_kernel<HAS_VALUES><<<copy_blocks(nn), 256, 0, stream>>>(kb, vb, nullptr, 0, nn);
+    return detail::after_launch(stream);
+  }
+  // ---- small inputs: one cluster ----
+  if (path == sort_path::cluster) {
+    cluster_args a;
+    a.tiles = layout.tiles;
+    a.passes = passes, a.begin_bit = begin_bit, a.end_bit = end_bit, a.descending = descending;
+    if (const cudaError_t e =
+            lookback::launch_cluster(cluster_sort_kernel<shape::items, HAS_VALUES, K, V>,
+                                     static_cast<unsigned>(layout.tiles.num_tiles), radix_tuning::threads, 0, stream, kb, vb, a);
+        e != cudaSuccess)
+      return e;
+    return detail::after_launch(stream);
+  }
+  // ---- three kernels a pass: upsweep, the engine's exclusive sum, downsweep ----
+  if (path == sort_path::three_kernel) {
+    using ts = three_shape<K, V>;
+    auto* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
+    const unsigned grid = static_cast<unsigned>(three.grid);
+    for (int p = 0; p < passes; ++p) {
+      const radix_digit<K> digit{pass_digit(begin_bit, end_bit, p, radix_tuning::digit_bits, descending)};
+      const K* ksrc = kb.src(p, passes);
+      apps_detail::bin_upsweep_kernel<ts::threads, ts::tile_items, K, radix_digit<K>>
+          <<<grid, ts::threads, 0, stream>>>(ksrc, three, digit, detail::chunk_aligned<K>(ksrc), counts);
+      if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
+      std::size_t bytes = layout.scan.bytes;
+      if (const cudaError_t e = carry::exclusive_sum(layout.scan.in(d_temp_storage), bytes,
+                                                     static_cast<const std::uint64_t*>(counts), counts,
+                                                     three.grid * radix_tuning::radix, stream);
+          e != cudaSuccess)
+        return e;
+      apps_detail::bin_downsweep_kernel<ts::threads, ts::items, HAS_VALUES, K, V, radix_digit<K>>
+          <<<grid, ts::threads, 0, stream>>>(ksrc, kb.dst(p, passes), HAS_VALUES ? vb.src(p, passes) : nullptr,
+                                             HAS_VALUES ? vb.dst(p, passes) : nullptr, three, digit, counts);
+      if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
+    }
+    return cudaSuccess;
+  }
+  // ---- onesweep: counts of every digit up front, then one look-back pass per digit ----
+  const lookback::temp_part cleared = layout.cleared();
+  if (const cudaError_t e = cudaMemsetAsync(cleared.in(d_temp_storage), 0, cleared.bytes, stream); e != cudaSuccess)
+    return e;
+  auto* hist = layout.hist.as<std::uint64_t>(d_temp_storage);
+  auto* control = layout.control.as<sort_control>(d_temp_storage);
+  auto* bases = layout.bases.as<std::uint64_t>(d_temp_storage);
+  {
+    apps_detail::device_limits lim;
+    if (const cudaError_t e = apps_detail::current_limits(lim); e != cudaSuccess) return e;
+    constexpr int hthreads = radix_tuning::threads, hitems = radix_tuning::histogram_items;
+    const std::int64_t segments = detail::ceil_div(nn, std::int64_t{hthreads} * hitems);
+    const std::int64_t want = std::int64_t{lim.sms} * radix_tuning::histogram_blocks_per_sm;
+    const unsigned grid = static_cast<unsigned>(segments < want ? segments : want);
+    histogram_args h;
+    h.n = nn, h.passes = passes, h.begin_bit = begin_bit, h.end_bit = end_bit, h.descending = descending;
+    h.adaptive = opt.adaptive;
+    radix_histogram_kernel<hthreads, hitems, K><<<grid, hthreads, 0, stream>>>(kb.in, h, hist, control, bases);
+    if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
+  }
+  auto* kernel = onesweep_kernel<shape::items, HAS_VALUES, K, V>;
+  for (int p = 0; p < passes; ++p) {
+    for (std::int64_t q = 0; q < layout.portions; ++q) {
+      onesweep_args a;
+      a.tiles = layout.tiles;
+      a.portion = q;
+      a.first_tile = q * layout.portion_tiles;
+      const std::int64_t left = layout.tiles.num_tiles - a.first_tile;
+      a.portion_tiles = left < layout.portion_tiles ? left : layout.portion_tiles;
+      a.pass = p, a.host_passes = passes;
+      a.spec = pass_digit(begin_bit, end_bit, p, radix_tuning::digit_bits, descending);
+      const lookback::temp_part set{layout.state.offset + (layout.clear_once ? static_cast<std::size_t>(p) * layout.state_set_bytes : 0),
+                                    layout.state_set_bytes};
+      a.state = set.in(d_temp_storage);
+      a.words_offset = layout.state_words_offset;
+      const dim3 grid(static_cast<unsigned>(a.portion_tiles)), block(radix_tuning::threads);
+      cudaError_t e;
+      if (layout.clear_once) {
+        kernel<<<grid, block, 0, stream>>>(kb, vb, a, control, bases);
+        e = cudaGetLastError();
+      } else {
+        e = lookback::launch_prepare(d_temp_storage, set, stream);
+        if (e == cudaSuccess) e = lookback::launch_prepared(kernel, grid, block, stream, kb, vb, a,
+                                                            static_cast<const sort_control*>(control), bases);
+      }
+      if (e == cudaSuccess) e = detail::after_launch(stream);
+      if (e != cudaSuccess) return e;
+    }
+  }
+  // ---- the result where the caller expects it ----
+  finish_copy_kernel<HAS_VALUES><<<copy_blocks(nn), 256, 0, stream>>>(kb, vb, control, passes, nn);
+  return detail::after_launch(stream);
+}
+
+} // namespace radix_detail
+} // namespace carry

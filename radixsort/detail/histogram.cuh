@@ -1,0 +1,129 @@
+// The onesweep path's up-front pass: digit counts of every pass in one read of the keys, the adaptive
+// checks (constant digits, keys already in order), and, in the last block, each pass's digit offsets.
+#pragma once
+
+#include <cstdint>
+
+#include "../../scan/block_scan.cuh"
+#include "../../scan/detail/warp.cuh"
+#include "../../scan/operators.hpp"
+#include "../tuning.hpp"
+#include "key_traits.hpp"
+#include "plan.hpp"
+
+namespace carry {
+namespace radix_detail {
+
+/// What the histogram pass needs to know of the call.
+struct histogram_args {
+  std::int64_t n = 0;
+  int passes = 0;
+  int begin_bit = 0, end_bit = 0;
+  bool descending = false;
+  bool adaptive = true;
+};
+
+/// Adds `count` to counter d (a run of equal digits costs one shared atomic).
+__device__ __forceinline__ void flush_run(unsigned* counters, unsigned d, unsigned count) {
+  if (count != 0) atomicAdd(counters + d, count);
+}
+
+/// Counts every pass's digits into hist[pass * 256 + digit] (zeroed by the call's memset) and sets
+/// control->unsorted when two neighbouring keys are out of order (bits [begin, end), ascending or
+/// descending). The last block to finish writes each pass's exclusive digit offsets to
+/// bases[pass * 512 + digit] (portion 0's slot) and the skip mask: pass p is skipped when one digit
+/// holds all n keys, or when the keys are already in order (adaptive only).
+///
+/// Each warp reads segments of 32 x ITEMS keys, warp-striped (lane l: keys l, l + 32, ...), grid-stride;
+/// digits are counted in shared memory, runs of equal digits in a lane with one atomic (all-equal and
+/// sorted inputs do not serialise on one counter). A key's right neighbour is the next lane's key of the
+/// same round, lane 31's is lane 0's of the next round (a shuffle), and the segment's last key's is one
+/// extra load.
+template <int THREADS, int ITEMS, class K>
+__global__ void __launch_bounds__(THREADS)
+    radix_histogram_kernel(const K* keys, histogram_args a, std::uint64_t* hist, sort_control* control,
+                           std::uint64_t* bases) {
+  constexpr int max_passes = static_cast<int>(sizeof(K)); // 8-bit digits
+  constexpr int radix = radix_tuning::radix;
+  constexpr int seg = detail::warp_threads * ITEMS;
+  static_assert(THREADS == radix, "carry: one thread per digit");
+  using scan_t = block_scan<std::uint64_t, THREADS>;
+  __shared__ unsigned counters[max_passes][radix];
+  __shared__ typename scan_t::temp_storage scan_ts;
+  __shared__ bool last;
+  const int lane = threadIdx.x % detail::warp_threads;
+  const unsigned full = 0xffffffffu;
+  for (int i = threadIdx.x; i < max_passes * radix; i += THREADS) (&counters[0][0])[i] = 0;
+  __syncthreads();
+  // ---- count, and look for a pair out of order ----
+  bool unsorted = false;
+  const std::int64_t warps = std::int64_t{gridDim.x} * (THREADS / detail::warp_threads);
+  const std::int64_t warp = std::int64_t{blockIdx.x} * (THREADS / detail::warp_threads) + threadIdx.x / detail::warp_threads;
+  for (std::int64_t s = warp * seg; s < a.n; s += warps * seg) {
+    typename radix_key<K>::bits_type u[ITEMS];
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j) {
+      const std::int64_t i = s + j * detail::warp_threads + lane;
+      u[j] = i < a.n ? radix_key<K>::ordered(keys[i]) : 0;
+    }
+    for (int p = 0; p < a.passes; ++p) {
+      const digit_spec spec = pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending);
+      unsigned run_digit = 0, run = 0;
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j) {
+        if (s + j * detail::warp_threads + lane >= a.n) break;
+        const unsigned d = spec.of(u[j]);
+        if (d != run_digit) {
+          flush_run(counters[p], run_digit, run);
+          run_digit = d, run = 0;
+        }
+        ++run;
+      }
+      flush_run(counters[p], run_digit, run);
+    }
+    if (a.adaptive && !__any_sync(full, unsorted)) {
+      std::uint64_t x[ITEMS];
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j) x[j] = sort_bits(u[j], a.begin_bit, a.end_bit, a.descending);
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j) {
+        const std::int64_t i = s + j * detail::warp_threads + lane, right = i + 1;
+        const std::uint64_t same_round = __shfl_down_sync(full, x[j], 1);
+        const std::uint64_t next_round = __shfl_sync(full, x[j + 1 < ITEMS ? j + 1 : j], 0);
+        if (right < a.n) {
+          std::uint64_t y = same_round;
+          if (lane == detail::warp_threads - 1)
+            y = j + 1 < ITEMS ? next_round : sort_bits(radix_key<K>::ordered(keys[right]), a.begin_bit, a.end_bit, a.descending);
+          if (x[j] > y) unsorted = true;
+        }
+      }
+    }
+  }
+  // ---- merge into the call's counts ----
+  __syncthreads();
+  for (int p = 0; p < a.passes; ++p)
+    if (const unsigned c = counters[p][threadIdx.x])
+      atomicAdd(reinterpret_cast<unsigned long long*>(hist + p * radix + threadIdx.x), static_cast<unsigned long long>(c));
+  if (__syncthreads_or(unsorted) && threadIdx.x == 0) atomicOr(&control->unsorted, 1u);
+  // ---- the last block to arrive: digit offsets and the skip mask ----
+  __threadfence();
+  __syncthreads();
+  if (threadIdx.x == 0) last = atomicAdd(&control->arrivals, 1u) == gridDim.x - 1;
+  __syncthreads();
+  if (!last) return;
+  __threadfence();
+  const bool sorted = a.adaptive && __ldcg(&control->unsorted) == 0;
+  unsigned skip = 0;
+  for (int p = 0; p < a.passes; ++p) {
+    std::uint64_t c[1] = {__ldcg(reinterpret_cast<const unsigned long long*>(hist + p * radix + threadIdx.x))};
+    const bool constant = c[0] == static_cast<std::uint64_t>(a.n);
+    scan_t(scan_ts).exclusive_scan(c, std::uint64_t{0}, sum{});
+    bases[p * 2 * radix + threadIdx.x] = c[0];
+    const bool any_constant = __syncthreads_or(constant); // also frees scan_ts for the next pass
+    if (a.adaptive && (sorted || any_constant)) skip |= 1u << p;
+  }
+  if (threadIdx.x == 0) control->skip_mask = skip;
+}
+
+} // namespace radix_detail
+} // namespace carry

@@ -1,0 +1,126 @@
+// The onesweep digit pass (Adinets & Merrill 2022) on the engine's pieces: the block multisplit ranks a
+// tile, the engine's vector look-back (one chain per digit, packed 32-bit count words) gives each digit's
+// global offset, and a staged scatter writes runs. Also the copy that finishes a call when the passes
+// that ran left the keys elsewhere.
+#pragma once
+
+#include <cstdint>
+
+#include "../../scan/lookback/look_back.cuh"
+#include "../../scan/lookback/status.cuh"
+#include "../../scan/lookback/ticket.cuh"
+#include "../../scan/operators.hpp"
+#include "digit.cuh"
+#include "plan.hpp"
+
+namespace carry {
+namespace radix_detail {
+
+/// One onesweep launch: pass `pass` over one portion of the input.
+struct onesweep_args {
+  detail::tile_plan tiles;     // the whole input
+  std::int64_t first_tile = 0; // the portion's tiles: first_tile .. first_tile + portion_tiles - 1
+  std::int64_t portion_tiles = 0;
+  std::int64_t portion = 0;
+  int pass = 0;
+  int host_passes = 0;
+  digit_spec spec;
+  void* state = nullptr; // this launch's state set: ticket counter, then tiles x 256 packed words
+  std::size_t words_offset = 0;
+};
+
+/// Pass kernel. A block whose pass the histogram marked skipped returns at once. Otherwise:
+///   ticket -> tile (tiles in the order blocks start, so a tile's predecessors run or ran);
+///   load and rank the tile (multisplit); thread d publishes the tile's count of digit d in chain d,
+///   looks back along chain d (lookback::look_back_chain) and publishes its inclusive count;
+///   the digit's global offset = the portion's base for d (histogram offsets plus earlier portions)
+///   + the look-back's count; the portion's last tile leaves the next portion's bases;
+///   scatter keys, then values, through shared memory.
+template <int ITEMS, bool HAS_VALUES, class K, class V>
+__global__ void __launch_bounds__(radix_tuning::threads)
+    onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, const sort_control* control,
+                    std::uint64_t* bases) {
+  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V>;
+  using ms = typename storage::ranker;
+  constexpr int radix = radix_tuning::radix;
+  __shared__ storage ts;
+  __shared__ std::uint32_t ticket;
+  const unsigned skip = control->skip_mask; // written by the histogram, launches ago
+  if (skip >> a.pass & 1u) return;
+  const int k = executed_passes(skip, a.host_passes), j = executed_before(skip, a.pass);
+  // ---- ticket ----
+  auto* counter = static_cast<std::uint32_t*>(a.state);
+  const std::int64_t t = lookback::block_ticket(ticket, counter); // tile within the portion
+  const std::int64_t tile = a.first_tile + t;
+  const std::int64_t base = a.tiles.tile_base(tile);
+  const int valid = a.tiles.valid_items(tile);
+  // ---- load and rank ----
+  K key[ITEMS];
+  unsigned d[ITEMS];
+  int pos[ITEMS];
+  load_keys<ITEMS>(kb.src(j, k) + base, valid, radix_digit<K>{a.spec}, key, d);
+  ms::rank(ts.rank, d, valid, pos);
+  // ---- look-back, one chain per digit ----
+  {
+    const int dd = threadIdx.x;
+    const std::uint32_t count = static_cast<std::uint32_t>(ms::count(ts.rank, dd, valid));
+    const lookback::chain_view<lookback::packed_counts> view{
+        lookback::packed_counts::bind(static_cast<char*>(a.state) + a.words_offset), radix};
+    std::uint32_t before = 0;
+    if (t == 0) {
+      view.publish(0, dd, lookback::state_prefix, count);
+    } else {
+      view.publish(t, dd, lookback::state_aggregate, count);
+      before = lookback::look_back_chain<0>(view, t, dd, std::uint32_t{0}, sum{});
+      view.publish(t, dd, lookback::state_prefix, before + count);
+    }
+    std::uint64_t* portion_base = bases + a.pass * 2 * radix;
+    const std::uint64_t b = portion_base[(a.portion & 1) * radix + dd];
+    if (t == a.portion_tiles - 1) portion_base[((a.portion + 1) & 1) * radix + dd] = b + before + count;
+    ts.adjust[dd] = b + before - static_cast<std::uint64_t>(ms::start(ts.rank, dd));
+  }
+  // ---- scatter through shared memory (its first barrier publishes the adjustments) ----
+  const V* vsrc = HAS_VALUES ? vb.src(j, k) + base : nullptr;
+  scatter_tile<ITEMS, HAS_VALUES>(ts, key, d, pos, valid, kb.dst(j, k), vsrc, HAS_VALUES ? vb.dst(j, k) : nullptr);
+}
+
+/// Blocks of copy_kernel for n items: grid-stride, at most 4 per SM-ish (1056 blocks of 256 threads).
+inline unsigned copy_blocks(std::int64_t n) {
+  const std::int64_t b = (n + 4095) / 4096;
+  return static_cast<unsigned>(b < 1 ? 1 : b > 1056 ? 1056 : b);
+}
+
+/// Copies n items from `from` to `to`, 16 bytes a thread-step when both are 16-byte aligned.
+template <class T>
+__device__ void copy_items(const T* from, T* to, std::int64_t n) {
+  const std::int64_t rank = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  const std::int64_t threads = std::int64_t{gridDim.x} * blockDim.x;
+  std::int64_t done = 0;
+  if constexpr (sizeof(T) <= 16 && 16 % sizeof(T) == 0) {
+    if (reinterpret_cast<std::uintptr_t>(from) % 16 == 0 && reinterpret_cast<std::uintptr_t>(to) % 16 == 0) {
+      constexpr std::int64_t per = 16 / sizeof(T);
+      const std::int64_t chunks = n / per;
+      const uint4* f = reinterpret_cast<const uint4*>(from);
+      uint4* o = reinterpret_cast<uint4*>(to);
+      for (std::int64_t i = rank; i < chunks; i += threads) o[i] = f[i];
+      done = chunks * per;
+    }
+  }
+  for (std::int64_t i = done + rank; i < n; i += threads) to[i] = from[i];
+}
+
+/// The call's last step: when the passes that ran (all but those in the skip mask; `control` null: all
+/// of them) left keys and values somewhere else than the caller expects, copy them there.
+template <bool HAS_VALUES, class K, class V>
+__global__ void __launch_bounds__(256)
+    finish_copy_kernel(pass_buffers<K> kb, pass_buffers<V> vb, const sort_control* control, int host_passes,
+                       std::int64_t n) {
+  const unsigned skip = control != nullptr ? control->skip_mask : 0u;
+  const int k = executed_passes(skip, host_passes);
+  if (!kb.needs_copy(k, host_passes)) return;
+  copy_items(kb.result(k), const_cast<K*>(kb.target(host_passes)), n);
+  if constexpr (HAS_VALUES) copy_items(vb.result(k), const_cast<V*>(vb.target(host_passes)), n);
+}
+
+} // namespace radix_detail
+} // namespace carry

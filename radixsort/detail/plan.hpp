@@ -1,0 +1,185 @@
+// Host/device planning of a radix sort: pass choice, temp layout, argument checks, and the routing of
+// passes through the caller's buffers when some passes are skipped on the device. Plain C++, CPU-tested.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+
+#include "../../scan/detail/plan.hpp"
+#include "../../scan/lookback/words.hpp"
+#include "../radix_sort_options.hpp"
+#include "../tuning.hpp"
+
+namespace carry {
+namespace radix_detail {
+
+/// Which device structure sorts a call.
+enum class sort_path {
+  empty,       ///< n == 0: nothing to do
+  copy,        ///< an empty bit range: the stable order is the input order (a copy; nothing in place)
+  cluster,     ///< up to radix_tuning::cluster_tiles tiles: one cluster, every pass in one launch
+  onesweep,    ///< histogram of every digit up front, then one look-back pass per digit
+  three_kernel ///< per digit: upsweep, the engine's exclusive sum, downsweep
+};
+
+/// The path for n keys in tiles of `tile_items`, `passes` digit passes, `cluster_tiles` = the largest
+/// cluster the device co-schedules for the cluster kernel (0: none).
+///   n 2^14, tiles of 4096, 4 passes, clusters of 16 -> cluster;  n 2^20 -> onesweep
+CARRY_HD inline sort_path choose_sort_path(std::int64_t n, int passes, radix_sort_algorithm algorithm,
+                                           std::int64_t tile_items, int cluster_tiles) {
+  if (n <= 0) return sort_path::empty;
+  if (passes == 0) return sort_path::copy;
+  if (algorithm == radix_sort_algorithm::three_kernel) return sort_path::three_kernel;
+  const std::int64_t tiles = detail::ceil_div(n, tile_items);
+  if (algorithm == radix_sort_algorithm::automatic && cluster_tiles >= 1 && tiles <= cluster_tiles)
+    return sort_path::cluster;
+  return sort_path::onesweep;
+}
+
+/// Tiles of one onesweep launch (a portion): the largest whole number of tiles within portion_items_max.
+CARRY_HD constexpr std::int64_t portion_tiles(std::int64_t tile_items) {
+  return radix_tuning::portion_items_max / tile_items;
+}
+
+/// The call's control words, zeroed by the memset that starts every onesweep call.
+struct sort_control {
+  unsigned unsorted;  ///< set by the histogram when two neighbouring keys are out of order
+  unsigned arrivals;  ///< histogram blocks done (the last one turns counts into digit offsets)
+  unsigned skip_mask; ///< bit p: pass p is skipped (its digit is constant, or the keys are sorted)
+  unsigned pad;
+};
+
+/// Where a sort keeps its scratch in temp storage.
+struct sort_layout {
+  sort_path path = sort_path::empty;
+  int passes = 0;
+  detail::tile_plan tiles;
+  std::int64_t portion_tiles = 0; // onesweep: tiles a launch
+  std::int64_t portions = 0;
+  bool clear_once = false;        // onesweep: every pass's look-back words zeroed by the first memset
+  int state_sets = 0;             // onesweep: look-back state sets (passes when clear_once, else 1)
+  lookback::temp_part alt_keys, alt_values;         // the third buffer of the pointer forms
+  lookback::temp_part hist, control, bases;         // onesweep: digit counts, control, digit offsets
+  lookback::temp_part state;                        // onesweep: state_sets x (counter + words)
+  std::size_t state_set_bytes = 0, state_words_offset = 0;
+  lookback::temp_part counts, scan;                 // three-kernel: per-block digit counts, their scan
+  std::int64_t three_grid = 0;
+  std::size_t allocation = 1;
+
+  /// The bytes the first memset zeroes: counts, control and (clear_once) every pass's state.
+  CARRY_HD lookback::temp_part cleared() const {
+    const std::size_t end = clear_once ? state.offset + state.bytes : control.offset + control.bytes;
+    return {hist.offset, end - hist.offset};
+  }
+};
+
+/// The temp layout of a call. `scan_bytes`: the engine's exclusive_sum temp size for the three-kernel
+/// counts (radix x three_grid u64; asked by the dispatch, 0 for other paths). `double_buffer`: the
+/// caller gave the second buffer (no n-sized scratch).
+CARRY_HD inline sort_layout make_sort_layout(sort_path path, std::int64_t n, int passes, std::int64_t tile_items,
+                                             std::size_t key_bytes, std::size_t value_bytes, bool double_buffer,
+                                             std::int64_t three_grid, std::size_t scan_bytes) {
+  sort_layout l;
+  l.path = path;
+  l.passes = passes;
+  l.tiles = detail::plan_tiles(n, tile_items);
+  lookback::temp_builder b;
+  const bool needs_alt = !double_buffer && passes >= 2 &&
+                         (path == sort_path::cluster || path == sort_path::onesweep || path == sort_path::three_kernel);
+  if (needs_alt) {
+    l.alt_keys = b.add(static_cast<std::size_t>(n) * key_bytes);
+    l.alt_values = b.add(static_cast<std::size_t>(n) * value_bytes);
+  }
+  if (path == sort_path::onesweep) {
+    const std::int64_t pt = portion_tiles(tile_items);
+    l.portion_tiles = l.tiles.num_tiles < pt ? l.tiles.num_tiles : pt;
+    l.portions = detail::ceil_div(l.tiles.num_tiles, l.portion_tiles);
+    l.hist = b.add(static_cast<std::size_t>(passes) * radix_tuning::radix * sizeof(std::uint64_t));
+    l.control = b.add(sizeof(sort_control));
+    // one state set: a ticket counter, then portion_tiles x radix packed words
+    l.state_words_offset = lookback::temp_alignment;
+    l.state_set_bytes = lookback::align_up(
+        l.state_words_offset + static_cast<std::size_t>(l.portion_tiles) * radix_tuning::radix * sizeof(std::uint32_t),
+        lookback::temp_alignment);
+    l.clear_once = l.portions == 1 && static_cast<std::size_t>(passes) * l.state_set_bytes <= radix_tuning::clear_once_bytes_max;
+    l.state_sets = l.clear_once ? passes : 1;
+    l.state = b.add(static_cast<std::size_t>(l.state_sets) * l.state_set_bytes);
+    l.bases = b.add(static_cast<std::size_t>(passes) * 2 * radix_tuning::radix * sizeof(std::uint64_t));
+  }
+  if (path == sort_path::three_kernel) {
+    l.three_grid = three_grid;
+    l.counts = b.add(static_cast<std::size_t>(three_grid) * radix_tuning::radix * sizeof(std::uint64_t));
+    l.scan = b.add(scan_bytes);
+  }
+  l.allocation = b.allocation();
+  return l;
+}
+
+/// Argument problems, in the order they are checked.
+enum class sort_error { none, negative_count, bad_bits, null_keys, null_values, temp_too_small, overlap, too_many_tiles };
+
+/// Checks a call once the size query is out of the way. Bit ranges are checked whatever n (0 <= begin
+/// <= end <= key_bits; begin == end sorts by nothing: a copy). n == 0 is fine whatever the pointers.
+/// `keys_overlap` / `values_overlap`: the pointer forms' input and output share bytes.
+CARRY_HD inline sort_error check_sort_args(const void* keys_in, const void* keys_out, const void* values_in,
+                                           const void* values_out, bool has_values, std::int64_t n, int begin_bit,
+                                           int end_bit, int key_bits, std::size_t temp_given, std::size_t temp_needed,
+                                           bool overlap, std::int64_t num_tiles) {
+  if (n < 0) return sort_error::negative_count;
+  if (begin_bit < 0 || end_bit > key_bits || begin_bit > end_bit) return sort_error::bad_bits;
+  if (n == 0) return sort_error::none;
+  if (keys_in == nullptr || keys_out == nullptr) return sort_error::null_keys;
+  if (has_values && (values_in == nullptr || values_out == nullptr)) return sort_error::null_values;
+  if (temp_given < temp_needed) return sort_error::temp_too_small;
+  if (overlap) return sort_error::overlap;
+  if (num_tiles > detail::max_tiles) return sort_error::too_many_tiles;
+  return sort_error::none;
+}
+
+// ---- routing: which buffer each executed pass reads and writes ----
+
+/// The passes that run: those not in skip_mask, of `passes`.
+CARRY_HD constexpr int executed_passes(unsigned skip_mask, int passes) {
+  int k = 0;
+  for (int p = 0; p < passes; ++p) k += (skip_mask >> p & 1u) ? 0 : 1;
+  return k;
+}
+/// Executed passes before pass p.
+CARRY_HD constexpr int executed_before(unsigned skip_mask, int p) {
+  return executed_passes(skip_mask, p);
+}
+
+/// The three buffers of one array (keys or values) and how passes move through them.
+///  pointer form (double_buffer false): `in` (read only), `out`, `alt` (temp storage). The executed
+///    passes j = 0 .. k-1 go in -> ... -> out, alternating so that the last lands in out:
+///    dst(j) = out when k-1-j is even, else alt; src(0) = in, src(j) = dst(j-1). k == 0: copy in -> out.
+///  double-buffer form: `in` = the current buffer, `out` = the other; pass j writes out when j is even,
+///    in when odd. The result must land where the host's selector says after all `passes` (CUB's rule:
+///    `out` when passes is odd); with k executed passes of another parity, one copy puts it there.
+///
+///   pointer form, 4 passes, pass 1 skipped (k = 3): in -> out -> alt -> out
+template <class T>
+struct pass_buffers {
+  const T* in = nullptr;
+  T* out = nullptr;
+  T* alt = nullptr;
+  bool double_buffer = false;
+
+  CARRY_HD T* dst(int j, int k) const {
+    if (double_buffer) return j % 2 == 0 ? out : const_cast<T*>(in);
+    return (k - 1 - j) % 2 == 0 ? out : alt;
+  }
+  CARRY_HD const T* src(int j, int k) const { return j == 0 ? in : dst(j - 1, k); }
+  /// Where the data is after k executed passes.
+  CARRY_HD const T* result(int k) const { return k == 0 ? in : dst(k - 1, k); }
+  /// Where the caller expects it (host_passes: the passes the host planned).
+  CARRY_HD const T* target(int host_passes) const {
+    if (double_buffer) return host_passes % 2 == 0 ? in : out;
+    return out;
+  }
+  /// Whether a copy result -> target finishes the call.
+  CARRY_HD bool needs_copy(int k, int host_passes) const { return result(k) != target(host_passes); }
+};
+
+} // namespace radix_detail
+} // namespace carry

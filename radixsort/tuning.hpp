@@ -1,0 +1,48 @@
+// Tuning constants of the radix sort, one place. None is measured yet: the session that wrote the sort
+// had no GPU. Each says how it was sized; validate/results/NOTES.md ("Radix sort (issue 17)") will
+// carry the measurements that confirm or replace them.
+#pragma once
+
+#include <cstdint>
+
+namespace carry {
+namespace radix_tuning {
+
+/// Digit width of every pass: 8 bits, 256 digits = one thread per digit in a 256-thread block (the
+/// look-back over the digit counts then needs no loop; CUB's onesweep uses 8 as well).
+constexpr int digit_bits = 8;
+constexpr int radix = 1 << digit_bits;
+constexpr int threads = 256;
+
+/// Items a thread per tile by the wider of key and value: 16-byte tiles of 16 KB staged, whatever the
+/// types (4-byte: 16 items, 4096 a tile; 8-byte: 8; 16-byte: 4). Sized by shared memory (stage 16 KB,
+/// digits, 8 warps x 256 counters: about 30 KB a block, 7 blocks an SM by shared memory) and registers
+/// (16 keys, digits and ranks a thread).
+template <int BYTES>
+constexpr int items() {
+  return BYTES <= 4 ? 16 : BYTES <= 8 ? 8 : 4;
+}
+
+/// Small inputs: up to this many tiles run as one cluster of blocks (one launch, digit counts exchanged
+/// in distributed shared memory, every pass in the same launch). 16 is the largest cluster sm_90 allows
+/// (non-portable); the dispatch asks the device what it can co-schedule and falls back to the onesweep
+/// path when it cannot.
+constexpr int cluster_tiles = 16;
+
+/// Onesweep look-back words are packed 32-bit counts (state in 2 bits, counts below 2^30): a launch
+/// sorts a portion of at most this many items, so no chain count can overflow; a larger input takes one
+/// launch per portion, each starting from the digit offsets the previous one left.
+constexpr std::int64_t portion_items_max = std::int64_t{1} << 28;
+
+/// When the look-back words of every pass together fit in this many bytes, they are cleared once, in
+/// the memset that starts the call; above it, each pass launch is prepared (zeroed) on its own, so the
+/// words take one portion's worth of memory whatever the input.
+constexpr std::size_t clear_once_bytes_max = std::size_t{8} << 20;
+
+/// Blocks of the up-front histogram: one wave of this many blocks an SM (grid-stride over the keys).
+constexpr int histogram_blocks_per_sm = 4;
+/// Items a histogram thread reads per round (warp-striped, one coalesced load each).
+constexpr int histogram_items = 8;
+
+} // namespace radix_tuning
+} // namespace carry

@@ -1,0 +1,107 @@
+// GPU test harness of the radix sort: one carry sort (two-phase, poisoned outputs, dirty temp storage)
+// checked against the CPU reference and bitwise against CUB, inputs unchanged, guards intact.
+#pragma once
+
+#include <cstdint>
+#include <vector>
+
+#include <catch2/catch.hpp>
+
+#include <carry/radixsort/device_radix_sort.cuh>
+
+#include "baselines/baselines_radix.hpp"
+#include "common/apps_reference.hpp"
+#include "common/gpu.cuh"
+#include "common/radix_reference.hpp"
+
+namespace carry_validate {
+
+inline const char* algorithm_name(carry::radix_sort_algorithm a) {
+  return a == carry::radix_sort_algorithm::automatic ? "automatic"
+         : a == carry::radix_sort_algorithm::onesweep ? "onesweep"
+                                                      : "three_kernel";
+}
+inline carry::radix_sort_options with_algorithm(carry::radix_sort_algorithm a, bool adaptive = true) {
+  carry::radix_sort_options o;
+  o.algorithm = a;
+  o.adaptive = adaptive;
+  return o;
+}
+
+/// Temp storage of `bytes` holding `fill` (0xFF, 0 or, with fill < 0, random bytes).
+inline device_buffer<unsigned char> dirty_temp(std::size_t bytes, int fill, std::uint64_t seed) {
+  device_buffer<unsigned char> t(bytes);
+  if (fill >= 0)
+    CARRY_CUDA_OR_DIE(cudaMemset(t.ptr, fill, bytes));
+  else
+    t.upload(random_bits<unsigned char>(bytes, seed));
+  return t;
+}
+
+/// Sorts `keys` (and `values` when HAS_VALUES) with carry's pointer form and checks everything.
+template <bool HAS_VALUES, class K, class V>
+void check_sort(const std::vector<K>& keys, const std::vector<V>& values, int begin, int end, bool desc,
+                carry::radix_sort_options opt, bool with_cub = true) {
+  const std::int64_t n = static_cast<std::int64_t>(keys.size());
+  INFO("n " << n << " bits " << begin << ".." << end << (desc ? " descending" : "") << " " << algorithm_name(opt.algorithm)
+            << (opt.adaptive ? "" : " non-adaptive") << " key bytes " << sizeof(K)
+            << (HAS_VALUES ? " value bytes " : "") << (HAS_VALUES ? sizeof(V) : 0));
+  device_buffer<K> kin(keys.size()), kout(keys.size(), 16);
+  device_buffer<V> vin(values.size()), vout(values.size(), 16);
+  kin.upload(keys);
+  kout.poison();
+  if (HAS_VALUES) {
+    vin.upload(values);
+    vout.poison();
+  }
+  auto call = [&](void* t, std::size_t& b) {
+    if constexpr (HAS_VALUES)
+      return desc ? carry::sort_pairs_descending(t, b, kin.ptr, kout.ptr, vin.ptr, vout.ptr, n, begin, end, opt)
+                  : carry::sort_pairs(t, b, kin.ptr, kout.ptr, vin.ptr, vout.ptr, n, begin, end, opt);
+    else
+      return desc ? carry::sort_keys_descending(t, b, kin.ptr, kout.ptr, n, begin, end, opt)
+                  : carry::sort_keys(t, b, kin.ptr, kout.ptr, n, begin, end, opt);
+  };
+  std::size_t bytes = 0;
+  REQUIRE(call(nullptr, bytes) == cudaSuccess);
+  auto temp = dirty_temp(bytes, n % 3 == 0 ? 0xFF : n % 3 == 1 ? 0 : -1, static_cast<std::uint64_t>(n));
+  REQUIRE(call(temp.ptr, bytes) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  const auto order = reference_sort_order(keys, begin, end, desc);
+  const auto got = kout.download(keys.size());
+  REQUIRE(same_bits(got, permuted(keys, order)));
+  REQUIRE(kout.guard_intact());
+  REQUIRE(same_bits(kin.download(keys.size()), keys)); // input left unchanged
+  std::vector<V> vgot;
+  if constexpr (HAS_VALUES) {
+    vgot = vout.download(values.size());
+    REQUIRE(same_bits(vgot, permuted(values, order)));
+    REQUIRE(vout.guard_intact());
+    REQUIRE(same_bits(vin.download(values.size()), values));
+  }
+  if (!with_cub || n == 0) return;
+  // ---- bitwise against CUB ----
+  device_buffer<K> ck(keys.size());
+  device_buffer<V> cv(values.size());
+  std::size_t cb = 0;
+  auto cub_call = [&](void* t, std::size_t& b) {
+    if constexpr (HAS_VALUES)
+      return cub_radix_pairs(t, b, kin.ptr, ck.ptr, vin.ptr, cv.ptr, n, begin, end, desc, false, cudaStream_t{0});
+    else
+      return cub_radix_keys(t, b, kin.ptr, ck.ptr, n, begin, end, desc, false, cudaStream_t{0});
+  };
+  REQUIRE(cub_call(nullptr, cb) == cudaSuccess);
+  device_buffer<unsigned char> ct(cb);
+  REQUIRE(cub_call(ct.ptr, cb) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  REQUIRE(same_bits(ck.download(keys.size()), got));
+  if constexpr (HAS_VALUES) REQUIRE(same_bits(cv.download(values.size()), vgot));
+}
+
+template <class K>
+void check_keys(const std::vector<K>& keys, int begin, int end, bool desc, carry::radix_sort_options opt,
+                bool with_cub = true) {
+  check_sort<false>(keys, std::vector<carry::radix_detail::null_value>{}, begin, end, desc, opt, with_cub);
+}
+
+} // namespace carry_validate

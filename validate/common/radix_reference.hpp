@@ -1,0 +1,120 @@
+// CPU references of the radix sort (std::stable_sort by the library's key image, CPU-tested) and its
+// test data (uniform, sorted, reversed, all-equal, two values, low entropy, float specials), shared by
+// the GPU tests, the tool and the benchmark.
+#pragma once
+
+#include <algorithm>
+#include <cstdint>
+#include <cstring>
+#include <numeric>
+#include <random>
+#include <string>
+#include <vector>
+
+#include <carry/radixsort/detail/key_traits.hpp>
+
+namespace carry_validate {
+
+/// What a key sorts by: bits [begin, end) of its order-preserving image, flipped for descending.
+template <class K>
+std::uint64_t radix_sort_bits(const K& k, int begin, int end, bool descending) {
+  using rk = carry::radix_detail::radix_key<K>;
+  return carry::radix_detail::sort_bits(rk::ordered(k), begin, end, descending);
+}
+
+/// The stable order of keys by their sort bits: a permutation of 0 .. n-1.
+template <class K>
+std::vector<std::size_t> reference_sort_order(const std::vector<K>& keys, int begin, int end, bool descending) {
+  std::vector<std::uint64_t> b(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) b[i] = radix_sort_bits(keys[i], begin, end, descending);
+  std::vector<std::size_t> order(keys.size());
+  std::iota(order.begin(), order.end(), std::size_t{0});
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t x, std::size_t y) { return b[x] < b[y]; });
+  return order;
+}
+template <class T>
+std::vector<T> permuted(const std::vector<T>& v, const std::vector<std::size_t>& order) {
+  std::vector<T> out(v.size());
+  for (std::size_t i = 0; i < order.size(); ++i) out[i] = v[order[i]];
+  return out;
+}
+
+/// Bitwise equality of two arrays (floats: NaN payloads and -0.0 compared as bits).
+template <class T>
+bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(T)) == 0);
+}
+
+/// Test and benchmark key distributions.
+enum class key_dist { uniform, sorted, reversed, all_equal, two_values, low_entropy, specials };
+inline const char* dist_name(key_dist d) {
+  switch (d) {
+  case key_dist::uniform: return "uniform";
+  case key_dist::sorted: return "sorted";
+  case key_dist::reversed: return "reversed";
+  case key_dist::all_equal: return "equal";
+  case key_dist::two_values: return "two";
+  case key_dist::low_entropy: return "lowent";
+  default: return "specials";
+  }
+}
+inline bool parse_dist(const std::string& s, key_dist& d) {
+  for (key_dist x : {key_dist::uniform, key_dist::sorted, key_dist::reversed, key_dist::all_equal, key_dist::two_values,
+                     key_dist::low_entropy, key_dist::specials})
+    if (s == dist_name(x)) {
+      d = x;
+      return true;
+    }
+  return false;
+}
+
+/// n keys of the distribution. two_values: keys 0x..00 and 0x..01 of one random word (they differ in the
+/// lowest byte only); low_entropy: the AND of three random words; specials (floats): +-0, +-inf, NaNs of
+/// both signs, denormals, mixed with random values (integers: the ends of the range).
+template <class K>
+std::vector<K> make_keys(std::size_t n, key_dist dist, std::uint64_t seed) {
+  using U = typename carry::radix_detail::radix_key<K>::bits_type;
+  std::mt19937_64 g(seed);
+  std::vector<U> u(n);
+  for (auto& x : u) x = static_cast<U>(g());
+  switch (dist) {
+  case key_dist::uniform: break;
+  case key_dist::low_entropy:
+    for (auto& x : u) x = static_cast<U>(x & static_cast<U>(g()) & static_cast<U>(g()));
+    break;
+  case key_dist::all_equal:
+    for (auto& x : u) x = static_cast<U>(0x5A5A5A5A5A5A5A5Aull);
+    break;
+  case key_dist::two_values: {
+    const U base = static_cast<U>(static_cast<U>(g()) & static_cast<U>(~U{0xFF}));
+    for (auto& x : u) x = static_cast<U>(base | (x & 1u));
+    break;
+  }
+  case key_dist::specials: {
+    const int bits = 8 * static_cast<int>(sizeof(K));
+    const U sign = static_cast<U>(U{1} << (bits - 1));
+    std::vector<U> special{0, sign, static_cast<U>(~U{0}), static_cast<U>(sign - 1), 1, static_cast<U>(sign | 1)};
+    if constexpr (carry::radix_detail::kind_of<K>() == carry::radix_detail::key_kind::floating) {
+      const int mant = sizeof(K) == 8 ? 52 : sizeof(K) == 4 ? 23 : std::is_same_v<K, __half> ? 10 : 7;
+      const U exp_all = static_cast<U>((sign - 1) & ~((U{1} << mant) - 1)); // all exponent bits
+      const U inf = exp_all, qnan = static_cast<U>(exp_all | (U{1} << (mant - 1)));
+      special.insert(special.end(), {inf, static_cast<U>(inf | sign), qnan, static_cast<U>(qnan | sign),
+                                     static_cast<U>(inf | 1), static_cast<U>(inf | sign | 5), 1, 3,
+                                     static_cast<U>(sign | 2), static_cast<U>((U{1} << mant) - 1)});
+    }
+    for (std::size_t i = 0; i < n; i += 1 + static_cast<std::size_t>(g() % 3)) u[i] = special[g() % special.size()];
+    break;
+  }
+  case key_dist::sorted:
+  case key_dist::reversed: break;
+  }
+  std::vector<K> k(n);
+  if (n) std::memcpy(k.data(), u.data(), n * sizeof(K));
+  if (dist == key_dist::sorted || dist == key_dist::reversed) {
+    const auto order = reference_sort_order(k, 0, 8 * static_cast<int>(sizeof(K)), dist == key_dist::reversed);
+    k = permuted(k, order);
+  }
+  return k;
+}
+
+} // namespace carry_validate

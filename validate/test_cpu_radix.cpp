@@ -1,0 +1,277 @@
+// CPU tests of the radix sort's helpers (issue 17): key images of every type (order, -0.0, NaNs, the ends
+// of integer ranges), digits and bit ranges, an LSD model of the passes, path choice, temp layout,
+// argument checks, and the routing of passes through the caller's buffers when passes are skipped.
+#include <catch2/catch.hpp>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <set>
+#include <vector>
+
+#include <carry/radixsort/detail/key_traits.hpp>
+#include <carry/radixsort/detail/plan.hpp>
+
+#include "common/radix_reference.hpp"
+
+using namespace carry::radix_detail;
+using carry_validate::key_dist;
+
+namespace {
+template <class K>
+bool image_order_matches(const std::vector<K>& v) {
+  for (std::size_t i = 0; i < v.size(); ++i)
+    for (std::size_t j = 0; j < v.size(); ++j)
+      if ((radix_key<K>::ordered(v[i]) < radix_key<K>::ordered(v[j])) != (v[i] < v[j])) return false;
+  return true;
+}
+template <class K>
+void integer_order() {
+  std::vector<K> v{std::numeric_limits<K>::min(), static_cast<K>(std::numeric_limits<K>::min() + 1), K(0), K(1),
+                   static_cast<K>(std::numeric_limits<K>::max() - 1), std::numeric_limits<K>::max()};
+  std::mt19937_64 g(sizeof(K));
+  for (int i = 0; i < 40; ++i) v.push_back(static_cast<K>(g()));
+  REQUIRE(image_order_matches(v));
+}
+} // namespace
+
+TEST_CASE("radix key images: integers keep their order at the ends of the range", "[radix]") {
+  integer_order<std::uint8_t>();
+  integer_order<std::uint16_t>();
+  integer_order<std::uint32_t>();
+  integer_order<std::uint64_t>();
+  integer_order<std::int8_t>();
+  integer_order<std::int16_t>();
+  integer_order<std::int32_t>();
+  integer_order<std::int64_t>();
+  // the worked example of key_traits.hpp
+  REQUIRE(radix_key<std::int8_t>::ordered(-128) == 0x00);
+  REQUIRE(radix_key<std::int8_t>::ordered(-1) == 0x7f);
+  REQUIRE(radix_key<std::int8_t>::ordered(0) == 0x80);
+  REQUIRE(radix_key<std::int8_t>::ordered(127) == 0xff);
+}
+
+TEST_CASE("radix key images: floats, -0.0 = +0.0, NaNs outside the infinities", "[radix]") {
+  const float inf = std::numeric_limits<float>::infinity();
+  std::vector<float> v{-inf, -1e30f, -1.0f, -1e-40f, 0.0f, 1e-40f, 1.0f, 3.5f, 1e30f, inf};
+  REQUIRE(image_order_matches(v));
+  REQUIRE(radix_key<float>::ordered(-0.0f) == radix_key<float>::ordered(0.0f));
+  REQUIRE(radix_key<float>::ordered(-1.0f) == 0x407fffffu);
+  REQUIRE(radix_key<float>::ordered(1.0f) == 0xbf800000u);
+  const float qnan = std::numeric_limits<float>::quiet_NaN();
+  REQUIRE(radix_key<float>::ordered(qnan) > radix_key<float>::ordered(inf));
+  REQUIRE(radix_key<float>::ordered(-qnan) < radix_key<float>::ordered(-inf));
+  REQUIRE(radix_key<double>::ordered(-0.0) == radix_key<double>::ordered(0.0));
+  std::vector<double> d{-std::numeric_limits<double>::infinity(), -2.0, -4.9e-324, 0.0, 4.9e-324, 2.0, 1e300};
+  REQUIRE(image_order_matches(d));
+  // every finite, non-NaN half and bfloat16 keeps its float order
+  for (const bool bf : {false, true}) {
+    std::vector<std::pair<float, std::uint16_t>> all;
+    for (unsigned b = 0; b < 65536; ++b) {
+      const std::uint16_t u = static_cast<std::uint16_t>(b);
+      float f;
+      std::uint16_t image;
+      if (bf) {
+        __nv_bfloat16 h;
+        std::memcpy(&h, &u, 2);
+        f = __bfloat162float(h);
+        image = radix_key<__nv_bfloat16>::ordered(h);
+      } else {
+        __half h;
+        std::memcpy(&h, &u, 2);
+        f = __half2float(h);
+        image = radix_key<__half>::ordered(h);
+      }
+      if (!std::isnan(f)) all.push_back({f, image});
+    }
+    for (std::size_t i = 1; i < all.size(); i += 97)
+      for (std::size_t j = 0; j < all.size(); j += 89)
+        REQUIRE((all[i].second < all[j].second) == (all[i].first < all[j].first));
+  }
+}
+
+TEST_CASE("radix digits: passes, widths and descending flips over a bit range", "[radix]") {
+  REQUIRE(radix_passes(0, 32, 8) == 4);
+  REQUIRE(radix_passes(4, 20, 8) == 2);
+  REQUIRE(radix_passes(31, 32, 8) == 1);
+  REQUIRE(radix_passes(5, 5, 8) == 0);
+  REQUIRE(radix_passes(0, 64, 8) == 8);
+  const digit_spec p0 = pass_digit(4, 20, 0, 8, false), p1 = pass_digit(4, 20, 1, 8, false);
+  REQUIRE(p0.shift == 4);
+  REQUIRE(p0.bits == 8);
+  REQUIRE(p1.shift == 12);
+  REQUIRE(p1.bits == 8);
+  const digit_spec q = pass_digit(0, 13, 1, 8, true);
+  REQUIRE(q.bits == 5);
+  REQUIRE(q.of(0x1F00) == 0);      // bits 8..12 all set, flipped: 0
+  REQUIRE(q.of(0x0000) == 31);
+  REQUIRE(q.of(0xE000) == 31);     // bits above the range do not count
+  REQUIRE(sort_bits<std::uint32_t>(0xABCD1234u, 4, 20, false) == 0xD123u);
+  REQUIRE(sort_bits<std::uint32_t>(0xABCD1234u, 4, 20, true) == 0x2EDCu);
+  REQUIRE(sort_bits<std::uint64_t>(~std::uint64_t{0}, 0, 64, false) == ~std::uint64_t{0});
+  REQUIRE(low_mask(64) == ~std::uint64_t{0});
+  REQUIRE(low_mask(0) == 0);
+}
+
+namespace {
+/// The passes as the device runs them (one stable counting pass per digit, LSD) on the CPU: must equal
+/// a stable sort by the bit range.
+template <class K>
+std::vector<K> lsd_model(std::vector<K> k, int begin, int end, bool descending) {
+  for (int p = 0; p < radix_passes(begin, end, 8); ++p) {
+    const digit_spec s = pass_digit(begin, end, p, 8, descending);
+    std::vector<std::vector<K>> buckets(256);
+    for (const K& x : k) buckets[s.of(radix_key<K>::ordered(x))].push_back(x);
+    k.clear();
+    for (auto& b : buckets) k.insert(k.end(), b.begin(), b.end());
+  }
+  return k;
+}
+template <class K>
+void lsd_case(key_dist dist) {
+  const auto keys = carry_validate::make_keys<K>(3000, dist, 7);
+  const int bits = 8 * static_cast<int>(sizeof(K));
+  for (auto [b, e] : std::vector<std::pair<int, int>>{{0, bits}, {4, bits < 20 ? bits : 20}, {bits - 1, bits}, {3, 4}, {0, 0}})
+    for (bool desc : {false, true}) {
+      INFO("bits " << b << ".." << e << (desc ? " descending" : ""));
+      const auto want = carry_validate::permuted(keys, carry_validate::reference_sort_order(keys, b, e, desc));
+      REQUIRE(carry_validate::same_bits(lsd_model(keys, b, e, desc), want));
+    }
+}
+} // namespace
+
+TEST_CASE("radix passes: the LSD model of the device passes equals a stable sort by the bit range", "[radix]") {
+  for (key_dist d : {key_dist::uniform, key_dist::low_entropy, key_dist::specials, key_dist::two_values}) {
+    lsd_case<std::uint8_t>(d);
+    lsd_case<std::int16_t>(d);
+    lsd_case<std::uint32_t>(d);
+    lsd_case<std::int64_t>(d);
+    lsd_case<float>(d);
+    lsd_case<double>(d);
+    lsd_case<__half>(d);
+  }
+}
+
+TEST_CASE("radix test data: sorted, reversed, equal and two-valued inputs are what they say", "[radix]") {
+  const auto s = carry_validate::make_keys<std::uint32_t>(1000, key_dist::sorted, 1);
+  REQUIRE(std::is_sorted(s.begin(), s.end()));
+  const auto r = carry_validate::make_keys<std::int32_t>(1000, key_dist::reversed, 1);
+  REQUIRE(std::is_sorted(r.rbegin(), r.rend()));
+  const auto e = carry_validate::make_keys<std::uint64_t>(100, key_dist::all_equal, 1);
+  REQUIRE(std::set<std::uint64_t>(e.begin(), e.end()).size() == 1);
+  const auto t = carry_validate::make_keys<std::uint32_t>(1000, key_dist::two_values, 1);
+  REQUIRE(std::set<std::uint32_t>(t.begin(), t.end()).size() == 2);
+}
+
+TEST_CASE("radix path choice", "[radix]") {
+  using A = carry::radix_sort_algorithm;
+  REQUIRE(choose_sort_path(0, 4, A::automatic, 4096, 16) == sort_path::empty);
+  REQUIRE(choose_sort_path(100, 0, A::automatic, 4096, 16) == sort_path::copy);
+  REQUIRE(choose_sort_path(1 << 14, 4, A::automatic, 4096, 16) == sort_path::cluster);
+  REQUIRE(choose_sort_path(1 << 16, 4, A::automatic, 4096, 16) == sort_path::cluster);
+  REQUIRE(choose_sort_path((1 << 16) + 1, 4, A::automatic, 4096, 16) == sort_path::onesweep);
+  REQUIRE(choose_sort_path(1 << 14, 4, A::automatic, 4096, 0) == sort_path::onesweep); // no clusters
+  REQUIRE(choose_sort_path(1 << 14, 4, A::onesweep, 4096, 16) == sort_path::onesweep);
+  REQUIRE(choose_sort_path(1 << 14, 4, A::three_kernel, 4096, 16) == sort_path::three_kernel);
+}
+
+TEST_CASE("radix temp layout: parts apart, aligned, the memset covers counts and control", "[radix]") {
+  for (std::int64_t n : {std::int64_t{1}, std::int64_t{4096}, std::int64_t{1} << 20, std::int64_t{1} << 28,
+                         (std::int64_t{1} << 31) + 5})
+    for (bool db : {false, true})
+      for (int passes : {1, 4, 8}) {
+        INFO("n " << n << " db " << db << " passes " << passes);
+        const sort_layout l = make_sort_layout(sort_path::onesweep, n, passes, 4096, 4, 4, db, 0, 0);
+        REQUIRE(l.portions * l.portion_tiles >= l.tiles.num_tiles);
+        REQUIRE(l.portion_tiles * 4096 <= carry::radix_tuning::portion_items_max);
+        REQUIRE(l.portion_tiles * 4096 < (std::int64_t{1} << 30)); // packed counts cannot overflow
+        REQUIRE((l.alt_keys.bytes > 0) == (!db && passes >= 2));
+        REQUIRE(l.hist.bytes == static_cast<std::size_t>(passes) * 256 * 8);
+        const auto c = l.cleared();
+        REQUIRE(c.offset == l.hist.offset);
+        REQUIRE(c.offset + c.bytes >= l.control.offset + l.control.bytes);
+        if (l.clear_once) {
+          REQUIRE(l.state_sets == passes);
+          REQUIRE(c.offset + c.bytes == l.state.offset + l.state.bytes);
+        } else {
+          REQUIRE(l.state_sets == 1);
+        }
+        REQUIRE(l.state.bytes == static_cast<std::size_t>(l.state_sets) * l.state_set_bytes);
+        REQUIRE(l.state_set_bytes >= l.state_words_offset + static_cast<std::size_t>(l.portion_tiles) * 256 * 4);
+        std::vector<carry::lookback::temp_part> parts{l.alt_keys, l.alt_values, l.hist, l.control, l.state, l.bases};
+        for (auto& p : parts) REQUIRE(p.offset % carry::lookback::temp_alignment == 0);
+        for (std::size_t i = 0; i < parts.size(); ++i)
+          for (std::size_t j = i + 1; j < parts.size(); ++j)
+            if (parts[i].bytes && parts[j].bytes)
+              REQUIRE((parts[i].offset + parts[i].bytes <= parts[j].offset || parts[j].offset + parts[j].bytes <= parts[i].offset));
+        REQUIRE(l.allocation >= l.bases.offset + l.bases.bytes + carry::lookback::temp_alignment - 1);
+      }
+  // the cluster path needs only the third buffer, and only with two passes or more
+  REQUIRE(make_sort_layout(sort_path::cluster, 5000, 1, 4096, 4, 0, false, 0, 0).alt_keys.bytes == 0);
+  REQUIRE(make_sort_layout(sort_path::cluster, 5000, 4, 4096, 4, 0, false, 0, 0).alt_keys.bytes == 5000 * 4);
+  REQUIRE(make_sort_layout(sort_path::cluster, 5000, 4, 4096, 4, 0, true, 0, 0).allocation == 1);
+  const sort_layout three = make_sort_layout(sort_path::three_kernel, 1 << 20, 4, 2048, 4, 0, false, 512, 9999);
+  REQUIRE(three.counts.bytes == 512u * 256 * 8);
+  REQUIRE(three.scan.bytes == 9999);
+}
+
+TEST_CASE("radix argument checks, in order", "[radix]") {
+  int a, b, c, d;
+  REQUIRE(check_sort_args(&a, &b, &c, &d, true, -1, 0, 32, 32, 10, 10, false, 1) == sort_error::negative_count);
+  REQUIRE(check_sort_args(&a, &b, &c, &d, true, 0, 0, 33, 32, 10, 10, false, 1) == sort_error::bad_bits);
+  REQUIRE(check_sort_args(&a, &b, &c, &d, true, 0, -1, 8, 32, 10, 10, false, 1) == sort_error::bad_bits);
+  REQUIRE(check_sort_args(&a, &b, &c, &d, true, 0, 9, 8, 32, 10, 10, false, 1) == sort_error::bad_bits);
+  REQUIRE(check_sort_args(nullptr, nullptr, nullptr, nullptr, true, 0, 0, 32, 32, 0, 10, false, 0) == sort_error::none);
+  REQUIRE(check_sort_args(nullptr, &b, &c, &d, true, 5, 0, 32, 32, 10, 10, false, 1) == sort_error::null_keys);
+  REQUIRE(check_sort_args(&a, nullptr, &c, &d, true, 5, 0, 32, 32, 10, 10, false, 1) == sort_error::null_keys);
+  REQUIRE(check_sort_args(&a, &b, nullptr, &d, true, 5, 0, 32, 32, 10, 10, false, 1) == sort_error::null_values);
+  REQUIRE(check_sort_args(&a, &b, nullptr, nullptr, false, 5, 0, 32, 32, 10, 10, false, 1) == sort_error::none);
+  REQUIRE(check_sort_args(&a, &b, &c, &d, true, 5, 0, 32, 32, 9, 10, false, 1) == sort_error::temp_too_small);
+  REQUIRE(check_sort_args(&a, &b, &c, &d, true, 5, 0, 32, 32, 10, 10, true, 1) == sort_error::overlap);
+  REQUIRE(check_sort_args(&a, &b, &c, &d, true, 5, 7, 7, 32, 10, 10, false, 1) == sort_error::none); // empty range
+}
+
+namespace {
+/// Runs the executed passes of `skip` through pass_buffers as the device does, and checks that each
+/// pass reads where the data is, never writes the buffer it reads or the pointer form's input, and that
+/// the result (after the finishing copy, if any) is where the caller expects it.
+void route_case(bool db, int passes, unsigned skip) {
+  int in_, out_, alt_;
+  pass_buffers<int> b{&in_, &out_, db ? nullptr : &alt_, db};
+  const int k = executed_passes(skip, passes);
+  const int* at = b.in;
+  for (int p = 0; p < passes; ++p) {
+    if (skip >> p & 1u) continue;
+    const int j = executed_before(skip, p);
+    REQUIRE(b.src(j, k) == at);
+    REQUIRE(b.dst(j, k) != b.src(j, k));
+    REQUIRE(b.dst(j, k) != nullptr);
+    if (!db) REQUIRE(b.dst(j, k) != b.in);
+    at = b.dst(j, k);
+  }
+  REQUIRE(b.result(k) == at);
+  const int* final_at = b.needs_copy(k, passes) ? b.target(passes) : at;
+  REQUIRE(final_at == b.target(passes));
+  REQUIRE(b.target(passes) == (db ? (passes % 2 ? b.out : b.in) : b.out)); // CUB's selector rule
+  if (!db) REQUIRE(b.needs_copy(k, passes) == (k == 0));
+  if (db) REQUIRE(b.needs_copy(k, passes) == (k % 2 != passes % 2));
+}
+} // namespace
+
+TEST_CASE("radix routing: every skip mask, both forms, lands where the caller expects", "[radix]") {
+  for (bool db : {false, true})
+    for (int passes = 1; passes <= 8; ++passes)
+      for (unsigned skip = 0; skip < (1u << passes); ++skip) {
+        INFO("db " << db << " passes " << passes << " skip " << skip);
+        route_case(db, passes, skip);
+      }
+  // the worked example: pointer form, 4 passes, pass 1 skipped: in -> out -> alt -> out
+  int in_, out_, alt_;
+  pass_buffers<int> b{&in_, &out_, &alt_, false};
+  REQUIRE(b.dst(0, 3) == &out_);
+  REQUIRE(b.dst(1, 3) == &alt_);
+  REQUIRE(b.dst(2, 3) == &out_);
+  REQUIRE(executed_passes(0b0010u, 4) == 3);
+  REQUIRE(executed_before(0b0010u, 3) == 2);
+}

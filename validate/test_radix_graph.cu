@@ -1,0 +1,100 @@
+// GPU tests: the radix sort under CUDA-graph capture and replay, with changing inputs (random, sorted,
+// all-equal: the adaptive decisions change from replay to replay), temp storage holding anything, on two
+// streams; every pass structure; n = 0 under replay.
+#include <catch2/catch.hpp>
+
+#include "common/radix_harness.cuh"
+#include "common/scan_harness.cuh"
+
+using namespace carry_validate;
+using A = carry::radix_sort_algorithm;
+
+namespace {
+void graph_case(std::int64_t n, A algorithm, bool double_buffer) {
+  INFO("n " << n << " " << algorithm_name(algorithm) << (double_buffer ? " double buffer" : ""));
+  const std::size_t un = static_cast<std::size_t>(n);
+  device_buffer<std::uint32_t> kin(un), kout(un, 16), vin(un), vout(un, 16);
+  carry::double_buffer<std::uint32_t> kb(kin.ptr, kout.ptr);
+  carry::double_buffer<std::uint32_t> vb(vin.ptr, vout.ptr);
+  const carry::radix_sort_options opt = with_algorithm(algorithm);
+  auto call = [&](void* t, std::size_t& b, cudaStream_t s) {
+    if (double_buffer) {
+      carry::double_buffer<std::uint32_t> k = kb, v = vb; // the captured call's selectors start at 0
+      return carry::sort_pairs(t, b, k, v, n, 0, 32, s);
+    }
+    return carry::sort_pairs(t, b, kin.ptr, kout.ptr, vin.ptr, vout.ptr, n, 0, 32, opt, s);
+  };
+  std::size_t bytes = 0;
+  REQUIRE(call(nullptr, bytes, 0) == cudaSuccess);
+  device_buffer<unsigned char> temp(bytes);
+  cudaStream_t s1, s2;
+  CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
+  CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  REQUIRE(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal) == cudaSuccess);
+  REQUIRE(call(temp.ptr, bytes, s1) == cudaSuccess);
+  REQUIRE(cudaStreamEndCapture(s1, &graph) == cudaSuccess);
+  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  const key_dist dists[] = {key_dist::uniform, key_dist::sorted, key_dist::all_equal, key_dist::two_values,
+                            key_dist::uniform, key_dist::reversed};
+  for (int rep = 0; rep < 6; ++rep) {
+    INFO("replay " << rep << " " << dist_name(dists[rep]));
+    const auto keys = make_keys<std::uint32_t>(un, dists[rep], static_cast<std::uint64_t>(n * 7 + rep));
+    const auto values = random_bits<std::uint32_t>(un, static_cast<std::uint64_t>(rep + 100));
+    kin.upload(keys);
+    vin.upload(values);
+    kout.poison();
+    vout.poison();
+    if (rep % 3 == 0) CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, 0xFF, bytes));
+    if (rep % 3 == 1) CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, 0, bytes));
+    if (rep % 3 == 2) temp.upload(random_bits<unsigned char>(bytes, static_cast<std::uint64_t>(rep + n)));
+    CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+    cudaStream_t s = rep % 2 ? s2 : s1;
+    REQUIRE(cudaGraphLaunch(exec, s) == cudaSuccess);
+    REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
+    const auto order = reference_sort_order(keys, 0, 32, false);
+    // 4 passes: the double-buffer result is in the current buffer (kin), else in kout
+    REQUIRE(same_bits((double_buffer ? kin : kout).download(un), permuted(keys, order)));
+    REQUIRE(same_bits((double_buffer ? vin : vout).download(un), permuted(values, order)));
+    REQUIRE(kout.guard_intact());
+    REQUIRE(vout.guard_intact());
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(s1);
+  cudaStreamDestroy(s2);
+}
+} // namespace
+
+TEST_CASE("radix sort under graph replay: changing inputs, dirty temp storage, two streams", "[graph]") {
+  for (std::int64_t n : capped_sizes({1, 4097, 60000, 100003, (1 << 20) + 3, (1 << 23) + 5}))
+    for (A a : {A::automatic, A::onesweep, A::three_kernel}) graph_case(n, a, false);
+  for (std::int64_t n : capped_sizes({4097, 100003, (1 << 20) + 3})) graph_case(n, A::automatic, true);
+}
+
+TEST_CASE("radix sort under graph replay with n = 0: nothing written", "[graph][empty]") {
+  device_buffer<std::uint32_t> k(8), v(8);
+  k.poison();
+  v.poison();
+  std::size_t bytes = 0;
+  REQUIRE(carry::sort_pairs(nullptr, bytes, k.ptr, k.ptr + 4, v.ptr, v.ptr + 4, 0) == cudaSuccess);
+  device_buffer<unsigned char> temp(bytes);
+  cudaStream_t s;
+  CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  cudaGraph_t graph;
+  cudaGraphExec_t exec;
+  REQUIRE(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
+  REQUIRE(carry::sort_pairs(temp.ptr, bytes, k.ptr, k.ptr + 4, v.ptr, v.ptr + 4, 0, 0, 32, s) == cudaSuccess);
+  REQUIRE(cudaStreamEndCapture(s, &graph) == cudaSuccess);
+  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  for (int rep = 0; rep < 3; ++rep) {
+    REQUIRE(cudaGraphLaunch(exec, s) == cudaSuccess);
+    REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
+    REQUIRE(k.download(8) == std::vector<std::uint32_t>(8, 0xA5A5A5A5u));
+    REQUIRE(v.download(8) == std::vector<std::uint32_t>(8, 0xA5A5A5A5u));
+  }
+  cudaGraphExecDestroy(exec);
+  cudaGraphDestroy(graph);
+  cudaStreamDestroy(s);
+}

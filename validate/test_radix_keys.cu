@@ -1,0 +1,126 @@
+// GPU tests of sort_keys / sort_keys_descending: every key type, edge sizes around the tile and the
+// cluster limit, all three pass structures, distributions, partial bit ranges, float specials; each
+// against std::stable_sort on the CPU and bitwise against CUB.
+#include <catch2/catch.hpp>
+
+#include "common/radix_harness.cuh"
+#include "common/scan_harness.cuh"
+
+using namespace carry_validate;
+using A = carry::radix_sort_algorithm;
+
+namespace {
+constexpr A all_algorithms[] = {A::automatic, A::onesweep, A::three_kernel};
+
+template <class K>
+void sizes_case(std::int64_t max_n) {
+  const std::int64_t tile = carry::radix_detail::tile_shape<K, carry::radix_detail::null_value>::tile_items;
+  auto sizes = edge_sizes(tile);
+  for (std::int64_t extra : {16 * tile - 1, 16 * tile, 16 * tile + 1, std::int64_t{(1 << 20) + 3}}) sizes.push_back(extra);
+  const int bits = 8 * static_cast<int>(sizeof(K));
+  for (std::int64_t n : capped_sizes(sizes)) {
+    if (n > max_n) continue;
+    const auto keys = make_keys<K>(static_cast<std::size_t>(n), key_dist::uniform, static_cast<std::uint64_t>(n));
+    for (A a : all_algorithms)
+      for (bool desc : {false, true}) check_keys(keys, 0, bits, desc, with_algorithm(a));
+  }
+}
+} // namespace
+
+TEST_CASE("sort_keys u32 and f32: edge sizes, every pass structure, both directions", "[radix]") {
+  sizes_case<std::uint32_t>(std::int64_t{1} << 21);
+  sizes_case<float>(std::int64_t{1} << 21);
+}
+
+TEST_CASE("sort_keys: every other key type at edge sizes", "[radix]") {
+  const std::int64_t cap = 70000;
+  sizes_case<std::uint8_t>(cap);
+  sizes_case<std::uint16_t>(cap);
+  sizes_case<std::uint64_t>(cap);
+  sizes_case<std::int8_t>(cap);
+  sizes_case<std::int16_t>(cap);
+  sizes_case<std::int32_t>(cap);
+  sizes_case<std::int64_t>(cap);
+  sizes_case<double>(cap);
+  sizes_case<__half>(cap);
+  sizes_case<__nv_bfloat16>(cap);
+}
+
+TEST_CASE("sort_keys: distributions (the adaptive paths: sorted, equal, two values, constant digits)", "[radix]") {
+  for (std::int64_t n : capped_sizes({1000, 100003, (1 << 20) + 3, (1 << 23) + 5})) {
+    for (key_dist d : {key_dist::uniform, key_dist::sorted, key_dist::reversed, key_dist::all_equal, key_dist::two_values,
+                       key_dist::low_entropy}) {
+      INFO(dist_name(d));
+      const auto k32 = make_keys<std::uint32_t>(static_cast<std::size_t>(n), d, 11);
+      for (A a : all_algorithms)
+        for (bool desc : {false, true}) check_keys(k32, 0, 32, desc, with_algorithm(a));
+      check_keys(k32, 0, 32, false, with_algorithm(A::onesweep, false)); // adaptivity off
+      if (n <= (1 << 20) + 3) {
+        const auto k64 = make_keys<std::uint64_t>(static_cast<std::size_t>(n), d, 12);
+        check_keys(k64, 0, 64, false, with_algorithm(A::automatic));
+        check_keys(k64, 0, 64, true, with_algorithm(A::onesweep));
+        const auto f = make_keys<float>(static_cast<std::size_t>(n), d, 13);
+        check_keys(f, 0, 32, false, with_algorithm(A::automatic));
+      }
+    }
+  }
+}
+
+TEST_CASE("sort_keys: partial bit ranges", "[radix]") {
+  for (std::int64_t n : capped_sizes({5000, 100003})) {
+    const auto k = make_keys<std::uint32_t>(static_cast<std::size_t>(n), key_dist::uniform, 21);
+    const auto s = make_keys<std::int64_t>(static_cast<std::size_t>(n), key_dist::low_entropy, 22);
+    for (A a : all_algorithms)
+      for (bool desc : {false, true}) {
+        for (auto [b, e] : {std::pair{4, 20}, std::pair{0, 1}, std::pair{31, 32}, std::pair{7, 7}, std::pair{0, 13},
+                            std::pair{16, 32}})
+          check_keys(k, b, e, desc, with_algorithm(a));
+        for (auto [b, e] : {std::pair{40, 64}, std::pair{63, 64}, std::pair{0, 17}}) check_keys(s, b, e, desc, with_algorithm(a));
+      }
+  }
+}
+
+TEST_CASE("sort_keys: floats with +-0.0, +-inf, NaNs of both signs and denormals", "[radix]") {
+  for (std::int64_t n : capped_sizes({100, 4097, 100003})) {
+    for (A a : all_algorithms)
+      for (bool desc : {false, true}) {
+        check_keys(make_keys<float>(static_cast<std::size_t>(n), key_dist::specials, 31), 0, 32, desc, with_algorithm(a));
+        check_keys(make_keys<double>(static_cast<std::size_t>(n), key_dist::specials, 32), 0, 64, desc, with_algorithm(a));
+        check_keys(make_keys<__half>(static_cast<std::size_t>(n), key_dist::specials, 33), 0, 16, desc, with_algorithm(a));
+        check_keys(make_keys<std::int32_t>(static_cast<std::size_t>(n), key_dist::specials, 34), 0, 32, desc, with_algorithm(a));
+      }
+  }
+}
+
+TEST_CASE("sort_keys: n = 0 writes nothing; bad arguments are refused and write nothing", "[radix][empty]") {
+  device_buffer<std::uint32_t> in(100), out(100);
+  in.upload(make_keys<std::uint32_t>(100, key_dist::uniform, 1));
+  out.poison();
+  std::size_t bytes = 0;
+  REQUIRE(carry::sort_keys(nullptr, bytes, static_cast<const std::uint32_t*>(nullptr), static_cast<std::uint32_t*>(nullptr), 0) == cudaSuccess);
+  device_buffer<unsigned char> t0(bytes);
+  REQUIRE(carry::sort_keys(t0.ptr, bytes, in.ptr, out.ptr, 0) == cudaSuccess);
+  REQUIRE(carry::sort_keys(nullptr, bytes, in.ptr, out.ptr, 100) == cudaSuccess);
+  device_buffer<unsigned char> t(bytes);
+  std::size_t b = bytes;
+  REQUIRE(carry::sort_keys(t.ptr, b, in.ptr, out.ptr, -1) == cudaErrorInvalidValue);
+  REQUIRE(carry::sort_keys(t.ptr, b, in.ptr, out.ptr, 100, 0, 33) == cudaErrorInvalidValue);
+  REQUIRE(carry::sort_keys(t.ptr, b, in.ptr, out.ptr, 100, -1, 8) == cudaErrorInvalidValue);
+  REQUIRE(carry::sort_keys(t.ptr, b, in.ptr, out.ptr, 100, 9, 8) == cudaErrorInvalidValue);
+  REQUIRE(carry::sort_keys(t.ptr, b, in.ptr, out.ptr, 0, 9, 8) == cudaErrorInvalidValue); // bits checked at n = 0 too
+  REQUIRE(carry::sort_keys(t.ptr, b, static_cast<const std::uint32_t*>(nullptr), out.ptr, 100) == cudaErrorInvalidValue);
+  REQUIRE(carry::sort_keys(t.ptr, b, in.ptr, static_cast<std::uint32_t*>(nullptr), 100) == cudaErrorInvalidValue);
+  std::size_t small = bytes - 1;
+  REQUIRE(carry::sort_keys(t.ptr, small, in.ptr, out.ptr, 100) == cudaErrorInvalidValue);
+  REQUIRE(carry::sort_keys(t.ptr, b, in.ptr, in.ptr + 50, 100) == cudaErrorInvalidValue); // overlap
+  REQUIRE(carry::sort_keys(t.ptr, b, in.ptr, in.ptr, 100) == cudaErrorInvalidValue);      // in place
+  device_buffer<std::uint32_t> v(100);
+  REQUIRE(carry::sort_pairs(t.ptr, b, in.ptr, out.ptr, static_cast<const std::uint32_t*>(nullptr), v.ptr, 100) ==
+          cudaErrorInvalidValue);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  REQUIRE(out.download(100) == std::vector<std::uint32_t>(100, 0xA5A5A5A5u));
+  // an empty bit range: the input order (a copy)
+  REQUIRE(carry::sort_keys(t.ptr, b, in.ptr, out.ptr, 100, 5, 5) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  REQUIRE(out.download(100) == in.download(100));
+}
