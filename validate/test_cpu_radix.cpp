@@ -275,3 +275,18 @@ TEST_CASE("radix routing: every skip mask, both forms, lands where the caller ex
   REQUIRE(executed_passes(0b0010u, 4) == 3);
   REQUIRE(executed_before(0b0010u, 3) == 2);
 }
+
+TEST_CASE("radix key images: from_ordered inverts ordered (-0.0 comes back as +0.0)", "[radix]") {
+  std::mt19937_64 g(5);
+  for (int i = 0; i < 2000; ++i) {
+    const std::uint32_t u = static_cast<std::uint32_t>(g());
+    REQUIRE(radix_key<std::uint32_t>::ordered(radix_key<std::uint32_t>::from_ordered(u)) == u);
+    REQUIRE(radix_key<std::int32_t>::ordered(radix_key<std::int32_t>::from_ordered(u)) == u);
+    REQUIRE(radix_key<float>::ordered(radix_key<float>::from_ordered(u)) == (u == 0x7fffffffu ? 0x80000000u : u));
+    const std::uint64_t w = g();
+    REQUIRE(radix_key<double>::ordered(radix_key<double>::from_ordered(w)) == (w == 0x7fffffffffffffffull ? 0x8000000000000000ull : w));
+    REQUIRE(radix_key<std::int64_t>::ordered(radix_key<std::int64_t>::from_ordered(w)) == w);
+  }
+  REQUIRE(radix_key<float>::from_ordered(0x80000000u) == 0.0f);
+  REQUIRE(radix_key<float>::from_ordered(0xbf800000u) == 1.0f);
+}

@@ -22,6 +22,7 @@ const char* usage =
     "  histogram  count samples into bins (and the bins' offsets: the histogram's exclusive scan)\n"
     "  bin        counting sort: keys (and values) into buckets, stably, with the bucket offsets\n"
     "  slots      each item asks for slots of one buffer and gets its offset (optionally bounded)\n"
+    "  sort       radix sort of keys or key-value pairs (any key type, descending, a bit range), stable\n"
     "\n"
     "Each command prints the time of carry, of CUB (both its 32- and 64-bit size paths) and of a device\n"
     "copy of the same bytes, the bandwidth, the fraction of copy bandwidth and the ratio to CUB.\n"
@@ -112,11 +113,12 @@ int main(int argc, char** argv) {
   if (cmd == "scan") return carry_tool::scan_main(argc - 2, argv + 2);
   if (cmd == "select" || cmd == "partition" || cmd == "unique") return carry_tool::compact_main(cmd, argc - 2, argv + 2);
   if (cmd == "histogram" || cmd == "bin" || cmd == "slots") return carry_tool::apps_main(cmd, argc - 2, argv + 2);
+  if (cmd == "sort") return carry_tool::sort_main(argc - 2, argv + 2);
   if (cmd == "help") {
     std::printf("%s", usage);
     return 0;
   }
-  std::fprintf(stderr, "carry: unknown command '%s' (commands: scan, select, partition, unique; see carry --help)\n",
+  std::fprintf(stderr, "carry: unknown command '%s' (commands: scan, select, partition, unique, histogram, bin, slots, sort; see carry --help)\n",
                cmd.c_str());
   return 2;
 }

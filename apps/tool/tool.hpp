@@ -25,6 +25,8 @@ int scan_main(int argc, char** argv);
 int compact_main(const std::string& primitive, int argc, char** argv);
 /// `carry histogram | bin | slots`.
 int apps_main(const std::string& primitive, int argc, char** argv);
+/// `carry sort`.
+int sort_main(int argc, char** argv);
 
 /// A positive item count from `v` (64-bit: > 2^31 works); names the option and the value it refused.
 bool parse_count(const char* option, const std::string& v, std::int64_t& n);

@@ -82,6 +82,17 @@ struct radix_key {
       return u;
     }
   }
+  /// The key whose image is `image` (the inverse of ordered except that -0.0 comes back as +0.0).
+  CARRY_HD static K from_ordered(bits_type image) {
+    bits_type u = image;
+    if constexpr (kind_of<K>() == key_kind::signed_int)
+      u = static_cast<bits_type>(image ^ sign);
+    else if constexpr (kind_of<K>() == key_kind::floating)
+      u = (image & sign) ? static_cast<bits_type>(image ^ sign) : static_cast<bits_type>(~image);
+    K k;
+    memcpy(&k, &u, sizeof(K));
+    return k;
+  }
 };
 
 /// The low `bits` bits set (0 <= bits <= 64).
