@@ -12,9 +12,10 @@ usage() {
 usage: ./build.sh <verb> [args for the program it runs]
   test    configure, build everything, run ctest (GPU tests report "skipped" without a GPU)
   demo    build and run the carry tool on its built-in data set (scan, select, partition, unique,
-          histogram and offsets, bin, slots), each checked against CUB, with a table of throughputs
+          histogram and offsets, bin, slots, sort of the binned keys), each checked against CUB, with a
+          table of throughputs
   bench   build and run the benchmarks (scan: carry vs CUB, Thrust, memcpy; compaction, histograms,
-          binning, slots: carry vs CUB, memcpy); CSV in $BUILD_DIR/bench*.csv
+          binning, slots, radix sort: carry vs CUB, memcpy); CSV in $BUILD_DIR/bench*.csv
   plot    charts of the benchmark CSVs in validate/results/ (PNG, validate/results/charts/), with
           matplotlib (installs Debian's python3-matplotlib when missing)
   format  clang-format every source file in place
@@ -86,13 +87,16 @@ case "$verb" in
     "$tool" scan --graph "$@"
     summary=$(mktemp)
     log=$(mktemp)
+    binned=$(mktemp)
     for cmd in "select --selectivity 50" "select --flags --selectivity 50" "partition --selectivity 50" "unique" \
-               "histogram --bins 256" "bin --bins 256" "slots" "slots --capacity 250000000"; do
+               "histogram --bins 256" "bin --bins 256 --output $binned" "slots" "slots --capacity 250000000" \
+               "sort --input $binned --values 4"; do
       say "carry $cmd (2^26 u32), checked against CUB (the bounded slots against the CPU)"
       # shellcheck disable=SC2086
       "$tool" $cmd | tee "$log"
-      awk -v c="$cmd" '($1=="carry"||$1=="cub"||$1=="memcpy"||$1=="offsets"||$1=="read") && $2+0>0 {print c"|"$0}' "$log" >>"$summary"
+      awk -v c="${cmd/$binned/binned}" '($1=="carry"||$1=="cub"||$1=="memcpy"||$1=="offsets"||$1=="read") && $2+0>0 {print c"|"$0}' "$log" >>"$summary"
     done
+    rm -f "$binned"
     say "summary (median us with a cold L2; GB/s of the bytes each must move; fraction of copy; x CUB)"
     awk -F'|' '{printf "%-34s %s\n", $1, $2}' "$summary"
     rm -f "$log"
@@ -110,6 +114,9 @@ case "$verb" in
     build carry_bench_apps
     say "running the histogram, binning and slots benchmark"
     "$BUILD_DIR/validate/carry_bench_apps" --csv "$BUILD_DIR/bench_apps.csv"
+    build carry_bench_radix
+    say "running the radix sort benchmark"
+    "$BUILD_DIR/validate/carry_bench_radix" --csv "$BUILD_DIR/bench_radix.csv"
     ;;
   plot)
     py=""
@@ -124,8 +131,11 @@ case "$verb" in
       py=/usr/bin/python3
     fi
     say "charting validate/results/*.csv into validate/results/charts/"
-    "$py" validate/results/plot.py validate/results/charts validate/results/h100-bench.csv validate/results/h100-compact.csv \
-      validate/results/h100-apps.csv
+    csvs=()
+    for f in h100-bench h100-compact h100-apps h100-radix; do # h100-radix: once the sort has been measured
+      [ -f "validate/results/$f.csv" ] && csvs+=("validate/results/$f.csv")
+    done
+    "$py" validate/results/plot.py validate/results/charts "${csvs[@]}"
     ;;
   format)
     say "formatting with $(clang-format --version)"

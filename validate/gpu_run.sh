@@ -1,14 +1,14 @@
 #!/usr/bin/env bash
 # One device session: build, full GPU test suite, compute-sanitizer runs, benchmark; logs under $OUT.
-# usage: validate/gpu_run.sh [stages...]   stages: build test appstest sanitize bench compactbench appsbench quickbench tune demo
-# (default: all but tune)
+# usage: validate/gpu_run.sh [stages...]   stages: build test appstest radixtest sanitize bench compactbench appsbench
+#        radixbench quickbench tune demo   (default: all but tune, appstest, radixtest, quickbench)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/carry-out}
 mkdir -p "$OUT"
 export CMAKE_PREFIX_PATH=$PWD/.deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
 export JOBS=${JOBS:-16}
-stages=${*:-build test sanitize bench compactbench appsbench demo}
+stages=${*:-build test sanitize bench compactbench appsbench radixbench demo}
 status=0
 has() { [[ " $stages " == *" $1 "* ]]; }
 step() { echo "== $1: $(date +%T)"; }
@@ -69,6 +69,12 @@ if has sanitize; then
     run_tool $tool test_apps_bin
     run_tool $tool test_apps_slots
     run_tool $tool test_apps_graph
+    run_tool $tool test_radix_keys "sort_keys u32*"
+    run_tool $tool test_radix_keys "sort_keys: distributions*"
+    run_tool $tool test_radix_keys "sort_keys: n = 0*"
+    run_tool $tool test_radix_pairs "sort_pairs u32 keys*"
+    run_tool $tool test_radix_pairs "double-buffer*"
+    run_tool $tool test_radix_graph
     echo "$tool done $(date +%T)"
   done
   grep -E "ERROR SUMMARY|RACECHECK SUMMARY" "$OUT/sanitize.log" | sort | uniq -c
@@ -96,6 +102,16 @@ if has appsbench; then
   step appsbench
   build/validate/carry_bench_apps --csv "$OUT/bench_apps.csv" >"$OUT/bench_apps.txt" 2>"$OUT/bench_apps.err" || status=1
   tail -3 "$OUT/bench_apps.err"
+fi
+if has radixbench; then
+  step radixbench
+  build/validate/carry_bench_radix --csv "$OUT/bench_radix.csv" >"$OUT/bench_radix.txt" 2>"$OUT/bench_radix.err" || status=1
+  tail -3 "$OUT/bench_radix.err"
+fi
+if has radixtest; then
+  step radixtest
+  (cd build && ctest --output-on-failure -j 1 --timeout 1800 -R "test_radix|cpu_tests") >"$OUT/test_radix.log" 2>&1 || status=1
+  tail -15 "$OUT/test_radix.log"
 fi
 if has appstest; then
   step appstest

@@ -46,6 +46,7 @@ const char* options_text =
     "                      onebin (every item the same value); slots: requests 0..15, skewed: 90 % zero\n"
     "  --capacity C        slots: a buffer of C slots (allocate_slots_bounded)\n"
     "  --input FILE        items from a raw binary file of u32 values instead of generated data\n"
+    "  --output FILE       bin: write the binned keys (carry's output) to FILE as raw u32 (for carry sort --input)\n"
     "  --reps R            timed repetitions, median reported (default 30)\n"
     "  --csv               print the results as CSV (primitive,impl,type,n,median_us,gbps,frac_copy,vs_cub)\n"
     "  --help              this text\n"
@@ -57,7 +58,7 @@ const char* options_text =
     "exit status: 0 checked and timed; 1 mismatch against CUB or CUDA error; 2 bad usage or no GPU\n";
 
 struct config {
-  std::string prim, data = "uniform", input;
+  std::string prim, data = "uniform", input, output;
   std::int64_t n = std::int64_t{1} << 26, bins = 256, capacity = -1;
   int reps = 30;
   bool csv = false;
@@ -176,6 +177,15 @@ int run(config& c) {
     CHECK_CUDA(cudaMemcpy(gk.data(), out, n * 4, cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaMemcpy(gv.data(), vout, n * 4, cudaMemcpyDeviceToHost));
     ok = gk == wk && gv == wv;
+    if (!c.output.empty()) {
+      FILE* f = std::fopen(c.output.c_str(), "wb");
+      if (f == nullptr || std::fwrite(gk.data(), 4, gk.size(), f) != gk.size()) {
+        std::fprintf(stderr, "carry bin: --output cannot write '%s'\n", c.output.c_str());
+        if (f) std::fclose(f);
+        return 2;
+      }
+      std::fclose(f);
+    }
     what = std::to_string(bins) + " buckets; keys and values against CUB SortPairs over bits [0, " + std::to_string(end_bit) + ")";
   } else {
     std::vector<std::uint64_t> go(static_cast<std::size_t>(n)), wo;
@@ -273,6 +283,8 @@ int carry_tool::apps_main(const std::string& prim, int argc, char** argv) {
       c.data = value();
     } else if (a == "--input") {
       c.input = value();
+    } else if (a == "--output") {
+      c.output = value();
     } else if (a == "--reps") {
       if (!parse_int("--reps", value(), 1, 1000000, c.reps)) return 2;
     } else if (a == "--csv") {
@@ -288,6 +300,10 @@ int carry_tool::apps_main(const std::string& prim, int argc, char** argv) {
   if (c.bins > (std::int64_t{1} << 24) || (prim == "bin" && (c.bins & (c.bins - 1)) != 0)) {
     std::fprintf(stderr, "carry %s: --bins takes %s up to 16777216, not '%lld'\n", prim.c_str(),
                  prim == "bin" ? "a power of two" : "a whole number", static_cast<long long>(c.bins));
+    return 2;
+  }
+  if (!c.output.empty() && prim != "bin") {
+    std::fprintf(stderr, "carry %s: --output belongs to carry bin\n", prim.c_str());
     return 2;
   }
   if (c.capacity >= 0 && prim != "slots") {

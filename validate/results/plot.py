@@ -18,6 +18,8 @@ PREFERRED = ["cold-blocked", "blocked", "events", "queued"]
 def impl_group(impl):
     if impl in ("carry", "carry-auto"):
         return "carry"
+    if impl == "carry three_kernel":
+        return "carry (three kernels)"
     if impl.startswith("cub"):
         return "CUB"
     if impl == "memcpy":
@@ -36,16 +38,20 @@ def main():
     # (op, type) -> method -> group -> n -> best GB/s (CUB: the faster of its size paths)
     series = defaultdict(lambda: defaultdict(lambda: defaultdict(dict)))
     sources = defaultdict(set)
+    units = {}
     for path in paths:
         with open(path, newline="") as f:
             for r in csv.DictReader(f):
-                if "gbps" not in r or "method" not in r:
+                # throughput: GB/s of the bytes moved, or (radix sort) G keys/s
+                if "method" not in r or ("gbps" not in r and "gkeys" not in r):
                     continue
                 group = impl_group(r["impl"])
                 if group is None:
                     continue
-                key = (r["op"], r["type"])
-                n, gbps = int(r["n"]), float(r["gbps"])
+                unit = "GB/s (bytes the primitive must move)" if "gbps" in r else "G keys/s"
+                key = (("sort " if unit == "G keys/s" else "") + r["op"], r["type"])
+                units[key] = unit
+                n, gbps = int(r["n"]), float(r["gbps"] if "gbps" in r else r["gkeys"])
                 cell = series[key][r["method"]][group]
                 cell[n] = max(cell.get(n, 0.0), gbps)
                 sources[key].add(os.path.basename(path))
@@ -56,19 +62,20 @@ def main():
         if method is None:
             continue
         fig, ax = plt.subplots(figsize=(7, 4.2))
-        for group, style in (("carry", "o-"), ("CUB", "s--"), ("copy", ":"), ("read-only pass", "-.")):
+        for group, style in (("carry", "o-"), ("carry (three kernels)", "^-"), ("CUB", "s--"), ("copy", ":"),
+                             ("read-only pass", "-.")):
             pts = sorted(methods[method].get(group, {}).items())
             if not pts:
                 continue
             ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=group)
         ax.set_xscale("log", base=2)
         ax.set_xlabel("n (items)")
-        ax.set_ylabel("GB/s (bytes the primitive must move)")
+        ax.set_ylabel(units[(op, typ)])
         ax.set_title(f"{op}, {typ} ({method}; {', '.join(sorted(sources[(op, typ)]))})", fontsize=9)
         ax.grid(True, which="both", alpha=0.3)
         ax.legend()
         fig.tight_layout()
-        name = os.path.join(out_dir, f"{op}-{typ}.png")
+        name = os.path.join(out_dir, f"{op}-{typ}.png".replace(" ", "-").replace("/", "-"))
         fig.savefig(name, dpi=110)
         plt.close(fig)
         written.append(name)
