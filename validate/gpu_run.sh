@@ -93,31 +93,25 @@ if has bench; then
   build/validate/carry_bench --csv "$OUT/bench.csv" >"$OUT/bench.txt" 2>"$OUT/bench.err" || status=1
   tail -3 "$OUT/bench.err"
 fi
-if has compactbench; then
-  step compactbench
-  build/validate/carry_bench_compact --csv "$OUT/bench_compact.csv" >"$OUT/bench_compact.txt" 2>"$OUT/bench_compact.err" || status=1
-  tail -2 "$OUT/bench_compact.err"
-fi
-if has appsbench; then
-  step appsbench
-  build/validate/carry_bench_apps --csv "$OUT/bench_apps.csv" >"$OUT/bench_apps.txt" 2>"$OUT/bench_apps.err" || status=1
-  tail -3 "$OUT/bench_apps.err"
-fi
-if has radixbench; then
-  step radixbench
-  build/validate/carry_bench_radix --csv "$OUT/bench_radix.csv" >"$OUT/bench_radix.txt" 2>"$OUT/bench_radix.err" || status=1
-  tail -3 "$OUT/bench_radix.err"
-fi
-if has radixtest; then
-  step radixtest
-  (cd build && ctest --output-on-failure -j 1 --timeout 1800 -R "test_radix|cpu_tests") >"$OUT/test_radix.log" 2>&1 || status=1
-  tail -15 "$OUT/test_radix.log"
-fi
-if has appstest; then
-  step appstest
-  (cd build && ctest --output-on-failure -j 1 --timeout 900 -R "test_apps|cpu_tests") >"$OUT/test_apps.log" 2>&1 || status=1
-  tail -15 "$OUT/test_apps.log"
-fi
+bench_stage() {  # stage exe: runs build/validate/<exe> with its CSV and table under $OUT
+  if has "$1"; then
+    step "$1"
+    "build/validate/$2" --csv "$OUT/${2#carry_}.csv" >"$OUT/${2#carry_}.txt" 2>"$OUT/${2#carry_}.err" || status=1
+    tail -3 "$OUT/${2#carry_}.err"
+  fi
+}
+bench_stage compactbench carry_bench_compact
+bench_stage appsbench carry_bench_apps
+bench_stage radixbench carry_bench_radix
+test_stage() {  # stage regex log: the ctest entries matching regex (and the CPU tests)
+  if has "$1"; then
+    step "$1"
+    (cd build && ctest --output-on-failure -j 1 --timeout 1800 -R "$2|cpu_tests") >"$OUT/$3" 2>&1 || status=1
+    tail -15 "$OUT/$3"
+  fi
+}
+test_stage radixtest test_radix test_radix.log
+test_stage appstest test_apps test_apps.log
 if has demo; then
   step demo
   ./build.sh demo >"$OUT/demo.log" 2>&1 || status=1

@@ -96,15 +96,8 @@ void graph_case(int p, std::int64_t n) {
   std::size_t bytes = 0;
   REQUIRE(call(p, nullptr, bytes, d, n, 0) == cudaSuccess);
   device_buffer<unsigned char> temp(bytes);
-  cudaStream_t s1, s2;
-  CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
-  CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
-  REQUIRE(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal) == cudaSuccess);
-  REQUIRE(call(p, temp.ptr, bytes, d, n, s1) == cudaSuccess);
-  REQUIRE(cudaStreamEndCapture(s1, &graph) == cudaSuccess);
-  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  captured_call g([&](cudaStream_t s) { return call(p, temp.ptr, bytes, d, n, s); });
+  REQUIRE(g.status == cudaSuccess);
   for (int rep = 0; rep < 4; ++rep) {
     INFO(prim_name(p) << ", n = " << n << ", replay " << rep);
     auto in = random_bits<std::uint32_t>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(n * 31 + rep * 7 + p));
@@ -124,16 +117,9 @@ void graph_case(int p, std::int64_t n) {
     if (rep % 3 == 0) CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, 0xFF, bytes));
     if (rep % 3 == 1) CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, 0, bytes));
     if (rep % 3 == 2) temp.upload(random_bits<unsigned char>(bytes, static_cast<std::uint64_t>(rep + n)));
-    CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-    cudaStream_t s = rep % 2 ? s2 : s1;
-    REQUIRE(cudaGraphLaunch(exec, s) == cudaSuccess);
-    REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
+    REQUIRE(g.replay(rep) == cudaSuccess);
     check(p, d, in, values);
   }
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
-  cudaStreamDestroy(s1);
-  cudaStreamDestroy(s2);
 }
 
 } // namespace
@@ -150,14 +136,8 @@ TEST_CASE("apps under graph replay with n = 0: the whole-input outputs written e
     std::size_t bytes = 0;
     REQUIRE(call(p, nullptr, bytes, d, 0, 0) == cudaSuccess);
     device_buffer<unsigned char> temp(bytes);
-    cudaStream_t s;
-    CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    cudaGraph_t graph;
-    cudaGraphExec_t exec;
-    REQUIRE(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
-    REQUIRE(call(p, temp.ptr, bytes, d, 0, s) == cudaSuccess);
-    REQUIRE(cudaStreamEndCapture(s, &graph) == cudaSuccess);
-    REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+    captured_call g([&](cudaStream_t s) { return call(p, temp.ptr, bytes, d, 0, s); });
+    REQUIRE(g.status == cudaSuccess);
     for (int rep = 0; rep < 3; ++rep) {
       d.hist.poison();
       d.offsets.poison();
@@ -165,9 +145,7 @@ TEST_CASE("apps under graph replay with n = 0: the whole-input outputs written e
       d.total.poison();
       d.fitted.poison();
       CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, rep == 1 ? 0 : 0xFF, bytes));
-      CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-      REQUIRE(cudaGraphLaunch(exec, s) == cudaSuccess);
-      REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
+      REQUIRE(g.replay(0) == cudaSuccess);
       const std::size_t bins = static_cast<std::size_t>(bins_of(p));
       switch (p) {
       case hist: REQUIRE(d.hist.download(bins) == std::vector<std::uint32_t>(bins, 0)); break;
@@ -181,8 +159,5 @@ TEST_CASE("apps under graph replay with n = 0: the whole-input outputs written e
       REQUIRE(d.keys_out.guard_intact()); // per-item outputs untouched
       REQUIRE(d.keys_out.download(1) == std::vector<std::uint32_t>(1, 0xA5A5A5A5u));
     }
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
-    cudaStreamDestroy(s);
   }
 }

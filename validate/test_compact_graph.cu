@@ -89,15 +89,8 @@ void graph_case(int p, std::int64_t n, carry::compact_options opt) {
   std::size_t bytes = 0;
   REQUIRE(call(p, nullptr, bytes, d, n, opt, 0) == cudaSuccess);
   device_buffer<unsigned char> temp(bytes);
-  cudaStream_t s1, s2;
-  CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
-  CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
-  REQUIRE(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal) == cudaSuccess);
-  REQUIRE(call(p, temp.ptr, bytes, d, n, opt, s1) == cudaSuccess);
-  REQUIRE(cudaStreamEndCapture(s1, &graph) == cudaSuccess);
-  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  captured_call g([&](cudaStream_t s) { return call(p, temp.ptr, bytes, d, n, opt, s); });
+  REQUIRE(g.status == cudaSuccess);
   for (int rep = 0; rep < 5; ++rep) {
     INFO(prim_name(p) << ", n = " << n << ", replay " << rep);
     const replay_data r = make_replay(p, n, rep);
@@ -106,20 +99,13 @@ void graph_case(int p, std::int64_t n, carry::compact_options opt) {
     d.out.poison();
     d.num.poison();
     dirty_temp(temp.ptr, bytes, p, n, rep);
-    CARRY_CUDA_OR_DIE(cudaDeviceSynchronize()); // legacy-stream uploads done before the non-blocking launch
-    cudaStream_t s = rep % 2 ? s2 : s1;
-    REQUIRE(cudaGraphLaunch(exec, s) == cudaSuccess);
-    REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
+    REQUIRE(g.replay(rep) == cudaSuccess);
     REQUIRE(d.num.download(1)[0] == static_cast<std::int64_t>(r.num));
     const std::size_t compare = p == part ? r.expected.size() : r.num;
     const auto got = d.out.download(compare);
     REQUIRE(std::memcmp(got.data(), r.expected.data(), compare * sizeof(std::uint32_t)) == 0);
     REQUIRE(d.out.guard_intact());
   }
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
-  cudaStreamDestroy(s1);
-  cudaStreamDestroy(s2);
 }
 
 } // namespace
@@ -144,25 +130,14 @@ TEST_CASE("n = 0 under graph replay writes a count of 0 each time", "[graph][emp
     std::size_t bytes = 0;
     REQUIRE(call(p, nullptr, bytes, d, 0, {}, 0) == cudaSuccess);
     device_buffer<unsigned char> temp(bytes);
-    cudaStream_t s;
-    CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-    cudaGraph_t graph;
-    cudaGraphExec_t exec;
-    REQUIRE(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
-    REQUIRE(call(p, temp.ptr, bytes, d, 0, {}, s) == cudaSuccess);
-    REQUIRE(cudaStreamEndCapture(s, &graph) == cudaSuccess);
-    REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+    captured_call g([&](cudaStream_t s) { return call(p, temp.ptr, bytes, d, 0, {}, s); });
+    REQUIRE(g.status == cudaSuccess);
     for (int rep = 0; rep < 3; ++rep) {
       d.num.poison();
       d.out.poison();
-      CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-      REQUIRE(cudaGraphLaunch(exec, s) == cudaSuccess);
-      REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
+      REQUIRE(g.replay(0) == cudaSuccess);
       REQUIRE(d.num.download(1)[0] == 0);
       REQUIRE(d.out.guard_intact());
     }
-    cudaGraphExecDestroy(exec);
-    cudaGraphDestroy(graph);
-    cudaStreamDestroy(s);
   }
 }

@@ -27,15 +27,8 @@ void graph_case(std::int64_t n, A algorithm, bool double_buffer) {
   std::size_t bytes = 0;
   REQUIRE(call(nullptr, bytes, 0) == cudaSuccess);
   device_buffer<unsigned char> temp(bytes);
-  cudaStream_t s1, s2;
-  CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s1, cudaStreamNonBlocking));
-  CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s2, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
-  REQUIRE(cudaStreamBeginCapture(s1, cudaStreamCaptureModeGlobal) == cudaSuccess);
-  REQUIRE(call(temp.ptr, bytes, s1) == cudaSuccess);
-  REQUIRE(cudaStreamEndCapture(s1, &graph) == cudaSuccess);
-  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  captured_call g([&](cudaStream_t s) { return call(temp.ptr, bytes, s); });
+  REQUIRE(g.status == cudaSuccess);
   const key_dist dists[] = {key_dist::uniform, key_dist::sorted, key_dist::all_equal, key_dist::two_values,
                             key_dist::uniform, key_dist::reversed};
   for (int rep = 0; rep < 6; ++rep) {
@@ -49,10 +42,7 @@ void graph_case(std::int64_t n, A algorithm, bool double_buffer) {
     if (rep % 3 == 0) CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, 0xFF, bytes));
     if (rep % 3 == 1) CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, 0, bytes));
     if (rep % 3 == 2) temp.upload(random_bits<unsigned char>(bytes, static_cast<std::uint64_t>(rep + n)));
-    CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-    cudaStream_t s = rep % 2 ? s2 : s1;
-    REQUIRE(cudaGraphLaunch(exec, s) == cudaSuccess);
-    REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
+    REQUIRE(g.replay(rep) == cudaSuccess);
     const auto order = reference_sort_order(keys, 0, 32, false);
     // 4 passes: the double-buffer result is in the current buffer (kin), else in kout
     REQUIRE(same_bits((double_buffer ? kin : kout).download(un), permuted(keys, order)));
@@ -60,10 +50,6 @@ void graph_case(std::int64_t n, A algorithm, bool double_buffer) {
     REQUIRE(kout.guard_intact());
     REQUIRE(vout.guard_intact());
   }
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
-  cudaStreamDestroy(s1);
-  cudaStreamDestroy(s2);
 }
 } // namespace
 
@@ -80,21 +66,11 @@ TEST_CASE("radix sort under graph replay with n = 0: nothing written", "[graph][
   std::size_t bytes = 0;
   REQUIRE(carry::sort_pairs(nullptr, bytes, k.ptr, k.ptr + 4, v.ptr, v.ptr + 4, 0) == cudaSuccess);
   device_buffer<unsigned char> temp(bytes);
-  cudaStream_t s;
-  CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  cudaGraph_t graph;
-  cudaGraphExec_t exec;
-  REQUIRE(cudaStreamBeginCapture(s, cudaStreamCaptureModeGlobal) == cudaSuccess);
-  REQUIRE(carry::sort_pairs(temp.ptr, bytes, k.ptr, k.ptr + 4, v.ptr, v.ptr + 4, 0, 0, 32, s) == cudaSuccess);
-  REQUIRE(cudaStreamEndCapture(s, &graph) == cudaSuccess);
-  REQUIRE(cudaGraphInstantiate(&exec, graph, 0) == cudaSuccess);
+  captured_call g([&](cudaStream_t s) { return carry::sort_pairs(temp.ptr, bytes, k.ptr, k.ptr + 4, v.ptr, v.ptr + 4, 0, 0, 32, s); });
+  REQUIRE(g.status == cudaSuccess);
   for (int rep = 0; rep < 3; ++rep) {
-    REQUIRE(cudaGraphLaunch(exec, s) == cudaSuccess);
-    REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
+    REQUIRE(g.replay(rep) == cudaSuccess);
     REQUIRE(k.download(8) == std::vector<std::uint32_t>(8, 0xA5A5A5A5u));
     REQUIRE(v.download(8) == std::vector<std::uint32_t>(8, 0xA5A5A5A5u));
   }
-  cudaGraphExecDestroy(exec);
-  cudaGraphDestroy(graph);
-  cudaStreamDestroy(s);
 }

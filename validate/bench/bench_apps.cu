@@ -18,6 +18,7 @@
 #include "baselines/baselines.hpp"
 #include "baselines/baselines_apps.hpp"
 #include "common/apps_reference.hpp"
+#include "common/bench_args.hpp"
 #include "common/gpu.cuh"
 #include "common/timing.cuh"
 
@@ -154,28 +155,17 @@ void bench_slots(gpu& g, std::int64_t n) {
 } // namespace
 
 int main(int argc, char** argv) {
-  int min_log2 = 16, max_log2 = 28;
-  std::string csv = "bench_apps.csv", only;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--min-log2" && i + 1 < argc)
-      min_log2 = std::atoi(argv[++i]);
-    else if (a == "--max-log2" && i + 1 < argc)
-      max_log2 = std::atoi(argv[++i]);
-    else if (a == "--csv" && i + 1 < argc)
-      csv = argv[++i];
-    else if (a == "--op" && i + 1 < argc)
-      only = argv[++i];
-    else {
-      std::printf("usage: carry_bench_apps [--min-log2 N] [--max-log2 N] [--op histogram|bin|slots] [--csv FILE]\n");
-      return a == "--help" ? 0 : 2;
-    }
-  }
-  if (!gpu_present()) {
-    std::printf("carry_bench_apps: no CUDA-capable GPU found\n");
-    return 2;
-  }
-  print_bench_banner(cccl_version());
+  bench_args args{16, 28, "bench_apps.csv", ""};
+  if (const int rc = bench_start("carry_bench_apps", "[--min-log2 N] [--max-log2 N] [--op histogram|bin|slots] [--csv FILE]", argc, argv, args,
+                                [&](const std::string& a, int& i) {
+                                  (void)a;
+                                  (void)i;
+                                  return false;
+                                });
+      rc >= 0)
+    return rc;
+  const int min_log2 = args.min_log2, max_log2 = args.max_log2;
+  const std::string csv = args.csv, only = args.only;
   gpu g(std::int64_t{1} << max_log2);
   for (int l = min_log2; l <= max_log2; l += 2) {
     const std::int64_t n = std::int64_t{1} << l;

@@ -19,6 +19,7 @@
 #include "baselines/baselines.hpp"
 #include "baselines/baselines_compact.hpp"
 #include "common/compact_ops.hpp"
+#include "common/bench_args.hpp"
 #include "common/gpu.cuh"
 #include "common/compact_bench.cuh"
 #include "common/timing.cuh"
@@ -141,31 +142,19 @@ void bench(const compact_case& c, gpu_state& g, std::int64_t n, bool forms) {
 } // namespace
 
 int main(int argc, char** argv) {
-  int min_log2 = 16, max_log2 = 30;
+  bench_args args{16, 30, "bench_compact.csv", ""};
   bool forms = true;
-  std::string csv = "bench_compact.csv", only;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--min-log2" && i + 1 < argc)
-      min_log2 = std::atoi(argv[++i]);
-    else if (a == "--max-log2" && i + 1 < argc)
-      max_log2 = std::atoi(argv[++i]);
-    else if (a == "--csv" && i + 1 < argc)
-      csv = argv[++i];
-    else if (a == "--op" && i + 1 < argc)
-      only = argv[++i];
-    else if (a == "--no-forms")
-      forms = false;
-    else {
-      std::printf("usage: carry_bench_compact [--min-log2 N] [--max-log2 N] [--op NAME] [--no-forms] [--csv FILE]\n");
-      return a == "--help" ? 0 : 2;
-    }
-  }
-  if (!gpu_present()) {
-    std::printf("carry_bench_compact: no CUDA-capable GPU found\n");
-    return skip_return_code;
-  }
-  print_bench_banner(cccl_version());
+  if (const int rc = bench_start("carry_bench_compact", "[--min-log2 N] [--max-log2 N] [--op NAME] [--no-forms] [--csv FILE]", argc, argv, args,
+                                [&](const std::string& a, int& i) {
+                                  if (a != "--no-forms") return false;
+                                  forms = false;
+                                  (void)i;
+                                  return true;
+                                });
+      rc >= 0)
+    return rc;
+  const int min_log2 = args.min_log2, max_log2 = args.max_log2;
+  const std::string csv = args.csv, only = args.only;
   gpu_state g;
   g.capacity = std::size_t{1} << std::max(max_log2, 24);
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.in, 4 * g.capacity));

@@ -16,6 +16,7 @@
 #include "baselines/baselines.hpp"
 #include "baselines/baselines_radix.hpp"
 #include "common/apps_reference.hpp"
+#include "common/bench_args.hpp"
 #include "common/gpu.cuh"
 #include "common/radix_reference.hpp"
 #include "common/timing.cuh"
@@ -128,30 +129,17 @@ void bench_sort(const std::string& op, const char* type, const std::vector<K>& k
 } // namespace
 
 int main(int argc, char** argv) {
-  int min_log2 = 14, max_log2 = 28;
-  std::string csv = "bench_radix.csv", only;
-  for (int i = 1; i < argc; ++i) {
-    const std::string a = argv[i];
-    if (a == "--min-log2" && i + 1 < argc)
-      min_log2 = std::atoi(argv[++i]);
-    else if (a == "--max-log2" && i + 1 < argc)
-      max_log2 = std::atoi(argv[++i]);
-    else if (a == "--csv" && i + 1 < argc)
-      csv = argv[++i];
-    else if (a == "--op" && i + 1 < argc)
-      only = argv[++i];
-    else if (a == "--reps" && i + 1 < argc)
-      reps = std::atoi(argv[++i]);
-    else {
-      std::printf("usage: carry_bench_radix [--min-log2 N] [--max-log2 N] [--op keys|pairs|adaptive] [--reps R] [--csv FILE]\n");
-      return a == "--help" ? 0 : 2;
-    }
-  }
-  if (!gpu_present()) {
-    std::printf("carry_bench_radix: no CUDA-capable GPU found\n");
-    return 2;
-  }
-  print_bench_banner(cccl_version());
+  bench_args args{14, 28, "bench_radix.csv", ""};
+  if (const int rc = bench_start("carry_bench_radix", "[--min-log2 N] [--max-log2 N] [--op keys|pairs|adaptive] [--reps R] [--csv FILE]", argc, argv, args,
+                                [&](const std::string& a, int& i) {
+                                  if (a != "--reps" || i + 1 >= argc) return false;
+                                  reps = std::atoi(argv[++i]);
+                                  return true;
+                                });
+      rc >= 0)
+    return rc;
+  const int min_log2 = args.min_log2, max_log2 = args.max_log2;
+  const std::string csv = args.csv, only = args.only;
   for (int l = min_log2; l <= max_log2; l += 2) {
     const std::size_t n = std::size_t{1} << l;
     if (only.empty() || only == "keys") {

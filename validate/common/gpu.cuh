@@ -68,6 +68,42 @@ struct device_buffer {
   }
 };
 
+/// One call captured into a CUDA graph on the first of two non-blocking streams, instantiated; replay
+/// `rep` launches it on stream rep % 2 and waits for it. `status`: the first error of capture or
+/// instantiation (the call's own return value included).
+struct captured_call {
+  cudaStream_t streams[2]{};
+  cudaGraph_t graph{};
+  cudaGraphExec_t exec{};
+  cudaError_t status = cudaSuccess;
+  template <class F>
+  explicit captured_call(F&& call) {
+    CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&streams[0], cudaStreamNonBlocking));
+    CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&streams[1], cudaStreamNonBlocking));
+    status = cudaStreamBeginCapture(streams[0], cudaStreamCaptureModeGlobal);
+    if (status != cudaSuccess) return;
+    const cudaError_t called = call(streams[0]);
+    status = cudaStreamEndCapture(streams[0], &graph);
+    if (called != cudaSuccess) status = called;
+    if (status == cudaSuccess) status = cudaGraphInstantiate(&exec, graph, 0);
+  }
+  captured_call(const captured_call&) = delete;
+  captured_call& operator=(const captured_call&) = delete;
+  /// Launches replay `rep` (after the caller's uploads, which it syncs first) and waits for it.
+  cudaError_t replay(int rep) {
+    CARRY_CUDA_OR_DIE(cudaDeviceSynchronize()); // legacy-stream uploads done before the non-blocking launch
+    const cudaStream_t s = streams[rep % 2];
+    const cudaError_t e = cudaGraphLaunch(exec, s);
+    return e != cudaSuccess ? e : cudaStreamSynchronize(s);
+  }
+  ~captured_call() {
+    if (exec) cudaGraphExecDestroy(exec);
+    if (graph) cudaGraphDestroy(graph);
+    for (cudaStream_t s : streams)
+      if (s) cudaStreamDestroy(s);
+  }
+};
+
 /// The first line of every benchmark's output: GPU, SMs, L2, CUDA runtime, CUB's version (cccl, from the
 /// baselines) and the carry commit ($CARRY_COMMIT).
 inline void print_bench_banner(const char* cccl) {
