@@ -5,6 +5,8 @@
 
 #include <cstdint>
 
+#include "../scan/block/multisplit.cuh"
+
 namespace carry {
 namespace radix_tuning {
 
@@ -18,10 +20,25 @@ constexpr int threads = 256;
 /// types (4-byte: 16 items, 4096 a tile; 8-byte: 8; 16-byte: 4). Sized by shared memory (stage 16 KB,
 /// digits, 8 warps x 256 counters: about 30 KB a block, 7 blocks an SM by shared memory) and registers
 /// (16 keys, digits and ranks a thread).
+#ifndef CARRY_RADIX_ITEMS4
+#define CARRY_RADIX_ITEMS4 16
+#endif
 template <int BYTES>
 constexpr int items() {
-  return BYTES <= 4 ? 16 : BYTES <= 8 ? 8 : 4;
+  return BYTES <= 4 ? CARRY_RADIX_ITEMS4 : BYTES <= 8 ? 8 : 4;
 }
+/// Blocks an SM the onesweep kernel's registers must allow (__launch_bounds__).
+#ifndef CARRY_RADIX_MIN_BLOCKS
+#define CARRY_RADIX_MIN_BLOCKS 1
+#endif
+constexpr int onesweep_min_blocks = CARRY_RADIX_MIN_BLOCKS;
+
+/// How the multisplit's lanes find the others of their digit (block::peer_method). A tuning sweep
+/// builds with CARRY_RADIX_PEERS=0/1/2 (match_any, ballot, atomic_or) to compare them.
+#ifndef CARRY_RADIX_PEERS
+#define CARRY_RADIX_PEERS 2
+#endif
+constexpr block::peer_method peers = static_cast<block::peer_method>(CARRY_RADIX_PEERS);
 
 /// Small inputs: up to this many tiles run as one cluster of blocks (one launch, digit counts exchanged
 /// in distributed shared memory, every pass in the same launch). 16 is the largest cluster sm_90 allows

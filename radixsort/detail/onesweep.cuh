@@ -37,7 +37,7 @@ struct onesweep_args {
 ///   + the look-back's count; the portion's last tile leaves the next portion's bases;
 ///   scatter keys, then values, through shared memory.
 template <int ITEMS, bool HAS_VALUES, class K, class V>
-__global__ void __launch_bounds__(radix_tuning::threads)
+__global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_min_blocks)
     onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, const sort_control* control,
                     std::uint64_t* bases) {
   using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V>;

@@ -11,6 +11,13 @@
 namespace carry {
 namespace block {
 
+/// How the lanes of a warp holding the same digit find each other in phase 1 of multisplit::rank.
+enum class peer_method {
+  match_any, ///< __match_any_sync on the digit
+  ballot,    ///< one __ballot_sync per digit bit, the lanes agreeing on every bit
+  atomic_or  ///< each lane ORs its bit into its digit's mask in shared memory, then reads the mask
+};
+
 /// Ranks a tile of BLOCK_THREADS x ITEMS items by a digit of RADIX_BITS bits, stably: item i goes to
 /// position (items of smaller digits in the tile) + (items of its digit before it in the tile).
 ///
@@ -24,7 +31,7 @@ namespace block {
 ///   3. each item's position = its digit's scanned start for its warp + its rank in phase 1.
 ///
 ///   8 items, digits [1 0 1 1 0 2 0 1]  ->  positions [3 0 4 5 1 7 2 6]
-template <int BLOCK_THREADS, int ITEMS, int RADIX_BITS>
+template <int BLOCK_THREADS, int ITEMS, int RADIX_BITS, peer_method PEERS = peer_method::match_any>
 struct multisplit {
   static constexpr int radix = 1 << RADIX_BITS;
   static constexpr int warps = BLOCK_THREADS / detail::warp_threads;
@@ -36,8 +43,32 @@ struct multisplit {
   using scan_t = block_scan<std::uint32_t, BLOCK_THREADS, block_scan_algorithm::coarsened, scan_items>;
   struct temp_storage {
     std::uint32_t count[warps][radix]; // warp-major while counting (each lane's digit: its own bank)
+    std::uint32_t mask[PEERS == peer_method::atomic_or ? warps : 1][radix]; // atomic_or: lanes of a digit
     typename scan_t::temp_storage scan;
   };
+
+  /// The lanes of `active` whose digit equals d (this lane's; `live`: this lane takes part).
+  __device__ static unsigned peers_of(temp_storage& ts, unsigned active, bool live, unsigned d, int warp, int lane) {
+    if constexpr (PEERS == peer_method::match_any) {
+      return live ? __match_any_sync(active, d) : 0u;
+    } else if constexpr (PEERS == peer_method::ballot) {
+      unsigned peers = active;
+      CARRY_UNROLL
+      for (int b = 0; b < RADIX_BITS; ++b) {
+        const bool bit = (d >> b) & 1u;
+        const unsigned m = __ballot_sync(0xffffffffu, bit);
+        peers &= bit ? m : ~m;
+      }
+      return live ? peers : 0u;
+    } else {
+      if (live) atomicOr(&ts.mask[warp][d], 1u << lane);
+      __syncwarp();
+      const unsigned peers = live ? ts.mask[warp][d] : 0u;
+      __syncwarp();
+      if (live && lane == __ffs(peers) - 1) ts.mask[warp][d] = 0; // clear for the next round
+      return peers;
+    }
+  }
 
   /// The tile index of a thread's j-th item.
   __device__ static int item_index(int j) {
@@ -51,6 +82,8 @@ struct multisplit {
     const int lane = threadIdx.x % detail::warp_threads, warp = threadIdx.x / detail::warp_threads;
     std::uint32_t* flat = &ts.count[0][0];
     for (int i = threadIdx.x; i < counters; i += BLOCK_THREADS) flat[i] = 0;
+    if constexpr (PEERS == peer_method::atomic_or)
+      for (int i = threadIdx.x; i < counters; i += BLOCK_THREADS) (&ts.mask[0][0])[i] = 0;
     __syncthreads();
     // ---- phase 1: ranks within the warp, running counts per digit ----
     const unsigned below = (1u << lane) - 1u;
@@ -58,8 +91,8 @@ struct multisplit {
     for (int j = 0; j < ITEMS; ++j) {
       const bool live = item_index(j) < valid;
       const unsigned active = __ballot_sync(0xffffffffu, live);
+      const unsigned peers = peers_of(ts, active, live, digit[j], warp, lane);
       if (live) {
-        const unsigned peers = __match_any_sync(active, digit[j]);
         const std::uint32_t before = ts.count[warp][digit[j]];
         position[j] = static_cast<int>(before) + __popc(peers & below);
         __syncwarp(active);
