@@ -5,8 +5,6 @@
 
 #include <cstdint>
 
-#include "../scan/block/multisplit.cuh"
-
 namespace carry {
 namespace radix_tuning {
 
@@ -41,7 +39,7 @@ constexpr int onesweep_min_blocks = CARRY_RADIX_MIN_BLOCKS;
 #ifndef CARRY_RADIX_PEERS
 #define CARRY_RADIX_PEERS 2
 #endif
-constexpr block::peer_method peers = static_cast<block::peer_method>(CARRY_RADIX_PEERS);
+constexpr int peers = CARRY_RADIX_PEERS; // block::peer_method's value (plain C++ here)
 
 /// Small inputs: up to this many tiles run as one cluster of blocks (one launch, digit counts exchanged
 /// in distributed shared memory, every pass in the same launch). 16 is the largest cluster sm_90 allows
