@@ -28,6 +28,10 @@ struct radix_digit {
   __device__ int bin_of(const K& k) const { return static_cast<int>(spec.of(radix_key<K>::ordered(k))); }
 };
 
+/// The engine's multisplit as every radix kernel ranks a tile of 256 x ITEMS with it.
+template <int ITEMS>
+using tile_ranker = block::multisplit<radix_tuning::threads, ITEMS, radix_tuning::digit_bits, static_cast<block::peer_method>(radix_tuning::peers)>;
+
 /// The tile shape of every radix kernel for key K and value V (V = null_value: keys only).
 template <class K, class V>
 struct tile_shape {
@@ -36,7 +40,6 @@ struct tile_shape {
   static constexpr int threads = radix_tuning::threads;
   static constexpr int items = radix_tuning::items<widest>();
   static constexpr int tile_items = threads * items;
-  using ranker = block::multisplit<threads, items, radix_tuning::digit_bits, static_cast<block::peer_method>(radix_tuning::peers)>;
   static_assert(threads == radix_tuning::radix, "carry: one thread per digit");
 };
 
@@ -46,7 +49,7 @@ struct tile_shape {
 template <int ITEMS, bool HAS_VALUES, class K, class V>
 struct staged_tile_storage {
   static constexpr int tile_items = radix_tuning::threads * ITEMS;
-  using ranker = block::multisplit<radix_tuning::threads, ITEMS, radix_tuning::digit_bits, static_cast<block::peer_method>(radix_tuning::peers)>;
+  using ranker = tile_ranker<ITEMS>;
   typename ranker::temp_storage rank;
   union {
     K keys[tile_items];
@@ -60,7 +63,7 @@ struct staged_tile_storage {
 /// dead items get digit 0 and are never ranked.
 template <int ITEMS, class K, class Digit>
 __device__ void load_keys(const K* src, int valid, const Digit& digit, K (&k)[ITEMS], unsigned (&d)[ITEMS]) {
-  using ranker = block::multisplit<radix_tuning::threads, ITEMS, radix_tuning::digit_bits, static_cast<block::peer_method>(radix_tuning::peers)>;
+  using ranker = tile_ranker<ITEMS>;
   CARRY_UNROLL
   for (int j = 0; j < ITEMS; ++j) {
     const int i = ranker::item_index(j);
