@@ -87,8 +87,8 @@ __global__ void __launch_bounds__(THREADS, apps_tuning::bin_min_blocks)
       base[dd] += static_cast<std::uint64_t>(ms::count(ts.rank, dd, valid));
     }
     // ---- scatter through shared memory (its first barrier publishes the adjustments) ----
-    radix_detail::scatter_tile<ITEMS, HAS_VALUES>(ts, k, d, pos, valid, keys_out, HAS_VALUES ? values_in + tb : values_in,
-                                                 values_out);
+    radix_detail::scatter_tile<ITEMS, HAS_VALUES>(ts, digit, k, [&](int j) { return d[j]; }, pos, valid, keys_out,
+                                                 HAS_VALUES ? values_in + tb : values_in, values_out);
   }
 }
 

@@ -53,10 +53,11 @@ __global__ void __launch_bounds__(radix_tuning::threads)
     const digit_spec spec = pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending);
     // ---- load and rank ----
     K key[ITEMS];
-    unsigned d[ITEMS];
     int pos[ITEMS];
-    load_keys<ITEMS>(kb.src(p, a.passes) + base, valid, radix_digit<K>{spec}, key, d);
-    ms::rank(ts.rank, d, valid, pos);
+    const radix_digit<K> digit{spec};
+    const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); };
+    load_keys<ITEMS>(kb.src(p, a.passes) + base, valid, key);
+    ms::rank_by(ts.rank, digit_at, valid, pos);
     mine[dd] = static_cast<std::uint32_t>(ms::count(ts.rank, dd, valid));
     cluster.sync();
     // ---- digit totals and the counts of earlier blocks, from every block's shared memory ----
@@ -70,7 +71,7 @@ __global__ void __launch_bounds__(radix_tuning::threads)
     ts.adjust[dd] = std::uint64_t{total[0]} + before - static_cast<std::uint64_t>(ms::start(ts.rank, dd));
     // ---- scatter (its first barrier publishes the adjustments) ----
     const V* vsrc = HAS_VALUES ? vb.src(p, a.passes) + base : nullptr;
-    scatter_tile<ITEMS, HAS_VALUES>(ts, key, d, pos, valid, kb.dst(p, a.passes), vsrc,
+    scatter_tile<ITEMS, HAS_VALUES>(ts, digit, key, digit_at, pos, valid, kb.dst(p, a.passes), vsrc,
                                     HAS_VALUES ? vb.dst(p, a.passes) : nullptr);
     cluster.sync();
   }

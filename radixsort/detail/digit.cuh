@@ -19,14 +19,24 @@ struct null_value {
 
 /// Pass digit of a key: spec.of(its ordered bits). Also apps' binner interface (sample_type,
 /// level_bytes, bind, bin_of), so bin_upsweep_kernel / bin_downsweep_kernel run a radix pass.
+/// `recompute`: a shift and a mask, so the tile kernels recompute it from the keys they hold rather
+/// than keep ITEMS digits in registers (digit_recompute).
 template <class K>
 struct radix_digit {
   digit_spec spec;
   using sample_type = K;
   static constexpr std::size_t level_bytes = 0;
+  static constexpr bool recompute = true;
   __device__ radix_digit bind(void*) const { return *this; }
   __device__ int bin_of(const K& k) const { return static_cast<int>(spec.of(radix_key<K>::ordered(k))); }
 };
+
+/// Whether a tile kernel recomputes Digit's bin_of from the keys instead of holding the digits: its
+/// `recompute` member, false without one (apps' binners: bin_of may divide or search the levels).
+template <class D, class = void>
+struct digit_recompute : std::false_type {};
+template <class D>
+struct digit_recompute<D, std::void_t<decltype(D::recompute)>> : std::bool_constant<D::recompute> {};
 
 /// The engine's multisplit as every radix kernel ranks a tile of 256 x ITEMS with it.
 template <int ITEMS>
@@ -75,28 +85,43 @@ __device__ void load_keys(const K* src, int valid, const Digit& digit, K (&k)[IT
   }
 }
 
+/// Loads a tile's keys only (warp-striped), for kernels that recompute digits (digit_recompute).
+template <int ITEMS, class K>
+__device__ void load_keys(const K* src, int valid, K (&k)[ITEMS]) {
+  using ranker = tile_ranker<ITEMS>;
+  CARRY_UNROLL
+  for (int j = 0; j < ITEMS; ++j)
+    if (ranker::item_index(j) < valid) k[j] = src[ranker::item_index(j)];
+}
+
 /// Scatters a ranked tile (one thread per digit): keys staged at their ranks, then written in staged
 /// order to ts.adjust[digit] + staged position, so each digit's items leave as one run; then the values
-/// (loaded from `vsrc`, the tile's values) to the same places. ts.adjust must be set and visible; ends
-/// with a barrier.
-template <int ITEMS, bool HAS_VALUES, class K, class V>
-__device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V>& ts, const K (&k)[ITEMS],
-                             const unsigned (&d)[ITEMS], const int (&pos)[ITEMS], int valid, K* kdst, const V* vsrc,
-                             V* vdst) {
+/// (loaded from `vsrc`, the tile's values) to the same places. digit_at(j): the digit of the thread's
+/// j-th item. A staged key's digit is recomputed (digit.bin_of) when Digit allows it and no values
+/// overwrite the stage; else it is staged beside the key. ts.adjust must be set and visible; ends with
+/// a barrier.
+template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, class DigitAt>
+__device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V>& ts, const Digit& digit, const K (&k)[ITEMS],
+                             DigitAt digit_at, const int (&pos)[ITEMS], int valid, K* kdst, const V* vsrc, V* vdst) {
   using ranker = typename staged_tile_storage<ITEMS, HAS_VALUES, K, V>::ranker;
   constexpr int threads = radix_tuning::threads;
+  constexpr bool stage_digits = HAS_VALUES || !digit_recompute<Digit>::value;
   // ---- keys through shared memory ----
   CARRY_UNROLL
   for (int j = 0; j < ITEMS; ++j)
     if (ranker::item_index(j) < valid) {
       ts.stage.keys[pos[j]] = k[j];
-      ts.digit[pos[j]] = static_cast<unsigned char>(d[j]);
+      if constexpr (stage_digits) ts.digit[pos[j]] = static_cast<unsigned char>(digit_at(j));
     }
   __syncthreads();
   CARRY_UNROLL
   for (int j = 0; j < ITEMS; ++j) {
     const int i = j * threads + static_cast<int>(threadIdx.x);
-    if (i < valid) kdst[ts.adjust[ts.digit[i]] + static_cast<std::uint64_t>(i)] = ts.stage.keys[i];
+    if (i < valid) {
+      const K key = ts.stage.keys[i];
+      const unsigned dg = stage_digits ? ts.digit[i] : static_cast<unsigned>(digit.bin_of(key));
+      kdst[ts.adjust[dg] + static_cast<std::uint64_t>(i)] = key;
+    }
   }
   // ---- values to the same places (the staged digits still say where) ----
   if constexpr (HAS_VALUES) {

@@ -56,10 +56,11 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
   const int valid = a.tiles.valid_items(tile);
   // ---- load and rank ----
   K key[ITEMS];
-  unsigned d[ITEMS];
   int pos[ITEMS];
-  load_keys<ITEMS>(kb.src(j, k) + base, valid, radix_digit<K>{a.spec}, key, d);
-  ms::rank(ts.rank, d, valid, pos);
+  const radix_digit<K> digit{a.spec};
+  const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); }; // recomputed: no registers held
+  load_keys<ITEMS>(kb.src(j, k) + base, valid, key);
+  ms::rank_by(ts.rank, digit_at, valid, pos);
   // ---- look-back, one chain per digit ----
   {
     const int dd = threadIdx.x;
@@ -81,7 +82,8 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
   }
   // ---- scatter through shared memory (its first barrier publishes the adjustments) ----
   const V* vsrc = HAS_VALUES ? vb.src(j, k) + base : nullptr;
-  scatter_tile<ITEMS, HAS_VALUES>(ts, key, d, pos, valid, kb.dst(j, k), vsrc, HAS_VALUES ? vb.dst(j, k) : nullptr);
+  scatter_tile<ITEMS, HAS_VALUES>(ts, digit, key, digit_at, pos, valid, kb.dst(j, k), vsrc,
+                                  HAS_VALUES ? vb.dst(j, k) : nullptr);
 }
 
 /// Blocks of copy_kernel for n items: grid-stride, at most 4 per SM-ish (1056 blocks of 256 threads).

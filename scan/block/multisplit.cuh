@@ -79,6 +79,14 @@ struct multisplit {
   /// Positions of the first `valid` items of the tile (`digit[j]` < radix for those); dead items get
   /// nothing. On return (after a barrier) start(d) and count(d) describe digit d in the tile.
   __device__ static void rank(temp_storage& ts, const unsigned (&digit)[ITEMS], int valid, int (&position)[ITEMS]) {
+    rank_by(ts, [&](int j) { return digit[j]; }, valid, position);
+  }
+
+  /// rank with the digits asked for, not held: digit_at(j) (< radix) is the digit of the thread's j-th
+  /// item, called for live items only, once per phase. A caller whose digit is a shift and a mask of
+  /// a key it holds anyway saves ITEMS registers (the radix pass: no spills at 64 registers a thread).
+  template <class DigitAt>
+  __device__ static void rank_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS]) {
     const int lane = threadIdx.x % detail::warp_threads, warp = threadIdx.x / detail::warp_threads;
     std::uint32_t* flat = &ts.count[0][0];
     for (int i = threadIdx.x; i < counters; i += BLOCK_THREADS) flat[i] = 0;
@@ -91,12 +99,13 @@ struct multisplit {
     for (int j = 0; j < ITEMS; ++j) {
       const bool live = item_index(j) < valid;
       const unsigned active = __ballot_sync(0xffffffffu, live);
-      const unsigned peers = peers_of(ts, active, live, digit[j], warp, lane);
+      const unsigned dj = live ? static_cast<unsigned>(digit_at(j)) : 0u;
+      const unsigned peers = peers_of(ts, active, live, dj, warp, lane);
       if (live) {
-        const std::uint32_t before = ts.count[warp][digit[j]];
+        const std::uint32_t before = ts.count[warp][dj];
         position[j] = static_cast<int>(before) + __popc(peers & below);
         __syncwarp(active);
-        if (lane == __ffs(peers) - 1) ts.count[warp][digit[j]] = before + static_cast<std::uint32_t>(__popc(peers));
+        if (lane == __ffs(peers) - 1) ts.count[warp][dj] = before + static_cast<std::uint32_t>(__popc(peers));
       }
       __syncwarp();
     }
@@ -120,7 +129,7 @@ struct multisplit {
     // ---- phase 3: positions ----
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j)
-      if (item_index(j) < valid) position[j] += static_cast<int>(ts.count[warp][digit[j]]);
+      if (item_index(j) < valid) position[j] += static_cast<int>(ts.count[warp][static_cast<unsigned>(digit_at(j))]);
   }
 
   /// Where digit d starts in the ranked tile (valid after rank).
