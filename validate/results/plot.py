@@ -69,6 +69,8 @@ def main():
                 continue
             ax.plot([p[0] for p in pts], [p[1] for p in pts], style, label=group)
         ax.set_xscale("log", base=2)
+        if units[(op, typ)] == "G keys/s":
+            ax.set_yscale("log")  # a key copy runs ~10x a sort: on a linear axis it flattens carry and CUB
         ax.set_xlabel("n (items)")
         ax.set_ylabel(units[(op, typ)])
         ax.set_title(f"{op}, {typ} ({method}; {', '.join(sorted(sources[(op, typ)]))})", fontsize=9)
