@@ -153,6 +153,31 @@ TEST_CASE("radix passes: the LSD model of the device passes equals a stable sort
   }
 }
 
+namespace {
+template <class K>
+void sorted_keys_case() {
+  for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, std::size_t{100003}})
+    for (key_dist d : {key_dist::uniform, key_dist::low_entropy, key_dist::two_values})
+      for (bool desc : {false, true}) {
+        INFO("bytes " << sizeof(K) << " n " << n << " " << carry_validate::dist_name(d) << (desc ? " desc" : ""));
+        const auto keys = carry_validate::make_keys<K>(n, d, 5);
+        std::vector<K> want = keys;
+        if (desc)
+          std::sort(want.begin(), want.end(), [](K a, K b) { return a > b; });
+        else
+          std::sort(want.begin(), want.end());
+        REQUIRE(carry_validate::reference_sorted_keys(keys, desc) == want);
+      }
+}
+} // namespace
+
+TEST_CASE("radix large-test reference: the linear sort of whole unsigned keys equals std::sort", "[radix]") {
+  sorted_keys_case<std::uint8_t>();
+  sorted_keys_case<std::uint16_t>();
+  sorted_keys_case<std::uint32_t>();
+  sorted_keys_case<std::uint64_t>();
+}
+
 TEST_CASE("radix test data: sorted, reversed, equal and two-valued inputs are what they say", "[radix]") {
   const auto s = carry_validate::make_keys<std::uint32_t>(1000, key_dist::sorted, 1);
   REQUIRE(std::is_sorted(s.begin(), s.end()));
