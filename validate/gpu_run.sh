@@ -1,7 +1,8 @@
 #!/usr/bin/env bash
 # One device session: build, full GPU test suite, compute-sanitizer runs, benchmark; logs under $OUT.
 # usage: validate/gpu_run.sh [stages...]   stages: build test appstest radixtest sanitize bench compactbench appsbench
-#        radixbench quickbench tune demo   (default: all but tune, appstest, radixtest, quickbench)
+#        radixbench radixprofile quickbench tune demo   (default: all but tune, appstest, radixtest,
+#        radixprofile, quickbench; CARRY_CMAKE_ARGS=-DCMAKE_CUDA_FLAGS=-lineinfo: source lines in profiles)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/carry-out}
@@ -15,7 +16,7 @@ step() { echo "== $1: $(date +%T)"; }
 
 if has build; then
   step build
-  CARRY_CMAKE_ARGS="-DCARRY_BUILD_TUNE=$(has tune && echo ON || echo OFF)" ./build.sh test -N >"$OUT/build.log" 2>&1 || { tail -50 "$OUT/build.log"; exit 1; }
+  CARRY_CMAKE_ARGS="-DCARRY_BUILD_TUNE=$(has tune && echo ON || echo OFF) ${CARRY_CMAKE_ARGS:-}" ./build.sh test -N >"$OUT/build.log" 2>&1 || { tail -50 "$OUT/build.log"; exit 1; }
   grep -E "warning|error" "$OUT/build.log" | head -5
   [ -x build/validate/carry_tune ] || { has tune && cmake --build build --target carry_tune >>"$OUT/build.log" 2>&1; }
 fi
@@ -114,6 +115,14 @@ test_stage() {  # stage regex log: the ctest entries matching regex (and the CPU
 }
 test_stage radixtest test_radix test_radix.log
 test_stage appstest test_apps test_apps.log
+if has radixprofile; then # Nsight Compute of one onesweep pass (u32, 2^24), with per-instruction counts
+  step radixprofile
+  ncu --clock-control none -k regex:onesweep_kernel -s 4 -c 1 --set full --import-source yes -o "$OUT/onesweep" \
+    build/apps/carry sort --n 16777216 --reps 2 >"$OUT/ncu.log" 2>&1 || status=1
+  ncu -i "$OUT/onesweep.ncu-rep" --page details >"$OUT/onesweep-details.txt" 2>&1
+  ncu -i "$OUT/onesweep.ncu-rep" --page source --csv --print-source sass >"$OUT/onesweep-sass.csv" 2>&1
+  tail -3 "$OUT/ncu.log"
+fi
 if has demo; then
   step demo
   ./build.sh demo >"$OUT/demo.log" 2>&1 || status=1
