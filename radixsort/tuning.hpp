@@ -41,6 +41,23 @@ constexpr int onesweep_min_blocks = CARRY_RADIX_MIN_BLOCKS;
 #endif
 constexpr int peers = CARRY_RADIX_PEERS; // block::peer_method's value (plain C++ here)
 
+/// When a onesweep tile resolves its digit offsets. 0 (the measured default): after its rank. 1: as
+/// soon as the rank's first phase has the tile's digit counts (multisplit::rank_by's on_counts), before
+/// its block scan, so the tiles after it find an inclusive prefix sooner. Built by the tuning sweep
+/// (carry_tune_radix_early); not yet measured.
+#ifndef CARRY_RADIX_EARLY_LOOKBACK
+#define CARRY_RADIX_EARLY_LOOKBACK 0
+#endif
+constexpr bool early_lookback = CARRY_RADIX_EARLY_LOOKBACK != 0;
+
+/// Nanoseconds a onesweep look-back thread sleeps before re-reading an unpublished word (0: it spins,
+/// the measured default; spinning threads take issue slots from the ranking warps of their SM). Built
+/// by the tuning sweep (carry_tune_radix_sleep); not yet measured.
+#ifndef CARRY_RADIX_LOOKBACK_NS
+#define CARRY_RADIX_LOOKBACK_NS 0
+#endif
+constexpr int lookback_delay_ns = CARRY_RADIX_LOOKBACK_NS;
+
 /// Small inputs: up to this many tiles run as one cluster of blocks (one launch, digit counts exchanged
 /// in distributed shared memory, every pass in the same launch). 16 is the largest cluster sm_90 allows
 /// (non-portable); the dispatch asks the device what it can co-schedule and falls back to the onesweep

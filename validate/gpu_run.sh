@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One device session: build, full GPU test suite, compute-sanitizer runs, benchmark; logs under $OUT.
 # usage: validate/gpu_run.sh [stages...]   stages: build test appstest radixtest sanitize bench compactbench appsbench
-#        radixbench radixprofile quickbench tune demo   (default: all but tune, appstest, radixtest,
-#        radixprofile, quickbench; CARRY_CMAKE_ARGS=-DCMAKE_CUDA_FLAGS=-lineinfo: source lines in profiles)
+#        radixbench radixprofile radixtune quickbench tune demo   (default: all but tune, appstest,
+#        radixtest, radixprofile, radixtune, quickbench; CARRY_CMAKE_ARGS=-DCMAKE_CUDA_FLAGS=-lineinfo: source lines in profiles)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/carry-out}
@@ -85,6 +85,16 @@ fi
 if has tune; then
   step tune
   build/validate/carry_tune ${TUNE_ARGS:-} 2>&1 | tee "$OUT/tune.log"
+fi
+if has radixtune; then # the radix tuning variants (validate/CMakeLists.txt), built on top of the build stage's tree
+  step radixtune
+  variants="${RADIX_VARIANTS:-base match_any ballot early early3 sleep items20}"
+  cmake -S . -B build -DCARRY_BUILD_TUNE=ON >>"$OUT/build.log" 2>&1 &&
+    cmake --build build -j "$JOBS" --target $(for v in $variants; do echo carry_tune_radix_$v; done) >>"$OUT/build.log" 2>&1 ||
+    { tail -30 "$OUT/build.log"; exit 1; }
+  : >"$OUT/tune-radix.log"
+  for v in $variants; do build/validate/carry_tune_radix_$v >>"$OUT/tune-radix.log" 2>&1 || status=1; done
+  grep -E "MISMATCH|2\^2[46]" "$OUT/tune-radix.log"
 fi
 if has quickbench; then
   step quickbench

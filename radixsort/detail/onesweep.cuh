@@ -32,7 +32,8 @@ struct onesweep_args {
 /// Pass kernel. A block whose pass the histogram marked skipped returns at once. Otherwise:
 ///   ticket -> tile (tiles in the order blocks start, so a tile's predecessors run or ran);
 ///   load and rank the tile (multisplit); thread d publishes the tile's count of digit d in chain d,
-///   looks back along chain d (lookback::look_back_chain) and publishes its inclusive count;
+///   looks back along chain d (lookback::look_back_chain) and publishes its inclusive count (after the
+///   rank, or inside it once the counts are known: radix_tuning::early_lookback);
 ///   the digit's global offset = the portion's base for d (histogram offsets plus earlier portions)
 ///   + the look-back's count; the portion's last tile leaves the next portion's bases;
 ///   scatter keys, then values, through shared memory.
@@ -60,21 +61,30 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
   const radix_digit<K> digit{a.spec};
   const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); }; // recomputed: no registers held
   load_keys<ITEMS>(kb.src(j, k) + base, valid, key);
-  ms::rank_by(ts.rank, digit_at, valid, pos);
-  // ---- look-back, one chain per digit ----
-  {
-    const int dd = threadIdx.x;
-    const std::uint32_t count = static_cast<std::uint32_t>(ms::count(ts.rank, dd, valid));
-    const lookback::chain_view<lookback::packed_counts> view{
-        lookback::packed_counts::bind(static_cast<char*>(a.state) + a.words_offset), radix};
-    std::uint32_t before = 0;
+  // ---- look-back, one chain per digit: thread dd publishes the tile's count of digit dd in chain dd,
+  // folds the counts of the tiles before it, publishes the inclusive count ----
+  const lookback::chain_view<lookback::packed_counts> view{
+      lookback::packed_counts::bind(static_cast<char*>(a.state) + a.words_offset), radix};
+  std::uint32_t before = 0; // thread dd: digit dd's keys in the portion's tiles before this one
+  const auto resolve = [&](int dd, std::uint32_t count) {
     if (t == 0) {
       view.publish(0, dd, lookback::state_prefix, count);
     } else {
       view.publish(t, dd, lookback::state_aggregate, count);
-      before = lookback::look_back_chain<0>(view, t, dd, std::uint32_t{0}, sum{});
+      before = lookback::look_back_chain<radix_tuning::lookback_delay_ns>(view, t, dd, std::uint32_t{0}, sum{});
       view.publish(t, dd, lookback::state_prefix, before + count);
     }
+  };
+  // ---- rank (the multisplit); the look-back runs inside it (early) or after it ----
+  if constexpr (radix_tuning::early_lookback)
+    ms::rank_by(ts.rank, digit_at, valid, pos, resolve);
+  else
+    ms::rank_by(ts.rank, digit_at, valid, pos);
+  // ---- this tile's global digit offsets ----
+  {
+    const int dd = threadIdx.x;
+    const std::uint32_t count = static_cast<std::uint32_t>(ms::count(ts.rank, dd, valid));
+    if constexpr (!radix_tuning::early_lookback) resolve(dd, count);
     std::uint64_t* portion_base = bases + a.pass * 2 * radix;
     const std::uint64_t b = portion_base[(a.portion & 1) * radix + dd];
     if (t == a.portion_tiles - 1) portion_base[((a.portion + 1) & 1) * radix + dd] = b + before + count;

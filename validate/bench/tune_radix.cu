@@ -1,6 +1,6 @@
-// Tuning sweep of the radix sort: one build per multisplit peer method (CARRY_RADIX_PEERS = 0 match_any,
-// 1 ballot, 2 atomic_or), each timing carry's sort_keys u32 (onesweep, three kernels), sort_pairs
-// u32/u32 and the small-input cluster path, cold L2, medians, CUB in the same run.
+// Tuning sweep of the radix sort: one build per variant of radixsort/tuning.hpp (carry_tune_radix_<name>,
+// validate/CMakeLists.txt), each checking and timing carry's sort_keys u32 (onesweep, three kernels),
+// sort_pairs u32/u32 and the small-input cluster path, cold L2, medians, CUB in the same run.
 #include <cstdio>
 #include <vector>
 
@@ -15,11 +15,20 @@
 using namespace carry_validate;
 using A = carry::radix_sort_algorithm;
 
+#ifndef CARRY_TUNE_VARIANT
+#define CARRY_TUNE_VARIANT base
+#endif
+#define CARRY_TUNE_STR2(x) #x
+#define CARRY_TUNE_STR(x) CARRY_TUNE_STR2(x)
+static const char* const variant = CARRY_TUNE_STR(CARRY_TUNE_VARIANT);
+
 int main() {
   if (!gpu_present()) return skip_return_code;
   device_buffer<unsigned char> flush(std::size_t{192} << 20);
   auto cold = [&](int r) { CARRY_CUDA_OR_DIE(cudaMemsetAsync(flush.ptr, r & 0xff, flush.n)); };
-  std::printf("peers %d\n", CARRY_RADIX_PEERS);
+  std::printf("%s: peers %d, items %d, min blocks %d, early look-back %d, look-back sleep %d ns\n", variant,
+              CARRY_RADIX_PEERS, CARRY_RADIX_ITEMS4, CARRY_RADIX_MIN_BLOCKS, CARRY_RADIX_EARLY_LOOKBACK,
+              CARRY_RADIX_LOOKBACK_NS);
   for (int l : {14, 16, 20, 24, 26}) {
     const std::size_t n = std::size_t{1} << l;
     const auto keys = make_keys<std::uint32_t>(n, key_dist::uniform, l);
@@ -40,13 +49,16 @@ int main() {
     b = need;
     CARRY_CUDA_OR_DIE(carry::sort_keys(temp.ptr, b, kin.ptr, kout.ptr, static_cast<std::int64_t>(n)));
     CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-    const bool ok = kout.download(n) == kref.download(n);
+    const auto want = kref.download(n);
+    bool ok = kout.download(n) == want;
     auto t = [&](auto&& f) { return median_event_us_after(cold, f, 15, true); };
     const double keys_auto = t([&] { std::size_t x = need; carry::sort_keys(temp.ptr, x, kin.ptr, kout.ptr, static_cast<std::int64_t>(n)); });
     const double keys_three = t([&] { std::size_t x = need; carry::sort_keys(temp.ptr, x, kin.ptr, kout.ptr, static_cast<std::int64_t>(n), 0, 32, three); });
+    ok = ok && kout.download(n) == want;
     const double pairs = t([&] { std::size_t x = need; carry::sort_pairs(temp.ptr, x, kin.ptr, kout.ptr, vin.ptr, vout.ptr, static_cast<std::int64_t>(n)); });
+    ok = ok && kout.download(n) == want && vout.download(n) == want; // values = keys: they sort alike
     const double cub = t([&] { std::size_t x = need; cub_radix_keys(temp.ptr, x, kin.ptr, kref.ptr, static_cast<std::int64_t>(n), 0, 32, false, true, 0); });
-    std::printf("peers %d 2^%d %s keys %.1f us (%.3fx cub %.1f), three %.1f, pairs %.1f\n", CARRY_RADIX_PEERS, l,
+    std::printf("%s 2^%d %s keys %.1f us (%.3fx cub %.1f), three %.1f, pairs %.1f\n", variant, l,
                 ok ? "ok" : "MISMATCH", keys_auto, cub / keys_auto, cub, keys_three, pairs);
   }
   return 0;
