@@ -58,6 +58,14 @@ constexpr bool early_lookback = CARRY_RADIX_EARLY_LOOKBACK != 0;
 #endif
 constexpr int lookback_delay_ns = CARRY_RADIX_LOOKBACK_NS;
 
+/// Onesweep blocks: one a tile (0, the measured default) or one wave of persistent blocks that take
+/// tile tickets until the portion is done (1: a skipped pass costs one wave instead of a 16384-block
+/// grid at 2^26). Built by the tuning sweep (carry_tune_radix_persistent); not yet measured.
+#ifndef CARRY_RADIX_PERSISTENT
+#define CARRY_RADIX_PERSISTENT 0
+#endif
+constexpr bool persistent_onesweep = CARRY_RADIX_PERSISTENT != 0;
+
 /// Small inputs: up to this many tiles run as one cluster of blocks (one launch, digit counts exchanged
 /// in distributed shared memory, every pass in the same launch). 16 is the largest cluster sm_90 allows
 /// (non-portable); the dispatch asks the device what it can co-schedule and falls back to the onesweep

@@ -241,6 +241,17 @@ TEST_CASE("radix temp layout: parts apart, aligned, the memset covers counts and
   REQUIRE(three.scan.bytes == 9999);
 }
 
+TEST_CASE("radix onesweep grid: a block a tile, or one wave of persistent blocks", "[radix]") {
+  using carry::radix_detail::onesweep_grid;
+  REQUIRE(onesweep_grid(16384, false, 132, 4) == 16384);
+  REQUIRE(onesweep_grid(16384, true, 132, 4) == 528);
+  REQUIRE(onesweep_grid(100, true, 132, 4) == 100); // fewer tiles than a wave: a block each
+  REQUIRE(onesweep_grid(528, true, 132, 4) == 528);
+  REQUIRE(onesweep_grid(1, true, 132, 4) == 1);
+  REQUIRE(onesweep_grid(16384, true, 0, 4) == 16384); // no device figures: a block a tile
+  STATIC_REQUIRE(onesweep_grid(65536, true, 132, 3) == 396);
+}
+
 TEST_CASE("radix argument checks, in order", "[radix]") {
   int a, b, c, d;
   REQUIRE(check_sort_args(&a, &b, &c, &d, true, -1, 0, 32, 32, 10, 10, false, 1) == sort_error::negative_count);

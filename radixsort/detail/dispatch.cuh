@@ -130,9 +130,9 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   auto* hist = layout.hist.as<std::uint64_t>(d_temp_storage);
   auto* control = layout.control.as<sort_control>(d_temp_storage);
   auto* bases = layout.bases.as<std::uint64_t>(d_temp_storage);
+  apps_detail::device_limits lim;
+  if (const cudaError_t e = apps_detail::current_limits(lim); e != cudaSuccess) return e;
   {
-    apps_detail::device_limits lim;
-    if (const cudaError_t e = apps_detail::current_limits(lim); e != cudaSuccess) return e;
     constexpr int hthreads = radix_tuning::threads, hitems = radix_tuning::histogram_items;
     const std::int64_t segments = detail::ceil_div(nn, std::int64_t{hthreads} * hitems);
     const std::int64_t want = std::int64_t{lim.sms} * radix_tuning::histogram_blocks_per_sm;
@@ -158,7 +158,9 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                     layout.state_set_bytes};
       a.state = set.in(d_temp_storage);
       a.words_offset = layout.state_words_offset;
-      const dim3 grid(static_cast<unsigned>(a.portion_tiles)), block(radix_tuning::threads);
+      const dim3 grid(static_cast<unsigned>(onesweep_grid(a.portion_tiles, radix_tuning::persistent_onesweep, lim.sms,
+                                                          radix_tuning::onesweep_min_blocks))),
+          block(radix_tuning::threads);
       cudaError_t e;
       if (layout.clear_once) {
         kernel<<<grid, block, 0, stream>>>(kb, vb, a, control, bases);

@@ -29,38 +29,28 @@ struct onesweep_args {
   std::size_t words_offset = 0;
 };
 
-/// Pass kernel. A block whose pass the histogram marked skipped returns at once. Otherwise:
-///   ticket -> tile (tiles in the order blocks start, so a tile's predecessors run or ran);
+/// One onesweep tile: tile t of the portion (t from a ticket, so its predecessors run or ran).
 ///   load and rank the tile (multisplit); thread d publishes the tile's count of digit d in chain d,
 ///   looks back along chain d (lookback::look_back_chain) and publishes its inclusive count (after the
 ///   rank, or inside it once the counts are known: radix_tuning::early_lookback);
 ///   the digit's global offset = the portion's base for d (histogram offsets plus earlier portions)
 ///   + the look-back's count; the portion's last tile leaves the next portion's bases;
-///   scatter keys, then values, through shared memory.
+///   scatter keys, then values, through shared memory (ends with a barrier: `ts` is free again).
 template <int ITEMS, bool HAS_VALUES, class K, class V>
-__global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_min_blocks)
-    onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, const sort_control* control,
-                    std::uint64_t* bases) {
-  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V>;
-  using ms = typename storage::ranker;
+__device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V>& ts, std::int64_t t,
+                                              const K* ksrc, K* kdst, const V* vsrc_all, V* vdst,
+                                              const onesweep_args& a, std::uint64_t* bases) {
+  using ms = typename staged_tile_storage<ITEMS, HAS_VALUES, K, V>::ranker;
   constexpr int radix = radix_tuning::radix;
-  __shared__ storage ts;
-  __shared__ std::uint32_t ticket;
-  const unsigned skip = control->skip_mask; // written by the histogram, launches ago
-  if (skip >> a.pass & 1u) return;
-  const int k = executed_passes(skip, a.host_passes), j = executed_before(skip, a.pass);
-  // ---- ticket ----
-  auto* counter = static_cast<std::uint32_t*>(a.state);
-  const std::int64_t t = lookback::block_ticket(ticket, counter); // tile within the portion
   const std::int64_t tile = a.first_tile + t;
   const std::int64_t base = a.tiles.tile_base(tile);
   const int valid = a.tiles.valid_items(tile);
-  // ---- load and rank ----
+  // ---- load ----
   K key[ITEMS];
   int pos[ITEMS];
   const radix_digit<K> digit{a.spec};
   const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); }; // recomputed: no registers held
-  load_keys<ITEMS>(kb.src(j, k) + base, valid, key);
+  load_keys<ITEMS>(ksrc + base, valid, key);
   // ---- look-back, one chain per digit: thread dd publishes the tile's count of digit dd in chain dd,
   // folds the counts of the tiles before it, publishes the inclusive count ----
   const lookback::chain_view<lookback::packed_counts> view{
@@ -91,9 +81,41 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
     ts.adjust[dd] = b + before - static_cast<std::uint64_t>(ms::start(ts.rank, dd));
   }
   // ---- scatter through shared memory (its first barrier publishes the adjustments) ----
-  const V* vsrc = HAS_VALUES ? vb.src(j, k) + base : nullptr;
-  scatter_tile<ITEMS, HAS_VALUES>(ts, digit, key, digit_at, pos, valid, kb.dst(j, k), vsrc,
-                                  HAS_VALUES ? vb.dst(j, k) : nullptr);
+  scatter_tile<ITEMS, HAS_VALUES>(ts, digit, key, digit_at, pos, valid, kdst, HAS_VALUES ? vsrc_all + base : nullptr,
+                                  vdst);
+}
+
+/// Pass kernel. A block whose pass the histogram marked skipped returns at once. Otherwise it takes a
+/// ticket (tiles in the order blocks start) and runs onesweep_tile; with radix_tuning::persistent_onesweep
+/// it takes tickets until the portion's tiles are gone (a grid of one wave: a skipped pass costs one
+/// wave of blocks that exit, not one block a tile).
+template <int ITEMS, bool HAS_VALUES, class K, class V>
+__global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_min_blocks)
+    onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, const sort_control* control,
+                    std::uint64_t* bases) {
+  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V>;
+  __shared__ storage ts;
+  __shared__ std::uint32_t ticket;
+  const unsigned skip = control->skip_mask; // written by the histogram, launches ago
+  if (skip >> a.pass & 1u) return;
+  const int k = executed_passes(skip, a.host_passes), j = executed_before(skip, a.pass);
+  const K* ksrc = kb.src(j, k);
+  K* kdst = kb.dst(j, k);
+  const V* vsrc = HAS_VALUES ? vb.src(j, k) : nullptr;
+  V* vdst = HAS_VALUES ? vb.dst(j, k) : nullptr;
+  auto* counter = static_cast<std::uint32_t*>(a.state);
+  if constexpr (radix_tuning::persistent_onesweep) {
+    // ---- tickets until the portion is done (the tile's last barrier frees `ticket` for the next) ----
+    for (;;) {
+      const std::int64_t t = lookback::block_ticket(ticket, counter);
+      if (t >= a.portion_tiles) break;
+      onesweep_tile<ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, bases);
+    }
+  } else {
+    // ---- one ticket, one tile ----
+    const std::int64_t t = lookback::block_ticket(ticket, counter); // tile within the portion
+    onesweep_tile<ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, bases);
+  }
 }
 
 /// Blocks of copy_kernel for n items: grid-stride, at most 4 per SM-ish (1056 blocks of 256 threads).

@@ -41,6 +41,13 @@ CARRY_HD constexpr std::int64_t portion_tiles(std::int64_t tile_items) {
   return radix_tuning::portion_items_max / tile_items;
 }
 
+/// Blocks of one onesweep launch: one a tile, or (persistent blocks taking tickets) at most one wave of
+/// `blocks_per_sm` on each of `sms` multiprocessors, never more than the tiles.
+CARRY_HD constexpr std::int64_t onesweep_grid(std::int64_t portion_tiles, bool persistent, int sms, int blocks_per_sm) {
+  const std::int64_t wave = static_cast<std::int64_t>(sms) * blocks_per_sm;
+  return persistent && wave > 0 && wave < portion_tiles ? wave : portion_tiles;
+}
+
 /// The call's control words, zeroed by the memset that starts every onesweep call.
 struct sort_control {
   unsigned unsorted;  ///< set by the histogram when two neighbouring keys are out of order
