@@ -66,6 +66,15 @@ constexpr int lookback_delay_ns = CARRY_RADIX_LOOKBACK_NS;
 #endif
 constexpr bool persistent_onesweep = CARRY_RADIX_PERSISTENT != 0;
 
+/// The histogram's last run of each lane, when every lane of the warp ends on the same digit (sorted,
+/// constant or low-entropy keys): added once for the warp (1) instead of by 32 lanes contending for one
+/// shared counter (0, the measured default). Built by the tuning sweep (carry_tune_radix_warpruns);
+/// not yet measured.
+#ifndef CARRY_RADIX_HISTOGRAM_WARP_RUNS
+#define CARRY_RADIX_HISTOGRAM_WARP_RUNS 0
+#endif
+constexpr bool histogram_warp_runs = CARRY_RADIX_HISTOGRAM_WARP_RUNS != 0;
+
 /// Small inputs: up to this many tiles run as one cluster of blocks (one launch, digit counts exchanged
 /// in distributed shared memory, every pass in the same launch). 16 is the largest cluster sm_90 allows
 /// (non-portable); the dispatch asks the device what it can co-schedule and falls back to the onesweep

@@ -26,9 +26,10 @@ int main() {
   if (!gpu_present()) return skip_return_code;
   device_buffer<unsigned char> flush(std::size_t{192} << 20);
   auto cold = [&](int r) { CARRY_CUDA_OR_DIE(cudaMemsetAsync(flush.ptr, r & 0xff, flush.n)); };
-  std::printf("%s: peers %d, items %d, min blocks %d, early look-back %d, look-back sleep %d ns, persistent %d\n", variant,
+  std::printf("%s: peers %d, items %d, min blocks %d, early look-back %d, look-back sleep %d ns, persistent %d, "
+              "histogram warp runs %d\n", variant,
               CARRY_RADIX_PEERS, CARRY_RADIX_ITEMS4, CARRY_RADIX_MIN_BLOCKS, CARRY_RADIX_EARLY_LOOKBACK,
-              CARRY_RADIX_LOOKBACK_NS, CARRY_RADIX_PERSISTENT);
+              CARRY_RADIX_LOOKBACK_NS, CARRY_RADIX_PERSISTENT, CARRY_RADIX_HISTOGRAM_WARP_RUNS);
   for (int l : {14, 16, 20, 24, 26}) {
     const std::size_t n = std::size_t{1} << l;
     const auto keys = make_keys<std::uint32_t>(n, key_dist::uniform, l);
@@ -60,6 +61,30 @@ int main() {
     const double cub = t([&] { std::size_t x = need; cub_radix_keys(temp.ptr, x, kin.ptr, kref.ptr, static_cast<std::int64_t>(n), 0, 32, false, true, 0); });
     std::printf("%s 2^%d %s keys %.1f us (%.3fx cub %.1f), three %.1f, pairs %.1f\n", variant, l,
                 ok ? "ok" : "MISMATCH", keys_auto, cub / keys_auto, cub, keys_three, pairs);
+  }
+  // ---- the adaptive inputs at 2^26 (sorted, all equal, two values): check, then carry against CUB ----
+  {
+    const std::size_t n = std::size_t{1} << 26;
+    device_buffer<std::uint32_t> kin(n), kout(n), kref(n);
+    std::size_t need = 0, b = 0;
+    carry::sort_keys(nullptr, need, kin.ptr, kout.ptr, static_cast<std::int64_t>(n));
+    cub_radix_keys(nullptr, b, kin.ptr, kref.ptr, static_cast<std::int64_t>(n), 0, 32, false, true, 0);
+    device_buffer<unsigned char> temp(std::max(need, b));
+    need = temp.n;
+    for (key_dist d : {key_dist::sorted, key_dist::all_equal, key_dist::two_values}) {
+      kin.upload(make_keys<std::uint32_t>(n, d, 26));
+      b = need;
+      CARRY_CUDA_OR_DIE(cub_radix_keys(temp.ptr, b, kin.ptr, kref.ptr, static_cast<std::int64_t>(n), 0, 32, false, true, 0));
+      b = need;
+      CARRY_CUDA_OR_DIE(carry::sort_keys(temp.ptr, b, kin.ptr, kout.ptr, static_cast<std::int64_t>(n)));
+      CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+      const bool ok = kout.download(n) == kref.download(n);
+      auto t = [&](auto&& f) { return median_event_us_after(cold, f, 15, true); };
+      const double mine = t([&] { std::size_t x = need; carry::sort_keys(temp.ptr, x, kin.ptr, kout.ptr, static_cast<std::int64_t>(n)); });
+      const double cub = t([&] { std::size_t x = need; cub_radix_keys(temp.ptr, x, kin.ptr, kref.ptr, static_cast<std::int64_t>(n), 0, 32, false, true, 0); });
+      std::printf("%s 2^26 %s %s keys %.1f us (%.3fx cub %.1f)\n", variant, dist_name(d), ok ? "ok" : "MISMATCH", mine,
+                  cub / mine, cub);
+    }
   }
   return 0;
 }
