@@ -75,6 +75,15 @@ constexpr bool persistent_onesweep = CARRY_RADIX_PERSISTENT != 0;
 #endif
 constexpr bool histogram_warp_runs = CARRY_RADIX_HISTOGRAM_WARP_RUNS != 0;
 
+/// The cluster path's items a thread: always the tile shape's (0, the measured default), or the fewest of
+/// a quarter, a half or all of them that still fit the cluster (1: 2^14 u32 keys in 16 tiles of 1024,
+/// a quarter of the serial rank rounds a pass; plan.hpp, cluster_items). Built by the tuning sweep
+/// (carry_tune_radix_smallitems); not yet measured.
+#ifndef CARRY_RADIX_CLUSTER_SMALL_ITEMS
+#define CARRY_RADIX_CLUSTER_SMALL_ITEMS 0
+#endif
+constexpr bool cluster_small_items = CARRY_RADIX_CLUSTER_SMALL_ITEMS != 0;
+
 /// Small inputs: up to this many tiles run as one cluster of blocks (one launch, digit counts exchanged
 /// in distributed shared memory, every pass in the same launch). 16 is the largest cluster sm_90 allows
 /// (non-portable); the dispatch asks the device what it can co-schedule and falls back to the onesweep

@@ -88,7 +88,7 @@ if has tune; then
 fi
 if has radixtune; then # the radix tuning variants (validate/CMakeLists.txt), built on top of the build stage's tree
   step radixtune
-  variants="${RADIX_VARIANTS:-base match_any ballot early early3 sleep persistent persistent3 warpruns adaptive items20}"
+  variants="${RADIX_VARIANTS:-base match_any ballot early early3 sleep persistent persistent3 warpruns adaptive smallitems items20}"
   cmake -S . -B build -DCARRY_BUILD_TUNE=ON >>"$OUT/build.log" 2>&1 &&
     cmake --build build -j "$JOBS" --target $(for v in $variants; do echo carry_tune_radix_$v; done) >>"$OUT/build.log" 2>&1 ||
     { tail -30 "$OUT/build.log"; exit 1; }

@@ -241,6 +241,19 @@ TEST_CASE("radix temp layout: parts apart, aligned, the memset covers counts and
   REQUIRE(three.scan.bytes == 9999);
 }
 
+TEST_CASE("radix cluster items: the fewest items a thread that still fit the cluster", "[radix]") {
+  using carry::radix_detail::cluster_items;
+  REQUIRE(cluster_items(1 << 14, 256, 16, 16) == 4);       // 16 tiles of 1024
+  REQUIRE(cluster_items((1 << 14) + 1, 256, 16, 16) == 8); // 17 tiles of 1024 would not fit
+  REQUIRE(cluster_items(1 << 15, 256, 16, 16) == 8);
+  REQUIRE(cluster_items(1 << 16, 256, 16, 16) == 16);
+  REQUIRE(cluster_items(1, 256, 16, 16) == 4);
+  REQUIRE(cluster_items(1 << 14, 256, 16, 8) == 8);  // a device that co-schedules 8 blocks
+  REQUIRE(cluster_items(1 << 13, 256, 8, 16) == 2);  // 8-byte keys: 2, 4 or 8
+  REQUIRE(cluster_items(100, 256, 2, 16) == 1);      // never below one
+  STATIC_REQUIRE(cluster_items(1 << 16, 256, 16, 16) == 16);
+}
+
 TEST_CASE("radix onesweep grid: a block a tile, or one wave of persistent blocks", "[radix]") {
   using carry::radix_detail::onesweep_grid;
   REQUIRE(onesweep_grid(16384, false, 132, 4) == 16384);

@@ -92,11 +92,27 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     cluster_args a;
     a.tiles = layout.tiles;
     a.passes = passes, a.begin_bit = begin_bit, a.end_bit = end_bit, a.descending = descending;
-    if (const cudaError_t e =
-            lookback::launch_cluster(cluster_sort_kernel<shape::items, HAS_VALUES, K, V>,
-                                     static_cast<unsigned>(layout.tiles.num_tiles), radix_tuning::threads, 0, stream, kb, vb, a);
-        e != cudaSuccess)
-      return e;
+    auto launch = [&](auto kernel) {
+      return lookback::launch_cluster(kernel, static_cast<unsigned>(a.tiles.num_tiles), radix_tuning::threads, 0, stream,
+                                      kb, vb, a);
+    };
+    cudaError_t e = cudaSuccess;
+    if constexpr (radix_tuning::cluster_small_items && shape::items >= 4) {
+      // ---- fewer items a thread when more tiles still fit the cluster the device co-schedules ----
+      constexpr int quarter = shape::items / 4, half = shape::items / 2;
+      const int items = cluster_items(nn, radix_tuning::threads, shape::items, cluster_tiles);
+      const int fits = items == quarter ? cluster_tiles_available<quarter, HAS_VALUES, K, V>()
+                       : items == half  ? cluster_tiles_available<half, HAS_VALUES, K, V>()
+                                        : cluster_tiles;
+      const int use = detail::ceil_div(nn, std::int64_t{radix_tuning::threads} * items) <= fits ? items : shape::items;
+      a.tiles = detail::plan_tiles(nn, std::int64_t{radix_tuning::threads} * use);
+      e = use == quarter ? launch(cluster_sort_kernel<quarter, HAS_VALUES, K, V>)
+          : use == half  ? launch(cluster_sort_kernel<half, HAS_VALUES, K, V>)
+                         : launch(cluster_sort_kernel<shape::items, HAS_VALUES, K, V>);
+    } else {
+      e = launch(cluster_sort_kernel<shape::items, HAS_VALUES, K, V>);
+    }
+    if (e != cudaSuccess) return e;
     return detail::after_launch(stream);
   }
   // ---- three kernels a pass: upsweep, the engine's exclusive sum, downsweep ----

@@ -36,6 +36,16 @@ CARRY_HD inline sort_path choose_sort_path(std::int64_t n, int passes, radix_sor
   return sort_path::onesweep;
 }
 
+/// Items a thread for the cluster path: the fewest of items_max / 4, items_max / 2 and items_max whose
+/// tiles of threads x items still cover n in `cluster_tiles` tiles (more, shorter tiles: fewer serial
+/// rank rounds a pass), or items_max when none does.
+///   n 2^14, 256 threads, items_max 16, 16 tiles -> 4 (16 tiles of 1024);  n 2^16 -> 16
+CARRY_HD constexpr int cluster_items(std::int64_t n, int threads, int items_max, int cluster_tiles) {
+  for (int items = items_max / 4 > 0 ? items_max / 4 : 1; items < items_max; items *= 2)
+    if (detail::ceil_div(n, std::int64_t{threads} * items) <= cluster_tiles) return items;
+  return items_max;
+}
+
 /// Tiles of one onesweep launch (a portion): the largest whole number of tiles within portion_items_max.
 CARRY_HD constexpr std::int64_t portion_tiles(std::int64_t tile_items) {
   return radix_tuning::portion_items_max / tile_items;

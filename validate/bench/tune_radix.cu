@@ -27,9 +27,10 @@ int main() {
   device_buffer<unsigned char> flush(std::size_t{192} << 20);
   auto cold = [&](int r) { CARRY_CUDA_OR_DIE(cudaMemsetAsync(flush.ptr, r & 0xff, flush.n)); };
   std::printf("%s: peers %d, items %d, min blocks %d, early look-back %d, look-back sleep %d ns, persistent %d, "
-              "histogram warp runs %d\n", variant,
+              "histogram warp runs %d, small cluster items %d\n", variant,
               CARRY_RADIX_PEERS, CARRY_RADIX_ITEMS4, CARRY_RADIX_MIN_BLOCKS, CARRY_RADIX_EARLY_LOOKBACK,
-              CARRY_RADIX_LOOKBACK_NS, CARRY_RADIX_PERSISTENT, CARRY_RADIX_HISTOGRAM_WARP_RUNS);
+              CARRY_RADIX_LOOKBACK_NS, CARRY_RADIX_PERSISTENT, CARRY_RADIX_HISTOGRAM_WARP_RUNS,
+              CARRY_RADIX_CLUSTER_SMALL_ITEMS);
   for (int l : {14, 16, 20, 24, 26}) {
     const std::size_t n = std::size_t{1} << l;
     const auto keys = make_keys<std::uint32_t>(n, key_dist::uniform, l);
