@@ -69,29 +69,24 @@ struct staged_tile_storage {
   std::uint64_t adjust[radix_tuning::radix]; // global offset of digit d's first item - its staged start
 };
 
-/// Loads a tile's keys (warp-striped, the multisplit's arrangement) and their digits (Digit::bin_of);
-/// dead items get digit 0 and are never ranked.
-template <int ITEMS, class K, class Digit>
-__device__ void load_keys(const K* src, int valid, const Digit& digit, K (&k)[ITEMS], unsigned (&d)[ITEMS]) {
-  using ranker = tile_ranker<ITEMS>;
-  CARRY_UNROLL
-  for (int j = 0; j < ITEMS; ++j) {
-    const int i = ranker::item_index(j);
-    d[j] = 0;
-    if (i < valid) {
-      k[j] = src[i];
-      d[j] = static_cast<unsigned>(digit.bin_of(k[j]));
-    }
-  }
-}
-
-/// Loads a tile's keys only (warp-striped), for kernels that recompute digits (digit_recompute).
+/// Loads a tile's keys (warp-striped, the multisplit's arrangement); dead items are not loaded. Kernels
+/// whose digits are recomputed from the keys (digit_recompute) need nothing more.
 template <int ITEMS, class K>
 __device__ void load_keys(const K* src, int valid, K (&k)[ITEMS]) {
   using ranker = tile_ranker<ITEMS>;
   CARRY_UNROLL
   for (int j = 0; j < ITEMS; ++j)
     if (ranker::item_index(j) < valid) k[j] = src[ranker::item_index(j)];
+}
+
+/// Loads a tile's keys and their digits (Digit::bin_of), held for kernels that do not recompute them;
+/// dead items get digit 0 and are never ranked.
+template <int ITEMS, class K, class Digit>
+__device__ void load_keys(const K* src, int valid, const Digit& digit, K (&k)[ITEMS], unsigned (&d)[ITEMS]) {
+  load_keys<ITEMS>(src, valid, k);
+  CARRY_UNROLL
+  for (int j = 0; j < ITEMS; ++j)
+    d[j] = tile_ranker<ITEMS>::item_index(j) < valid ? static_cast<unsigned>(digit.bin_of(k[j])) : 0u;
 }
 
 /// Scatters a ranked tile (one thread per digit): keys staged at their ranks, then written in staged

@@ -37,9 +37,9 @@ __device__ __forceinline__ void flush_run(unsigned* counters, unsigned d, unsign
 /// Each warp reads segments of 32 x ITEMS keys, warp-striped (lane l: keys l, l + 32, ...), grid-stride;
 /// digits are counted in shared memory, runs of equal digits in a lane with one atomic (all-equal and
 /// sorted inputs do not serialise on one counter); with radix_tuning::histogram_warp_runs, a run every
-/// lane of the warp ends on is added once for the warp (no 32-way conflict on one counter). A key's right neighbour is the next lane's key of the
-/// same round, lane 31's is lane 0's of the next round (a shuffle), and the segment's last key's is one
-/// extra load.
+/// lane of the warp ends on is added once for the warp (no 32-way conflict on one counter). A key's
+/// right neighbour is the next lane's key of the same round, lane 31's is lane 0's of the next round (a
+/// shuffle), and the segment's last key's is one extra load.
 template <int THREADS, int ITEMS, class K>
 __global__ void __launch_bounds__(THREADS)
     radix_histogram_kernel(const K* keys, histogram_args a, std::uint64_t* hist, sort_control* control,

@@ -1,6 +1,7 @@
 // Tuning sweep of the radix sort: one build per variant of radixsort/tuning.hpp (carry_tune_radix_<name>,
 // validate/CMakeLists.txt), each checking and timing carry's sort_keys u32 (onesweep, three kernels),
 // sort_pairs u32/u32 and the small-input cluster path, cold L2, medians, CUB in the same run.
+#include <algorithm>
 #include <cstdio>
 #include <vector>
 
@@ -22,6 +23,29 @@ using A = carry::radix_sort_algorithm;
 #define CARRY_TUNE_STR(x) CARRY_TUNE_STR2(x)
 static const char* const variant = CARRY_TUNE_STR(CARRY_TUNE_VARIANT);
 
+namespace {
+/// sort_keys u32 of kin (n keys) checked against CUB bit for bit, then both timed (cold L2, medians of 15).
+struct keys_run {
+  bool ok;
+  double carry_us, cub_us;
+};
+template <class Cold>
+keys_run keys_against_cub(Cold& cold, device_buffer<std::uint32_t>& kin, device_buffer<std::uint32_t>& kout,
+                          device_buffer<std::uint32_t>& kref, device_buffer<unsigned char>& temp, std::size_t n) {
+  const auto nn = static_cast<std::int64_t>(n);
+  auto mine = [&] { std::size_t x = temp.n; return carry::sort_keys(temp.ptr, x, kin.ptr, kout.ptr, nn); };
+  auto cub = [&] { std::size_t x = temp.n; return cub_radix_keys(temp.ptr, x, kin.ptr, kref.ptr, nn, 0, 32, false, true, 0); };
+  CARRY_CUDA_OR_DIE(cub());
+  CARRY_CUDA_OR_DIE(mine());
+  CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+  keys_run r;
+  r.ok = kout.download(n) == kref.download(n);
+  r.carry_us = median_event_us_after(cold, mine, 15, true);
+  r.cub_us = median_event_us_after(cold, cub, 15, true);
+  return r;
+}
+} // namespace
+
 int main() {
   if (!gpu_present()) return skip_return_code;
   device_buffer<unsigned char> flush(std::size_t{192} << 20);
@@ -31,60 +55,47 @@ int main() {
               CARRY_RADIX_PEERS, CARRY_RADIX_ITEMS4, CARRY_RADIX_MIN_BLOCKS, CARRY_RADIX_EARLY_LOOKBACK,
               CARRY_RADIX_LOOKBACK_NS, CARRY_RADIX_PERSISTENT, CARRY_RADIX_HISTOGRAM_WARP_RUNS,
               CARRY_RADIX_CLUSTER_SMALL_ITEMS);
+  // temp storage for the largest call of each size (carry's pairs and three-kernel keys, CUB's keys)
+  auto temp_for = [](std::size_t n, device_buffer<std::uint32_t>& kin, device_buffer<std::uint32_t>& kout,
+                     device_buffer<std::uint32_t>& kref) {
+    const auto nn = static_cast<std::int64_t>(n);
+    std::size_t need = 0, b = 0;
+    carry::sort_pairs(nullptr, need, kin.ptr, kout.ptr, kin.ptr, kout.ptr, nn);
+    carry::sort_keys(nullptr, b, kin.ptr, kout.ptr, nn, 0, 32, carry::radix_sort_options{A::three_kernel, true});
+    need = std::max(need, b);
+    cub_radix_keys(nullptr, b, kin.ptr, kref.ptr, nn, 0, 32, false, true, 0);
+    return device_buffer<unsigned char>(std::max(need, b));
+  };
   for (int l : {14, 16, 20, 24, 26}) {
     const std::size_t n = std::size_t{1} << l;
+    const auto nn = static_cast<std::int64_t>(n);
     const auto keys = make_keys<std::uint32_t>(n, key_dist::uniform, l);
     device_buffer<std::uint32_t> kin(n), kout(n), vin(n), vout(n), kref(n);
     kin.upload(keys);
     vin.upload(keys);
-    std::size_t need = 0, b = 0;
-    carry::sort_pairs(nullptr, need, kin.ptr, kout.ptr, vin.ptr, vout.ptr, static_cast<std::int64_t>(n));
-    carry::radix_sort_options three{A::three_kernel, true};
-    carry::sort_keys(nullptr, b, kin.ptr, kout.ptr, static_cast<std::int64_t>(n), 0, 32, three);
-    need = std::max(need, b);
-    cub_radix_keys(nullptr, b, kin.ptr, kref.ptr, static_cast<std::int64_t>(n), 0, 32, false, true, 0);
-    need = std::max(need, b);
-    device_buffer<unsigned char> temp(need);
-    // ---- check once ----
-    b = need;
-    CARRY_CUDA_OR_DIE(cub_radix_keys(temp.ptr, b, kin.ptr, kref.ptr, static_cast<std::int64_t>(n), 0, 32, false, true, 0));
-    b = need;
-    CARRY_CUDA_OR_DIE(carry::sort_keys(temp.ptr, b, kin.ptr, kout.ptr, static_cast<std::int64_t>(n)));
-    CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+    auto temp = temp_for(n, kin, kout, kref);
+    const keys_run k = keys_against_cub(cold, kin, kout, kref, temp, n);
     const auto want = kref.download(n);
-    bool ok = kout.download(n) == want;
+    bool ok = k.ok;
     auto t = [&](auto&& f) { return median_event_us_after(cold, f, 15, true); };
-    const double keys_auto = t([&] { std::size_t x = need; carry::sort_keys(temp.ptr, x, kin.ptr, kout.ptr, static_cast<std::int64_t>(n)); });
-    const double keys_three = t([&] { std::size_t x = need; carry::sort_keys(temp.ptr, x, kin.ptr, kout.ptr, static_cast<std::int64_t>(n), 0, 32, three); });
+    const carry::radix_sort_options three{A::three_kernel, true};
+    const double keys_three = t([&] { std::size_t x = temp.n; carry::sort_keys(temp.ptr, x, kin.ptr, kout.ptr, nn, 0, 32, three); });
     ok = ok && kout.download(n) == want;
-    const double pairs = t([&] { std::size_t x = need; carry::sort_pairs(temp.ptr, x, kin.ptr, kout.ptr, vin.ptr, vout.ptr, static_cast<std::int64_t>(n)); });
+    const double pairs = t([&] { std::size_t x = temp.n; carry::sort_pairs(temp.ptr, x, kin.ptr, kout.ptr, vin.ptr, vout.ptr, nn); });
     ok = ok && kout.download(n) == want && vout.download(n) == want; // values = keys: they sort alike
-    const double cub = t([&] { std::size_t x = need; cub_radix_keys(temp.ptr, x, kin.ptr, kref.ptr, static_cast<std::int64_t>(n), 0, 32, false, true, 0); });
     std::printf("%s 2^%d %s keys %.1f us (%.3fx cub %.1f), three %.1f, pairs %.1f\n", variant, l,
-                ok ? "ok" : "MISMATCH", keys_auto, cub / keys_auto, cub, keys_three, pairs);
+                ok ? "ok" : "MISMATCH", k.carry_us, k.cub_us / k.carry_us, k.cub_us, keys_three, pairs);
   }
   // ---- the adaptive inputs at 2^26 (sorted, all equal, two values): check, then carry against CUB ----
   {
     const std::size_t n = std::size_t{1} << 26;
     device_buffer<std::uint32_t> kin(n), kout(n), kref(n);
-    std::size_t need = 0, b = 0;
-    carry::sort_keys(nullptr, need, kin.ptr, kout.ptr, static_cast<std::int64_t>(n));
-    cub_radix_keys(nullptr, b, kin.ptr, kref.ptr, static_cast<std::int64_t>(n), 0, 32, false, true, 0);
-    device_buffer<unsigned char> temp(std::max(need, b));
-    need = temp.n;
+    auto temp = temp_for(n, kin, kout, kref);
     for (key_dist d : {key_dist::sorted, key_dist::all_equal, key_dist::two_values}) {
       kin.upload(make_keys<std::uint32_t>(n, d, 26));
-      b = need;
-      CARRY_CUDA_OR_DIE(cub_radix_keys(temp.ptr, b, kin.ptr, kref.ptr, static_cast<std::int64_t>(n), 0, 32, false, true, 0));
-      b = need;
-      CARRY_CUDA_OR_DIE(carry::sort_keys(temp.ptr, b, kin.ptr, kout.ptr, static_cast<std::int64_t>(n)));
-      CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-      const bool ok = kout.download(n) == kref.download(n);
-      auto t = [&](auto&& f) { return median_event_us_after(cold, f, 15, true); };
-      const double mine = t([&] { std::size_t x = need; carry::sort_keys(temp.ptr, x, kin.ptr, kout.ptr, static_cast<std::int64_t>(n)); });
-      const double cub = t([&] { std::size_t x = need; cub_radix_keys(temp.ptr, x, kin.ptr, kref.ptr, static_cast<std::int64_t>(n), 0, 32, false, true, 0); });
-      std::printf("%s 2^26 %s %s keys %.1f us (%.3fx cub %.1f)\n", variant, dist_name(d), ok ? "ok" : "MISMATCH", mine,
-                  cub / mine, cub);
+      const keys_run k = keys_against_cub(cold, kin, kout, kref, temp, n);
+      std::printf("%s 2^26 %s %s keys %.1f us (%.3fx cub %.1f)\n", variant, dist_name(d), k.ok ? "ok" : "MISMATCH",
+                  k.carry_us, k.cub_us / k.carry_us, k.cub_us);
     }
   }
   return 0;
