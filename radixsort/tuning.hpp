@@ -1,6 +1,6 @@
 // Tuning constants of the radix sort, one place, each with how it was chosen: the peer method, the
-// items a thread and the blocks an SM were measured (validate/results/h100-tune-radix.log); the others
-// were sized by resources and are not yet swept (validate/results/NOTES.md, "Radix sort (issue 17)").
+// items a thread, the blocks an SM, persistent blocks and the cluster's items were measured
+// (validate/results/h100-tune-radix*.log); the others were sized by resources (NOTES.md, issue 17).
 #pragma once
 
 #include <cstdint>
@@ -41,51 +41,21 @@ constexpr int onesweep_min_blocks = CARRY_RADIX_MIN_BLOCKS;
 #endif
 constexpr int peers = CARRY_RADIX_PEERS; // block::peer_method's value (plain C++ here)
 
-/// When a onesweep tile resolves its digit offsets. 0 (the measured default): after its rank. 1: as
-/// soon as the rank's first phase has the tile's digit counts (multisplit::rank_by's on_counts), before
-/// its block scan, so the tiles after it find an inclusive prefix sooner. Built by the tuning sweep
-/// (carry_tune_radix_early); not yet measured.
-#ifndef CARRY_RADIX_EARLY_LOOKBACK
-#define CARRY_RADIX_EARLY_LOOKBACK 0
-#endif
-constexpr bool early_lookback = CARRY_RADIX_EARLY_LOOKBACK != 0;
-
-/// Nanoseconds a onesweep look-back thread sleeps before re-reading an unpublished word (0: it spins,
-/// the measured default; spinning threads take issue slots from the ranking warps of their SM). Built
-/// by the tuning sweep (carry_tune_radix_sleep); not yet measured.
-#ifndef CARRY_RADIX_LOOKBACK_NS
-#define CARRY_RADIX_LOOKBACK_NS 0
-#endif
-constexpr int lookback_delay_ns = CARRY_RADIX_LOOKBACK_NS;
-
-/// Onesweep blocks: one a tile (0, the measured default) or one wave of persistent blocks that take
-/// tile tickets until the portion is done (1: a skipped pass costs one wave instead of a 16384-block
-/// grid at 2^26). Built by the tuning sweep (carry_tune_radix_persistent); not yet measured.
-#ifndef CARRY_RADIX_PERSISTENT
-#define CARRY_RADIX_PERSISTENT 0
-#endif
-constexpr bool persistent_onesweep = CARRY_RADIX_PERSISTENT != 0;
-
-/// The histogram's last run of each lane, when every lane of the warp ends on the same digit (sorted,
-/// constant or low-entropy keys): added once for the warp (1) instead of by 32 lanes contending for one
-/// shared counter (0, the measured default). Built by the tuning sweep (carry_tune_radix_warpruns);
-/// not yet measured.
-#ifndef CARRY_RADIX_HISTOGRAM_WARP_RUNS
-#define CARRY_RADIX_HISTOGRAM_WARP_RUNS 0
-#endif
-constexpr bool histogram_warp_runs = CARRY_RADIX_HISTOGRAM_WARP_RUNS != 0;
-
-/// The cluster path's items a thread: always the tile shape's (0, the measured default), or the fewest of
-/// a quarter, a half or all of them that still fit the cluster (1: 2^14 u32 keys in 16 tiles of 1024,
-/// a quarter of the serial rank rounds a pass; plan.hpp, cluster_items). Built by the tuning sweep
-/// (carry_tune_radix_smallitems); not yet measured.
-#ifndef CARRY_RADIX_CLUSTER_SMALL_ITEMS
-#define CARRY_RADIX_CLUSTER_SMALL_ITEMS 0
-#endif
-constexpr bool cluster_small_items = CARRY_RADIX_CLUSTER_SMALL_ITEMS != 0;
+/// Onesweep blocks: one a tile, or one wave of persistent blocks that take tile tickets until the
+/// portion is done (a skipped pass then costs one wave of blocks that exit, not one block a tile).
+/// Measured (h100-tune-radix-7f01b2b.log, u32, 2^26, CUB 1445 us in the same runs): keys-only
+/// persistent 2048 us against 2067 one a tile, sorted 497 against 534, all-equal 471 against 507,
+/// two values 714 against 747; but pairs u32/u32 3846 against 3020 (2^24: 1011 against 783). So keys
+/// only. Also measured and dropped: the look-back inside the rank (2142 us), a 50 ns back-off in it
+/// (2092), the histogram adding warp-uniform runs once (sorted 540, equal 515, two 724: mixed).
+template <bool HAS_VALUES>
+constexpr bool persistent_onesweep = !HAS_VALUES;
 
 /// Small inputs: up to this many tiles run as one cluster of blocks (one launch, digit counts exchanged
-/// in distributed shared memory, every pass in the same launch). 16 is the largest cluster sm_90 allows
+/// in distributed shared memory, every pass in the same launch), with the fewest of a quarter, a half or
+/// all of the tile shape's items a thread that still fit (plan.hpp, cluster_items: 2^14 u32 keys in 16
+/// tiles of 1024). Measured (h100-tune-radix-7f01b2b.log): 2^14 u32 keys 23.8 us against 28.2 with
+/// tiles of 4096, pairs 26.5 against 39.2; CUB 47.1. 16 is the largest cluster sm_90 allows
 /// (non-portable); the dispatch asks the device what it can co-schedule and falls back to the onesweep
 /// path when it cannot.
 constexpr int cluster_tiles = 16;

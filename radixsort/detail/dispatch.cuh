@@ -97,7 +97,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                       kb, vb, a);
     };
     cudaError_t e = cudaSuccess;
-    if constexpr (radix_tuning::cluster_small_items && shape::items >= 4) {
+    if constexpr (shape::items >= 4) {
       // ---- fewer items a thread when more tiles still fit the cluster the device co-schedules ----
       constexpr int quarter = shape::items / 4, half = shape::items / 2;
       const int items = cluster_items(nn, radix_tuning::threads, shape::items, cluster_tiles);
@@ -159,36 +159,12 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     radix_histogram_kernel<hthreads, hitems, K><<<grid, hthreads, 0, stream>>>(kb.in, h, hist, control, bases);
     if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
   }
-  auto* kernel = onesweep_kernel<shape::items, HAS_VALUES, K, V>;
   for (int p = 0; p < passes; ++p) {
-    for (std::int64_t q = 0; q < layout.portions; ++q) {
-      onesweep_args a;
-      a.tiles = layout.tiles;
-      a.portion = q;
-      a.first_tile = q * layout.portion_tiles;
-      const std::int64_t left = layout.tiles.num_tiles - a.first_tile;
-      a.portion_tiles = left < layout.portion_tiles ? left : layout.portion_tiles;
-      a.pass = p, a.host_passes = passes;
-      a.spec = pass_digit(begin_bit, end_bit, p, radix_tuning::digit_bits, descending);
-      const lookback::temp_part set{layout.state.offset + (layout.clear_once ? static_cast<std::size_t>(p) * layout.state_set_bytes : 0),
-                                    layout.state_set_bytes};
-      a.state = set.in(d_temp_storage);
-      a.words_offset = layout.state_words_offset;
-      const dim3 grid(static_cast<unsigned>(onesweep_grid(a.portion_tiles, radix_tuning::persistent_onesweep, lim.sms,
-                                                          radix_tuning::onesweep_min_blocks))),
-          block(radix_tuning::threads);
-      cudaError_t e;
-      if (layout.clear_once) {
-        kernel<<<grid, block, 0, stream>>>(kb, vb, a, control, bases);
-        e = cudaGetLastError();
-      } else {
-        e = lookback::launch_prepare(d_temp_storage, set, stream);
-        if (e == cudaSuccess) e = lookback::launch_prepared(kernel, grid, block, stream, kb, vb, a,
-                                                            static_cast<const sort_control*>(control), bases);
-      }
-      if (e == cudaSuccess) e = detail::after_launch(stream);
-      if (e != cudaSuccess) return e;
-    }
+    const radix_digit<K> digit{pass_digit(begin_bit, end_bit, p, radix_tuning::digit_bits, descending)};
+    if (const cudaError_t e = launch_onesweep_pass<HAS_VALUES>(d_temp_storage, layout, p, passes, digit, kb, vb, control,
+                                                               bases, lim.sms, stream);
+        e != cudaSuccess)
+      return e;
   }
   // ---- the result where the caller expects it ----
   finish_copy_kernel<HAS_VALUES><<<copy_blocks(nn), 256, 0, stream>>>(kb, vb, control, passes, nn);

@@ -36,8 +36,8 @@ __device__ __forceinline__ void flush_run(unsigned* counters, unsigned d, unsign
 ///
 /// Each warp reads segments of 32 x ITEMS keys, warp-striped (lane l: keys l, l + 32, ...), grid-stride;
 /// digits are counted in shared memory, runs of equal digits in a lane with one atomic (all-equal and
-/// sorted inputs do not serialise on one counter); with radix_tuning::histogram_warp_runs, a run every
-/// lane of the warp ends on is added once for the warp (no 32-way conflict on one counter). A key's
+/// sorted inputs do not serialise on one counter; adding a run all 32 lanes end on once for the warp
+/// measured mixed: radixsort/tuning.hpp). A key's
 /// right neighbour is the next lane's key of the same round, lane 31's is lane 0's of the next round (a
 /// shuffle), and the segment's last key's is one extra load.
 template <int THREADS, int ITEMS, class K>
@@ -80,18 +80,7 @@ __global__ void __launch_bounds__(THREADS)
         }
         ++run;
       }
-      if constexpr (radix_tuning::histogram_warp_runs) {
-        // ---- a digit every lane ends on (sorted or constant keys): one atomic for the warp ----
-        const unsigned d0 = __shfl_sync(full, run_digit, 0);
-        if (__all_sync(full, run_digit == d0)) {
-          const unsigned total = __reduce_add_sync(full, run);
-          if (lane == 0) flush_run(counters[p], d0, total);
-        } else {
-          flush_run(counters[p], run_digit, run);
-        }
-      } else {
-        flush_run(counters[p], run_digit, run);
-      }
+      flush_run(counters[p], run_digit, run);
     }
     if (a.adaptive && !__any_sync(full, unsorted)) {
       std::uint64_t x[ITEMS];

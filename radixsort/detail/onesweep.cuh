@@ -6,7 +6,9 @@
 
 #include <cstdint>
 
+#include "../../scan/detail/dispatch.cuh"
 #include "../../scan/lookback/look_back.cuh"
+#include "../../scan/lookback/prepare.cuh"
 #include "../../scan/lookback/status.cuh"
 #include "../../scan/lookback/ticket.cuh"
 #include "../../scan/operators.hpp"
@@ -24,22 +26,21 @@ struct onesweep_args {
   std::int64_t portion = 0;
   int pass = 0;
   int host_passes = 0;
-  digit_spec spec;
   void* state = nullptr; // this launch's state set: ticket counter, then tiles x 256 packed words
   std::size_t words_offset = 0;
 };
 
 /// One onesweep tile: tile t of the portion (t from a ticket, so its predecessors run or ran).
 ///   load and rank the tile (multisplit); thread d publishes the tile's count of digit d in chain d,
-///   looks back along chain d (lookback::look_back_chain) and publishes its inclusive count (after the
-///   rank, or inside it once the counts are known: radix_tuning::early_lookback);
+///   looks back along chain d (lookback::look_back_chain, spinning: a back-off measured slower) and
+///   publishes its inclusive count;
 ///   the digit's global offset = the portion's base for d (histogram offsets plus earlier portions)
 ///   + the look-back's count; the portion's last tile leaves the next portion's bases;
 ///   scatter keys, then values, through shared memory (ends with a barrier: `ts` is free again).
-template <int ITEMS, bool HAS_VALUES, class K, class V>
+template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
 __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V>& ts, std::int64_t t,
                                               const K* ksrc, K* kdst, const V* vsrc_all, V* vdst,
-                                              const onesweep_args& a, std::uint64_t* bases) {
+                                              const onesweep_args& a, const Digit& digit, std::uint64_t* bases) {
   using ms = typename staged_tile_storage<ITEMS, HAS_VALUES, K, V>::ranker;
   constexpr int radix = radix_tuning::radix;
   const std::int64_t tile = a.first_tile + t;
@@ -48,33 +49,26 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
   // ---- load ----
   K key[ITEMS];
   int pos[ITEMS];
-  const radix_digit<K> digit{a.spec};
   const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); }; // recomputed: no registers held
   load_keys<ITEMS>(ksrc + base, valid, key);
+  // ---- rank (the multisplit) ----
+  ms::rank_by(ts.rank, digit_at, valid, pos);
   // ---- look-back, one chain per digit: thread dd publishes the tile's count of digit dd in chain dd,
-  // folds the counts of the tiles before it, publishes the inclusive count ----
-  const lookback::chain_view<lookback::packed_counts> view{
-      lookback::packed_counts::bind(static_cast<char*>(a.state) + a.words_offset), radix};
-  std::uint32_t before = 0; // thread dd: digit dd's keys in the portion's tiles before this one
-  const auto resolve = [&](int dd, std::uint32_t count) {
+  // folds the counts of the tiles before it, publishes the inclusive count; then the tile's global
+  // digit offsets ----
+  {
+    const lookback::chain_view<lookback::packed_counts> view{
+        lookback::packed_counts::bind(static_cast<char*>(a.state) + a.words_offset), radix};
+    const int dd = threadIdx.x;
+    const std::uint32_t count = static_cast<std::uint32_t>(ms::count(ts.rank, dd, valid));
+    std::uint32_t before = 0; // digit dd's keys in the portion's tiles before this one
     if (t == 0) {
       view.publish(0, dd, lookback::state_prefix, count);
     } else {
       view.publish(t, dd, lookback::state_aggregate, count);
-      before = lookback::look_back_chain<radix_tuning::lookback_delay_ns>(view, t, dd, std::uint32_t{0}, sum{});
+      before = lookback::look_back_chain<0>(view, t, dd, std::uint32_t{0}, sum{});
       view.publish(t, dd, lookback::state_prefix, before + count);
     }
-  };
-  // ---- rank (the multisplit); the look-back runs inside it (early) or after it ----
-  if constexpr (radix_tuning::early_lookback)
-    ms::rank_by(ts.rank, digit_at, valid, pos, resolve);
-  else
-    ms::rank_by(ts.rank, digit_at, valid, pos);
-  // ---- this tile's global digit offsets ----
-  {
-    const int dd = threadIdx.x;
-    const std::uint32_t count = static_cast<std::uint32_t>(ms::count(ts.rank, dd, valid));
-    if constexpr (!radix_tuning::early_lookback) resolve(dd, count);
     std::uint64_t* portion_base = bases + a.pass * 2 * radix;
     const std::uint64_t b = portion_base[(a.portion & 1) * radix + dd];
     if (t == a.portion_tiles - 1) portion_base[((a.portion + 1) & 1) * radix + dd] = b + before + count;
@@ -85,13 +79,14 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
                                   vdst);
 }
 
-/// Pass kernel. A block whose pass the histogram marked skipped returns at once. Otherwise it takes a
+/// Pass kernel. `Digit`: bin_of(key) in [0, 256), the pass's digit (radix_digit: a radix sort pass;
+/// apps' bin_digit: bin_by_key's one pass). A block whose pass the histogram marked skipped returns at once. Otherwise it takes a
 /// ticket (tiles in the order blocks start) and runs onesweep_tile; with radix_tuning::persistent_onesweep
-/// it takes tickets until the portion's tiles are gone (a grid of one wave: a skipped pass costs one
+/// (keys only) it takes tickets until the portion's tiles are gone (a grid of one wave: a skipped pass costs one
 /// wave of blocks that exit, not one block a tile).
-template <int ITEMS, bool HAS_VALUES, class K, class V>
+template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
 __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_min_blocks)
-    onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, const sort_control* control,
+    onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, Digit digit, const sort_control* control,
                     std::uint64_t* bases) {
   using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V>;
   __shared__ storage ts;
@@ -104,18 +99,56 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
   const V* vsrc = HAS_VALUES ? vb.src(j, k) : nullptr;
   V* vdst = HAS_VALUES ? vb.dst(j, k) : nullptr;
   auto* counter = static_cast<std::uint32_t*>(a.state);
-  if constexpr (radix_tuning::persistent_onesweep) {
+  if constexpr (radix_tuning::persistent_onesweep<HAS_VALUES>) {
     // ---- tickets until the portion is done (the tile's last barrier frees `ticket` for the next) ----
     for (;;) {
       const std::int64_t t = lookback::block_ticket(ticket, counter);
       if (t >= a.portion_tiles) break;
-      onesweep_tile<ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, bases);
+      onesweep_tile<ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, digit, bases);
     }
   } else {
     // ---- one ticket, one tile ----
     const std::int64_t t = lookback::block_ticket(ticket, counter); // tile within the portion
-    onesweep_tile<ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, bases);
+    onesweep_tile<ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, digit, bases);
   }
+}
+
+/// Launches pass p of `passes` over the layout's tiles, one launch a portion (each with its look-back
+/// words cleared: once for the whole call by its first memset, or prepared for the launch), taking
+/// control's skip mask and the bases the histogram left. The radix sort's passes and bin_by_key's one
+/// pass alike.
+template <bool HAS_VALUES, class K, class V, class Digit>
+cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout, int p, int passes, const Digit& digit,
+                                 const pass_buffers<K>& kb, const pass_buffers<V>& vb, const sort_control* control,
+                                 std::uint64_t* bases, int sms, cudaStream_t stream) {
+  auto* kernel = onesweep_kernel<tile_shape<K, V>::items, HAS_VALUES, K, V, Digit>;
+  for (std::int64_t q = 0; q < layout.portions; ++q) {
+    onesweep_args a;
+    a.tiles = layout.tiles;
+    a.portion = q;
+    a.first_tile = q * layout.portion_tiles;
+    const std::int64_t left = layout.tiles.num_tiles - a.first_tile;
+    a.portion_tiles = left < layout.portion_tiles ? left : layout.portion_tiles;
+    a.pass = p, a.host_passes = passes;
+    const lookback::temp_part set{layout.state.offset + (layout.clear_once ? static_cast<std::size_t>(p) * layout.state_set_bytes : 0),
+                                  layout.state_set_bytes};
+    a.state = set.in(d_temp_storage);
+    a.words_offset = layout.state_words_offset;
+    const dim3 grid(static_cast<unsigned>(
+        onesweep_grid(a.portion_tiles, radix_tuning::persistent_onesweep<HAS_VALUES>, sms, radix_tuning::onesweep_min_blocks))),
+        block(radix_tuning::threads);
+    cudaError_t e;
+    if (layout.clear_once) {
+      kernel<<<grid, block, 0, stream>>>(kb, vb, a, digit, control, bases);
+      e = cudaGetLastError();
+    } else {
+      e = lookback::launch_prepare(d_temp_storage, set, stream);
+      if (e == cudaSuccess) e = lookback::launch_prepared(kernel, grid, block, stream, kb, vb, a, digit, control, bases);
+    }
+    if (e == cudaSuccess) e = detail::after_launch(stream);
+    if (e != cudaSuccess) return e;
+  }
+  return cudaSuccess;
 }
 
 /// Blocks of copy_kernel for n items: grid-stride, at most 4 per SM-ish (1056 blocks of 256 threads).

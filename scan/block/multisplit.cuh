@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 
 #include "../block_scan.cuh"
 #include "../detail/warp.cuh"
@@ -83,20 +82,11 @@ struct multisplit {
     rank_by(ts, [&](int j) { return digit[j]; }, valid, position);
   }
 
-  /// No-op for rank_by's on_counts.
-  struct no_counts_hook {
-    __device__ void operator()(int, std::uint32_t) const {}
-  };
-
   /// rank with the digits asked for, not held: digit_at(j) (< radix) is the digit of the thread's j-th
   /// item, called for live items only, once per phase. A caller whose digit is a shift and a mask of
   /// a key it holds anyway saves ITEMS registers (the radix pass: no spills at 64 registers a thread).
-  /// on_counts(d, n), when given, is called once for each digit d (by thread d % BLOCK_THREADS) with the
-  /// tile's count of d as soon as phase 1 has them, before the block scan: a onesweep pass publishes
-  /// its counts there, so the tiles after it need not wait for the rest of its rank.
-  template <class DigitAt, class OnCounts = no_counts_hook>
-  __device__ static void rank_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS],
-                                 OnCounts on_counts = {}) {
+  template <class DigitAt>
+  __device__ static void rank_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS]) {
     const int lane = threadIdx.x % detail::warp_threads, warp = threadIdx.x / detail::warp_threads;
     std::uint32_t* flat = &ts.count[0][0];
     for (int i = threadIdx.x; i < counters; i += BLOCK_THREADS) flat[i] = 0;
@@ -120,15 +110,6 @@ struct multisplit {
       __syncwarp();
     }
     __syncthreads();
-    // ---- the tile's digit counts to the caller, early (reads only: no barrier before phase 2) ----
-    if constexpr (!std::is_same<OnCounts, no_counts_hook>::value) {
-      for (int d = threadIdx.x; d < radix; d += BLOCK_THREADS) {
-        std::uint32_t n = 0;
-        CARRY_UNROLL
-        for (int w = 0; w < warps; ++w) n += ts.count[w][d];
-        on_counts(d, n);
-      }
-    }
     // ---- phase 2: the engine's block scan over the counts, digit-major ----
     std::uint32_t c[scan_items];
     CARRY_UNROLL

@@ -50,11 +50,8 @@ int main() {
   if (!gpu_present()) return skip_return_code;
   device_buffer<unsigned char> flush(std::size_t{192} << 20);
   auto cold = [&](int r) { CARRY_CUDA_OR_DIE(cudaMemsetAsync(flush.ptr, r & 0xff, flush.n)); };
-  std::printf("%s: peers %d, items %d, min blocks %d, early look-back %d, look-back sleep %d ns, persistent %d, "
-              "histogram warp runs %d, small cluster items %d\n", variant,
-              CARRY_RADIX_PEERS, CARRY_RADIX_ITEMS4, CARRY_RADIX_MIN_BLOCKS, CARRY_RADIX_EARLY_LOOKBACK,
-              CARRY_RADIX_LOOKBACK_NS, CARRY_RADIX_PERSISTENT, CARRY_RADIX_HISTOGRAM_WARP_RUNS,
-              CARRY_RADIX_CLUSTER_SMALL_ITEMS);
+  std::printf("%s: peers %d, items %d, min blocks %d\n", variant, CARRY_RADIX_PEERS, CARRY_RADIX_ITEMS4,
+              CARRY_RADIX_MIN_BLOCKS);
   // temp storage for the largest call of each size (carry's pairs and three-kernel keys, CUB's keys)
   auto temp_for = [](std::size_t n, device_buffer<std::uint32_t>& kin, device_buffer<std::uint32_t>& kout,
                      device_buffer<std::uint32_t>& kref) {
