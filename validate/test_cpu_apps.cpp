@@ -241,6 +241,36 @@ TEST_CASE("bin_by_key helpers: clamped bins, digit passes, plans, layouts", "[ap
   for (auto part : {l2.counts, l2.scan, l2.keys, l2.values, l2.bin_counts, l2.bin_scan}) CHECK(part.offset % 256 == 0);
 }
 
+TEST_CASE("bin_by_key's one-pass form: when, and its temp layout", "[apps]") {
+  CHECK(bin_by_onesweep(1));
+  CHECK(bin_by_onesweep(256));
+  CHECK_FALSE(bin_by_onesweep(257));
+  CHECK_FALSE(bin_by_onesweep(max_bins));
+  // 2^28 pairs in tiles of 4096: one portion of 65536 tiles, one pass, no n-sized scratch
+  const bin_onesweep_layout l = make_bin_onesweep_layout(std::int64_t{1} << 28, 4096, 4, 4, 3000);
+  CHECK(l.sort.passes == 1);
+  CHECK(l.sort.tiles.num_tiles == 65536);
+  CHECK(l.sort.portions == 1);
+  CHECK(l.sort.alt_keys.bytes == 0);
+  CHECK(l.sort.alt_values.bytes == 0);
+  CHECK(l.sort.hist.bytes == 256 * 8);     // the bin counts, scanned into
+  CHECK(l.sort.bases.bytes == 2 * 256 * 8); // portion 0's digit offsets and the next portion's
+  CHECK_FALSE(l.sort.clear_once);           // 64 MB of look-back words: prepared by the launch
+  CHECK(l.nested.bytes == l.sort.allocation);
+  CHECK(l.scan.offset >= l.nested.offset + l.nested.bytes);
+  CHECK(l.scan.bytes == 3000);
+  CHECK(l.allocation >= l.scan.offset + l.scan.bytes + 255);
+  // more than a portion: several launches; the sort layout's parts stay inside the nested part
+  const bin_onesweep_layout big = make_bin_onesweep_layout((std::int64_t{1} << 31) + 5, 4096, 1, 0, 100);
+  CHECK(big.sort.portions == 9);
+  CHECK(big.sort.state.offset + big.sort.state.bytes <= big.nested.bytes);
+  CHECK(big.sort.bases.offset + big.sort.bases.bytes <= big.nested.bytes);
+  // small: every look-back word cleared by the call's first memset
+  const bin_onesweep_layout small = make_bin_onesweep_layout(5000, 4096, 4, 0, 100);
+  CHECK(small.sort.tiles.num_tiles == 2);
+  CHECK(small.sort.clear_once);
+}
+
 TEST_CASE("histogram planning: path, shared bytes, grid", "[apps]") {
   CHECK(choose_histogram_path(0, 256, 0, 227 * 1024) == histogram_path::empty);
   CHECK(choose_histogram_path(10, 256, 0, 227 * 1024) == histogram_path::shared);

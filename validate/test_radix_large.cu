@@ -1,6 +1,9 @@
 // GPU tests of the radix sort past 2^31 keys (u8 keys only, one pass, nine onesweep portions) and past
-// 2^28 u32 keys (four passes over two portions each), against a linear CPU sort and CUB's 64-bit path.
+// 2^28 u32 keys (four passes over two portions each), against a linear CPU sort and CUB's 64-bit path;
+// and bin_by_key's onesweep pass over two portions, against a CPU counting sort.
 #include <catch2/catch.hpp>
+
+#include <carry/apps/histogram.cuh>
 
 #include "common/radix_harness.cuh"
 #include "common/scan_harness.cuh"
@@ -58,4 +61,41 @@ TEST_CASE("sort_keys u8 over more than 2^31 keys", "[radix][large]") {
 
 TEST_CASE("sort_keys u32 over more than 2^28 keys (two portions a pass)", "[radix][large]") {
   large_case<std::uint32_t>((std::int64_t{1} << 28) + 4099, true);
+}
+
+namespace {
+struct mod7 { // bin = key mod 7
+  __host__ __device__ unsigned operator()(std::uint8_t k) const { return k % 7u; }
+};
+} // namespace
+
+TEST_CASE("bin_by_key u8 keys over more than 2^28 keys (two onesweep portions)", "[apps][large]") {
+  const std::int64_t n = (std::int64_t{1} << 28) + 4099;
+  if (capped_sizes({n}).empty()) return;
+  const std::size_t un = static_cast<std::size_t>(n);
+  const std::vector<std::uint8_t> keys = random_bits<std::uint8_t>(un, 78);
+  device_buffer<std::uint8_t> in(un), out(un, 16);
+  device_buffer<std::uint64_t> off(8, 4);
+  in.upload(keys);
+  out.poison();
+  off.poison();
+  std::size_t bytes = 0;
+  REQUIRE(carry::bin_by_key(nullptr, bytes, in.ptr, out.ptr, off.ptr, 7, mod7{}, n) == cudaSuccess);
+  {
+    device_buffer<unsigned char> temp(bytes);
+    CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, 0xFF, bytes));
+    REQUIRE(carry::bin_by_key(temp.ptr, bytes, in.ptr, out.ptr, off.ptr, 7, mod7{}, n) == cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  }
+  // ---- CPU counting sort: bins in order, each in input order ----
+  std::vector<std::uint64_t> want_off(8, 0);
+  for (std::uint8_t k : keys) ++want_off[k % 7u + 1];
+  for (int b = 1; b < 8; ++b) want_off[b] += want_off[b - 1];
+  std::vector<std::uint8_t> want(un);
+  std::vector<std::uint64_t> at(want_off.begin(), want_off.end() - 1);
+  for (std::uint8_t k : keys) want[at[k % 7u]++] = k;
+  REQUIRE(off.download(8) == want_off);
+  REQUIRE(off.guard_intact());
+  REQUIRE(out.download(un) == want);
+  REQUIRE(out.guard_intact());
 }

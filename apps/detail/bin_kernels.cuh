@@ -1,7 +1,8 @@
-// bin_by_key's kernels: a stable counting-sort pass over one 8-bit digit of the bin. Upsweep (each
-// block's digit counts over its share of the tiles), the engine's scan of the counts (dispatch), and
-// downsweep (the engine's block multisplit ranks each tile; a scatter through shared memory writes runs).
-// The radix sort's three-kernel form runs the same kernels with its own digit.
+// bin_by_key's counting-sort kernels past 256 bins (up to 256 it is the radix sort's onesweep pass): a
+// stable pass over one 8-bit digit of the bin. Upsweep (each block's digit counts over its share of the
+// tiles), the engine's scan of the counts (dispatch), and downsweep (the engine's block multisplit ranks
+// each tile; a scatter through shared memory writes runs). The radix sort's three-kernel form runs the
+// same kernels with its own digit.
 #pragma once
 
 #include <cstdint>

@@ -10,6 +10,7 @@
 
 #include "../../scan/detail/dispatch.cuh"
 #include "../../scan/device_scan.cuh"
+#include "../../radixsort/detail/onesweep.cuh"
 #include "../../scan/lookback/prepare.cuh"
 #include "../tuning.hpp"
 #include "bin_kernels.cuh"
@@ -138,12 +139,76 @@ struct bin_shape {
   static constexpr int tile_items = threads * items;
 };
 
+/// bin_by_key in one onesweep pass (num_bins <= 256): the bin histogram (count_into) into the sort
+/// layout's counts, the engine's exclusive sum of them into the pass's digit offsets (bins past
+/// num_bins: n), the bucket offsets from those, then the radix sort's onesweep pass with the bin as
+/// its digit (stable: a tile's keys rank in order, tiles take tickets in order).
+template <bool HAS_VALUES, class K, class V, class O, class BinOp>
+cudaError_t dispatch_bin_onesweep(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* keys_in, K* keys_out,
+                                  const V* values_in, V* values_out, O* offsets, int num_bins, BinOp bin_op,
+                                  std::int64_t n, cudaStream_t stream) {
+  using VV = std::conditional_t<HAS_VALUES, V, radix_detail::null_value>; // keys only: the sort's keys-only kernels
+  using shape = radix_detail::tile_shape<K, VV>;
+  constexpr int radix = 1 << apps_tuning::bin_digit_bits;
+  std::size_t scan_bytes = 0;
+  if (const cudaError_t e = carry::exclusive_sum<std::uint64_t>(nullptr, scan_bytes, nullptr, nullptr, radix, stream);
+      e != cudaSuccess)
+    return e;
+  const bin_onesweep_layout layout = make_bin_onesweep_layout(n > 0 ? n : 0, shape::tile_items, sizeof(K),
+                                                              HAS_VALUES ? sizeof(V) : 0, scan_bytes);
+  if (d_temp_storage == nullptr) {
+    temp_storage_bytes = layout.allocation;
+    return cudaSuccess;
+  }
+  if (check_bin_args(keys_in, keys_out, HAS_VALUES && values_in == nullptr, HAS_VALUES && values_out == nullptr,
+                     num_bins, n, temp_storage_bytes, layout.allocation) != arg_error::none)
+    return cudaErrorInvalidValue;
+  if (n > 0 && (detail::ranges_overlap(keys_in, keys_out, static_cast<std::size_t>(n) * sizeof(K)) ||
+                (HAS_VALUES && detail::ranges_overlap(values_in, values_out, static_cast<std::size_t>(n) * sizeof(V)))))
+    return cudaErrorInvalidValue;
+  if (layout.sort.tiles.num_tiles > detail::max_tiles) return cudaErrorInvalidValue;
+  if (n == 0) return offsets != nullptr ? zero(offsets, num_bins + 1, stream) : cudaSuccess;
+  const key_binner<K, BinOp> binner{bin_op, num_bins};
+  const radix_detail::sort_layout& sl = layout.sort;
+  void* sort_temp = layout.nested.in(d_temp_storage); // aligned: the sort layout's parts sit at their offsets
+  // ---- bin counts (zeroed with control and, when they fit, the look-back words) ----
+  const lookback::temp_part cleared = sl.cleared();
+  if (const cudaError_t e = cudaMemsetAsync(cleared.in(sort_temp), 0, cleared.bytes, stream); e != cudaSuccess) return e;
+  auto* counts = sl.hist.as<std::uint64_t>(sort_temp);
+  auto* bases = sl.bases.as<std::uint64_t>(sort_temp);
+  if (const cudaError_t e = count_into(keys_in, n, binner, num_bins, counts, stream); e != cudaSuccess) return e;
+  // ---- the engine's exclusive sum: each bin's first output position (portion 0's digit offsets) ----
+  std::size_t bytes = layout.scan.bytes;
+  if (const cudaError_t e = carry::exclusive_sum(layout.scan.in(d_temp_storage), bytes,
+                                                 static_cast<const std::uint64_t*>(counts), bases, radix, stream);
+      e != cudaSuccess)
+    return e;
+  if (offsets != nullptr) { // before the pass: a second portion's last tile reuses portion 0's offset slots
+    offsets_from_scan_kernel<<<offsets_blocks(num_bins + 1), 256, 0, stream>>>(bases, 1, offsets, num_bins, n);
+    if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
+  }
+  // ---- one onesweep pass, the bin as its digit ----
+  device_limits lim;
+  if (const cudaError_t e = current_limits(lim); e != cudaSuccess) return e;
+  radix_detail::pass_buffers<K> kb;
+  kb.in = keys_in, kb.out = keys_out;
+  radix_detail::pass_buffers<VV> vb;
+  if constexpr (HAS_VALUES) vb.in = values_in, vb.out = values_out;
+  const bin_digit<K, BinOp> digit{binner, 0};
+  return radix_detail::launch_onesweep_pass<HAS_VALUES>(sort_temp, sl, 0, 1, digit, kb, vb,
+                                                         sl.control.as<radix_detail::sort_control>(sort_temp), bases,
+                                                         lim.sms, stream);
+}
+
 template <bool HAS_VALUES, class K, class V, class O, class BinOp>
 cudaError_t dispatch_bin(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* keys_in, K* keys_out,
                          const V* values_in, V* values_out, O* offsets, int num_bins, BinOp bin_op, std::int64_t n,
                          cudaStream_t stream) {
   using shape = bin_shape<K, V>;
   const std::int64_t nb = num_bins >= 1 && num_bins <= max_bins ? num_bins : 1;
+  if (bin_by_onesweep(nb))
+    return dispatch_bin_onesweep<HAS_VALUES>(d_temp_storage, temp_storage_bytes, keys_in, keys_out, values_in,
+                                             values_out, offsets, num_bins, bin_op, n, stream);
   const bin_plan plan = plan_bins(n > 0 ? n : 0, shape::tile_items, nb);
   const std::int64_t num_counts = std::int64_t{1 << apps_tuning::bin_digit_bits} * plan.grid;
   std::size_t count_scan = 0, bin_scan = 0;

@@ -5,6 +5,7 @@
 #include <cstdint>
 
 #include "../../scan/detail/plan.hpp"
+#include "../../radixsort/detail/plan.hpp"
 #include "../../scan/lookback/words.hpp"
 #include "../tuning.hpp"
 #include "bin_math.hpp"
@@ -129,6 +130,35 @@ CARRY_HD inline bin_layout make_bin_layout(const bin_plan& p, std::int64_t num_b
     l.bin_counts = b.add(static_cast<std::size_t>(num_bins + 1) * sizeof(std::uint64_t));
     l.bin_scan = b.add(bin_scan_bytes);
   }
+  l.allocation = b.allocation();
+  return l;
+}
+
+/// Whether bin_by_key runs as one onesweep pass (the radix sort's: a bin histogram, its scan, one
+/// look-back pass with the bin as the digit): when every bin fits one 8-bit digit. More bins take the
+/// counting-sort passes above (upsweep, scan, downsweep per 8-bit digit of the bin).
+CARRY_HD constexpr bool bin_by_onesweep(std::int64_t num_bins) {
+  return num_bins <= (std::int64_t{1} << apps_tuning::bin_digit_bits);
+}
+
+/// The one-pass form's temp storage: the radix sort's onesweep layout for one pass (its histogram part
+/// holds the bin counts, then control, look-back words, digit offsets), nested whole, then the engine's
+/// exclusive sum of the 256 counts (`scan_bytes`, asked by the dispatch).
+///   n 2^28, tiles of 4096 -> 65536 tiles in one portion: one state set of 64 MB (not cleared once)
+struct bin_onesweep_layout {
+  radix_detail::sort_layout sort; // offsets within `nested`
+  lookback::temp_part nested, scan;
+  std::size_t allocation = 1;
+};
+CARRY_HD inline bin_onesweep_layout make_bin_onesweep_layout(std::int64_t n, std::int64_t tile_items,
+                                                             std::size_t key_bytes, std::size_t value_bytes,
+                                                             std::size_t scan_bytes) {
+  bin_onesweep_layout l;
+  l.sort = radix_detail::make_sort_layout(radix_detail::sort_path::onesweep, n, 1, tile_items, key_bytes, value_bytes,
+                                          false, 0, 0);
+  lookback::temp_builder b;
+  l.nested = b.add(l.sort.allocation);
+  l.scan = b.add(scan_bytes);
   l.allocation = b.allocation();
   return l;
 }
