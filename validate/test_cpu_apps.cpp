@@ -269,6 +269,11 @@ TEST_CASE("bin_by_key's one-pass form: when, and its temp layout", "[apps]") {
   const bin_onesweep_layout small = make_bin_onesweep_layout(5000, 4096, 4, 0, 100);
   CHECK(small.sort.tiles.num_tiles == 2);
   CHECK(small.sort.clear_once);
+  // empty: no sort parts (and no division by an empty portion)
+  const bin_onesweep_layout none = make_bin_onesweep_layout(0, 4096, 4, 4, 100);
+  CHECK(none.sort.tiles.num_tiles == 0);
+  CHECK(none.sort.state.bytes == 0);
+  CHECK(none.allocation >= none.scan.offset + none.scan.bytes);
 }
 
 TEST_CASE("histogram planning: path, shared bytes, grid", "[apps]") {

@@ -143,7 +143,7 @@ CARRY_HD constexpr bool bin_by_onesweep(std::int64_t num_bins) {
 
 /// The one-pass form's temp storage: the radix sort's onesweep layout for one pass (its histogram part
 /// holds the bin counts, then control, look-back words, digit offsets), nested whole, then the engine's
-/// exclusive sum of the 256 counts (`scan_bytes`, asked by the dispatch).
+/// exclusive sum of the 256 counts (`scan_bytes`, asked by the dispatch). n == 0: no sort parts.
 ///   n 2^28, tiles of 4096 -> 65536 tiles in one portion: one state set of 64 MB (not cleared once)
 struct bin_onesweep_layout {
   radix_detail::sort_layout sort; // offsets within `nested`
@@ -154,8 +154,8 @@ CARRY_HD inline bin_onesweep_layout make_bin_onesweep_layout(std::int64_t n, std
                                                              std::size_t key_bytes, std::size_t value_bytes,
                                                              std::size_t scan_bytes) {
   bin_onesweep_layout l;
-  l.sort = radix_detail::make_sort_layout(radix_detail::sort_path::onesweep, n, 1, tile_items, key_bytes, value_bytes,
-                                          false, 0, 0);
+  const radix_detail::sort_path path = n > 0 ? radix_detail::sort_path::onesweep : radix_detail::sort_path::empty;
+  l.sort = radix_detail::make_sort_layout(path, n, 1, tile_items, key_bytes, value_bytes, false, 0, 0);
   lookback::temp_builder b;
   l.nested = b.add(l.sort.allocation);
   l.scan = b.add(scan_bytes);
