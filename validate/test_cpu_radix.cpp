@@ -262,7 +262,7 @@ TEST_CASE("radix onesweep items: a quarter below the mid-size tile count", "[rad
   REQUIRE(onesweep_items(1 << 19, 256, 16, 128) == 16);
   REQUIRE(onesweep_items(1 << 20, 256, 16, 128) == 16);
   REQUIRE(onesweep_items(1 << 18, 256, 16, 0) == 16);             // off
-  REQUIRE(onesweep_items(1 << 17, 256, 8, 128) == 2);             // 8-byte keys: 64 tiles of 2048
+  REQUIRE(onesweep_items(1 << 18, 256, 8, 128) == 2);             // 8-byte keys
   REQUIRE(onesweep_items(1 << 18, 256, 2, 128) == 2);             // no whole quarter
   STATIC_REQUIRE(onesweep_items(1 << 18, 256, 16, 128) == 4);
 }
