@@ -51,23 +51,6 @@ constexpr int peers = CARRY_RADIX_PEERS; // block::peer_method's value (plain C+
 template <bool HAS_VALUES>
 constexpr bool persistent_onesweep = !HAS_VALUES;
 
-/// Words a onesweep look-back thread reads per round trip (lookback::look_back_chain's WINDOW): 1 walks
-/// back one predecessor per L2 round trip. Candidates 4 and 8 are built by the tuning sweep
-/// (carry_tune_radix_window4/8); not yet measured.
-#ifndef CARRY_RADIX_LOOKBACK_WINDOW
-#define CARRY_RADIX_LOOKBACK_WINDOW 1
-#endif
-constexpr int lookback_window = CARRY_RADIX_LOOKBACK_WINDOW;
-
-/// Onesweep inputs of fewer than this many full tiles run in tiles of a quarter of the items (plan.hpp,
-/// onesweep_items: 2^18 u32 keys in 256 tiles of 1024, not 64 of 4096: more blocks in flight, a
-/// quarter of the rank rounds). 0: never (the default). Built by the tuning sweep (carry_tune_radix_mid);
-/// not yet measured.
-#ifndef CARRY_RADIX_MID_TILES
-#define CARRY_RADIX_MID_TILES 0
-#endif
-constexpr int mid_tiles_max = CARRY_RADIX_MID_TILES;
-
 /// Small inputs: up to this many tiles run as one cluster of blocks (one launch, digit counts exchanged
 /// in distributed shared memory, every pass in the same launch), with the fewest of a quarter, a half or
 /// all of the tile shape's items a thread that still fit (plan.hpp, cluster_items: 2^14 u32 keys in 16

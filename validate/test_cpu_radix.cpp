@@ -254,19 +254,6 @@ TEST_CASE("radix cluster items: the fewest items a thread that still fit the clu
   STATIC_REQUIRE(cluster_items(1 << 16, 256, 16, 16) == 16);
 }
 
-TEST_CASE("radix onesweep items: a quarter below the mid-size tile count", "[radix]") {
-  using carry::radix_detail::onesweep_items;
-  REQUIRE(onesweep_items(1 << 18, 256, 16, 128) == 4);            // 64 tiles of 4096 -> 256 of 1024
-  REQUIRE(onesweep_items((1 << 19) - 4096, 256, 16, 128) == 4);   // 127 tiles
-  REQUIRE(onesweep_items((1 << 19) - 1, 256, 16, 128) == 16);     // 128 tiles: not fewer than 128
-  REQUIRE(onesweep_items(1 << 19, 256, 16, 128) == 16);
-  REQUIRE(onesweep_items(1 << 20, 256, 16, 128) == 16);
-  REQUIRE(onesweep_items(1 << 18, 256, 16, 0) == 16);             // off
-  REQUIRE(onesweep_items(1 << 18, 256, 8, 128) == 2);             // 8-byte keys
-  REQUIRE(onesweep_items(1 << 18, 256, 2, 128) == 2);             // no whole quarter
-  STATIC_REQUIRE(onesweep_items(1 << 18, 256, 16, 128) == 4);
-}
-
 TEST_CASE("radix onesweep grid: a block a tile, or one wave of persistent blocks", "[radix]") {
   using carry::radix_detail::onesweep_grid;
   REQUIRE(onesweep_grid(16384, false, 132, 4) == 16384);

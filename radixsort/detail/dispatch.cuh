@@ -4,7 +4,6 @@
 
 #include <cstddef>
 #include <cstdint>
-#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -63,13 +62,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                                   three.grid * radix_tuning::radix, stream);
         e != cudaSuccess)
       return e;
-  // onesweep: a quarter of the items a thread below radix_tuning::mid_tiles_max full tiles
-  constexpr int mid_items = shape::items >= 4 ? shape::items / 4 : shape::items;
-  const int onesweep_items_now = radix_tuning::mid_tiles_max > 0
-                                     ? onesweep_items(nn, radix_tuning::threads, shape::items, radix_tuning::mid_tiles_max)
-                                     : shape::items;
-  const std::int64_t tile_items = path == sort_path::three_kernel ? three_shape<K, V>::tile_items
-                                                                 : std::int64_t{radix_tuning::threads} * (path == sort_path::onesweep ? onesweep_items_now : shape::items);
+  const std::int64_t tile_items = path == sort_path::three_kernel ? three_shape<K, V>::tile_items : shape::tile_items;
   const sort_layout layout = make_sort_layout(path, nn, passes, tile_items, sizeof(K), HAS_VALUES ? sizeof(V) : 0,
                                               kb.double_buffer, three.grid, scan_bytes);
   if (d_temp_storage == nullptr) {
@@ -168,17 +161,10 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   }
   for (int p = 0; p < passes; ++p) {
     const radix_digit<K> digit{pass_digit(begin_bit, end_bit, p, radix_tuning::digit_bits, descending)};
-    auto launch = [&](auto items) {
-      return launch_onesweep_pass<decltype(items)::value, HAS_VALUES>(d_temp_storage, layout, p, passes, digit, kb, vb,
-                                                                      control, bases, lim.sms, stream);
-    };
-    cudaError_t e;
-    if constexpr (radix_tuning::mid_tiles_max > 0 && mid_items != shape::items)
-      e = onesweep_items_now == mid_items ? launch(std::integral_constant<int, mid_items>{})
-                                          : launch(std::integral_constant<int, shape::items>{});
-    else
-      e = launch(std::integral_constant<int, shape::items>{});
-    if (e != cudaSuccess) return e;
+    if (const cudaError_t e = launch_onesweep_pass<HAS_VALUES>(d_temp_storage, layout, p, passes, digit, kb, vb, control,
+                                                               bases, lim.sms, stream);
+        e != cudaSuccess)
+      return e;
   }
   // ---- the result where the caller expects it ----
   finish_copy_kernel<HAS_VALUES><<<copy_blocks(nn), 256, 0, stream>>>(kb, vb, control, passes, nn);

@@ -66,7 +66,7 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
       view.publish(0, dd, lookback::state_prefix, count);
     } else {
       view.publish(t, dd, lookback::state_aggregate, count);
-      before = lookback::look_back_chain<0, radix_tuning::lookback_window>(view, t, dd, std::uint32_t{0}, sum{});
+      before = lookback::look_back_chain<0>(view, t, dd, std::uint32_t{0}, sum{});
       view.publish(t, dd, lookback::state_prefix, before + count);
     }
     std::uint64_t* portion_base = bases + a.pass * 2 * radix;
@@ -113,15 +113,15 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
   }
 }
 
-/// Launches pass p of `passes` over the layout's tiles (of radix_tuning::threads x ITEMS), one launch a portion (each with its look-back
+/// Launches pass p of `passes` over the layout's tiles, one launch a portion (each with its look-back
 /// words cleared: once for the whole call by its first memset, or prepared for the launch), taking
 /// control's skip mask and the bases the histogram left. The radix sort's passes and bin_by_key's one
 /// pass alike.
-template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
+template <bool HAS_VALUES, class K, class V, class Digit>
 cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout, int p, int passes, const Digit& digit,
                                  const pass_buffers<K>& kb, const pass_buffers<V>& vb, const sort_control* control,
                                  std::uint64_t* bases, int sms, cudaStream_t stream) {
-  auto* kernel = onesweep_kernel<ITEMS, HAS_VALUES, K, V, Digit>;
+  auto* kernel = onesweep_kernel<tile_shape<K, V>::items, HAS_VALUES, K, V, Digit>;
   for (std::int64_t q = 0; q < layout.portions; ++q) {
     onesweep_args a;
     a.tiles = layout.tiles;

@@ -46,15 +46,6 @@ CARRY_HD constexpr int cluster_items(std::int64_t n, int threads, int items_max,
   return items_max;
 }
 
-/// Items a thread for the onesweep path: a quarter of items_max when n takes fewer than `mid_tiles_max`
-/// tiles of threads x items_max (a quarter must be a whole number of items), else items_max.
-///   n 2^18, 256 threads, items_max 16, mid_tiles_max 128 -> 4 (256 tiles of 1024);  n 2^20 -> 16
-CARRY_HD constexpr int onesweep_items(std::int64_t n, int threads, int items_max, int mid_tiles_max) {
-  return items_max >= 4 && items_max % 4 == 0 && detail::ceil_div(n, std::int64_t{threads} * items_max) < mid_tiles_max
-             ? items_max / 4
-             : items_max;
-}
-
 /// Tiles of one onesweep launch (a portion): the largest whole number of tiles within portion_items_max.
 CARRY_HD constexpr std::int64_t portion_tiles(std::int64_t tile_items) {
   return radix_tuning::portion_items_max / tile_items;
