@@ -63,7 +63,7 @@ int main() {
     cub_radix_keys(nullptr, b, kin.ptr, kref.ptr, nn, 0, 32, false, true, 0);
     return device_buffer<unsigned char>(std::max(need, b));
   };
-  for (int l : {14, 16, 20, 24, 26}) {
+  for (int l : {14, 16, 18, 19, 20, 22, 24, 26}) {
     const std::size_t n = std::size_t{1} << l;
     const auto nn = static_cast<std::int64_t>(n);
     const auto keys = make_keys<std::uint32_t>(n, key_dist::uniform, l);
