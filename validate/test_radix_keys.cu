@@ -3,6 +3,9 @@
 // against std::stable_sort on the CPU and bitwise against CUB.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <vector>
+
 #include "common/radix_harness.cuh"
 #include "common/scan_harness.cuh"
 
@@ -64,6 +67,49 @@ TEST_CASE("sort_keys: distributions (the adaptive paths: sorted, equal, two valu
       }
     }
   }
+}
+
+namespace {
+/// Ascending keys 0 .. n-1 with keys i and i + 1 swapped (the only pair out of order), sorted on the
+/// onesweep path (whose histogram looks for that pair) from `offset` keys into the input buffer
+/// (offset 1: not 16-byte aligned); against std::sort.
+template <class K>
+void one_inversion(std::int64_t n, std::int64_t i, int offset) {
+  INFO("n " << n << ", swapped at " << i << ", offset " << offset << ", key bytes " << sizeof(K));
+  const auto un = static_cast<std::size_t>(n);
+  std::vector<K> keys(un);
+  for (std::size_t j = 0; j < un; ++j) keys[j] = static_cast<K>(j);
+  std::swap(keys[static_cast<std::size_t>(i)], keys[static_cast<std::size_t>(i) + 1]);
+  std::vector<K> want = keys;
+  std::sort(want.begin(), want.end());
+  std::vector<K> padded(static_cast<std::size_t>(offset), K{0});
+  padded.insert(padded.end(), keys.begin(), keys.end());
+  device_buffer<K> in(padded.size()), out(un, 16);
+  in.upload(padded);
+  out.poison();
+  const carry::radix_sort_options opt{A::onesweep, true};
+  const int bits = 8 * static_cast<int>(sizeof(K));
+  std::size_t bytes = 0;
+  REQUIRE(carry::sort_keys(nullptr, bytes, in.ptr + offset, out.ptr, n, 0, bits, opt) == cudaSuccess);
+  auto temp = dirty_temp(bytes, 0xFF, 1);
+  REQUIRE(carry::sort_keys(temp.ptr, bytes, in.ptr + offset, out.ptr, n, 0, bits, opt) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  REQUIRE(out.download(un) == want);
+  REQUIRE(out.guard_intact());
+}
+} // namespace
+
+TEST_CASE("sort_keys: one pair out of order at each boundary of the histogram's reads, aligned or not", "[radix]") {
+  // 16-byte vectors of 2 (u64), 8 (u16), 4 (u32) keys; lanes; rounds; warp segments; blocks
+  for (int offset : {0, 1})
+    for (std::int64_t i : {0, 1, 2, 3, 4, 7, 8, 15, 16, 31, 32, 127, 128, 129, 255, 256, 511, 512, 1023, 1024, 2047,
+                           2048, 4095, 8191, 16383, 19998}) {
+      one_inversion<std::uint32_t>(20000, i, offset);
+      one_inversion<std::uint64_t>(20000, i, offset);
+      one_inversion<std::uint16_t>(20000, i, offset);
+    }
+  for (int offset : {0, 1, 3})
+    for (std::int64_t i : {0, 15, 16, 31, 32, 100, 248}) one_inversion<std::uint8_t>(250, i, offset);
 }
 
 TEST_CASE("sort_keys: partial bit ranges", "[radix]") {

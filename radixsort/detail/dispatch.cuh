@@ -150,7 +150,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   if (const cudaError_t e = apps_detail::current_limits(lim); e != cudaSuccess) return e;
   {
     constexpr int hthreads = radix_tuning::threads, hitems = radix_tuning::histogram_items;
-    const std::int64_t segments = detail::ceil_div(nn, std::int64_t{hthreads} * hitems);
+    const std::int64_t segments = detail::ceil_div(nn, std::int64_t{hthreads} * histogram_thread_keys<K>());
     const std::int64_t want = std::int64_t{lim.sms} * radix_tuning::histogram_blocks_per_sm;
     const unsigned grid = static_cast<unsigned>(segments < want ? segments : want);
     histogram_args h;

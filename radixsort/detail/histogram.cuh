@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 
 #include "../../scan/block_scan.cuh"
 #include "../../scan/detail/warp.cuh"
@@ -26,6 +27,93 @@ struct histogram_args {
 /// Adds `count` to counter d (a run of equal digits costs one shared atomic).
 __device__ __forceinline__ void flush_run(unsigned* counters, unsigned d, unsigned count) {
   if (count != 0) atomicAdd(counters + d, count);
+}
+
+/// Keys a histogram thread reads per segment on the contiguous path: R 16-byte vectors of V keys.
+template <class K>
+constexpr int histogram_vector_keys() {
+  return 16 / static_cast<int>(sizeof(K));
+}
+template <class K>
+constexpr int histogram_thread_keys() {
+  return radix_tuning::histogram_vec ? histogram_vector_keys<K>() * radix_tuning::histogram_vectors
+                                     : radix_tuning::histogram_items;
+}
+
+/// One warp's segment on the contiguous path: 32 x V x R keys from `s`, round r's lane l holding keys
+/// s + r*32V + l*V .. +V-1 (one 16-byte load when whole and `aligned`). Counts every pass's digits into
+/// `counters` (runs of equal digits in a lane: one atomic) and, when `check`, sets `unsorted` if two
+/// neighbours are out of order, compared in the key's own width: a key's right neighbour is the next
+/// key of its vector, the next lane's first key of the round, lane 0's first of the next round (two
+/// shuffles a round) or, at the segment's end, one extra load.
+template <int R, class K, int MAX_PASSES>
+__device__ __forceinline__ void histogram_segment_vec(const K* keys, std::int64_t s, bool aligned, const histogram_args& a,
+                                                      unsigned (&counters)[MAX_PASSES][radix_tuning::radix], bool check,
+                                                      bool& unsorted) {
+  using U = typename radix_key<K>::bits_type;
+  constexpr int V = histogram_vector_keys<K>(), W = detail::warp_threads;
+  const int lane = threadIdx.x % W;
+  const unsigned full = 0xffffffffu;
+  // ---- load ----
+  U u[R * V];
+  CARRY_UNROLL
+  for (int r = 0; r < R; ++r) {
+    const std::int64_t i0 = s + std::int64_t{r} * W * V + std::int64_t{lane} * V;
+    if (aligned && i0 + V <= a.n) {
+      const uint4 w = *reinterpret_cast<const uint4*>(keys + i0);
+      K k[V];
+      memcpy(k, &w, sizeof(w));
+      CARRY_UNROLL
+      for (int j = 0; j < V; ++j) u[r * V + j] = radix_key<K>::ordered(k[j]);
+    } else {
+      CARRY_UNROLL
+      for (int j = 0; j < V; ++j) u[r * V + j] = i0 + j < a.n ? radix_key<K>::ordered(keys[i0 + j]) : U{0};
+    }
+  }
+  // ---- digits of every pass, runs in a lane as one atomic ----
+  for (int p = 0; p < a.passes; ++p) {
+    const digit_spec spec = pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending);
+    const unsigned mask = (1u << spec.bits) - 1u, flip = spec.descending ? mask : 0u;
+    unsigned run_digit = 0, run = 0;
+    CARRY_UNROLL
+    for (int r = 0; r < R; ++r) {
+      const std::int64_t i0 = s + std::int64_t{r} * W * V + std::int64_t{lane} * V;
+      CARRY_UNROLL
+      for (int j = 0; j < V; ++j)
+        if (i0 + j < a.n) {
+          const unsigned d = (static_cast<unsigned>(u[r * V + j] >> spec.shift) & mask) ^ flip;
+          if (d != run_digit) {
+            flush_run(counters[p], run_digit, run);
+            run_digit = d, run = 0;
+          }
+          ++run;
+        }
+    }
+    flush_run(counters[p], run_digit, run);
+  }
+  // ---- neighbours out of order ----
+  if (!check) return;
+  U t[R * V];
+  CARRY_UNROLL
+  for (int j = 0; j < R * V; ++j) t[j] = sort_bits_in<U>(u[j], a.begin_bit, a.end_bit, a.descending);
+  CARRY_UNROLL
+  for (int r = 0; r < R; ++r) {
+    const U next_lane = static_cast<U>(__shfl_down_sync(full, t[r * V], 1));
+    const U next_round = static_cast<U>(__shfl_sync(full, t[(r + 1 < R ? r + 1 : r) * V], 0));
+    const std::int64_t i0 = s + std::int64_t{r} * W * V + std::int64_t{lane} * V;
+    CARRY_UNROLL
+    for (int j = 0; j < V; ++j) {
+      const std::int64_t right = i0 + j + 1;
+      if (right < a.n) {
+        U y;
+        if (j + 1 < V) y = t[r * V + j + 1];
+        else if (lane < W - 1) y = next_lane;
+        else if (r + 1 < R) y = next_round;
+        else y = sort_bits_in<U>(radix_key<K>::ordered(keys[right]), a.begin_bit, a.end_bit, a.descending);
+        if (t[r * V + j] > y) unsorted = true;
+      }
+    }
+  }
 }
 
 /// Counts every pass's digits into hist[pass * 256 + digit] (zeroed by the call's memset) and sets
@@ -60,6 +148,13 @@ __global__ void __launch_bounds__(THREADS)
   bool unsorted = false;
   const std::int64_t warps = std::int64_t{gridDim.x} * (THREADS / detail::warp_threads);
   const std::int64_t warp = std::int64_t{blockIdx.x} * (THREADS / detail::warp_threads) + threadIdx.x / detail::warp_threads;
+  if constexpr (radix_tuning::histogram_vec) {
+    constexpr int R = radix_tuning::histogram_vectors;
+    constexpr int vseg = detail::warp_threads * histogram_vector_keys<K>() * R;
+    const bool aligned = reinterpret_cast<std::uintptr_t>(keys) % 16 == 0;
+    for (std::int64_t s = warp * vseg; s < a.n; s += warps * vseg)
+      histogram_segment_vec<R>(keys, s, aligned, a, counters, a.adaptive && !__any_sync(full, unsorted), unsorted);
+  } else
   for (std::int64_t s = warp * seg; s < a.n; s += warps * seg) {
     typename radix_key<K>::bits_type u[ITEMS];
     CARRY_UNROLL

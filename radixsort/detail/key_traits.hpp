@@ -107,6 +107,17 @@ CARRY_HD constexpr std::uint64_t sort_bits(U ordered, int begin, int end, bool d
   return descending ? (~x & low_mask(end - begin)) : x;
 }
 
+/// sort_bits in the key's own width (the histogram's order check: no 64-bit work for narrower keys).
+///   u32 0x12345678, bits [8, 24), ascending -> 0x3456;  descending -> 0xCBA9
+template <class U>
+CARRY_HD constexpr U sort_bits_in(U ordered, int begin, int end, bool descending) {
+  constexpr int width = 8 * static_cast<int>(sizeof(U));
+  const int bits = end - begin;
+  const U mask = bits >= width ? static_cast<U>(~U{0}) : static_cast<U>((std::uint64_t{1} << bits) - 1);
+  const U x = static_cast<U>((begin >= width ? U{0} : static_cast<U>(ordered >> begin)) & mask);
+  return descending ? static_cast<U>(~x & mask) : x;
+}
+
 /// Digit passes over bits [begin, end): 8 bits each, the last one narrower; 0 for an empty range.
 CARRY_HD constexpr int radix_passes(int begin, int end, int digit_bits) {
   return end > begin ? (end - begin + digit_bits - 1) / digit_bits : 0;
