@@ -149,14 +149,14 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   apps_detail::device_limits lim;
   if (const cudaError_t e = apps_detail::current_limits(lim); e != cudaSuccess) return e;
   {
-    constexpr int hthreads = radix_tuning::threads, hitems = radix_tuning::histogram_items;
+    constexpr int hthreads = radix_tuning::threads;
     const std::int64_t segments = detail::ceil_div(nn, std::int64_t{hthreads} * histogram_thread_keys<K>());
     const std::int64_t want = std::int64_t{lim.sms} * radix_tuning::histogram_blocks_per_sm;
     const unsigned grid = static_cast<unsigned>(segments < want ? segments : want);
     histogram_args h;
     h.n = nn, h.passes = passes, h.begin_bit = begin_bit, h.end_bit = end_bit, h.descending = descending;
     h.adaptive = opt.adaptive;
-    radix_histogram_kernel<hthreads, hitems, K><<<grid, hthreads, 0, stream>>>(kb.in, h, hist, control, bases);
+    radix_histogram_kernel<hthreads, K><<<grid, hthreads, 0, stream>>>(kb.in, h, hist, control, bases);
     if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
   }
   for (int p = 0; p < passes; ++p) {

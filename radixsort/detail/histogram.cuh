@@ -29,25 +29,24 @@ __device__ __forceinline__ void flush_run(unsigned* counters, unsigned d, unsign
   if (count != 0) atomicAdd(counters + d, count);
 }
 
-/// Keys a histogram thread reads per segment on the contiguous path: R 16-byte vectors of V keys.
+/// Keys of K in one 16-byte vector, and the keys a histogram thread reads per segment.
 template <class K>
 constexpr int histogram_vector_keys() {
   return 16 / static_cast<int>(sizeof(K));
 }
 template <class K>
 constexpr int histogram_thread_keys() {
-  return radix_tuning::histogram_vec ? histogram_vector_keys<K>() * radix_tuning::histogram_vectors
-                                     : radix_tuning::histogram_items;
+  return histogram_vector_keys<K>() * radix_tuning::histogram_vectors;
 }
 
-/// One warp's segment on the contiguous path: 32 x V x R keys from `s`, round r's lane l holding keys
+/// One warp's segment: 32 x V x R keys from `s`, round r's lane l holding keys
 /// s + r*32V + l*V .. +V-1 (one 16-byte load when whole and `aligned`). Counts every pass's digits into
 /// `counters` (runs of equal digits in a lane: one atomic) and, when `check`, sets `unsorted` if two
 /// neighbours are out of order, compared in the key's own width: a key's right neighbour is the next
 /// key of its vector, the next lane's first key of the round, lane 0's first of the next round (two
 /// shuffles a round) or, at the segment's end, one extra load.
 template <int R, class K, int MAX_PASSES>
-__device__ __forceinline__ void histogram_segment_vec(const K* keys, std::int64_t s, bool aligned, const histogram_args& a,
+__device__ __forceinline__ void histogram_segment(const K* keys, std::int64_t s, bool aligned, const histogram_args& a,
                                                       unsigned (&counters)[MAX_PASSES][radix_tuning::radix], bool check,
                                                       bool& unsorted) {
   using U = typename radix_key<K>::bits_type;
@@ -122,25 +121,21 @@ __device__ __forceinline__ void histogram_segment_vec(const K* keys, std::int64_
 /// bases[pass * 512 + digit] (portion 0's slot) and the skip mask: pass p is skipped when one digit
 /// holds all n keys, or when the keys are already in order (adaptive only).
 ///
-/// Each warp reads segments of 32 x ITEMS keys, warp-striped (lane l: keys l, l + 32, ...), grid-stride;
-/// digits are counted in shared memory, runs of equal digits in a lane with one atomic (all-equal and
-/// sorted inputs do not serialise on one counter; adding a run all 32 lanes end on once for the warp
-/// measured mixed: radixsort/tuning.hpp). A key's
-/// right neighbour is the next lane's key of the same round, lane 31's is lane 0's of the next round (a
-/// shuffle), and the segment's last key's is one extra load.
-template <int THREADS, int ITEMS, class K>
+/// Each warp reads segments of keys grid-stride (histogram_segment: 16-byte vectors, neighbours checked
+/// in registers); digits are counted in shared memory, runs of equal digits in a lane with one atomic
+/// (all-equal and sorted inputs do not serialise on one counter; adding a run all 32 lanes end on once
+/// for the warp measured mixed: radixsort/tuning.hpp).
+template <int THREADS, class K>
 __global__ void __launch_bounds__(THREADS)
     radix_histogram_kernel(const K* keys, histogram_args a, std::uint64_t* hist, sort_control* control,
                            std::uint64_t* bases) {
   constexpr int max_passes = static_cast<int>(sizeof(K)); // 8-bit digits
   constexpr int radix = radix_tuning::radix;
-  constexpr int seg = detail::warp_threads * ITEMS;
   static_assert(THREADS == radix, "carry: one thread per digit");
   using scan_t = block_scan<std::uint64_t, THREADS>;
   __shared__ unsigned counters[max_passes][radix];
   __shared__ typename scan_t::temp_storage scan_ts;
   __shared__ bool last;
-  const int lane = threadIdx.x % detail::warp_threads;
   const unsigned full = 0xffffffffu;
   for (int i = threadIdx.x; i < max_passes * radix; i += THREADS) (&counters[0][0])[i] = 0;
   __syncthreads();
@@ -148,53 +143,11 @@ __global__ void __launch_bounds__(THREADS)
   bool unsorted = false;
   const std::int64_t warps = std::int64_t{gridDim.x} * (THREADS / detail::warp_threads);
   const std::int64_t warp = std::int64_t{blockIdx.x} * (THREADS / detail::warp_threads) + threadIdx.x / detail::warp_threads;
-  if constexpr (radix_tuning::histogram_vec) {
-    constexpr int R = radix_tuning::histogram_vectors;
-    constexpr int vseg = detail::warp_threads * histogram_vector_keys<K>() * R;
-    const bool aligned = reinterpret_cast<std::uintptr_t>(keys) % 16 == 0;
-    for (std::int64_t s = warp * vseg; s < a.n; s += warps * vseg)
-      histogram_segment_vec<R>(keys, s, aligned, a, counters, a.adaptive && !__any_sync(full, unsorted), unsorted);
-  } else
-  for (std::int64_t s = warp * seg; s < a.n; s += warps * seg) {
-    typename radix_key<K>::bits_type u[ITEMS];
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j) {
-      const std::int64_t i = s + j * detail::warp_threads + lane;
-      u[j] = i < a.n ? radix_key<K>::ordered(keys[i]) : 0;
-    }
-    for (int p = 0; p < a.passes; ++p) {
-      const digit_spec spec = pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending);
-      unsigned run_digit = 0, run = 0;
-      CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j) {
-        if (s + j * detail::warp_threads + lane >= a.n) break;
-        const unsigned d = spec.of(u[j]);
-        if (d != run_digit) {
-          flush_run(counters[p], run_digit, run);
-          run_digit = d, run = 0;
-        }
-        ++run;
-      }
-      flush_run(counters[p], run_digit, run);
-    }
-    if (a.adaptive && !__any_sync(full, unsorted)) {
-      std::uint64_t x[ITEMS];
-      CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j) x[j] = sort_bits(u[j], a.begin_bit, a.end_bit, a.descending);
-      CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j) {
-        const std::int64_t i = s + j * detail::warp_threads + lane, right = i + 1;
-        const std::uint64_t same_round = __shfl_down_sync(full, x[j], 1);
-        const std::uint64_t next_round = __shfl_sync(full, x[j + 1 < ITEMS ? j + 1 : j], 0);
-        if (right < a.n) {
-          std::uint64_t y = same_round;
-          if (lane == detail::warp_threads - 1)
-            y = j + 1 < ITEMS ? next_round : sort_bits(radix_key<K>::ordered(keys[right]), a.begin_bit, a.end_bit, a.descending);
-          if (x[j] > y) unsorted = true;
-        }
-      }
-    }
-  }
+  constexpr int seg = detail::warp_threads * histogram_thread_keys<K>();
+  const bool aligned = reinterpret_cast<std::uintptr_t>(keys) % 16 == 0;
+  for (std::int64_t s = warp * seg; s < a.n; s += warps * seg)
+    histogram_segment<radix_tuning::histogram_vectors>(keys, s, aligned, a, counters,
+                                                       a.adaptive && !__any_sync(full, unsorted), unsorted);
   // ---- merge into the call's counts ----
   __syncthreads();
   for (int p = 0; p < a.passes; ++p)
