@@ -110,14 +110,14 @@ TEST_CASE("radix digits: passes, widths and descending flips over a bit range", 
   REQUIRE(sort_bits<std::uint32_t>(0xABCD1234u, 4, 20, false) == 0xD123u);
   REQUIRE(sort_bits<std::uint32_t>(0xABCD1234u, 4, 20, true) == 0x2EDCu);
   REQUIRE(sort_bits<std::uint64_t>(~std::uint64_t{0}, 0, 64, false) == ~std::uint64_t{0});
-  REQUIRE(low_mask(64) == ~std::uint64_t{0});
-  REQUIRE(low_mask(0) == 0);
+  REQUIRE(sort_bits<std::uint64_t>(~std::uint64_t{0}, 0, 0, false) == 0);
 }
 
 namespace {
-/// sort_bits_in<U> equals sort_bits on every bit range of U, both directions, for random and edge values.
+/// sort_bits<U> (the key's width) equals the 64-bit reference on every bit range of U, both
+/// directions, for random and edge values.
 template <class U>
-void check_sort_bits_in(std::mt19937_64& rng) {
+void check_sort_bits(std::mt19937_64& rng) {
   constexpr int w = 8 * static_cast<int>(sizeof(U));
   std::vector<U> values = {U{0}, static_cast<U>(~U{0}), static_cast<U>(U{1} << (w - 1)), U{1}};
   for (int i = 0; i < 60; ++i) values.push_back(static_cast<U>(rng()));
@@ -125,8 +125,8 @@ void check_sort_bits_in(std::mt19937_64& rng) {
     for (int begin = 0; begin < w; ++begin)
       for (int end = begin; end <= w; ++end)
         for (bool desc : {false, true}) {
-          const U got = carry::radix_detail::sort_bits_in<U>(v, begin, end, desc);
-          const std::uint64_t want = carry::radix_detail::sort_bits<U>(v, begin, end, desc);
+          const U got = carry::radix_detail::sort_bits<U>(v, begin, end, desc);
+          const std::uint64_t want = carry_validate::reference_sort_bits<U>(v, begin, end, desc);
           if (static_cast<std::uint64_t>(got) != want) {
             INFO("width " << w << ", value " << static_cast<std::uint64_t>(v) << ", bits [" << begin << ", " << end << ")");
             REQUIRE(static_cast<std::uint64_t>(got) == want);
@@ -135,15 +135,15 @@ void check_sort_bits_in(std::mt19937_64& rng) {
 }
 } // namespace
 
-TEST_CASE("radix sort_bits_in: the order check's bits in the key's own width", "[radix]") {
-  using carry::radix_detail::sort_bits_in;
-  STATIC_REQUIRE(sort_bits_in<std::uint32_t>(0x12345678u, 8, 24, false) == 0x3456u);
-  STATIC_REQUIRE(sort_bits_in<std::uint32_t>(0x12345678u, 8, 24, true) == 0xCBA9u);
+TEST_CASE("radix sort_bits: the sort's bits in the key's own width", "[radix]") {
+  using carry::radix_detail::sort_bits;
+  STATIC_REQUIRE(sort_bits<std::uint32_t>(0x12345678u, 8, 24, false) == 0x3456u);
+  STATIC_REQUIRE(sort_bits<std::uint32_t>(0x12345678u, 8, 24, true) == 0xCBA9u);
   std::mt19937_64 rng(5);
-  check_sort_bits_in<std::uint8_t>(rng);
-  check_sort_bits_in<std::uint16_t>(rng);
-  check_sort_bits_in<std::uint32_t>(rng);
-  check_sort_bits_in<std::uint64_t>(rng);
+  check_sort_bits<std::uint8_t>(rng);
+  check_sort_bits<std::uint16_t>(rng);
+  check_sort_bits<std::uint32_t>(rng);
+  check_sort_bits<std::uint64_t>(rng);
 }
 
 namespace {

@@ -8,9 +8,9 @@
 
 #include <cuda_runtime.h>
 
+#include "../../radixsort/detail/onesweep.cuh"
 #include "../../scan/detail/dispatch.cuh"
 #include "../../scan/device_scan.cuh"
-#include "../../radixsort/detail/onesweep.cuh"
 #include "../../scan/lookback/prepare.cuh"
 #include "../tuning.hpp"
 #include "bin_kernels.cuh"
@@ -139,6 +139,30 @@ struct bin_shape {
   static constexpr int tile_items = threads * items;
 };
 
+/// The start every bin_by_key form shares once its temp layout is known (`allocation` bytes): the size
+/// query, the argument checks, inputs and outputs that overlap, and the empty input (the offsets, when
+/// wanted, all 0). `done`: the call ends here, with the status returned (an error never sets it).
+template <bool HAS_VALUES, class K, class V, class O>
+cudaError_t bin_call_start(void* d_temp_storage, std::size_t& temp_storage_bytes, std::size_t allocation,
+                           const K* keys_in, const K* keys_out, const V* values_in, const V* values_out, O* offsets,
+                           int num_bins, std::int64_t n, cudaStream_t stream, bool& done) {
+  done = false;
+  if (d_temp_storage == nullptr) {
+    temp_storage_bytes = allocation;
+    done = true;
+    return cudaSuccess;
+  }
+  if (check_bin_args(keys_in, keys_out, HAS_VALUES && values_in == nullptr, HAS_VALUES && values_out == nullptr,
+                     num_bins, n, temp_storage_bytes, allocation) != arg_error::none)
+    return cudaErrorInvalidValue;
+  if (n > 0 && (detail::ranges_overlap(keys_in, keys_out, static_cast<std::size_t>(n) * sizeof(K)) ||
+                (HAS_VALUES && detail::ranges_overlap(values_in, values_out, static_cast<std::size_t>(n) * sizeof(V)))))
+    return cudaErrorInvalidValue;
+  if (n > 0) return cudaSuccess;
+  done = true;
+  return offsets != nullptr ? zero(offsets, num_bins + 1, stream) : cudaSuccess;
+}
+
 /// bin_by_key in one onesweep pass (num_bins <= 256): the bin histogram (count_into) into the sort
 /// layout's counts, the engine's exclusive sum of them into the pass's digit offsets (bins past
 /// num_bins: n), the bucket offsets from those, then the radix sort's onesweep pass with the bin as
@@ -156,18 +180,12 @@ cudaError_t dispatch_bin_onesweep(void* d_temp_storage, std::size_t& temp_storag
     return e;
   const bin_onesweep_layout layout = make_bin_onesweep_layout(n > 0 ? n : 0, shape::tile_items, sizeof(K),
                                                               HAS_VALUES ? sizeof(V) : 0, scan_bytes);
-  if (d_temp_storage == nullptr) {
-    temp_storage_bytes = layout.allocation;
-    return cudaSuccess;
-  }
-  if (check_bin_args(keys_in, keys_out, HAS_VALUES && values_in == nullptr, HAS_VALUES && values_out == nullptr,
-                     num_bins, n, temp_storage_bytes, layout.allocation) != arg_error::none)
-    return cudaErrorInvalidValue;
-  if (n > 0 && (detail::ranges_overlap(keys_in, keys_out, static_cast<std::size_t>(n) * sizeof(K)) ||
-                (HAS_VALUES && detail::ranges_overlap(values_in, values_out, static_cast<std::size_t>(n) * sizeof(V)))))
-    return cudaErrorInvalidValue;
+  bool done = false;
+  if (const cudaError_t e = bin_call_start<HAS_VALUES>(d_temp_storage, temp_storage_bytes, layout.allocation, keys_in,
+                                                       keys_out, values_in, values_out, offsets, num_bins, n, stream, done);
+      done || e != cudaSuccess)
+    return e;
   if (layout.sort.tiles.num_tiles > detail::max_tiles) return cudaErrorInvalidValue;
-  if (n == 0) return offsets != nullptr ? zero(offsets, num_bins + 1, stream) : cudaSuccess;
   const key_binner<K, BinOp> binner{bin_op, num_bins};
   const radix_detail::sort_layout& sl = layout.sort;
   void* sort_temp = layout.nested.in(d_temp_storage); // aligned: the sort layout's parts sit at their offsets
@@ -221,17 +239,11 @@ cudaError_t dispatch_bin(void* d_temp_storage, std::size_t& temp_storage_bytes, 
         e != cudaSuccess)
       return e;
   const bin_layout layout = make_bin_layout(plan, nb, sizeof(K), HAS_VALUES ? sizeof(V) : 0, count_scan, bin_scan);
-  if (d_temp_storage == nullptr) {
-    temp_storage_bytes = layout.allocation;
-    return cudaSuccess;
-  }
-  if (check_bin_args(keys_in, keys_out, HAS_VALUES && values_in == nullptr, HAS_VALUES && values_out == nullptr,
-                     num_bins, n, temp_storage_bytes, layout.allocation) != arg_error::none)
-    return cudaErrorInvalidValue;
-  if (n > 0 && (detail::ranges_overlap(keys_in, keys_out, static_cast<std::size_t>(n) * sizeof(K)) ||
-                (HAS_VALUES && detail::ranges_overlap(values_in, values_out, static_cast<std::size_t>(n) * sizeof(V)))))
-    return cudaErrorInvalidValue;
-  if (n == 0) return offsets != nullptr ? zero(offsets, nb + 1, stream) : cudaSuccess;
+  bool done = false;
+  if (const cudaError_t e = bin_call_start<HAS_VALUES>(d_temp_storage, temp_storage_bytes, layout.allocation, keys_in,
+                                                       keys_out, values_in, values_out, offsets, num_bins, n, stream, done);
+      done || e != cudaSuccess)
+    return e;
   const key_binner<K, BinOp> binner{bin_op, num_bins};
   auto* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
   K* key_scratch = plan.passes > 1 ? layout.keys.as<K>(d_temp_storage) : nullptr;

@@ -47,8 +47,8 @@ constexpr int histogram_thread_keys() {
 /// shuffles a round) or, at the segment's end, one extra load.
 template <int R, class K, int MAX_PASSES>
 __device__ __forceinline__ void histogram_segment(const K* keys, std::int64_t s, bool aligned, const histogram_args& a,
-                                                      unsigned (&counters)[MAX_PASSES][radix_tuning::radix], bool check,
-                                                      bool& unsorted) {
+                                                  unsigned (&counters)[MAX_PASSES][radix_tuning::radix], bool check,
+                                                  bool& unsorted) {
   using U = typename radix_key<K>::bits_type;
   constexpr int V = histogram_vector_keys<K>(), W = detail::warp_threads;
   const int lane = threadIdx.x % W;
@@ -94,7 +94,7 @@ __device__ __forceinline__ void histogram_segment(const K* keys, std::int64_t s,
   if (!check) return;
   U t[R * V];
   CARRY_UNROLL
-  for (int j = 0; j < R * V; ++j) t[j] = sort_bits_in<U>(u[j], a.begin_bit, a.end_bit, a.descending);
+  for (int j = 0; j < R * V; ++j) t[j] = sort_bits<U>(u[j], a.begin_bit, a.end_bit, a.descending);
   CARRY_UNROLL
   for (int r = 0; r < R; ++r) {
     const U next_lane = static_cast<U>(__shfl_down_sync(full, t[r * V], 1));
@@ -108,7 +108,7 @@ __device__ __forceinline__ void histogram_segment(const K* keys, std::int64_t s,
         if (j + 1 < V) y = t[r * V + j + 1];
         else if (lane < W - 1) y = next_lane;
         else if (r + 1 < R) y = next_round;
-        else y = sort_bits_in<U>(radix_key<K>::ordered(keys[right]), a.begin_bit, a.end_bit, a.descending);
+        else y = sort_bits<U>(radix_key<K>::ordered(keys[right]), a.begin_bit, a.end_bit, a.descending);
         if (t[r * V + j] > y) unsorted = true;
       }
     }

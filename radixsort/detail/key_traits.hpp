@@ -95,22 +95,11 @@ struct radix_key {
   }
 };
 
-/// The low `bits` bits set (0 <= bits <= 64).
-CARRY_HD constexpr std::uint64_t low_mask(int bits) {
-  return bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
-}
-
-/// The bits [begin, end) of an ordered key, shifted down: what the sort orders by (descending: flipped).
-template <class U>
-CARRY_HD constexpr std::uint64_t sort_bits(U ordered, int begin, int end, bool descending) {
-  const std::uint64_t x = (static_cast<std::uint64_t>(ordered) >> begin) & low_mask(end - begin);
-  return descending ? (~x & low_mask(end - begin)) : x;
-}
-
-/// sort_bits in the key's own width (the histogram's order check: no 64-bit work for narrower keys).
+/// The bits [begin, end) of an ordered key, shifted down: what the sort orders by (descending: flipped),
+/// in the key's own width (the histogram's order check does no 64-bit work for narrower keys).
 ///   u32 0x12345678, bits [8, 24), ascending -> 0x3456;  descending -> 0xCBA9
 template <class U>
-CARRY_HD constexpr U sort_bits_in(U ordered, int begin, int end, bool descending) {
+CARRY_HD constexpr U sort_bits(U ordered, int begin, int end, bool descending) {
   constexpr int width = 8 * static_cast<int>(sizeof(U));
   const int bits = end - begin;
   const U mask = bits >= width ? static_cast<U>(~U{0}) : static_cast<U>((std::uint64_t{1} << bits) - 1);

@@ -17,11 +17,21 @@
 
 namespace carry_validate {
 
+/// Bits [begin, end) of an ordered key image, flipped for descending, in 64-bit arithmetic: the
+/// reference for the library's sort_bits (which works in the key's own width).
+template <class U>
+std::uint64_t reference_sort_bits(U ordered, int begin, int end, bool descending) {
+  const int bits = end - begin;
+  const std::uint64_t mask = bits >= 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+  const std::uint64_t x = (begin >= 64 ? 0 : static_cast<std::uint64_t>(ordered) >> begin) & mask;
+  return descending ? (~x & mask) : x;
+}
+
 /// What a key sorts by: bits [begin, end) of its order-preserving image, flipped for descending.
 template <class K>
 std::uint64_t radix_sort_bits(const K& k, int begin, int end, bool descending) {
   using rk = carry::radix_detail::radix_key<K>;
-  return carry::radix_detail::sort_bits(rk::ordered(k), begin, end, descending);
+  return reference_sort_bits(rk::ordered(k), begin, end, descending);
 }
 
 /// The stable order of keys by their sort bits: a permutation of 0 .. n-1.
