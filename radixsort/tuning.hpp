@@ -41,6 +41,16 @@ constexpr int onesweep_min_blocks = CARRY_RADIX_MIN_BLOCKS;
 #endif
 constexpr int peers = CARRY_RADIX_PEERS; // block::peer_method's value (plain C++ here)
 
+/// How the multisplit keeps a warp's running digit counts (block::count_method): 0 a load and a
+/// dependent store a round (measured above, the default), 1 one atomicAdd by each digit group's lowest
+/// lane, its old value shuffled to the group (CUB's sm_90 onesweep: 8 ballots, then this). Candidates
+/// for the next device session, not yet measured: carry_tune_radix_leader (atomic_or peers),
+/// leader_ballot, leader_match (NOTES.md, issue 17, fourth session: the prediction).
+#ifndef CARRY_RADIX_COUNTS
+#define CARRY_RADIX_COUNTS 0
+#endif
+constexpr int counts = CARRY_RADIX_COUNTS; // block::count_method's value
+
 /// Onesweep blocks: one a tile, or one wave of persistent blocks that take tile tickets until the
 /// portion is done (a skipped pass then costs one wave of blocks that exit, not one block a tile).
 /// Measured (h100-tune-radix-7f01b2b.log, u32, 2^26, CUB 1445 us in the same runs): keys-only

@@ -31,7 +31,7 @@ if has sanitize; then
   BUILD_DIR=build-san CARRY_CMAKE_ARGS="-DCMAKE_CUDA_FLAGS=-lineinfo -DCARRY_BUILD_BENCH=OFF -DCARRY_BUILD_APPS=OFF" \
     ./build.sh test -N >"$OUT/build-san.log" 2>&1 || { tail -30 "$OUT/build-san.log"; exit 1; }
   # Sanitizers slow kernels 10-100x: sizes up to 150000 (several tiles of every policy, both passes).
-  export CARRY_TEST_MAX_N=150000
+  export CARRY_TEST_MAX_N=${CARRY_TEST_MAX_N:-150000} # the caller's, when set (SANITIZE_ONLY runs of the radix tests: 20000)
   : >"$OUT/sanitize.log"
   run_tool() {  # tool exe [filter]
     echo "--- $1 $2 ${3:-}" >>"$OUT/sanitize.log"

@@ -40,7 +40,9 @@ struct digit_recompute<D, std::void_t<decltype(D::recompute)>> : std::bool_const
 
 /// The engine's multisplit as every radix kernel ranks a tile of 256 x ITEMS with it.
 template <int ITEMS>
-using tile_ranker = block::multisplit<radix_tuning::threads, ITEMS, radix_tuning::digit_bits, static_cast<block::peer_method>(radix_tuning::peers)>;
+using tile_ranker = block::multisplit<radix_tuning::threads, ITEMS, radix_tuning::digit_bits,
+                                      static_cast<block::peer_method>(radix_tuning::peers),
+                                      static_cast<block::count_method>(radix_tuning::counts)>;
 
 /// The tile shape of every radix kernel for key K and value V (V = null_value: keys only).
 template <class K, class V>

@@ -18,20 +18,32 @@ enum class peer_method {
   atomic_or  ///< each lane ORs its bit into its digit's mask in shared memory, then reads the mask
 };
 
+/// How phase 1 of multisplit::rank keeps a warp's running count of each digit.
+enum class count_method {
+  load_store,   ///< every lane reads its digit's count, the group's lowest lane stores count + group size
+                ///< (a shared load and a dependent store a round, four warp barriers around them)
+  leader_atomic ///< the group's lowest lane adds the group size with one shared atomicAdd and shuffles
+                ///< the old count to its group; the warp barrier that ends a round orders one round's
+                ///< atomics before the next round's, so equal digits keep their order (CUB's sm_90
+                ///< onesweep ranks so)
+};
+
 /// Ranks a tile of BLOCK_THREADS x ITEMS items by a digit of RADIX_BITS bits, stably: item i goes to
 /// position (items of smaller digits in the tile) + (items of its digit before it in the tile).
 ///
 /// Items are warp-striped: warp w holds tile items w*32*ITEMS .. (w+1)*32*ITEMS - 1, its lane l holding
 /// item w*32*ITEMS + j*32 + l as its j-th (a warp's loads of one j are one coalesced run). Phases:
-///   1. each warp walks its rounds j in order; the lanes of one digit find each other (__match_any_sync),
-///      each takes the digit's running warp count plus its rank among them, the group's lowest lane adds
-///      the group's size (a warp owns its counters: no atomics);
+///   1. each warp walks its rounds j in order; the lanes of one digit find each other (PEERS), each
+///      takes the digit's running warp count plus its rank among them, and the group's lowest lane adds
+///      the group's size to the count (COUNTS: a load and a store, or one atomicAdd whose old value is
+///      shuffled to the group; a warp owns its counters);
 ///   2. the engine's block scan runs over the counts in digit-major order (digit d of warp w after every
 ///      smaller digit and after digit d of warps below w);
 ///   3. each item's position = its digit's scanned start for its warp + its rank in phase 1.
 ///
 ///   8 items, digits [1 0 1 1 0 2 0 1]  ->  positions [3 0 4 5 1 7 2 6]
-template <int BLOCK_THREADS, int ITEMS, int RADIX_BITS, peer_method PEERS = peer_method::match_any>
+template <int BLOCK_THREADS, int ITEMS, int RADIX_BITS, peer_method PEERS = peer_method::match_any,
+          count_method COUNTS = count_method::load_store>
 struct multisplit {
   static constexpr int radix = 1 << RADIX_BITS;
   static constexpr int warps = BLOCK_THREADS / detail::warp_threads;
@@ -101,13 +113,21 @@ struct multisplit {
       const unsigned active = __ballot_sync(0xffffffffu, live);
       const unsigned dj = live ? static_cast<unsigned>(digit_at(j)) : 0u;
       const unsigned peers = peers_of(ts, active, live, dj, warp, lane);
-      if (live) {
-        const std::uint32_t before = ts.count[warp][dj];
-        position[j] = static_cast<int>(before) + __popc(peers & below);
-        __syncwarp(active);
-        if (lane == __ffs(peers) - 1) ts.count[warp][dj] = before + static_cast<std::uint32_t>(__popc(peers));
+      if constexpr (COUNTS == count_method::load_store) {
+        if (live) {
+          const std::uint32_t before = ts.count[warp][dj];
+          position[j] = static_cast<int>(before) + __popc(peers & below);
+          __syncwarp(active);
+          if (lane == __ffs(peers) - 1) ts.count[warp][dj] = before + static_cast<std::uint32_t>(__popc(peers));
+        }
+      } else {
+        const int leader = live ? __ffs(peers) - 1 : lane; // a dead lane shuffles from itself
+        std::uint32_t before = 0;
+        if (live && lane == leader) before = atomicAdd(&ts.count[warp][dj], static_cast<std::uint32_t>(__popc(peers)));
+        before = __shfl_sync(0xffffffffu, before, leader);
+        if (live) position[j] = static_cast<int>(before) + __popc(peers & below);
       }
-      __syncwarp();
+      __syncwarp(); // this round's count updates happen before the next round's (stability)
     }
     __syncthreads();
     // ---- phase 2: the engine's block scan over the counts, digit-major ----
