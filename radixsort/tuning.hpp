@@ -33,9 +33,9 @@ constexpr int items() {
 #endif
 constexpr int onesweep_min_blocks = CARRY_RADIX_MIN_BLOCKS;
 
-/// How the multisplit's lanes find the others of their digit (block::peer_method). A tuning sweep
-/// builds with CARRY_RADIX_PEERS=0/1/2 (match_any, ballot, atomic_or) to compare them
-/// (carry_tune_radix_*, h100-tune-radix.log): u32 keys at 2^26 took 4304 / 3585 / 3079 us, CUB 1440.
+/// How the multisplit's lanes find the others of their digit (block::peer_method): CARRY_RADIX_PEERS=0/1/2
+/// (match_any, ballot, atomic_or). With load/store counts, u32 keys at 2^26 took 4304 / 3585 / 3079 us,
+/// CUB 1440 (h100-tune-radix.log; again in h100-tune-radix-7f01b2b.log: 2920 / 2484 against 2067).
 #ifndef CARRY_RADIX_PEERS
 #define CARRY_RADIX_PEERS 2
 #endif
@@ -45,11 +45,20 @@ constexpr int peers = CARRY_RADIX_PEERS; // block::peer_method's value (plain C+
 /// dependent store a round (measured above, the default), 1 one atomicAdd by each digit group's lowest
 /// lane, its old value shuffled to the group (CUB's sm_90 onesweep: 8 ballots, then this). Candidates
 /// for the next device session, not yet measured: carry_tune_radix_leader (atomic_or peers),
-/// leader_ballot, leader_match (NOTES.md, issue 17, fourth session: the prediction).
+/// leader_ballot, leader_match, and each with packed positions (below; NOTES.md, issue 17, fourth
+/// session: ptxas spills and the prediction).
 #ifndef CARRY_RADIX_COUNTS
 #define CARRY_RADIX_COUNTS 0
 #endif
 constexpr int counts = CARRY_RADIX_COUNTS; // block::count_method's value
+
+/// The sort's tile kernels hold a thread's 16 tile positions two to a register (block::packed_positions)
+/// instead of one each: 8 registers fewer at the 64-register cap, where the persistent keys kernel spills
+/// 48 B and the ballot peers 92 B (ptxas). A candidate, not yet measured (carry_tune_radix_*packed).
+#ifndef CARRY_RADIX_PACKED
+#define CARRY_RADIX_PACKED 0
+#endif
+constexpr bool packed_positions = CARRY_RADIX_PACKED != 0;
 
 /// Onesweep blocks: one a tile, or one wave of persistent blocks that take tile tickets until the
 /// portion is done (a skipped pass then costs one wave of blocks that exit, not one block a tile).

@@ -48,7 +48,7 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
   const int valid = a.tiles.valid_items(tile);
   // ---- load ----
   K key[ITEMS];
-  int pos[ITEMS];
+  tile_positions<ITEMS> pos;
   const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); }; // recomputed: no registers held
   load_keys<ITEMS>(ksrc + base, valid, key);
   // ---- rank (the multisplit) ----

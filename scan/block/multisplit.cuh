@@ -3,6 +3,7 @@
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "../block_scan.cuh"
 #include "../detail/warp.cuh"
@@ -27,6 +28,37 @@ enum class count_method {
                 ///< atomics before the next round's, so equal digits keep their order (CUB's sm_90
                 ///< onesweep ranks so)
 };
+
+/// A thread's ITEMS tile positions two to a 32-bit register (each below 2^16): half the registers of
+/// int[ITEMS], for kernels at a register cap. Index it with compile-time j only (unrolled loops), so the
+/// words stay in registers. multisplit::rank_by fills either form; pos[j] reads both.
+template <int ITEMS>
+struct packed_positions {
+  std::uint32_t word[(ITEMS + 1) / 2] = {};
+  __device__ int operator[](int j) const { return static_cast<int>(word[j / 2] >> (j % 2 * 16) & 0xffffu); }
+  __device__ void set(int j, int v) {
+    const std::uint32_t keep = j % 2 ? 0x0000ffffu : 0xffff0000u;
+    word[j / 2] = (word[j / 2] & keep) | static_cast<std::uint32_t>(v) << (j % 2 * 16);
+  }
+};
+/// Sets position j of either form.
+template <int ITEMS>
+__device__ __forceinline__ void set_position(int (&p)[ITEMS], int j, int v) {
+  p[j] = v;
+}
+template <int ITEMS>
+__device__ __forceinline__ void set_position(packed_positions<ITEMS>& p, int j, int v) {
+  p.set(j, v);
+}
+/// Adds v to position j of either form.
+template <int ITEMS>
+__device__ __forceinline__ void add_position(int (&p)[ITEMS], int j, int v) {
+  p[j] += v;
+}
+template <int ITEMS>
+__device__ __forceinline__ void add_position(packed_positions<ITEMS>& p, int j, int v) {
+  p.set(j, p[j] + v);
+}
 
 /// Ranks a tile of BLOCK_THREADS x ITEMS items by a digit of RADIX_BITS bits, stably: item i goes to
 /// position (items of smaller digits in the tile) + (items of its digit before it in the tile).
@@ -97,8 +129,11 @@ struct multisplit {
   /// rank with the digits asked for, not held: digit_at(j) (< radix) is the digit of the thread's j-th
   /// item, called for live items only, once per phase. A caller whose digit is a shift and a mask of
   /// a key it holds anyway saves ITEMS registers (the radix pass: no spills at 64 registers a thread).
-  template <class DigitAt>
-  __device__ static void rank_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS]) {
+  /// Positions: int[ITEMS] or packed_positions<ITEMS> (tiles of at most 2^16 items).
+  template <class DigitAt, class Positions>
+  __device__ static void rank_by(temp_storage& ts, DigitAt digit_at, int valid, Positions& position) {
+    static_assert(std::is_same<Positions, int[ITEMS]>::value || tile_items <= 65536,
+                  "carry: packed positions hold 16 bits");
     const int lane = threadIdx.x % detail::warp_threads, warp = threadIdx.x / detail::warp_threads;
     std::uint32_t* flat = &ts.count[0][0];
     for (int i = threadIdx.x; i < counters; i += BLOCK_THREADS) flat[i] = 0;
@@ -116,7 +151,7 @@ struct multisplit {
       if constexpr (COUNTS == count_method::load_store) {
         if (live) {
           const std::uint32_t before = ts.count[warp][dj];
-          position[j] = static_cast<int>(before) + __popc(peers & below);
+          set_position(position, j, static_cast<int>(before) + __popc(peers & below));
           __syncwarp(active);
           if (lane == __ffs(peers) - 1) ts.count[warp][dj] = before + static_cast<std::uint32_t>(__popc(peers));
         }
@@ -125,7 +160,7 @@ struct multisplit {
         std::uint32_t before = 0;
         if (live && lane == leader) before = atomicAdd(&ts.count[warp][dj], static_cast<std::uint32_t>(__popc(peers)));
         before = __shfl_sync(0xffffffffu, before, leader);
-        if (live) position[j] = static_cast<int>(before) + __popc(peers & below);
+        if (live) set_position(position, j, static_cast<int>(before) + __popc(peers & below));
       }
       __syncwarp(); // this round's count updates happen before the next round's (stability)
     }
@@ -149,7 +184,8 @@ struct multisplit {
     // ---- phase 3: positions ----
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j)
-      if (item_index(j) < valid) position[j] += static_cast<int>(ts.count[warp][static_cast<unsigned>(digit_at(j))]);
+      if (item_index(j) < valid)
+        add_position(position, j, static_cast<int>(ts.count[warp][static_cast<unsigned>(digit_at(j))]));
   }
 
   /// Where digit d starts in the ranked tile (valid after rank).
