@@ -15,11 +15,13 @@ constexpr int radix = 1 << digit_bits;
 constexpr int threads = 256;
 
 /// Items a thread per tile by the wider of key and value: tiles of 16 KB staged, whatever the types
-/// (4-byte: 16 items, 4096 a tile; 8-byte: 8; 16-byte: 4). Sized by shared memory (stage 16 KB, digits,
-/// 8 warps x 256 counters and masks: about 38 KB a block) and registers; for u32 keys 16 beat 8 and 12
-/// (below).
+/// (4-byte: 20 items, 5120 a tile; 8-byte: 8; 16-byte: 4). Sized by shared memory (stage 20 KB, digits,
+/// 8 warps x 256 counters and masks: about 44 KB a block; 24 items exceed 48 KB of static shared memory)
+/// and registers. For u32 keys 16 beat 8 and 12 (below); with early counts, leader counts and a
+/// look-back window of 4, 20 items at 3 blocks an SM beat 16 at 4 (h100-tune-radix-8806bdc-2.log, u32
+/// 2^26, CUB 1443-1447 us in the same runs: keys 1800 against 1867 us, pairs 2716 against 3087).
 #ifndef CARRY_RADIX_ITEMS4
-#define CARRY_RADIX_ITEMS4 16
+#define CARRY_RADIX_ITEMS4 20
 #endif
 template <int BYTES>
 constexpr int items() {
@@ -27,9 +29,10 @@ constexpr int items() {
 }
 /// Blocks an SM the onesweep kernel's registers must allow (__launch_bounds__). Measured with
 /// atomic_or peers, u32 keys at 2^26 (h100-tune-radix.log): 1 (104 registers, 2 blocks) 3085 us,
-/// 3: 2631, 4: 2459; 8 items a thread with 4 blocks: 3255; 12 items with 3 blocks: 2944.
+/// 3: 2631, 4: 2459; 8 items a thread with 4 blocks: 3255; 12 items with 3 blocks: 2944. With 20 items
+/// a thread (above) 3 is what shared memory allows anyway (about 44 KB a block).
 #ifndef CARRY_RADIX_MIN_BLOCKS
-#define CARRY_RADIX_MIN_BLOCKS 4
+#define CARRY_RADIX_MIN_BLOCKS 3
 #endif
 constexpr int onesweep_min_blocks = CARRY_RADIX_MIN_BLOCKS;
 
@@ -43,22 +46,51 @@ constexpr int peers = CARRY_RADIX_PEERS; // block::peer_method's value (plain C+
 
 /// How the multisplit keeps a warp's running digit counts (block::count_method): 0 a load and a
 /// dependent store a round (measured above, the default), 1 one atomicAdd by each digit group's lowest
-/// lane, its old value shuffled to the group (CUB's sm_90 onesweep: 8 ballots, then this). Candidates
-/// for the next device session, not yet measured: carry_tune_radix_leader (atomic_or peers),
-/// leader_ballot, leader_match, and each with packed positions (below; NOTES.md, issue 17, fourth
-/// session: ptxas spills and the prediction).
+/// lane, its old value shuffled to the group (CUB's sm_90 onesweep: 8 ballots, then this). Measured
+/// (h100-tune-radix-8806bdc.log, u32 2^26, CUB 1443-1448 us): on its own equal to load/store (2041
+/// against 2062 us; with ballot peers 2707, match_any 2956); with early counts (below) 1953 against
+/// 2043, so the default.
 #ifndef CARRY_RADIX_COUNTS
-#define CARRY_RADIX_COUNTS 0
+#define CARRY_RADIX_COUNTS 1
 #endif
 constexpr int counts = CARRY_RADIX_COUNTS; // block::count_method's value
 
 /// The sort's tile kernels hold a thread's 16 tile positions two to a register (block::packed_positions)
 /// instead of one each: 8 registers fewer at the 64-register cap, where the persistent keys kernel spills
-/// 48 B and the ballot peers 92 B (ptxas). A candidate, not yet measured (carry_tune_radix_*packed).
+/// 48 B and the ballot peers 92 B (ptxas). Measured (h100-tune-radix-8806bdc*.log): within 1 % of int
+/// positions in every form (keys 2037 against 2062 us, with early and leader counts 1958 against 1953,
+/// with a window of 4 2026 against 1867), so off.
 #ifndef CARRY_RADIX_PACKED
 #define CARRY_RADIX_PACKED 0
 #endif
 constexpr bool packed_positions = CARRY_RADIX_PACKED != 0;
+
+/// Early counts (block::multisplit::rank_early_by): a tile's digit histogram by shared atomics without
+/// return and its block scan come first, each digit's count is published for the look-back at once,
+/// and the ranking rounds then count up from the scanned starts (no position pass after them). CUB's
+/// onesweep publishes so. Why: Nsight Compute of the default pass (u32 2^24, 8806bdc,
+/// h100-ncu-onesweep-8806bdc.txt) put 28 % of its warp instructions and 28 % of its stall samples in the
+/// look-back's spin on predecessors' words that were not yet published: a tile published its counts
+/// only after its ranking rounds, the longest part of a tile.
+/// Measured (h100-tune-radix-8806bdc.log, u32 2^26): with leader counts 1953 us against 2041 (4 %);
+/// with the window and tile below, 1800. Pairs alone lost (3103 against 3016) and gain with 20 items.
+#ifndef CARRY_RADIX_EARLY
+#define CARRY_RADIX_EARLY 1
+#endif
+constexpr bool early_counts = CARRY_RADIX_EARLY != 0;
+
+/// Words a onesweep look-back thread reads a round trip (lookback::look_back_chain's WINDOW), keys-only
+/// kernels (the persistent ones); pairs read 1. Nsight Compute of the 8806bdc pass (above) counted 11.6
+/// walk steps a warp a tile, each an L2 round trip. Measured before early counts
+/// (h100-tune-radix-3418aea.log): 4 and 8 slower at every size. With early and leader counts
+/// (h100-tune-radix-8806bdc-2.log, u32 keys, CUB in the same runs): window 4 2^26 1867 us against 1983,
+/// 2^20 80.7 against 89.7, 2^18 61.3 against 65.9; window 8 2140 (slower); pairs lost with 4 (16 items
+/// 3176 against 3087; 20 items 2807 against 2716), so they keep 1.
+#ifndef CARRY_RADIX_LOOKBACK_WINDOW
+#define CARRY_RADIX_LOOKBACK_WINDOW 4
+#endif
+template <bool HAS_VALUES>
+constexpr int lookback_window = HAS_VALUES ? 1 : CARRY_RADIX_LOOKBACK_WINDOW;
 
 /// Onesweep blocks: one a tile, or one wave of persistent blocks that take tile tickets until the
 /// portion is done (a skipped pass then costs one wave of blocks that exit, not one block a tile).

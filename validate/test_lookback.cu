@@ -33,8 +33,9 @@ struct add {
 };
 
 /// One block per tile (by ticket), one thread per chain: publish the tile's count, resolve the chain's
-/// exclusive prefix by look-back, publish the inclusive prefix, write the exclusive prefix out.
-template <class Format>
+/// exclusive prefix by look-back (WINDOW words a round trip), publish the inclusive prefix, write the
+/// exclusive prefix out.
+template <int WINDOW, class Format>
 __global__ void chains_kernel(lb::single_pass_state<Format> state, std::uint32_t* out, std::int64_t tiles) {
   __shared__ std::uint32_t slot;
   const std::int64_t tile = lb::block_ticket(slot, state.counter);
@@ -46,14 +47,14 @@ __global__ void chains_kernel(lb::single_pass_state<Format> state, std::uint32_t
     view.publish(0, chain, lb::state_prefix, mine);
   } else {
     view.publish(tile, chain, lb::state_aggregate, mine);
-    excl = lb::look_back_chain<0>(view, tile, chain, std::uint32_t{0}, add{});
+    excl = lb::look_back_chain<0, WINDOW>(view, tile, chain, std::uint32_t{0}, add{});
     view.publish(tile, chain, lb::state_prefix, excl + mine);
   }
   out[tile * state.chains + chain] = excl;
   (void)tiles;
 }
 
-template <class Format>
+template <class Format, int WINDOW = 1>
 void check_chains(std::int64_t tiles, int chains, int fill) {
   lb::temp_builder b;
   const lb::temp_part before = b.add(1000); // a module's own scratch ahead of the state
@@ -68,7 +69,7 @@ void check_chains(std::int64_t tiles, int chains, int fill) {
   CARRY_CUDA_OR_DIE(cudaDeviceSynchronize()); // the fill and the poison (legacy stream) are done
   for (int rep = 0; rep < 3; ++rep) { // again on its own leftovers
     REQUIRE(lb::launch_prepare(tmp.ptr, parts.cleared, s) == cudaSuccess);
-    REQUIRE(lb::launch_prepared(chains_kernel<Format>, dim3(static_cast<unsigned>(tiles)), dim3(chains), s, state,
+    REQUIRE(lb::launch_prepared(chains_kernel<WINDOW, Format>, dim3(static_cast<unsigned>(tiles)), dim3(chains), s, state,
                                 out.ptr, tiles) == cudaSuccess);
     REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
     const auto got = out.download(static_cast<std::size_t>(tiles * chains));
@@ -79,7 +80,7 @@ void check_chains(std::int64_t tiles, int chains, int fill) {
         if (got[t * chains + c] != run[c]) ++bad;
         run[c] += chain_count(t, c);
       }
-    INFO("tiles " << tiles << ", chains " << chains << ", fill " << fill << ", repeat " << rep);
+    INFO("tiles " << tiles << ", chains " << chains << ", window " << WINDOW << ", fill " << fill << ", repeat " << rep);
     CHECK(bad == 0);
   }
   // the module's part before the state was not touched by the prepare step
@@ -96,6 +97,16 @@ TEST_CASE("multi-chain look-back: 256 chains per tile, packed 32-bit words, agai
   // invalid. Tiles from one to several waves of 256-thread blocks.
   for (int fill : {0x00, 0xA5, 0xFF})
     for (std::int64_t tiles : {1, 2, 33, 700, 5000}) check_chains<lb::packed_counts>(tiles, 256, fill);
+}
+
+TEST_CASE("multi-chain look-back: several words a round trip (windows 2, 4, 8)", "[gpu][lookback]") {
+  // tiles 1 .. 9 cross every window's edge; 700 and 5000 run many blocks at once
+  for (std::int64_t tiles : {1, 2, 3, 4, 5, 8, 9, 700, 5000}) {
+    check_chains<lb::packed_counts, 2>(tiles, 256, 0xA5);
+    check_chains<lb::packed_counts, 4>(tiles, 256, 0xFF);
+    check_chains<lb::packed_counts, 8>(tiles, 256, 0x00);
+  }
+  check_chains<lb::tagged_words<std::uint32_t>, 4>(1000, 64, 0xA5);
 }
 
 TEST_CASE("multi-chain look-back: other chain counts and the tagged 16-byte format", "[gpu][lookback]") {

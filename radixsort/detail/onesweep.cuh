@@ -31,8 +31,8 @@ struct onesweep_args {
 };
 
 /// One onesweep tile: tile t of the portion (t from a ticket, so its predecessors run or ran).
-///   load and rank the tile (multisplit); thread d publishes the tile's count of digit d in chain d,
-///   looks back along chain d (lookback::look_back_chain, spinning: a back-off measured slower) and
+///   load and rank the tile (multisplit); thread d publishes the tile's count of digit d in chain d
+///   (early counts: before the ranking rounds, as soon as the tile's histogram is scanned), looks back along chain d (lookback::look_back_chain, spinning: a back-off measured slower) and
 ///   publishes its inclusive count;
 ///   the digit's global offset = the portion's base for d (histogram offsets plus earlier portions)
 ///   + the look-back's count; the portion's last tile leaves the next portion's bases;
@@ -51,28 +51,38 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
   tile_positions<ITEMS> pos;
   const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); }; // recomputed: no registers held
   load_keys<ITEMS>(ksrc + base, valid, key);
-  // ---- rank (the multisplit) ----
-  ms::rank_by(ts.rank, digit_at, valid, pos);
-  // ---- look-back, one chain per digit: thread dd publishes the tile's count of digit dd in chain dd,
-  // folds the counts of the tiles before it, publishes the inclusive count; then the tile's global
-  // digit offsets ----
+  const lookback::chain_view<lookback::packed_counts> view{
+      lookback::packed_counts::bind(static_cast<char*>(a.state) + a.words_offset), radix};
+  const int dd = threadIdx.x;
+  std::uint32_t count = 0; // the tile's keys of digit dd
+  int start = 0;           // where digit dd starts in the ranked tile
+  // ---- rank (the multisplit); thread dd publishes the tile's count of digit dd in chain dd: with early
+  // counts as soon as they are known, before the ranking rounds (radix_tuning::early_counts) ----
+  if constexpr (radix_tuning::early_counts) {
+    ms::rank_early_by(ts.rank, digit_at, valid, pos, [&](int s, int c) {
+      view.publish(t, dd, t == 0 ? lookback::state_prefix : lookback::state_aggregate, static_cast<std::uint32_t>(c));
+      ts.adjust[dd] = std::uint64_t{static_cast<std::uint32_t>(c)} << 32 | static_cast<std::uint32_t>(s); // kept
+      // in thread dd's own slot across the rounds, not in registers (the keys kernel is at its cap)
+    });
+    const std::uint64_t kept = ts.adjust[dd];
+    start = static_cast<int>(kept & 0xffffffffu), count = static_cast<std::uint32_t>(kept >> 32);
+  } else {
+    ms::rank_by(ts.rank, digit_at, valid, pos);
+    start = ms::start(ts.rank, dd), count = static_cast<std::uint32_t>(ms::count(ts.rank, dd, valid));
+    view.publish(t, dd, t == 0 ? lookback::state_prefix : lookback::state_aggregate, count);
+  }
+  // ---- look-back, one chain per digit: fold the counts of the tiles before this one, publish the
+  // inclusive count; then the tile's global digit offsets ----
   {
-    const lookback::chain_view<lookback::packed_counts> view{
-        lookback::packed_counts::bind(static_cast<char*>(a.state) + a.words_offset), radix};
-    const int dd = threadIdx.x;
-    const std::uint32_t count = static_cast<std::uint32_t>(ms::count(ts.rank, dd, valid));
     std::uint32_t before = 0; // digit dd's keys in the portion's tiles before this one
-    if (t == 0) {
-      view.publish(0, dd, lookback::state_prefix, count);
-    } else {
-      view.publish(t, dd, lookback::state_aggregate, count);
-      before = lookback::look_back_chain<0>(view, t, dd, std::uint32_t{0}, sum{});
+    if (t != 0) {
+      before = lookback::look_back_chain<0, radix_tuning::lookback_window<HAS_VALUES>>(view, t, dd, std::uint32_t{0}, sum{});
       view.publish(t, dd, lookback::state_prefix, before + count);
     }
     std::uint64_t* portion_base = bases + a.pass * 2 * radix;
     const std::uint64_t b = portion_base[(a.portion & 1) * radix + dd];
     if (t == a.portion_tiles - 1) portion_base[((a.portion + 1) & 1) * radix + dd] = b + before + count;
-    ts.adjust[dd] = b + before - static_cast<std::uint64_t>(ms::start(ts.rank, dd));
+    ts.adjust[dd] = b + before - static_cast<std::uint64_t>(start);
   }
   // ---- scatter through shared memory (its first barrier publishes the adjustments) ----
   scatter_tile<ITEMS, HAS_VALUES>(ts, digit, key, digit_at, pos, valid, kdst, HAS_VALUES ? vsrc_all + base : nullptr,

@@ -132,15 +132,65 @@ struct multisplit {
   /// Positions: int[ITEMS] or packed_positions<ITEMS> (tiles of at most 2^16 items).
   template <class DigitAt, class Positions>
   __device__ static void rank_by(temp_storage& ts, DigitAt digit_at, int valid, Positions& position) {
-    static_assert(std::is_same<Positions, int[ITEMS]>::value || tile_items <= 65536,
-                  "carry: packed positions hold 16 bits");
-    const int lane = threadIdx.x % detail::warp_threads, warp = threadIdx.x / detail::warp_threads;
+    clear(ts);
+    // ---- phase 1: ranks within the warp, running counts per digit from zero ----
+    rounds(ts, digit_at, valid, position);
+    __syncthreads();
+    // ---- phase 2: the engine's block scan over the counts, digit-major ----
+    std::uint32_t c[scan_items];
+    scan_counts(ts, c);
+    __syncthreads();
+    // ---- phase 3: positions ----
+    const int warp = threadIdx.x / detail::warp_threads;
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j)
+      if (item_index(j) < valid)
+        add_position(position, j, static_cast<int>(ts.count[warp][static_cast<unsigned>(digit_at(j))]));
+  }
+
+  /// rank_by with the tile's digit counts known before the ranking rounds (CUB's onesweep "early
+  /// counts"): a histogram of fire-and-forget shared atomics, the block scan, then
+  /// on_counts(start, count) on every thread d (one thread a digit: radix == BLOCK_THREADS) with where
+  /// digit d starts in the tile and how many items have it, then the rounds of rank_by's phase 1
+  /// counting up from each warp's scanned start, so they give final positions. A caller publishes its
+  /// tile's counts in on_counts, ahead of the rounds (a radix pass's look-back successors wait less).
+  /// start() and count() are NOT valid afterwards: keep what on_counts was given.
+  template <class DigitAt, class Positions, class OnCounts>
+  __device__ static void rank_early_by(temp_storage& ts, DigitAt digit_at, int valid, Positions& position,
+                                       OnCounts on_counts) {
+    static_assert(radix == BLOCK_THREADS, "carry: rank_early_by gives one digit to each thread");
+    const int warp = threadIdx.x / detail::warp_threads;
+    clear(ts);
+    // ---- phase 1: the warps' digit counts (shared atomics without return) ----
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j)
+      if (item_index(j) < valid) atomicAdd(&ts.count[warp][static_cast<unsigned>(digit_at(j))], 1u);
+    __syncthreads();
+    // ---- phase 2: the block scan; thread d's scan items are digit d of warps 0 .. warps - 1 ----
+    std::uint32_t c[scan_items];
+    const std::uint32_t total = scan_counts(ts, c);
+    on_counts(static_cast<int>(c[0]), static_cast<int>(total));
+    __syncthreads();
+    // ---- phase 3: ranks within the warp from the warp's start of each digit: the positions ----
+    rounds(ts, digit_at, valid, position);
+  }
+
+ private:
+  /// Zeroes the counters (and the peer masks); ends with a barrier.
+  __device__ static void clear(temp_storage& ts) {
     std::uint32_t* flat = &ts.count[0][0];
     for (int i = threadIdx.x; i < counters; i += BLOCK_THREADS) flat[i] = 0;
     if constexpr (PEERS == peer_method::atomic_or)
       for (int i = threadIdx.x; i < counters; i += BLOCK_THREADS) (&ts.mask[0][0])[i] = 0;
     __syncthreads();
-    // ---- phase 1: ranks within the warp, running counts per digit ----
+  }
+
+  /// Each warp walks its rounds j in order; the lanes of one digit find each other (PEERS), each takes
+  /// the digit's running warp count plus its rank among them, and the group's lowest lane adds the
+  /// group's size to the count (COUNTS).
+  template <class DigitAt, class Positions>
+  __device__ static void rounds(temp_storage& ts, DigitAt digit_at, int valid, Positions& position) {
+    const int lane = threadIdx.x % detail::warp_threads, warp = threadIdx.x / detail::warp_threads;
     const unsigned below = (1u << lane) - 1u;
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j) {
@@ -164,13 +214,18 @@ struct multisplit {
       }
       __syncwarp(); // this round's count updates happen before the next round's (stability)
     }
-    __syncthreads();
-    // ---- phase 2: the engine's block scan over the counts, digit-major ----
-    std::uint32_t c[scan_items];
+  }
+
+  /// The engine's block scan over the counts in digit-major order (digit d of warp w after every smaller
+  /// digit and after digit d of warps below w), written back in place; c: this thread's scanned items.
+  /// Returns the sum of this thread's counts before the scan. Ends after the write-back (no barrier).
+  __device__ static std::uint32_t scan_counts(temp_storage& ts, std::uint32_t (&c)[scan_items]) {
+    std::uint32_t own = 0;
     CARRY_UNROLL
     for (int k = 0; k < scan_items; ++k) {
       const int f = threadIdx.x * scan_items + k; // digit-major index: digit f / warps, warp f % warps
       c[k] = ts.count[f % warps][f / warps];
+      own += c[k];
     }
     std::uint32_t total;
     scan_t(ts.scan).exclusive_scan(c, 0u, sum{}, total);
@@ -180,14 +235,10 @@ struct multisplit {
       const int f = threadIdx.x * scan_items + k;
       ts.count[f % warps][f / warps] = c[k];
     }
-    __syncthreads();
-    // ---- phase 3: positions ----
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j)
-      if (item_index(j) < valid)
-        add_position(position, j, static_cast<int>(ts.count[warp][static_cast<unsigned>(digit_at(j))]));
+    return own;
   }
 
+ public:
   /// Where digit d starts in the ranked tile (valid after rank).
   __device__ static int start(const temp_storage& ts, int d) { return static_cast<int>(ts.count[0][d]); }
   /// How many of the tile's items have digit d (valid after rank; `valid` as given to rank).

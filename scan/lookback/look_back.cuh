@@ -140,20 +140,35 @@ __device__ T look_back_deterministic(const Status& aggregates, const Status& gro
 /// resolve their own chain, a digit each in radix sort): the fold of chain `chain` over tiles
 /// 0 .. tile-1, walking back from tile-1 to the nearest inclusive prefix. Each (tile, chain) word holds
 /// the tile's aggregate for that chain, later its inclusive prefix. `zero` is the fold's identity
-/// (what tile 0's exclusive prefix is).
-template <int DELAY_NS, class View, class T, class Op>
+/// (what tile 0's exclusive prefix is). WINDOW words are read per round trip (tiles k, k-1, ...,
+/// k-WINDOW+1, independent loads), then folded nearest first up to the first one not yet published
+/// (read again next round) or through an inclusive prefix (done): a walk over m aggregates takes about
+/// m / WINDOW round trips instead of m.
+template <int DELAY_NS, int WINDOW = 1, class View, class T, class Op>
 __device__ T look_back_chain(const View& view, std::int64_t tile, int chain, const T& zero, Op op) {
+  static_assert(WINDOW >= 1, "carry: a look-back window of at least one word");
   T acc = zero;
-  for (std::int64_t k = tile - 1; k >= 0; --k) {
-    unsigned state;
-    T v;
-    while (true) {
-      view.read(k, chain, state, v);
-      if (state != state_invalid) break;
-      if constexpr (DELAY_NS > 0) __nanosleep(DELAY_NS);
+  std::int64_t k = tile - 1;
+  while (k >= 0) {
+    unsigned state[WINDOW];
+    T v[WINDOW];
+    CARRY_UNROLL
+    for (int i = 0; i < WINDOW; ++i) {
+      state[i] = state_invalid;
+      v[i] = zero;
+      if (k - i >= 0) view.read(k - i, chain, state[i], v[i]);
     }
-    acc = op(v, acc);
-    if (state == state_prefix) break;
+    // ---- fold nearest first: stop at an unpublished word (k stays on it) or after a prefix ----
+    const std::int64_t first = k;
+    CARRY_UNROLL
+    for (int i = 0; i < WINDOW; ++i) {
+      if (k < 0 || state[i] == state_invalid) break;
+      acc = op(v[i], acc);
+      if (state[i] == state_prefix) return acc;
+      --k;
+    }
+    if constexpr (DELAY_NS > 0)
+      if (k == first) __nanosleep(DELAY_NS);
   }
   return acc;
 }
