@@ -27,6 +27,14 @@ template <int BYTES>
 constexpr int items() {
   return BYTES <= 4 ? CARRY_RADIX_ITEMS4 : BYTES <= 8 ? 8 : 4;
 }
+/// Items a thread at most on the cluster path (small inputs, below), by the wider of key and value: 16 for
+/// 4-byte types (the onesweep tile's 20 put 2^16 u32 keys in 13 tiles of 5120 instead of 16 of 4096:
+/// 39.7 us against 33.6, h100-radix-f2933c0.txt against h100-radix.txt), the onesweep tile's otherwise.
+template <int BYTES>
+constexpr int cluster_items_max() {
+  return BYTES <= 4 ? 16 : items<BYTES>();
+}
+
 /// Blocks an SM the onesweep kernel's registers must allow (__launch_bounds__). Measured with
 /// atomic_or peers, u32 keys at 2^26 (h100-tune-radix.log): 1 (104 registers, 2 blocks) 3085 us,
 /// 3: 2631, 4: 2459; 8 items a thread with 4 blocks: 3255; 12 items with 3 blocks: 2944. With 20 items

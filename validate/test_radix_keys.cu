@@ -18,8 +18,11 @@ constexpr A all_algorithms[] = {A::automatic, A::onesweep, A::three_kernel};
 template <class K>
 void sizes_case(std::int64_t max_n) {
   const std::int64_t tile = carry::radix_detail::tile_shape<K, carry::radix_detail::null_value>::tile_items;
+  const std::int64_t ctile = carry::radix_detail::cluster_shape<K, carry::radix_detail::null_value>::tile_items;
   auto sizes = edge_sizes(tile);
-  for (std::int64_t extra : {16 * tile - 1, 16 * tile, 16 * tile + 1, std::int64_t{(1 << 20) + 3}}) sizes.push_back(extra);
+  for (std::int64_t extra : {16 * ctile - 1, 16 * ctile, 16 * ctile + 1, 16 * tile - 1, 16 * tile, 16 * tile + 1,
+                             std::int64_t{(1 << 20) + 3}})
+    sizes.push_back(extra); // the cluster path's limit (16 of its largest tiles), 16 onesweep tiles
   const int bits = 8 * static_cast<int>(sizeof(K));
   for (std::int64_t n : capped_sizes(sizes)) {
     if (n > max_n) continue;

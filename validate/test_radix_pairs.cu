@@ -20,8 +20,9 @@ std::vector<V> make_values(std::size_t n, std::uint64_t seed) {
 template <class K, class V>
 void pairs_case(std::int64_t max_n, key_dist d = key_dist::uniform) {
   const std::int64_t tile = carry::radix_detail::tile_shape<K, V>::tile_items;
+  const std::int64_t ctile = carry::radix_detail::cluster_shape<K, V>::tile_items;
   auto sizes = edge_sizes(tile);
-  sizes.push_back(16 * tile + 1);
+  for (std::int64_t extra : {16 * ctile, 16 * ctile + 1, 16 * tile + 1}) sizes.push_back(extra); // path limits
   for (std::int64_t n : capped_sizes(sizes)) {
     if (n > max_n) continue;
     const auto keys = make_keys<K>(static_cast<std::size_t>(n), d, static_cast<std::uint64_t>(n) + 3);

@@ -59,6 +59,13 @@ struct tile_shape {
   static_assert(threads == radix_tuning::radix, "carry: one thread per digit");
 };
 
+/// The cluster path's largest tile shape for key K and value V (radix_tuning::cluster_items_max).
+template <class K, class V>
+struct cluster_shape {
+  static constexpr int items = radix_tuning::cluster_items_max<tile_shape<K, V>::widest>();
+  static constexpr int tile_items = radix_tuning::threads * items;
+};
+
 /// Shared memory of a ranked, staged tile of 256 x ITEMS items: the multisplit's counters, the tile
 /// staged in sorted order (keys, then values in the same bytes), each staged item's digit, and per digit
 /// the amount that turns a staged position into a global one.

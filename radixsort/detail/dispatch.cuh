@@ -44,7 +44,8 @@ template <bool HAS_VALUES, class K, class V>
 cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes, pass_buffers<K> kb, pass_buffers<V> vb,
                           std::int64_t n, int begin_bit, int end_bit, bool descending, radix_sort_options opt,
                           cudaStream_t stream) {
-  using shape = tile_shape<K, V>;
+  using shape = tile_shape<K, V>;     // onesweep tiles
+  using cshape = cluster_shape<K, V>; // the cluster path's largest tiles
   constexpr int key_bits = radix_key<K>::bits;
   const bool bits_ok = begin_bit >= 0 && end_bit <= key_bits && begin_bit <= end_bit;
   const int passes = bits_ok ? radix_passes(begin_bit, end_bit, radix_tuning::digit_bits) : 0;
@@ -52,9 +53,9 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   // ---- path and temp layout (the size query and the call run the same code) ----
   int cluster_tiles = 0;
   if (opt.algorithm == radix_sort_algorithm::automatic && nn > 0 &&
-      nn <= std::int64_t{radix_tuning::cluster_tiles} * shape::tile_items)
-    cluster_tiles = cluster_tiles_available<shape::items, HAS_VALUES, K, V>();
-  const sort_path path = choose_sort_path(nn, passes, opt.algorithm, shape::tile_items, cluster_tiles);
+      nn <= std::int64_t{radix_tuning::cluster_tiles} * cshape::tile_items)
+    cluster_tiles = cluster_tiles_available<cshape::items, HAS_VALUES, K, V>();
+  const sort_path path = choose_sort_path(nn, passes, opt.algorithm, cshape::tile_items, cluster_tiles);
   const apps_detail::bin_plan three = apps_detail::plan_bins(nn, three_shape<K, V>::tile_items, radix_tuning::radix);
   std::size_t scan_bytes = 0;
   if (path == sort_path::three_kernel)
@@ -62,7 +63,9 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                                   three.grid * radix_tuning::radix, stream);
         e != cudaSuccess)
       return e;
-  const std::int64_t tile_items = path == sort_path::three_kernel ? three_shape<K, V>::tile_items : shape::tile_items;
+  const std::int64_t tile_items = path == sort_path::three_kernel ? three_shape<K, V>::tile_items
+                                  : path == sort_path::cluster    ? cshape::tile_items
+                                                                  : shape::tile_items;
   const sort_layout layout = make_sort_layout(path, nn, passes, tile_items, sizeof(K), HAS_VALUES ? sizeof(V) : 0,
                                               kb.double_buffer, three.grid, scan_bytes);
   if (d_temp_storage == nullptr) {
@@ -97,20 +100,20 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                       kb, vb, a);
     };
     cudaError_t e = cudaSuccess;
-    if constexpr (shape::items >= 4) {
+    if constexpr (cshape::items >= 4) {
       // ---- fewer items a thread when more tiles still fit the cluster the device co-schedules ----
-      constexpr int quarter = shape::items / 4, half = shape::items / 2;
-      const int items = cluster_items(nn, radix_tuning::threads, shape::items, cluster_tiles);
+      constexpr int quarter = cshape::items / 4, half = cshape::items / 2;
+      const int items = cluster_items(nn, radix_tuning::threads, cshape::items, cluster_tiles);
       const int fits = items == quarter ? cluster_tiles_available<quarter, HAS_VALUES, K, V>()
                        : items == half  ? cluster_tiles_available<half, HAS_VALUES, K, V>()
                                         : cluster_tiles;
-      const int use = detail::ceil_div(nn, std::int64_t{radix_tuning::threads} * items) <= fits ? items : shape::items;
+      const int use = detail::ceil_div(nn, std::int64_t{radix_tuning::threads} * items) <= fits ? items : cshape::items;
       a.tiles = detail::plan_tiles(nn, std::int64_t{radix_tuning::threads} * use);
       e = use == quarter ? launch(cluster_sort_kernel<quarter, HAS_VALUES, K, V>)
           : use == half  ? launch(cluster_sort_kernel<half, HAS_VALUES, K, V>)
-                         : launch(cluster_sort_kernel<shape::items, HAS_VALUES, K, V>);
+                         : launch(cluster_sort_kernel<cshape::items, HAS_VALUES, K, V>);
     } else {
-      e = launch(cluster_sort_kernel<shape::items, HAS_VALUES, K, V>);
+      e = launch(cluster_sort_kernel<cshape::items, HAS_VALUES, K, V>);
     }
     if (e != cudaSuccess) return e;
     return detail::after_launch(stream);
