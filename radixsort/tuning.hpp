@@ -63,15 +63,10 @@ constexpr int peers = CARRY_RADIX_PEERS; // block::peer_method's value (plain C+
 #endif
 constexpr int counts = CARRY_RADIX_COUNTS; // block::count_method's value
 
-/// The sort's tile kernels hold a thread's 16 tile positions two to a register (block::packed_positions)
-/// instead of one each: 8 registers fewer at the 64-register cap, where the persistent keys kernel spills
-/// 48 B and the ballot peers 92 B (ptxas). Measured (h100-tune-radix-8806bdc*.log): within 1 % of int
-/// positions in every form (keys 2037 against 2062 us, with early and leader counts 1958 against 1953,
-/// with a window of 4 2026 against 1867), so off.
-#ifndef CARRY_RADIX_PACKED
-#define CARRY_RADIX_PACKED 0
-#endif
-constexpr bool packed_positions = CARRY_RADIX_PACKED != 0;
+/// Tile positions two to a register (a packed_positions form of the multisplit, 8 registers fewer at
+/// the 64-register cap) were measured in every form and removed: within 1 % of int positions (keys
+/// 2037 against 2062 us, with early and leader counts 1958 against 1953, with a window of 4 2026
+/// against 1867; h100-tune-radix-8806bdc*.log, u32 2^26).
 
 /// Early counts (block::multisplit::rank_early_by): a tile's digit histogram by shared atomics without
 /// return and its block scan come first, each digit's count is published for the look-back at once,

@@ -53,7 +53,7 @@ __global__ void __launch_bounds__(radix_tuning::threads)
     const digit_spec spec = pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending);
     // ---- load and rank ----
     K key[ITEMS];
-    tile_positions<ITEMS> pos;
+    int pos[ITEMS];
     const radix_digit<K> digit{spec};
     const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); };
     load_keys<ITEMS>(kb.src(p, a.passes) + base, valid, key);

@@ -44,10 +44,6 @@ using tile_ranker = block::multisplit<radix_tuning::threads, ITEMS, radix_tuning
                                       static_cast<block::peer_method>(radix_tuning::peers),
                                       static_cast<block::count_method>(radix_tuning::counts)>;
 
-/// A radix tile's positions as its kernels hold them (radix_tuning::packed_positions).
-template <int ITEMS>
-using tile_positions = std::conditional_t<radix_tuning::packed_positions, block::packed_positions<ITEMS>, int[ITEMS]>;
-
 /// The tile shape of every radix kernel for key K and value V (V = null_value: keys only).
 template <class K, class V>
 struct tile_shape {
@@ -108,9 +104,9 @@ __device__ void load_keys(const K* src, int valid, const Digit& digit, K (&k)[IT
 /// j-th item. A staged key's digit is recomputed (digit.bin_of) when Digit allows it and no values
 /// overwrite the stage; else it is staged beside the key. ts.adjust must be set and visible; ends with
 /// a barrier.
-template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, class DigitAt, class Positions>
+template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, class DigitAt>
 __device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V>& ts, const Digit& digit, const K (&k)[ITEMS],
-                             DigitAt digit_at, const Positions& pos, int valid, K* kdst, const V* vsrc, V* vdst) {
+                             DigitAt digit_at, const int (&pos)[ITEMS], int valid, K* kdst, const V* vsrc, V* vdst) {
   using ranker = typename staged_tile_storage<ITEMS, HAS_VALUES, K, V>::ranker;
   constexpr int threads = radix_tuning::threads;
   constexpr bool stage_digits = HAS_VALUES || !digit_recompute<Digit>::value;

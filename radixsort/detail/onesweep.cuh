@@ -32,8 +32,9 @@ struct onesweep_args {
 
 /// One onesweep tile: tile t of the portion (t from a ticket, so its predecessors run or ran).
 ///   load and rank the tile (multisplit); thread d publishes the tile's count of digit d in chain d
-///   (early counts: before the ranking rounds, as soon as the tile's histogram is scanned), looks back along chain d (lookback::look_back_chain, spinning: a back-off measured slower) and
-///   publishes its inclusive count;
+///   (early counts: before the ranking rounds, as soon as the tile's histogram is scanned), looks back
+///   along chain d (lookback::look_back_chain, spinning: a back-off measured slower) and publishes its
+///   inclusive count;
 ///   the digit's global offset = the portion's base for d (histogram offsets plus earlier portions)
 ///   + the look-back's count; the portion's last tile leaves the next portion's bases;
 ///   scatter keys, then values, through shared memory (ends with a barrier: `ts` is free again).
@@ -48,7 +49,7 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
   const int valid = a.tiles.valid_items(tile);
   // ---- load ----
   K key[ITEMS];
-  tile_positions<ITEMS> pos;
+  int pos[ITEMS];
   const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); }; // recomputed: no registers held
   load_keys<ITEMS>(ksrc + base, valid, key);
   const lookback::chain_view<lookback::packed_counts> view{
@@ -61,8 +62,9 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
   if constexpr (radix_tuning::early_counts) {
     ms::rank_early_by(ts.rank, digit_at, valid, pos, [&](int s, int c) {
       view.publish(t, dd, t == 0 ? lookback::state_prefix : lookback::state_aggregate, static_cast<std::uint32_t>(c));
-      ts.adjust[dd] = std::uint64_t{static_cast<std::uint32_t>(c)} << 32 | static_cast<std::uint32_t>(s); // kept
-      // in thread dd's own slot across the rounds, not in registers (the keys kernel is at its cap)
+      // start and count wait in thread dd's own adjust slot across the rounds (ptxas showed the same
+      // spills with them in registers; the slot costs a shared store and load a tile)
+      ts.adjust[dd] = std::uint64_t{static_cast<std::uint32_t>(c)} << 32 | static_cast<std::uint32_t>(s);
     });
     const std::uint64_t kept = ts.adjust[dd];
     start = static_cast<int>(kept & 0xffffffffu), count = static_cast<std::uint32_t>(kept >> 32);

@@ -3,7 +3,6 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 
 #include "../block_scan.cuh"
 #include "../detail/warp.cuh"
@@ -28,37 +27,6 @@ enum class count_method {
                 ///< atomics before the next round's, so equal digits keep their order (CUB's sm_90
                 ///< onesweep ranks so)
 };
-
-/// A thread's ITEMS tile positions two to a 32-bit register (each below 2^16): half the registers of
-/// int[ITEMS], for kernels at a register cap. Index it with compile-time j only (unrolled loops), so the
-/// words stay in registers. multisplit::rank_by fills either form; pos[j] reads both.
-template <int ITEMS>
-struct packed_positions {
-  std::uint32_t word[(ITEMS + 1) / 2] = {};
-  __device__ int operator[](int j) const { return static_cast<int>(word[j / 2] >> (j % 2 * 16) & 0xffffu); }
-  __device__ void set(int j, int v) {
-    const std::uint32_t keep = j % 2 ? 0x0000ffffu : 0xffff0000u;
-    word[j / 2] = (word[j / 2] & keep) | static_cast<std::uint32_t>(v) << (j % 2 * 16);
-  }
-};
-/// Sets position j of either form.
-template <int ITEMS>
-__device__ __forceinline__ void set_position(int (&p)[ITEMS], int j, int v) {
-  p[j] = v;
-}
-template <int ITEMS>
-__device__ __forceinline__ void set_position(packed_positions<ITEMS>& p, int j, int v) {
-  p.set(j, v);
-}
-/// Adds v to position j of either form.
-template <int ITEMS>
-__device__ __forceinline__ void add_position(int (&p)[ITEMS], int j, int v) {
-  p[j] += v;
-}
-template <int ITEMS>
-__device__ __forceinline__ void add_position(packed_positions<ITEMS>& p, int j, int v) {
-  p.set(j, p[j] + v);
-}
 
 /// Ranks a tile of BLOCK_THREADS x ITEMS items by a digit of RADIX_BITS bits, stably: item i goes to
 /// position (items of smaller digits in the tile) + (items of its digit before it in the tile).
@@ -129,9 +97,8 @@ struct multisplit {
   /// rank with the digits asked for, not held: digit_at(j) (< radix) is the digit of the thread's j-th
   /// item, called for live items only, once per phase. A caller whose digit is a shift and a mask of
   /// a key it holds anyway saves ITEMS registers (the radix pass: no spills at 64 registers a thread).
-  /// Positions: int[ITEMS] or packed_positions<ITEMS> (tiles of at most 2^16 items).
-  template <class DigitAt, class Positions>
-  __device__ static void rank_by(temp_storage& ts, DigitAt digit_at, int valid, Positions& position) {
+  template <class DigitAt>
+  __device__ static void rank_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS]) {
     clear(ts);
     // ---- phase 1: ranks within the warp, running counts per digit from zero ----
     rounds(ts, digit_at, valid, position);
@@ -145,7 +112,7 @@ struct multisplit {
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j)
       if (item_index(j) < valid)
-        add_position(position, j, static_cast<int>(ts.count[warp][static_cast<unsigned>(digit_at(j))]));
+        position[j] += static_cast<int>(ts.count[warp][static_cast<unsigned>(digit_at(j))]);
   }
 
   /// rank_by with the tile's digit counts known before the ranking rounds (CUB's onesweep "early
@@ -155,8 +122,8 @@ struct multisplit {
   /// counting up from each warp's scanned start, so they give final positions. A caller publishes its
   /// tile's counts in on_counts, ahead of the rounds (a radix pass's look-back successors wait less).
   /// start() and count() are NOT valid afterwards: keep what on_counts was given.
-  template <class DigitAt, class Positions, class OnCounts>
-  __device__ static void rank_early_by(temp_storage& ts, DigitAt digit_at, int valid, Positions& position,
+  template <class DigitAt, class OnCounts>
+  __device__ static void rank_early_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS],
                                        OnCounts on_counts) {
     static_assert(radix == BLOCK_THREADS, "carry: rank_early_by gives one digit to each thread");
     const int warp = threadIdx.x / detail::warp_threads;
@@ -188,8 +155,8 @@ struct multisplit {
   /// Each warp walks its rounds j in order; the lanes of one digit find each other (PEERS), each takes
   /// the digit's running warp count plus its rank among them, and the group's lowest lane adds the
   /// group's size to the count (COUNTS).
-  template <class DigitAt, class Positions>
-  __device__ static void rounds(temp_storage& ts, DigitAt digit_at, int valid, Positions& position) {
+  template <class DigitAt>
+  __device__ static void rounds(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS]) {
     const int lane = threadIdx.x % detail::warp_threads, warp = threadIdx.x / detail::warp_threads;
     const unsigned below = (1u << lane) - 1u;
     CARRY_UNROLL
@@ -201,7 +168,7 @@ struct multisplit {
       if constexpr (COUNTS == count_method::load_store) {
         if (live) {
           const std::uint32_t before = ts.count[warp][dj];
-          set_position(position, j, static_cast<int>(before) + __popc(peers & below));
+          position[j] = static_cast<int>(before) + __popc(peers & below);
           __syncwarp(active);
           if (lane == __ffs(peers) - 1) ts.count[warp][dj] = before + static_cast<std::uint32_t>(__popc(peers));
         }
@@ -210,7 +177,7 @@ struct multisplit {
         std::uint32_t before = 0;
         if (live && lane == leader) before = atomicAdd(&ts.count[warp][dj], static_cast<std::uint32_t>(__popc(peers)));
         before = __shfl_sync(0xffffffffu, before, leader);
-        if (live) set_position(position, j, static_cast<int>(before) + __popc(peers & below));
+        if (live) position[j] = static_cast<int>(before) + __popc(peers & below);
       }
       __syncwarp(); // this round's count updates happen before the next round's (stability)
     }

@@ -50,8 +50,9 @@ int main() {
   if (!gpu_present()) return skip_return_code;
   device_buffer<unsigned char> flush(std::size_t{192} << 20);
   auto cold = [&](int r) { CARRY_CUDA_OR_DIE(cudaMemsetAsync(flush.ptr, r & 0xff, flush.n)); };
-  std::printf("%s: peers %d, counts %d, packed %d, items %d, min blocks %d\n", variant, CARRY_RADIX_PEERS,
-              CARRY_RADIX_COUNTS, CARRY_RADIX_PACKED, CARRY_RADIX_ITEMS4, CARRY_RADIX_MIN_BLOCKS);
+  std::printf("%s: peers %d, counts %d, early %d, window %d, items %d, min blocks %d\n", variant, CARRY_RADIX_PEERS,
+              CARRY_RADIX_COUNTS, CARRY_RADIX_EARLY, CARRY_RADIX_LOOKBACK_WINDOW, CARRY_RADIX_ITEMS4,
+              CARRY_RADIX_MIN_BLOCKS);
   // temp storage for the largest call of each size (carry's pairs and three-kernel keys, CUB's keys)
   auto temp_for = [](std::size_t n, device_buffer<std::uint32_t>& kin, device_buffer<std::uint32_t>& kout,
                      device_buffer<std::uint32_t>& kref) {
