@@ -2,6 +2,8 @@
 // exclusive sum; u32 requests into u32 and u64 offsets, totals past 2^32; the bounded allocator at, just
 // under and far under the capacity; the issue's examples (CSR row pointers, variable-length output per
 // thread, the sandwich); n = 0; bad arguments (nothing written).
+#include <cstring>
+
 #include <catch2/catch.hpp>
 
 #include <carry/apps/slots.cuh>
@@ -15,30 +17,44 @@ using namespace carry_validate;
 
 namespace {
 
+template <class O>
+O poison_value() {
+  O v;
+  std::memset(&v, poison_byte, sizeof(v));
+  return v;
+}
+
+/// One call against the CPU reference; shift > 0 moves the requests and the offsets that many items off
+/// their 16-byte alignment (the element-wise loads and stores of every path).
 template <class R, class O>
-void check_slots(const std::vector<R>& req, bool bounded, O capacity = 0) {
+void check_slots(const std::vector<R>& req, bool bounded, O capacity = 0, std::size_t shift = 0) {
   const auto n = static_cast<std::int64_t>(req.size());
   O want_total = 0;
   std::int64_t want_fit = 0;
   const auto want = reference_slots<R, O>(req, want_total, bounded, capacity, &want_fit);
-  device_buffer<R> d_r(req.size() + 1);
-  device_buffer<O> d_o(req.size() + 1, 8), d_t(1);
+  device_buffer<R> d_r(req.size() + 1 + shift);
+  device_buffer<O> d_o(req.size() + shift, 8), d_t(1);
   device_buffer<std::int64_t> d_f(1);
-  d_r.upload(req);
+  std::vector<R> shifted(shift, R{7});
+  shifted.insert(shifted.end(), req.begin(), req.end());
+  d_r.upload(shifted);
   d_o.poison();
   d_t.poison();
   d_f.poison();
   std::size_t bytes = 0;
   auto call = [&](void* t) {
-    return bounded ? carry::allocate_slots_bounded(t, bytes, d_r.ptr, d_o.ptr, d_t.ptr, capacity, d_f.ptr, n)
-                   : carry::allocate_slots(t, bytes, d_r.ptr, d_o.ptr, d_t.ptr, n);
+    return bounded ? carry::allocate_slots_bounded(t, bytes, d_r.ptr + shift, d_o.ptr + shift, d_t.ptr, capacity,
+                                                   d_f.ptr, n)
+                   : carry::allocate_slots(t, bytes, d_r.ptr + shift, d_o.ptr + shift, d_t.ptr, n);
   };
   REQUIRE(call(nullptr) == cudaSuccess);
   device_buffer<unsigned char> temp(bytes);
   temp.poison();
   REQUIRE(call(temp.ptr) == cudaSuccess);
   CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-  REQUIRE(d_o.download(req.size()) == want);
+  const auto got = d_o.download(req.size() + shift);
+  REQUIRE(std::vector<O>(got.begin() + static_cast<std::ptrdiff_t>(shift), got.end()) == want);
+  for (std::size_t i = 0; i < shift; ++i) REQUIRE(got[i] == poison_value<O>()); // nothing before the output
   REQUIRE(d_o.guard_intact());
   REQUIRE(d_t.download(1)[0] == want_total);
   if (bounded) REQUIRE(d_f.download(1)[0] == want_fit);
@@ -58,6 +74,30 @@ __global__ void write_runs(const std::uint32_t* req, const std::uint64_t* off, s
 }
 
 } // namespace
+
+TEST_CASE("allocate_slots: sizes around each path's tile, unaligned pointers", "[slots]") {
+  // the register tile (one-tile calls, the bounded form) and the staged tiles of u64 and u32 offsets
+  const std::int64_t reg = carry::apps_detail::slots_shape<true, std::uint32_t, std::uint64_t>::register_tile;
+  const std::int64_t st64 = carry::tuning::single_pass_policy<std::uint64_t>::tile_items;
+  const std::int64_t st32 = carry::tuning::single_pass_policy<std::uint32_t>::tile_items;
+  STATIC_REQUIRE(carry::apps_detail::slots_shape<false, std::uint32_t, std::uint64_t>::staged_types);
+  STATIC_REQUIRE(carry::apps_detail::slots_shape<false, std::uint8_t, std::uint64_t>::staged_types);
+  for (std::int64_t n : capped_sizes({reg - 1, reg, reg + 1, st64 - 1, st64 + 1, 2 * st64, 2 * st64 + 1, st32 - 1,
+                                      st32, st32 + 1, 3 * st32 + 5, 131071, 1000003})) {
+    INFO("n " << n);
+    const auto r = requests(n, 1000, static_cast<std::uint64_t>(n) + 11);
+    for (std::size_t shift : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
+      INFO("shift " << shift);
+      check_slots<std::uint32_t, std::uint64_t>(r, false, 0, shift);
+      check_slots<std::uint32_t, std::uint32_t>(r, false, 0, shift);
+      check_slots<std::uint8_t, std::uint64_t>(std::vector<std::uint8_t>(r.begin(), r.end()), false, 0, shift);
+      check_slots<std::uint16_t, std::uint32_t>(std::vector<std::uint16_t>(r.begin(), r.end()), false, 0, shift);
+      check_slots<std::uint16_t, std::uint64_t>(std::vector<std::uint16_t>(r.begin(), r.end()), false, 0, shift);
+      check_slots<std::uint32_t, std::uint64_t>(r, true, std::uint64_t{1000} * static_cast<std::uint64_t>(n) / 3,
+                                                shift);
+    }
+  }
+}
 
 TEST_CASE("allocate_slots: u32 requests into u64 and u32 offsets, sizes around a tile, CUB agrees", "[slots]") {
   const std::int64_t tile = 256 * 16;

@@ -294,15 +294,39 @@ cudaError_t dispatch_bin(void* d_temp_storage, std::size_t& temp_storage_bytes, 
 
 // ---- slots ----
 
+/// How allocate_slots runs: the unbounded form past one register tile takes the engine's staged single
+/// pass where the offset type has a staged policy and its tile widens the requests (u32 -> u64: 256 x
+/// 16 offsets a tile); otherwise (bounded, one tile, other types) the register tile of slots_kernel.
+template <bool BOUNDED, class R, class O>
+struct slots_shape {
+  static constexpr int register_tile = apps_tuning::slot_threads * apps_tuning::slot_items<sizeof(R)>();
+  using staged_policy = tuning::single_pass_policy<O>;
+  static constexpr bool staged_ok() {
+    if constexpr (!BOUNDED && is_staged_policy<staged_policy>::value &&
+                  detail::stageable<O, staged_policy::items_per_thread>())
+      return detail::staged_tile<O, staged_policy::block_threads, staged_policy::items_per_thread,
+                                 staged_policy::streaming>::template widenable<R>();
+    else
+      return false;
+  }
+  static constexpr bool staged_types = staged_ok();
+  /// Whether n items take the staged pass, and the tiles they are cut into.
+  static constexpr bool staged(std::int64_t n) { return staged_types && n > register_tile; }
+  static detail::tile_plan tiles(std::int64_t n) {
+    return detail::plan_tiles(n > 0 ? n : 0, staged(n) ? staged_policy::tile_items : register_tile);
+  }
+};
+
 template <bool BOUNDED, class R, class O, class NumT>
 cudaError_t dispatch_slots(void* d_temp_storage, std::size_t& temp_storage_bytes, const R* requests, O* offsets,
                            O* total, O capacity, NumT* num_fitted, std::int64_t n, cudaStream_t stream) {
   static_assert(std::is_integral<R>::value && std::is_integral<O>::value, "carry: slot requests and offsets are integers");
+  using shape = slots_shape<BOUNDED, R, O>;
   constexpr int threads = apps_tuning::slot_threads;
   constexpr int items = apps_tuning::slot_items<sizeof(R)>();
-  const detail::tile_plan tiles = detail::plan_tiles(n > 0 ? n : 0, threads * items);
+  const detail::tile_plan tiles = shape::tiles(n);
   using format = lookback::default_format<O>;
-  const slots_layout layout = make_slots_layout(tiles.num_tiles, format::word_bytes);
+  const slots_layout layout = make_slots_layout(tiles.num_tiles, format::word_bytes, shape::staged(n));
   if (d_temp_storage == nullptr) {
     temp_storage_bytes = layout.allocation;
     return cudaSuccess;
@@ -317,6 +341,26 @@ cudaError_t dispatch_slots(void* d_temp_storage, std::size_t& temp_storage_bytes
     if (const cudaError_t e = zero(total, 1, stream); e != cudaSuccess || !BOUNDED) return e;
     return zero(num_fitted, 1, stream);
   }
+  const slots_state<O> state = lookback::carve_state<format>(d_temp_storage, layout.state);
+  if constexpr (shape::staged_types) {
+    if (shape::staged(n)) {
+      using P = typename shape::staged_policy;
+      auto* kernel = slots_staged_kernel<P, R, O>;
+      if (const cudaError_t e = detail::set_once<detail::carveout_tag<slots_shape<BOUNDED, R, O>>>(
+              kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
+          e != cudaSuccess)
+        return e;
+      if (const cudaError_t e = lookback::launch_prepare(d_temp_storage, layout.state.cleared, stream); e != cudaSuccess)
+        return e;
+      if (const cudaError_t e = lookback::launch_prepared(kernel, static_cast<unsigned>(tiles.num_tiles),
+                                                          static_cast<unsigned>(P::block_threads), stream, requests,
+                                                          offsets, total, tiles, state, detail::chunk_aligned<R>(requests),
+                                                          detail::chunk_aligned<O>(offsets));
+          e != cudaSuccess)
+        return e;
+      return detail::after_launch(stream);
+    }
+  }
   slots_flags how;
   how.vec_in = detail::vector_aligned<R, items>(requests);
   how.vec_out = detail::vector_aligned<O, items>(offsets);
@@ -326,7 +370,6 @@ cudaError_t dispatch_slots(void* d_temp_storage, std::size_t& temp_storage_bytes
     return detail::after_launch(stream);
   }
   how.ticketed = true;
-  const slots_state<O> state = lookback::carve_state<format>(d_temp_storage, layout.state);
   if (const cudaError_t e = lookback::launch_prepare(d_temp_storage, layout.state.cleared, stream); e != cudaSuccess)
     return e;
   if (const cudaError_t e = lookback::launch_prepared(kernel, static_cast<unsigned>(tiles.num_tiles), threads, stream,

@@ -1,5 +1,6 @@
-// Histogram kernels: per-block counters in shared memory (or global atomics beyond it), warp-aggregated
-// increments, 16-byte sample loads; binners for even bins, range bins and a key -> bin functor.
+// Histogram kernels: per-block counters in shared memory (or global atomics beyond it), increments
+// aggregated when a warp's chunk is all one bin, 16-byte sample loads; binners for even bins, range
+// bins and a key -> bin functor.
 #pragma once
 
 #include <cstdint>
@@ -34,6 +35,26 @@ __device__ __forceinline__ void warp_add_to_bin(C* counters, int bin) {
   // one atomic instruction for the warp: lane 0 adds its group, the lanes outside it add one each
   const bool add = lane == 0 ? first >= 0 : bin != first && bin >= 0;
   if (add) atomic_add(counters + bin, lane == 0 ? static_cast<C>(__popc(same)) : C{1});
+}
+
+/// One chunk of PER samples a lane of a whole warp (bins[e] < 0: none): when every sample of every lane
+/// falls in lane 0's first bin (a stretch of all-in-one-bin data), lane 0 adds all 32 x PER as one
+/// atomic; otherwise each sample adds one. One shuffle and one vote a chunk instead of a shuffle, a vote
+/// and a population count a sample (warp_add_to_bin): u32, 256 bins at 2^28 on the H100, 427 us against
+/// 528 (tune_histogram.cu; one bin 420 us, 90 % in one bin 431). All 32 lanes must call it.
+template <int PER, class C>
+__device__ __forceinline__ void warp_add_chunk(C* counters, const int (&bins)[PER]) {
+  const int first = __shfl_sync(0xffffffffu, bins[0], 0);
+  bool same = true;
+  CARRY_UNROLL
+  for (int e = 0; e < PER; ++e) same = same && bins[e] == first;
+  if (__all_sync(0xffffffffu, same)) {
+    if (threadIdx.x % detail::warp_threads == 0 && first >= 0) atomic_add(counters + first, static_cast<C>(32 * PER));
+    return;
+  }
+  CARRY_UNROLL
+  for (int e = 0; e < PER; ++e)
+    if (bins[e] >= 0) atomic_add(counters + bins[e], C{1});
 }
 
 // ---- binners: a block binds one (copying what it needs into shared memory), then asks bin_of ----
@@ -111,8 +132,10 @@ __device__ void count_samples(const T* samples, std::int64_t n, const Binner& bi
         const bool live = base + u * threads + lane < chunks;
         T x[per];
         memcpy(x, &c[u], sizeof(x));
+        int bins[per];
         CARRY_UNROLL
-        for (int e = 0; e < per; ++e) warp_add_to_bin(counters, live ? binner.bin_of(x[e]) : -1);
+        for (int e = 0; e < per; ++e) bins[e] = live ? binner.bin_of(x[e]) : -1;
+        warp_add_chunk(counters, bins);
       }
     }
     done = chunks * per;

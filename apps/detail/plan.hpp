@@ -186,9 +186,11 @@ struct slots_layout {
   lookback::state_parts state;
   std::size_t allocation = 1;
 };
-CARRY_HD inline slots_layout make_slots_layout(std::int64_t tiles, std::size_t status_word_bytes) {
+/// One tile of the register kernel runs without look-back state; the staged pass (`staged`) takes a
+/// ticket even on one tile, so it always has its state.
+CARRY_HD inline slots_layout make_slots_layout(std::int64_t tiles, std::size_t status_word_bytes, bool staged = false) {
   slots_layout l;
-  if (tiles <= 1) return l;
+  if (tiles <= 1 && !staged) return l;
   lookback::temp_builder b;
   l.state = lookback::add_state(b, tiles, 1, false, status_word_bytes);
   l.allocation = b.allocation();

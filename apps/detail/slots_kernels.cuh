@@ -1,12 +1,14 @@
 // allocate_slots' single pass: requests widened to the offset type, the engine's block scan with its
 // decoupled look-back (ticket, status words, tile prefix), offsets written, the total and (bounded) the
-// number that fit written by the one thread that knows them.
+// number that fit written by the one thread that knows them; and the unbounded form on the engine's staged
+// agent, widening as it stages.
 #pragma once
 
 #include <cstdint>
 
 #include "../../scan/block_scan.cuh"
 #include "../../scan/detail/single_pass_agent.cuh"
+#include "../../scan/detail/staged_agent.cuh"
 #include "../../scan/detail/tile_io.cuh"
 #include "../../scan/lookback/ticket.cuh"
 #include "../../scan/operators.hpp"
@@ -75,6 +77,18 @@ __global__ void __launch_bounds__(THREADS)
   }
   __syncthreads(); // the load's staging area is free for the store's
   out_io::store(io.out, offsets + base, valid, how.vec_out, x, tile_items);
+}
+
+/// allocate_slots on more than one register tile: the engine's staged single pass (its tuned policy for
+/// the offset type), each request widened to the offset type as the tile is staged; the total written by
+/// the thread that holds the last request.
+template <class Policy, class R, class O>
+__global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
+    slots_staged_kernel(const R* requests, O* offsets, O* total, detail::tile_plan plan, slots_state<O> state,
+                        bool vec_in, bool vec_out) {
+  using agent = detail::staged_agent<Policy, true, false, O, sum, R>;
+  __shared__ typename agent::temp_storage ts;
+  agent::consume(ts, requests, offsets, plan, sum{}, O{0}, state, vec_in, vec_out, total);
 }
 
 } // namespace apps_detail

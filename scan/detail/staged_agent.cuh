@@ -2,6 +2,8 @@
 // waiting out the look-back in shared memory, so more blocks fit per SM.
 #pragma once
 
+#include <type_traits>
+
 #include "single_pass_agent.cuh"
 #include "staged_tile.cuh"
 
@@ -10,8 +12,10 @@ namespace detail {
 
 // ---- single pass, tile staged in shared memory: the same scan as single_pass_agent, bit for bit, but
 // the items wait out the look-back in shared memory instead of registers, so more blocks fit per SM
-// (1-byte sums: packed-byte arithmetic on full tiles) ----
-template <class Policy, bool EXCLUSIVE, bool CANONICAL, class T, class Op>
+// (1-byte sums: packed-byte arithmetic on full tiles). In: the input's item type, T (a scan) or a
+// narrower one each item is widened from as it is staged (a widening sum: u32 requests into u64 offsets,
+// apps/slots) ----
+template <class Policy, bool EXCLUSIVE, bool CANONICAL, class T, class Op, class In = T>
 struct staged_agent {
   static constexpr int block_threads = Policy::block_threads;
   static constexpr int min_blocks = Policy::min_blocks;
@@ -19,15 +23,20 @@ struct staged_agent {
   using tile_t = staged_tile<T, block_threads, items, Policy::streaming>;
   using scan_t = block_scan<T, block_threads, block_scan_algorithm::coarsened, 1>; // over thread totals
   /// Sums of 1-byte integers on full tiles: running sums and the carry-in four bytes per operation.
-  static constexpr bool packed = packed_byte_sum<T, Op>();
+  static constexpr bool packed = packed_byte_sum<T, Op>() && std::is_same<In, T>::value;
+  /// Full aligned tiles go through cp.async (same type) or the widening load (registers, then shared).
+  static constexpr bool widening = !std::is_same<In, T>::value;
+  static_assert(!widening || tile_t::template widenable<In>(), "carry: a staged tile widens only into whole chunks");
   struct temp_storage {
     typename tile_t::temp_storage tile;
     typename scan_t::temp_storage scan;
     std::uint32_t tile_index;
   };
 
-  __device__ static void consume(temp_storage& ts, const T* in, T* out, const tile_plan& plan, Op op, T init,
-                                 const scan_state<T>& state, bool vec_in, bool vec_out) {
+  /// total (nullptr: none) gets the fold of the whole input onto init: the last tile's thread that holds
+  /// the last item writes it (an exclusive sum's total, which no output item holds).
+  __device__ static void consume(temp_storage& ts, const In* in, T* out, const tile_plan& plan, Op op, T init,
+                                 const scan_state<T>& state, bool vec_in, bool vec_out, T* total_out = nullptr) {
     // ---- warm the L2 with the tile launch order would give this block, while the ticket is out
     // (NOTES.md step 32: the ticket's round trip no longer delays the tile's loads) ----
     if constexpr (Policy::prefetch != 0)
@@ -49,10 +58,13 @@ struct staged_agent {
     // asynchronous copies). This block writes that item's output only after phase 2's barriers.
     T total{};
     if (full && vec_in) {
-      tile_t::load_full(ts.tile, in + plan.tile_base(tile));
+      if constexpr (widening)
+        tile_t::load_full_widening(ts.tile, in + plan.tile_base(tile));
+      else
+        tile_t::load_full(ts.tile, in + plan.tile_base(tile));
     } else {
       tile_t::load_items(ts.tile, in + plan.tile_base(tile), valid);
-      if (live <= 0) total = in[plan.tile_base(tile)];
+      if (live <= 0) total = static_cast<T>(in[plan.tile_base(tile)]);
     }
 
     // ---- phase 1: the thread's total, a left fold of its items (as the register tile's scan); the
@@ -108,6 +120,7 @@ struct staged_agent {
         scan_t(ts.scan).thread_carry_with_callback(totals, op, get_prefix, aggregate);
     const T pre = carry.value;
     const bool has_pre = carry.valid;
+    if (total_out != nullptr && last && live > 0 && live <= items) *total_out = has_pre ? op(pre, total) : total;
     // ---- phase 3: out_j = pre (+) (x_0 .. x_j), applied as each warp drains its run (full tiles; the
     // owner's carry-in comes by shuffle) or in place before an element-wise store (other tiles) ----
     auto finish = [&](uint4 c, const T& p, bool hp, bool thread_first) {

@@ -88,28 +88,70 @@ struct staged_tile {
     }
     asm volatile("cp.async.commit_group;" ::: "memory");
   }
-  /// Asks the L2 to fetch a full tile at a 16-byte aligned pointer, each warp's lane 0 its warp's run.
-  /// A hint: nothing waits for it.
-  __device__ static void prefetch_l2(const T* tile_in) {
+  /// Asks the L2 to fetch a full tile at a 16-byte aligned pointer, each warp's lane 0 its warp's run
+  /// (In: the input's item type, T or one the tile widens; tile_items of them). A hint: nothing waits.
+  template <class In>
+  __device__ static void prefetch_l2(const In* tile_in) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+    constexpr int run_bytes = 32 * ITEMS * static_cast<int>(sizeof(In));
     if (threadIdx.x % 32 == 0) {
-      const uint4* run = reinterpret_cast<const uint4*>(tile_in) + threadIdx.x / 32 * warp_chunks;
-      asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(run), "r"(warp_chunks * 16) : "memory");
+      const char* run = reinterpret_cast<const char*>(tile_in) + threadIdx.x / 32 * run_bytes;
+      asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(run), "r"(run_bytes) : "memory");
     }
 #else
     (void)tile_in;
 #endif
   }
-  /// The first `valid` items, element by element (coalesced); the whole tile is readable on return.
+  /// Whether a full tile of In items can be loaded by load_full_widening: T's chunks are whole multiples
+  /// of In's items (T as wide as In, or wider) and a thread's run is whole In chunks.
+  template <class In>
+  static constexpr bool widenable() {
+    return sizeof(In) <= sizeof(T) && sizeof(T) % sizeof(In) == 0 && 16 % sizeof(In) == 0 &&
+           vcount % (sizeof(T) / sizeof(In)) == 0;
+  }
+  /// A full tile of In items from a 16-byte aligned pointer, each converted to T (u32 requests into u64
+  /// offsets): each warp loads its run's In chunks warp-striped (coalesced, through registers, STREAMING:
+  /// evict-first) and writes each as sizeof(T) / sizeof(In) chunks of T. The calling warp's run is
+  /// readable when this returns (no block barrier).
+  template <class In>
+  __device__ static void load_full_widening(temp_storage& ts, const In* tile_in) {
+    static_assert(widenable<In>(), "carry: the tile cannot widen these items");
+    constexpr int ratio = static_cast<int>(sizeof(T) / sizeof(In)); // T chunks per In chunk
+    constexpr int in_chunks = vcount / ratio;                         // In chunks per thread
+    constexpr int in_items = 16 / static_cast<int>(sizeof(In));
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    const uint4* src = reinterpret_cast<const uint4*>(tile_in) + warp * 32 * in_chunks;
+    uint4* run = ts.chunks + warp * warp_chunks;
+    uint4 c[in_chunks];
+    CARRY_UNROLL
+    for (int v = 0; v < in_chunks; ++v) c[v] = STREAMING ? __ldcs(src + v * 32 + lane) : src[v * 32 + lane];
+    CARRY_UNROLL
+    for (int v = 0; v < in_chunks; ++v) {
+      In x[in_items];
+      memcpy(x, &c[v], sizeof(x));
+      const int l = v * 32 + lane; // In chunk l of the warp's run is T chunks l * ratio ..
+      CARRY_UNROLL
+      for (int k = 0; k < ratio; ++k) {
+        T y[chunk_items];
+        CARRY_UNROLL
+        for (int e = 0; e < chunk_items; ++e) y[e] = static_cast<T>(x[k * chunk_items + e]);
+        memcpy(&run[swizzle(l * ratio + k)], y, sizeof(y));
+      }
+    }
+    __syncwarp();
+  }
+  /// The first `valid` items (In: T or a type converted to T as it is stored), element by element
+  /// (coalesced); the whole tile is readable on return.
   /// Loads go out in batches of up to 8 before their stores: the compiler cannot tell the shared-memory
   /// stores from the global loads apart, so loads interleaved with stores would wait for one another
   /// (measured: a tile of 8191 u32 took 18.4 us against 6.9 for a full one).
-  __device__ static void load_items(temp_storage& ts, const T* tile_in, int valid) {
+  template <class In>
+  __device__ static void load_items(temp_storage& ts, const In* tile_in, int valid) {
     constexpr int batch = ITEMS < 8 ? ITEMS : 8;
     static_assert(ITEMS % batch == 0, "carry: whole batches");
     CARRY_UNROLL
     for (int b = 0; b < ITEMS; b += batch) {
-      T v[batch];
+      In v[batch];
       CARRY_UNROLL
       for (int k = 0; k < batch; ++k) {
         const int i = (b + k) * BLOCK_THREADS + static_cast<int>(threadIdx.x);
@@ -118,7 +160,7 @@ struct staged_tile {
       CARRY_UNROLL
       for (int k = 0; k < batch; ++k) {
         const int i = (b + k) * BLOCK_THREADS + static_cast<int>(threadIdx.x);
-        if (i < valid) *item(ts, i) = v[k];
+        if (i < valid) *item(ts, i) = static_cast<T>(v[k]);
       }
     }
     __syncthreads();
