@@ -14,7 +14,10 @@ namespace apps_tuning {
 /// each block walking the input in 16-byte chunks, `histogram_unroll` chunks in flight per thread).
 /// 256 x 8 keeps 2048 threads an SM; 4 chunks of 16 bytes in flight a thread is 128 KB an SM, beyond
 /// what the copy speed needs (~23 KB an SM at ~1 us latency). Chosen by that count, not swept: the kernel
-/// is instruction-bound (Nsight Compute at 2^26: SM 73 %, memory 45 %; NOTES.md, issue 16).
+/// is instruction-bound (Nsight Compute at 2^26: SM 73 %, memory 45 %; NOTES.md, issue 16). Where its
+/// time goes (tune_histogram.cu, h100-tune-histogram.log, u32 256 bins at 2^28, us): read alone 351,
+/// the bins alone 444, plain shared atomics 433 (one bin 431: no serialisation on one address), the
+/// warp aggregation a sample 528, one vote a chunk (the form kept: warp_add_chunk) 427.
 constexpr int histogram_threads = 256;
 constexpr int histogram_blocks_per_sm = 8;
 constexpr int histogram_unroll = 4;
@@ -41,8 +44,11 @@ constexpr int bin_items() {
 constexpr std::int64_t bin_grid_max = 1024;
 
 // ---- slot allocation (a widening exclusive sum on the engine's look-back) ----
-/// Register tile of the single pass: 256 threads x 16 requests (u32 requests: 64 bytes in, 128 out a
-/// thread), the engine's coarsened block scan.
+/// The unbounded form past one tile runs the engine's staged single pass with the engine's tuned policy
+/// for the offset type (scan/tuning.hpp: u64 256 x 16 at 6 blocks an SM): u32 -> u64 at 2^28 1161 us,
+/// 0.92 of copy, against 1331 us (0.80) for the register tile below (h100-apps.txt, h100-apps-f2933c0.txt).
+/// Register tile (bounded form, one-tile calls, offset types without a staged policy): 256 threads x
+/// 16 requests (u32 requests: 64 bytes in, 128 out a thread), the engine's coarsened block scan.
 template <int REQUEST_BYTES>
 constexpr int slot_items() {
   return REQUEST_BYTES <= 4 ? 16 : 8;
