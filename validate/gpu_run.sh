@@ -42,8 +42,8 @@ if has sanitize; then
     fi || { status=1; echo "FAILED $1 $2 ${3:-}"; }
   }
   for tool in ${SANITIZERS:-memcheck racecheck synccheck}; do
-    if [ -n "${SANITIZE_ONLY:-}" ]; then # "exe[:filter] ..." instead of the whole list
-      for t in $SANITIZE_ONLY; do run_tool $tool "${t%%:*}" "$( [[ $t == *:* ]] && echo "${t#*:}" )"; done
+    if [ -n "${SANITIZE_ONLY:-}" ]; then # "exe[:filter] ..." instead of the whole list; '+' in a filter is a space
+      for t in $SANITIZE_ONLY; do run_tool $tool "${t%%:*}" "$( [[ $t == *:* ]] && echo "${t#*:}" | tr + ' ' )"; done
       echo "$tool done $(date +%T)"
       continue
     fi
