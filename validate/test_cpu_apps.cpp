@@ -318,9 +318,9 @@ TEST_CASE("apps argument checks: histogram, bin_by_key, slots", "[apps]") {
   CHECK(check_slots_args(&x, nullptr, &x, nullptr, false, 10, 1, 1, 1) == arg_error::null_output);
   CHECK(check_slots_args(&x, &x, &x, nullptr, false, 10, 1, 2, 3) == arg_error::temp_too_small);
   CHECK(check_slots_args(&x, &x, &x, nullptr, false, -1, 1, 1, 1) == arg_error::negative_count);
-  CHECK(make_slots_layout(1, 16).allocation == 1);
+  CHECK(make_slots_layout(1, 16, false).allocation == 1);
   CHECK(make_slots_layout(1, 16, true).allocation > 16); // the staged pass takes a ticket on one tile too
-  CHECK(make_slots_layout(100, 16).allocation > 100 * 16);
+  CHECK(make_slots_layout(100, 16, true).allocation > 100 * 16);
   const offsets_layout o = make_offsets_layout(256, 4, 1000);
   CHECK(o.counts.bytes == 257 * 4);
   CHECK(o.scan.offset == 1280);

@@ -326,7 +326,8 @@ cudaError_t dispatch_slots(void* d_temp_storage, std::size_t& temp_storage_bytes
   constexpr int items = apps_tuning::slot_items<sizeof(R)>();
   const detail::tile_plan tiles = shape::tiles(n);
   using format = lookback::default_format<O>;
-  const slots_layout layout = make_slots_layout(tiles.num_tiles, format::word_bytes, shape::staged(n));
+  const bool ticketed = tiles.num_tiles > 1 || shape::staged(n); // else one register tile, one launch
+  const slots_layout layout = make_slots_layout(tiles.num_tiles, format::word_bytes, ticketed);
   if (d_temp_storage == nullptr) {
     temp_storage_bytes = layout.allocation;
     return cudaSuccess;
@@ -341,41 +342,36 @@ cudaError_t dispatch_slots(void* d_temp_storage, std::size_t& temp_storage_bytes
     if (const cudaError_t e = zero(total, 1, stream); e != cudaSuccess || !BOUNDED) return e;
     return zero(num_fitted, 1, stream);
   }
-  const slots_state<O> state = lookback::carve_state<format>(d_temp_storage, layout.state);
-  if constexpr (shape::staged_types) {
-    if (shape::staged(n)) {
-      using P = typename shape::staged_policy;
-      auto* kernel = slots_staged_kernel<P, R, O>;
-      if (const cudaError_t e = detail::set_once<detail::carveout_tag<slots_shape<BOUNDED, R, O>>>(
-              kernel, cudaFuncAttributePreferredSharedMemoryCarveout, cudaSharedmemCarveoutMaxShared);
-          e != cudaSuccess)
-        return e;
-      if (const cudaError_t e = lookback::launch_prepare(d_temp_storage, layout.state.cleared, stream); e != cudaSuccess)
-        return e;
-      if (const cudaError_t e = lookback::launch_prepared(kernel, static_cast<unsigned>(tiles.num_tiles),
-                                                          static_cast<unsigned>(P::block_threads), stream, requests,
-                                                          offsets, total, tiles, state, detail::chunk_aligned<R>(requests),
-                                                          detail::chunk_aligned<O>(offsets));
-          e != cudaSuccess)
-        return e;
-      return detail::after_launch(stream);
-    }
-  }
   slots_flags how;
   how.vec_in = detail::vector_aligned<R, items>(requests);
   how.vec_out = detail::vector_aligned<O, items>(offsets);
   auto* kernel = slots_kernel<threads, items, BOUNDED, R, O, NumT>;
-  if (tiles.num_tiles == 1) {
+  if (!ticketed) {
     kernel<<<1, threads, 0, stream>>>(requests, offsets, total, capacity, num_fitted, tiles, slots_state<O>{}, how);
     return detail::after_launch(stream);
   }
-  how.ticketed = true;
+  // ---- ticketed: the prepare step, then the staged pass or the register tiles ----
+  const slots_state<O> state = lookback::carve_state<format>(d_temp_storage, layout.state);
   if (const cudaError_t e = lookback::launch_prepare(d_temp_storage, layout.state.cleared, stream); e != cudaSuccess)
     return e;
-  if (const cudaError_t e = lookback::launch_prepared(kernel, static_cast<unsigned>(tiles.num_tiles), threads, stream,
-                                                      requests, offsets, total, capacity, num_fitted, tiles, state, how);
-      e != cudaSuccess)
-    return e;
+  cudaError_t e = cudaErrorInvalidValue;
+  if constexpr (shape::staged_types) {
+    if (shape::staged(n)) {
+      using P = typename shape::staged_policy;
+      auto* staged = slots_staged_kernel<P, R, O>;
+      e = detail::prefer_shared<shape>(staged);
+      if (e == cudaSuccess)
+        e = lookback::launch_prepared(staged, static_cast<unsigned>(tiles.num_tiles), static_cast<unsigned>(P::block_threads),
+                                      stream, requests, offsets, total, tiles, state, detail::chunk_aligned<R>(requests),
+                                      detail::chunk_aligned<O>(offsets));
+    }
+  }
+  if (!shape::staged(n)) {
+    how.ticketed = true;
+    e = lookback::launch_prepared(kernel, static_cast<unsigned>(tiles.num_tiles), threads, stream, requests, offsets,
+                                  total, capacity, num_fitted, tiles, state, how);
+  }
+  if (e != cudaSuccess) return e;
   return detail::after_launch(stream);
 }
 

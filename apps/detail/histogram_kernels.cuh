@@ -24,24 +24,12 @@ __device__ __forceinline__ void atomic_add(C* p, C v) {
     atomicAdd(reinterpret_cast<unsigned long long*>(p), static_cast<unsigned long long>(v));
 }
 
-/// One increment per lane of a whole warp (bin < 0: none), aggregated: the lanes whose bin equals lane
-/// 0's add as one (an all-in-one-bin warp costs one atomic, not 32 on one address); the others add one
-/// each. All 32 lanes must call it.
-template <class C>
-__device__ __forceinline__ void warp_add_to_bin(C* counters, int bin) {
-  const int lane = threadIdx.x % detail::warp_threads;
-  const int first = __shfl_sync(0xffffffffu, bin, 0);
-  const unsigned same = __ballot_sync(0xffffffffu, bin == first);
-  // one atomic instruction for the warp: lane 0 adds its group, the lanes outside it add one each
-  const bool add = lane == 0 ? first >= 0 : bin != first && bin >= 0;
-  if (add) atomic_add(counters + bin, lane == 0 ? static_cast<C>(__popc(same)) : C{1});
-}
-
 /// One chunk of PER samples a lane of a whole warp (bins[e] < 0: none): when every sample of every lane
 /// falls in lane 0's first bin (a stretch of all-in-one-bin data), lane 0 adds all 32 x PER as one
-/// atomic; otherwise each sample adds one. One shuffle and one vote a chunk instead of a shuffle, a vote
-/// and a population count a sample (warp_add_to_bin): u32, 256 bins at 2^28 on the H100, 427 us against
-/// 528 (tune_histogram.cu; one bin 420 us, 90 % in one bin 431). All 32 lanes must call it.
+/// atomic; otherwise each sample adds one. One shuffle and one vote a chunk (PER = 1: a sample) instead of
+/// the former aggregation a sample (a shuffle, a vote and a population count: lane 0's group added as
+/// one): u32, 256 bins at 2^28 on the H100, 427 us against 528 (tune_histogram.cu; one bin 420 us, 90 %
+/// in one bin 431; plain atomics on one shared address did not serialise). All 32 lanes must call it.
 template <int PER, class C>
 __device__ __forceinline__ void warp_add_chunk(C* counters, const int (&bins)[PER]) {
   const int first = __shfl_sync(0xffffffffu, bins[0], 0);
@@ -143,7 +131,8 @@ __device__ void count_samples(const T* samples, std::int64_t n, const Binner& bi
   // ---- the samples after the last whole chunk (or all of them, sample by sample) ----
   for (std::int64_t base = done + warp_base; base < n; base += threads) {
     const std::int64_t i = base + lane;
-    warp_add_to_bin(counters, i < n ? binner.bin_of(samples[i]) : -1);
+    const int bin[1] = {i < n ? binner.bin_of(samples[i]) : -1};
+    warp_add_chunk(counters, bin);
   }
 }
 

@@ -186,11 +186,11 @@ struct slots_layout {
   lookback::state_parts state;
   std::size_t allocation = 1;
 };
-/// One tile of the register kernel runs without look-back state; the staged pass (`staged`) takes a
-/// ticket even on one tile, so it always has its state.
-CARRY_HD inline slots_layout make_slots_layout(std::int64_t tiles, std::size_t status_word_bytes, bool staged = false) {
+/// A ticketed pass (more than one register tile, or the staged pass even on one tile) has look-back state;
+/// one register tile runs as one launch without it.
+CARRY_HD inline slots_layout make_slots_layout(std::int64_t tiles, std::size_t status_word_bytes, bool ticketed) {
   slots_layout l;
-  if (tiles <= 1 && !staged) return l;
+  if (!ticketed) return l;
   lookback::temp_builder b;
   l.state = lookback::add_state(b, tiles, 1, false, status_word_bytes);
   l.allocation = b.allocation();

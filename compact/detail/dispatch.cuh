@@ -71,13 +71,6 @@ template <class Policy, class T, class InIt, class FlagIt>
 struct staged_ok<Policy, T, InIt, by_flags<FlagIt>>
     : std::bool_constant<std::is_pointer<InIt>::value && staged_flags<Policy, T, FlagIt>()> {};
 
-/// The largest shared-memory carveout for a staged kernel (once per device), so MIN_BLOCKS fit an SM.
-template <class Agent, class Kernel>
-cudaError_t prefer_shared(Kernel* kernel) {
-  return detail::set_once<detail::carveout_tag<Agent>>(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                                       cudaSharedmemCarveoutMaxShared);
-}
-
 /// Phase 1 of the three kernels (and of count + scatter): every tile's count into `counts`. Staged
 /// tiles load without the streaming hint, so the scatter finds the last tiles still in L2.
 template <class Policy, bool STAGED, class T, class InIt, class Sel>
@@ -87,7 +80,7 @@ cudaError_t launch_counts(InIt in, const Sel& sel, const tile_plan& tiles, bool 
   if constexpr (STAGED) {
     using agent = staged_compact_agent<compact_tuning::without_streaming<Policy>, false, T, Sel>;
     auto* kernel = staged_count_kernel<agent, T, Sel>;
-    if (const cudaError_t e = prefer_shared<agent>(kernel); e != cudaSuccess) return e;
+    if (const cudaError_t e = detail::prefer_shared<agent>(kernel); e != cudaSuccess) return e;
     const T* items = in;
     kernel<<<grid, Policy::block_threads, 0, stream>>>(items, sel, tiles, vec_in, counts);
   } else {
@@ -158,7 +151,7 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
       const T* items = in;
       using agent = staged_compact_agent<compact_tuning::without_streaming<Policy>, PARTITION, T, Sel>;
       auto* scatter = staged_scatter_after_counts_kernel<agent, T, Sel, OutIt, NumT>;
-      if (const cudaError_t e = prefer_shared<agent>(scatter); e != cudaSuccess) return e;
+      if (const cudaError_t e = detail::prefer_shared<agent>(scatter); e != cudaSuccess) return e;
       if (const cudaError_t e = lookback::launch_prepared(scatter, grid, Policy::block_threads, stream, items, sel, out,
                                                           tiles, vec_in, static_cast<const std::uint64_t*>(counts),
                                                           d_num);
@@ -179,7 +172,7 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
     if constexpr (staged) {
       using agent = staged_compact_agent<compact_tuning::without_streaming<Policy>, PARTITION, T, Sel>;
       auto* kernel = staged_scatter_kernel<agent, T, Sel, OutIt, NumT>;
-      if (const cudaError_t e = prefer_shared<agent>(kernel); e != cudaSuccess) return e;
+      if (const cudaError_t e = detail::prefer_shared<agent>(kernel); e != cudaSuccess) return e;
       kernel<<<grid, Policy::block_threads, 0, stream>>>(in, sel, out, tiles, vec_in, counts, d_num);
     } else {
       scatter_kernel<Policy, PARTITION, T><<<grid, Policy::block_threads, 0, stream>>>(in, sel, out, tiles, vec_in,
@@ -191,7 +184,7 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
     if constexpr (staged) {
       using agent = staged_compact_agent<Policy, PARTITION, T, Sel>;
       auto* kernel = staged_cluster_kernel<agent, T, Sel, OutIt, NumT>;
-      if (const cudaError_t e = prefer_shared<agent>(kernel); e != cudaSuccess) return e;
+      if (const cudaError_t e = detail::prefer_shared<agent>(kernel); e != cudaSuccess) return e;
       const T* items = in;
       if (const cudaError_t e = lookback::launch_cluster(kernel, grid, Policy::block_threads, 0, stream, items, sel, out,
                                                          tiles, vec_in, d_num);
@@ -210,7 +203,7 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
     if constexpr (staged) {
       using agent = staged_compact_agent<Policy, PARTITION, T, Sel>;
       auto* kernel = staged_single_pass_kernel<agent, T, Sel, OutIt, NumT>;
-      if (e = prefer_shared<agent>(kernel); e != cudaSuccess) return e;
+      if (e = detail::prefer_shared<agent>(kernel); e != cudaSuccess) return e;
       const T* items = in;
       e = lookback::launch_prepared(kernel, grid, Policy::block_threads, stream, items, sel, out, tiles, vec_in, state,
                                     how, d_num);

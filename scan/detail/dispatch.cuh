@@ -80,6 +80,14 @@ struct cluster_tag {};
 template <class Agent>
 struct smem_tag {};
 
+/// The largest shared-memory carveout for a staged kernel (once per device, `Agent` naming it), so its
+/// MIN_BLOCKS blocks fit an SM: the scan's, the compaction's and the slot allocator's staged passes.
+template <class Agent, class Kernel>
+cudaError_t prefer_shared(Kernel* kernel) {
+  return set_once<carveout_tag<Agent>>(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                       cudaSharedmemCarveoutMaxShared);
+}
+
 /// The largest cluster (<= want, at least 2) of `threads`-thread blocks of `kernel` (the kernel of
 /// Agent) with `smem` bytes of dynamic shared memory each that the current device can co-schedule, asked once per device (0 when none: clusters not
 /// supported). A host query, no synchronisation.
@@ -148,12 +156,8 @@ template <class Agent, class T, class Op, class Plan>
 cudaError_t launch_agent(void* d_temp_storage, const Plan& plan, unsigned threads, const T* d_in, T* d_out, Op op,
                          T init, bool vin, bool vout, cudaStream_t stream) {
   auto* kernel = single_pass_kernel<Agent, T, Op>;
-  if constexpr (Agent::min_blocks > 1) {
-    if (const cudaError_t e = set_once<carveout_tag<Agent>>(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                                     cudaSharedmemCarveoutMaxShared);
-        e != cudaSuccess)
-      return e;
-  }
+  if constexpr (Agent::min_blocks > 1)
+    if (const cudaError_t e = prefer_shared<Agent>(kernel); e != cudaSuccess) return e;
   const scan_state<T> state = lookback::carve_state<lookback::default_format<T>>(d_temp_storage, plan.state);
   if (cudaError_t e = lookback::launch_prepare(d_temp_storage, plan.state.cleared, stream); e != cudaSuccess)
     return e;

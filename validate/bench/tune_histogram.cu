@@ -20,9 +20,20 @@ namespace {
 
 constexpr int threads = 256, unroll = 4;
 
+/// The library's former aggregation a sample (mode 2), kept here to measure it: the lanes whose bin
+/// equals lane 0's add as one, the others add one each. All 32 lanes call it.
+__device__ __forceinline__ void warp_add_to_bin(unsigned* counters, int bin) {
+  const int lane = threadIdx.x % 32;
+  const int first = __shfl_sync(0xffffffffu, bin, 0);
+  const unsigned same = __ballot_sync(0xffffffffu, bin == first);
+  const bool add = lane == 0 ? first >= 0 : bin != first && bin >= 0;
+  if (add) atomicAdd(counters + bin, lane == 0 ? static_cast<unsigned>(__popc(same)) : 1u);
+}
+
 // MODE 0: bins only (folded into a register); 1: one plain shared atomic a sample; 2: the library's
-// warp_add_to_bin a sample; 3: a chunk whose 4 samples of every lane share lane 0's first bin adds as
-// one atomic, else plain atomics; 4: mode 3, but a lane's equal neighbours in a chunk merge first.
+// former warp_add_to_bin a sample; 3: the library's warp_add_chunk (a chunk whose 4 samples of every lane
+// share lane 0's first bin adds as one atomic, else plain atomics); 4: mode 3, but a lane's equal
+// neighbours in a chunk merge first.
 template <int MODE>
 __global__ void __launch_bounds__(threads) variant(const uint4* v, std::int64_t chunks, even_bins<unsigned, unsigned> bins,
                                                    int num_bins, unsigned* hist) {
@@ -57,15 +68,13 @@ __global__ void __launch_bounds__(threads) variant(const uint4* v, std::int64_t 
       } else if constexpr (MODE == 2) {
 #pragma unroll
         for (int e = 0; e < 4; ++e) warp_add_to_bin(counters, b[e]);
+      } else if constexpr (MODE == 3) {
+        warp_add_chunk(counters, b); // the library's form
       } else {
         const int first = __shfl_sync(0xffffffffu, b[0], 0);
         const bool same = b[0] == first && b[1] == first && b[2] == first && b[3] == first;
         if (__all_sync(0xffffffffu, same)) {
           if (lane == 0 && first >= 0) atomicAdd(counters + first, 128u);
-        } else if constexpr (MODE == 3) {
-#pragma unroll
-          for (int e = 0; e < 4; ++e)
-            if (b[e] >= 0) atomicAdd(counters + b[e], 1u);
         } else {
           // merge a lane's runs of equal bins: b0 b1 b2 b3 -> at most 4 adds, fewer on runs
           unsigned n = 1;
