@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One device session: build, full GPU test suite, compute-sanitizer runs, benchmark; logs under $OUT.
 # usage: validate/gpu_run.sh [stages...]   stages: build test appstest radixtest sanitize bench compactbench appsbench
-#        radixbench radixprofile radixtune quickbench tune demo   (default: all but tune, appstest,
-#        radixtest, radixprofile, radixtune, quickbench; CARRY_CMAKE_ARGS=-DCMAKE_CUDA_FLAGS=-lineinfo: source lines in profiles)
+#        radixbench radixprofile radixtimeline radixtune quickbench tune demo   (default: all but tune, appstest,
+#        radixtest, radixprofile, radixtimeline, radixtune, quickbench; CARRY_CMAKE_ARGS=-DCMAKE_CUDA_FLAGS=-lineinfo: source lines in profiles)
 set -uo pipefail
 cd "$(dirname "$0")/.."
 OUT=${OUT:-/tmp/carry-out}
@@ -130,6 +130,21 @@ if has radixprofile; then # Nsight Compute of one onesweep pass (u32, 2^24), wit
   ncu -i "$OUT/onesweep.ncu-rep" --page details >"$OUT/onesweep-details.txt" 2>&1
   ncu -i "$OUT/onesweep.ncu-rep" --page source --csv --print-source sass >"$OUT/onesweep-sass.csv" 2>&1
   tail -3 "$OUT/ncu.log"
+fi
+if has radixtimeline; then # per-kernel durations (ncu, cold caches) of one carry sort and one CUB sort per input
+  step radixtimeline
+  if [ ! -x build/apps/carry ]; then # the tool alone when the build stage did not run
+    cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release ${CARRY_CMAKE_ARGS:-} >>"$OUT/build.log" 2>&1 &&
+      cmake --build build -j "$JOBS" --target carry >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+  fi
+  : >"$OUT/timeline.csv"
+  for spec in ${TIMELINE_SPECS:-uniform:0 sorted:0 equal:0 two:0 uniform:4}; do
+    d=${spec%%:*} v=${spec#*:}
+    echo "# data $d values $v n ${TIMELINE_N:-67108864}" >>"$OUT/timeline.csv"
+    ncu --clock-control none --metrics gpu__time_duration.sum --csv \
+      build/apps/carry sort --n "${TIMELINE_N:-67108864}" --data "$d" --values "$v" --reps 1 >>"$OUT/timeline.csv" 2>>"$OUT/timeline.err" || status=1
+  done
+  tail -3 "$OUT/timeline.err"
 fi
 if has demo; then
   step demo
