@@ -116,23 +116,37 @@ constexpr int cluster_tiles = 16;
 
 /// Onesweep look-back words are packed 32-bit counts (state in 2 bits, counts below 2^30): a launch
 /// sorts a portion of at most this many items, so no chain count can overflow; a larger input takes one
-/// launch per portion, each starting from the digit offsets the previous one left.
-constexpr std::int64_t portion_items_max = std::int64_t{1} << 28;
+/// launch per portion, each starting from the digit offsets the previous one left. 2^29 (was 2^28) so
+/// that 2^28 keys, which do not fill whole tiles of 5120 up to 2^28, take one launch a pass, not two
+/// (the second for 4096 keys, each with its own prepared words: h100-timeline-*.csv).
+constexpr std::int64_t portion_items_max = std::int64_t{1} << 29;
 
 /// When the look-back words of every pass together fit in this many bytes, they are cleared once, in
-/// the memset that starts the call; above it, each pass launch is prepared (zeroed) on its own, so the
-/// words take one portion's worth of memory whatever the input.
+/// the memset that starts the call. Above it, with one portion, two sets alternate: the memset clears
+/// the first and each executed pass clears the other's words tile by tile as it goes (sort_layout::
+/// alternate; at 2^26 u32 keys this replaced four prepare launches of 5.5 us each, h100-timeline-*.csv).
+/// With several portions each launch is prepared (zeroed) on its own, so the words take one portion's
+/// worth of memory whatever the input.
 constexpr std::size_t clear_once_bytes_max = std::size_t{8} << 20;
 
-/// The up-front histogram: one wave of histogram_blocks_per_sm blocks an SM, grid-stride over segments
-/// in which each lane reads histogram_vectors 16-byte vectors of keys and checks their order in its own
-/// registers, in the key's width. Measured (h100-tune-radix-e3cc00a.log, u32 at 2^26, CUB in the same
-/// runs): against the warp-striped reads of 8 keys a lane at 4 blocks an SM (the previous form),
-/// sorted 462 us against 496, all-equal 439 against 469, two values 682 against 713, random keys 2062
-/// against 2048 (within the runs' spread), 2^18 65.5 against 62.6; the same vectors at 4 blocks: sorted
-/// 476, random 2074.
-constexpr int histogram_blocks_per_sm = 8;
-constexpr int histogram_vectors = 4;
+/// The up-front histogram: one wave of histogram_blocks_per_sm blocks an SM (also its __launch_bounds__,
+/// so the wave is resident), grid-stride over segments in which each lane reads histogram_vectors
+/// 16-byte vectors of keys, counts each key's digits with one shared atomic a pass and checks their
+/// order in its own registers, in the key's width. Nsight Compute durations at 2^26 u32
+/// (h100-timeline-b542b78.csv, cold caches): the former count (runs of equal digits merged in a lane,
+/// every key checked against n) took 267 us against CUB's histogram's 122, sorted 243 against 101; it
+/// used 48 registers, so of the 8 blocks an SM it launched 5 were resident and the rest ran as a second,
+/// partial wave. The plain count needs 61-63 registers: 4 blocks an SM (5 or 6 spill).
+/// Earlier (h100-tune-radix-e3cc00a.log): these vectors against warp-striped reads of 8 keys a lane,
+/// sorted 462 us against 496, random 2062 against 2048.
+#ifndef CARRY_RADIX_HIST_BLOCKS
+#define CARRY_RADIX_HIST_BLOCKS 4
+#endif
+#ifndef CARRY_RADIX_HIST_VECTORS
+#define CARRY_RADIX_HIST_VECTORS 4
+#endif
+constexpr int histogram_blocks_per_sm = CARRY_RADIX_HIST_BLOCKS;
+constexpr int histogram_vectors = CARRY_RADIX_HIST_VECTORS;
 
 } // namespace radix_tuning
 } // namespace carry

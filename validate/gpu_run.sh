@@ -86,7 +86,7 @@ if has tune; then
   step tune
   build/validate/carry_tune ${TUNE_ARGS:-} 2>&1 | tee "$OUT/tune.log"
 fi
-if has radixtune; then # every radix tuning variant (target carry_tune_radix, validate/CMakeLists.txt) on the build stage's tree
+if has radixtune; then # every radix tuning variant (CARRY_TUNE_SIZES="18 24 26": only those sizes) (target carry_tune_radix, validate/CMakeLists.txt) on the build stage's tree
   step radixtune
   cmake -S . -B build -DCARRY_BUILD_TUNE=ON >>"$OUT/build.log" 2>&1 &&
     cmake --build build -j "$JOBS" --target carry_tune_radix >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }

@@ -255,14 +255,18 @@ TEST_CASE("bin_by_key's one-pass form: when, and its temp layout", "[apps]") {
   CHECK(l.sort.alt_values.bytes == 0);
   CHECK(l.sort.hist.bytes == 256 * 8);     // the bin counts, scanned into
   CHECK(l.sort.bases.bytes == 2 * 256 * 8); // portion 0's digit offsets and the next portion's
-  CHECK_FALSE(l.sort.clear_once);           // 64 MB of look-back words: prepared by the launch
+  CHECK_FALSE(l.sort.clear_once);           // 64 MB of look-back words: cleared by the call's memset
+  CHECK(l.sort.alternate);
+  CHECK(l.sort.state_sets == 1);            // one pass: one set
+  CHECK(l.sort.cleared().offset + l.sort.cleared().bytes == l.sort.state.offset + l.sort.state_set_bytes);
   CHECK(l.nested.bytes == l.sort.allocation);
   CHECK(l.scan.offset >= l.nested.offset + l.nested.bytes);
   CHECK(l.scan.bytes == 3000);
   CHECK(l.allocation >= l.scan.offset + l.scan.bytes + 255);
   // more than a portion: several launches; the sort layout's parts stay inside the nested part
   const bin_onesweep_layout big = make_bin_onesweep_layout((std::int64_t{1} << 31) + 5, 4096, 1, 0, 100);
-  CHECK(big.sort.portions == 9);
+  CHECK(big.sort.portions == 5); // 2^29 keys a portion
+  CHECK_FALSE(big.sort.alternate);
   CHECK(big.sort.state.offset + big.sort.state.bytes <= big.nested.bytes);
   CHECK(big.sort.bases.offset + big.sort.bases.bytes <= big.nested.bytes);
   // small: every look-back word cleared by the call's first memset

@@ -248,11 +248,18 @@ TEST_CASE("radix temp layout: parts apart, aligned, the memset covers counts and
         const auto c = l.cleared();
         REQUIRE(c.offset == l.hist.offset);
         REQUIRE(c.offset + c.bytes >= l.control.offset + l.control.bytes);
+        REQUIRE(!(l.clear_once && l.alternate));
         if (l.clear_once) {
           REQUIRE(l.state_sets == passes);
           REQUIRE(c.offset + c.bytes == l.state.offset + l.state.bytes);
-        } else {
+        } else if (l.alternate) { // one portion: two sets (one for one pass), the memset clears the first
+          REQUIRE(l.portions == 1);
+          REQUIRE(l.state_sets == (passes < 2 ? passes : 2));
+          REQUIRE(c.offset + c.bytes == l.state.offset + l.state_set_bytes);
+        } else { // several portions: one set, prepared before each launch
+          REQUIRE(l.portions > 1);
           REQUIRE(l.state_sets == 1);
+          REQUIRE(c.offset + c.bytes == l.control.offset + l.control.bytes);
         }
         REQUIRE(l.state.bytes == static_cast<std::size_t>(l.state_sets) * l.state_set_bytes);
         REQUIRE(l.state_set_bytes >= l.state_words_offset + static_cast<std::size_t>(l.portion_tiles) * 256 * 4);
@@ -264,6 +271,16 @@ TEST_CASE("radix temp layout: parts apart, aligned, the memset covers counts and
               REQUIRE((parts[i].offset + parts[i].bytes <= parts[j].offset || parts[j].offset + parts[j].bytes <= parts[i].offset));
         REQUIRE(l.allocation >= l.bases.offset + l.bases.bytes + carry::lookback::temp_alignment - 1);
       }
+  // 2^28 u32 keys in tiles of 5120 (not a whole number of tiles): one portion, one launch a pass
+  const sort_layout l28 = make_sort_layout(sort_path::onesweep, std::int64_t{1} << 28, 4, 5120, 4, 0, false, 0, 0);
+  REQUIRE(l28.portions == 1);
+  REQUIRE(l28.alternate);
+  REQUIRE(l28.state_sets == 2);
+  // past a portion (2^29 keys at most): several launches a pass, each prepared
+  const sort_layout l31 = make_sort_layout(sort_path::onesweep, (std::int64_t{1} << 31) + 5, 4, 5120, 1, 0, false, 0, 0);
+  REQUIRE(l31.portions == 5);
+  REQUIRE_FALSE(l31.alternate);
+  REQUIRE_FALSE(l31.clear_once);
   // the cluster path needs only the third buffer, and only with two passes or more
   REQUIRE(make_sort_layout(sort_path::cluster, 5000, 1, 4096, 4, 0, false, 0, 0).alt_keys.bytes == 0);
   REQUIRE(make_sort_layout(sort_path::cluster, 5000, 4, 4096, 4, 0, false, 0, 0).alt_keys.bytes == 5000 * 4);

@@ -72,6 +72,67 @@ TEST_CASE("sort_keys: distributions (the adaptive paths: sorted, equal, two valu
   }
 }
 
+TEST_CASE("sort_keys: all keys equal (the finish is a fill) and the cases that must stay a copy", "[radix]") {
+  for (std::int64_t n : capped_sizes({5000, 19999, 100003, (1 << 20) + 3})) { // one tile, four, many
+    const auto un = static_cast<std::size_t>(n);
+    // a fill: every key the same over all its bits (integers, floats not zero)
+    check_keys(std::vector<std::uint32_t>(un, 0xDEADBEEFu), 0, 32, false, with_algorithm(A::automatic));
+    check_keys(std::vector<std::uint64_t>(un, 0x0123456789ABCDEFull), 0, 64, true, with_algorithm(A::onesweep));
+    check_keys(std::vector<std::int8_t>(un, std::int8_t{-3}), 0, 8, false, with_algorithm(A::onesweep));
+    check_keys(std::vector<float>(un, -2.5f), 0, 32, false, with_algorithm(A::onesweep));
+    // a copy: +0.0 and -0.0 have one image; the input's mix must come back in input order
+    std::vector<float> zf(un);
+    std::vector<double> zd(un);
+    const auto bits = random_bits<std::uint32_t>(un, 41);
+    for (std::size_t i = 0; i < un; ++i) zf[i] = (bits[i] & 1u) ? -0.0f : 0.0f, zd[i] = (bits[i] & 2u) ? -0.0 : 0.0;
+    for (bool desc : {false, true}) {
+      check_keys(zf, 0, 32, desc, with_algorithm(A::onesweep));
+      check_keys(zd, 0, 64, desc, with_algorithm(A::automatic));
+    }
+    // a copy: the sorted bits equal, the others not (bits [0, 16) constant, [16, 32) random)
+    std::vector<std::uint32_t> low(un);
+    for (std::size_t i = 0; i < un; ++i) low[i] = bits[i] << 16 | 0x1234u;
+    check_keys(low, 0, 16, false, with_algorithm(A::onesweep));
+    check_keys(low, 8, 16, true, with_algorithm(A::onesweep));
+  }
+}
+
+TEST_CASE("sort_keys past clear-once: alternating look-back sets, passes skipped, leftovers of other calls", "[radix]") {
+  // 2^24 + 5 u32 keys: 3277 tiles, 4 passes' words (13 MB) past clear_once_bytes_max: two sets alternate,
+  // executed pass j taking set j % 2. Constant bytes skip passes so that j and the pass index differ; one
+  // temp buffer (0xFF at first) serves every call, so each starts on the previous call's leftovers.
+  const std::int64_t n = (std::int64_t{1} << 24) + 5;
+  if (capped_sizes({n}).empty()) return;
+  const auto un = static_cast<std::size_t>(n);
+  const auto r = random_bits<std::uint32_t>(un, 51);
+  device_buffer<std::uint32_t> in(un), out(un, 16);
+  std::size_t bytes = 0;
+  REQUIRE(carry::sort_keys(nullptr, bytes, in.ptr, out.ptr, n) == cudaSuccess);
+  {
+    const auto l = carry::radix_detail::make_sort_layout(carry::radix_detail::sort_path::onesweep, n, 4,
+                                                         carry::radix_detail::tile_shape<std::uint32_t, carry::radix_detail::null_value>::tile_items,
+                                                         4, 0, false, 0, 0);
+    REQUIRE(l.alternate);
+  }
+  auto temp = dirty_temp(bytes, 0xFF, 1);
+  const std::uint32_t keep[] = {0xFFFFFFFFu, 0xFFFFFF00u, 0xFFFF00FFu, 0xFF00FF00u, 0x00FFFF00u, 0x000000FFu, 0xFFFFFFFFu};
+  for (std::uint32_t mask : keep)
+    for (bool desc : {false, true}) {
+      INFO("random bits " << std::hex << mask << (desc ? " descending" : ""));
+      std::vector<std::uint32_t> keys(un);
+      for (std::size_t i = 0; i < un; ++i) keys[i] = (r[i] & mask) | (0xA5C3E187u & ~mask);
+      in.upload(keys);
+      out.poison();
+      for (int rep = 0; rep < 2; ++rep) {
+        REQUIRE((desc ? carry::sort_keys_descending(temp.ptr, bytes, in.ptr, out.ptr, n)
+                      : carry::sort_keys(temp.ptr, bytes, in.ptr, out.ptr, n)) == cudaSuccess);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        REQUIRE(out.download(un) == reference_sorted_keys(keys, desc));
+        REQUIRE(out.guard_intact());
+      }
+    }
+}
+
 namespace {
 /// Ascending keys 0 .. n-1 with keys i and i + 1 swapped (the only pair out of order), sorted on the
 /// onesweep path (whose histogram looks for that pair) from `offset` keys into the input buffer

@@ -1,5 +1,5 @@
-// GPU tests of the radix sort past 2^31 keys (u8 keys only, one pass, nine onesweep portions) and past
-// 2^28 u32 keys (four passes over two portions each), against a linear CPU sort and CUB's 64-bit path;
+// GPU tests of the radix sort past 2^31 keys (u8 keys only, one pass, five onesweep portions) and past
+// 2^29 u32 keys (four passes over two portions each), against a linear CPU sort and CUB's 64-bit path;
 // and bin_by_key's onesweep pass over two portions, against a CPU counting sort.
 #include <catch2/catch.hpp>
 
@@ -59,8 +59,8 @@ TEST_CASE("sort_keys u8 over more than 2^31 keys", "[radix][large]") {
   large_case<std::uint8_t>((std::int64_t{1} << 31) + (std::int64_t{1} << 25) + 4099, false);
 }
 
-TEST_CASE("sort_keys u32 over more than 2^28 keys (two portions a pass)", "[radix][large]") {
-  large_case<std::uint32_t>((std::int64_t{1} << 28) + 4099, true);
+TEST_CASE("sort_keys u32 over more than 2^29 keys (two portions a pass)", "[radix][large]") {
+  large_case<std::uint32_t>((std::int64_t{1} << 29) + 4099, true);
 }
 
 namespace {
@@ -69,8 +69,8 @@ struct mod7 { // bin = key mod 7
 };
 } // namespace
 
-TEST_CASE("bin_by_key u8 keys over more than 2^28 keys (two onesweep portions)", "[apps][large]") {
-  const std::int64_t n = (std::int64_t{1} << 28) + 4099;
+TEST_CASE("bin_by_key u8 keys over more than 2^29 keys (two onesweep portions)", "[apps][large]") {
+  const std::int64_t n = (std::int64_t{1} << 29) + 4099;
   if (capped_sizes({n}).empty()) return;
   const std::size_t un = static_cast<std::size_t>(n);
   const std::vector<std::uint8_t> keys = random_bits<std::uint8_t>(un, 78);

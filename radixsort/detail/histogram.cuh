@@ -24,10 +24,19 @@ struct histogram_args {
   bool adaptive = true;
 };
 
-/// Adds `count` to counter d (a run of equal digits costs one shared atomic).
-__device__ __forceinline__ void flush_run(unsigned* counters, unsigned d, unsigned count) {
-  if (count != 0) atomicAdd(counters + d, count);
-}
+/// A pass's digit of an ordered key, (u >> shift & mask) ^ flip: pass_digit's spec in three registers,
+/// worked out once a thread rather than once a segment.
+struct digit_extract {
+  int shift = 0;
+  unsigned mask = 0, flip = 0;
+  __device__ __forceinline__ explicit digit_extract(const digit_spec& d)
+      : shift(d.shift), mask((1u << d.bits) - 1u), flip(d.descending ? (1u << d.bits) - 1u : 0u) {}
+  digit_extract() = default;
+  template <class U>
+  __device__ __forceinline__ unsigned operator()(U u) const {
+    return (static_cast<unsigned>(u >> shift) & mask) ^ flip;
+  }
+};
 
 /// Keys of K in one 16-byte vector, and the keys a histogram thread reads per segment.
 template <class K>
@@ -40,13 +49,17 @@ constexpr int histogram_thread_keys() {
 }
 
 /// One warp's segment: 32 x V x R keys from `s`, round r's lane l holding keys
-/// s + r*32V + l*V .. +V-1 (one 16-byte load when whole and `aligned`). Counts every pass's digits into
-/// `counters` (runs of equal digits in a lane: one atomic) and, when `check`, sets `unsorted` if two
-/// neighbours are out of order, compared in the key's own width: a key's right neighbour is the next
-/// key of its vector, the next lane's first key of the round, lane 0's first of the next round (two
-/// shuffles a round) or, at the segment's end, one extra load.
-template <int R, class K, int MAX_PASSES>
+/// s + r*32V + l*V .. +V-1 (one 16-byte load when whole and `aligned`; FULL: the segment lies inside the
+/// input and `aligned` holds, so no key is checked against n). Counts every pass's digits into
+/// `counters`, one shared atomic a key and pass (as CUB's histogram: on the H100 an all-equal input
+/// does not serialise on one counter, h100-timeline-*.csv; runs of equal digits merged in a lane cost
+/// a compare and a branch a key and pass and took 267 us at 2^26 against 122 for CUB) and, when
+/// `check`, sets `unsorted` if two neighbours are out of order, compared in the key's own width: a
+/// key's right neighbour is the next key of its vector, the next lane's first key of the round, lane
+/// 0's first of the next round (two shuffles a round) or, at the segment's end, one extra load.
+template <bool FULL, int R, class K, int MAX_PASSES>
 __device__ __forceinline__ void histogram_segment(const K* keys, std::int64_t s, bool aligned, const histogram_args& a,
+                                                  const digit_extract (&ex)[MAX_PASSES],
                                                   unsigned (&counters)[MAX_PASSES][radix_tuning::radix], bool check,
                                                   bool& unsorted) {
   using U = typename radix_key<K>::bits_type;
@@ -58,7 +71,7 @@ __device__ __forceinline__ void histogram_segment(const K* keys, std::int64_t s,
   CARRY_UNROLL
   for (int r = 0; r < R; ++r) {
     const std::int64_t i0 = s + std::int64_t{r} * W * V + std::int64_t{lane} * V;
-    if (aligned && i0 + V <= a.n) {
+    if (FULL || (aligned && i0 + V <= a.n)) {
       const uint4 w = *reinterpret_cast<const uint4*>(keys + i0);
       K k[V];
       memcpy(k, &w, sizeof(w));
@@ -69,26 +82,17 @@ __device__ __forceinline__ void histogram_segment(const K* keys, std::int64_t s,
       for (int j = 0; j < V; ++j) u[r * V + j] = i0 + j < a.n ? radix_key<K>::ordered(keys[i0 + j]) : U{0};
     }
   }
-  // ---- digits of every pass, runs in a lane as one atomic ----
-  for (int p = 0; p < a.passes; ++p) {
-    const digit_spec spec = pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending);
-    const unsigned mask = (1u << spec.bits) - 1u, flip = spec.descending ? mask : 0u;
-    unsigned run_digit = 0, run = 0;
+  // ---- digits of every pass, one atomic a key ----
+  CARRY_UNROLL
+  for (int p = 0; p < MAX_PASSES; ++p) {
+    if (p >= a.passes) break;
     CARRY_UNROLL
     for (int r = 0; r < R; ++r) {
       const std::int64_t i0 = s + std::int64_t{r} * W * V + std::int64_t{lane} * V;
       CARRY_UNROLL
       for (int j = 0; j < V; ++j)
-        if (i0 + j < a.n) {
-          const unsigned d = (static_cast<unsigned>(u[r * V + j] >> spec.shift) & mask) ^ flip;
-          if (d != run_digit) {
-            flush_run(counters[p], run_digit, run);
-            run_digit = d, run = 0;
-          }
-          ++run;
-        }
+        if (FULL || i0 + j < a.n) atomicAdd(&counters[p][ex[p](u[r * V + j])], 1u);
     }
-    flush_run(counters[p], run_digit, run);
   }
   // ---- neighbours out of order ----
   if (!check) return;
@@ -119,14 +123,14 @@ __device__ __forceinline__ void histogram_segment(const K* keys, std::int64_t s,
 /// control->unsorted when two neighbouring keys are out of order (bits [begin, end), ascending or
 /// descending). The last block to finish writes each pass's exclusive digit offsets to
 /// bases[pass * 512 + digit] (portion 0's slot) and the skip mask: pass p is skipped when one digit
-/// holds all n keys, or when the keys are already in order (adaptive only).
+/// holds all n keys, or when the keys are already in order (adaptive only); and, when every pass is
+/// constant over all the key's bits, control->equal_keys (adaptive only: the finish is then a fill).
 ///
 /// Each warp reads segments of keys grid-stride (histogram_segment: 16-byte vectors, neighbours checked
-/// in registers); digits are counted in shared memory, runs of equal digits in a lane with one atomic
-/// (all-equal and sorted inputs do not serialise on one counter; adding a run all 32 lanes end on once
-/// for the warp measured mixed: radixsort/tuning.hpp).
+/// in registers; whole segments with no check against n); digits are counted in shared memory, one
+/// atomic a key and pass.
 template <int THREADS, class K>
-__global__ void __launch_bounds__(THREADS)
+__global__ void __launch_bounds__(THREADS, radix_tuning::histogram_blocks_per_sm)
     radix_histogram_kernel(const K* keys, histogram_args a, std::uint64_t* hist, sort_control* control,
                            std::uint64_t* bases) {
   constexpr int max_passes = static_cast<int>(sizeof(K)); // 8-bit digits
@@ -141,13 +145,21 @@ __global__ void __launch_bounds__(THREADS)
   __syncthreads();
   // ---- count, and look for a pair out of order ----
   bool unsorted = false;
+  digit_extract ex[max_passes];
+  CARRY_UNROLL
+  for (int p = 0; p < max_passes; ++p)
+    if (p < a.passes) ex[p] = digit_extract(pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending));
   const std::int64_t warps = std::int64_t{gridDim.x} * (THREADS / detail::warp_threads);
   const std::int64_t warp = std::int64_t{blockIdx.x} * (THREADS / detail::warp_threads) + threadIdx.x / detail::warp_threads;
   constexpr int seg = detail::warp_threads * histogram_thread_keys<K>();
   const bool aligned = reinterpret_cast<std::uintptr_t>(keys) % 16 == 0;
-  for (std::int64_t s = warp * seg; s < a.n; s += warps * seg)
-    histogram_segment<radix_tuning::histogram_vectors>(keys, s, aligned, a, counters,
-                                                       a.adaptive && !__any_sync(full, unsorted), unsorted);
+  for (std::int64_t s = warp * seg; s < a.n; s += warps * seg) {
+    const bool check = a.adaptive && !__any_sync(full, unsorted);
+    if (aligned && s + seg <= a.n)
+      histogram_segment<true, radix_tuning::histogram_vectors>(keys, s, true, a, ex, counters, check, unsorted);
+    else
+      histogram_segment<false, radix_tuning::histogram_vectors>(keys, s, aligned, a, ex, counters, check, unsorted);
+  }
   // ---- merge into the call's counts ----
   __syncthreads();
   for (int p = 0; p < a.passes; ++p)
@@ -163,6 +175,7 @@ __global__ void __launch_bounds__(THREADS)
   __threadfence();
   const bool sorted = a.adaptive && __ldcg(&control->unsorted) == 0;
   unsigned skip = 0;
+  bool every_constant = true; // every pass's digit constant: all images equal over [begin, end)
   for (int p = 0; p < a.passes; ++p) {
     std::uint64_t c[1] = {__ldcg(reinterpret_cast<const unsigned long long*>(hist + p * radix + threadIdx.x))};
     const bool constant = c[0] == static_cast<std::uint64_t>(a.n);
@@ -170,8 +183,12 @@ __global__ void __launch_bounds__(THREADS)
     bases[p * 2 * radix + threadIdx.x] = c[0];
     const bool any_constant = __syncthreads_or(constant); // also frees scan_ts for the next pass
     if (a.adaptive && (sorted || any_constant)) skip |= 1u << p;
+    every_constant = every_constant && any_constant;
   }
-  if (threadIdx.x == 0) control->skip_mask = skip;
+  if (threadIdx.x == 0) {
+    control->skip_mask = skip;
+    control->equal_keys = a.adaptive && every_constant && a.begin_bit == 0 && a.end_bit == radix_key<K>::bits;
+  }
 }
 
 } // namespace radix_detail

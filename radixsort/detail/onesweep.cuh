@@ -28,6 +28,12 @@ struct onesweep_args {
   int host_passes = 0;
   void* state = nullptr; // this launch's state set: ticket counter, then tiles x 256 packed words
   std::size_t words_offset = 0;
+  // alternating sets (sort_layout::alternate): `state` is the first of `sets` sets of set_bytes; the
+  // kernel takes set j % 2 for executed pass j and sets next_state to the set pass j + 1 will take
+  bool alternate = false;
+  int sets = 1;
+  std::size_t set_bytes = 0;
+  void* next_state = nullptr; // the set whose words (and ticket counter) this pass's tiles zero
 };
 
 /// One onesweep tile: tile t of the portion (t from a ticket, so its predecessors run or ran).
@@ -55,6 +61,13 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
   const lookback::chain_view<lookback::packed_counts> view{
       lookback::packed_counts::bind(static_cast<char*>(a.state) + a.words_offset), radix};
   const int dd = threadIdx.x;
+  // ---- the next executed pass's words of this tile, zeroed (alternating sets; that set's last user
+  // was the pass before this one, a finished launch; its next user is a later launch) ----
+  if (a.next_state != nullptr) {
+    char* next = static_cast<char*>(a.next_state);
+    reinterpret_cast<std::uint32_t*>(next + a.words_offset)[lookback::chain_index(t, dd, radix)] = 0;
+    if (t == 0 && dd == 0) *reinterpret_cast<std::uint32_t*>(next) = 0; // its ticket counter
+  }
   std::uint32_t count = 0; // the tile's keys of digit dd
   int start = 0;           // where digit dd starts in the ranked tile
   // ---- rank (the multisplit); thread dd publishes the tile's count of digit dd in chain dd: with early
@@ -110,6 +123,11 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
   K* kdst = kb.dst(j, k);
   const V* vsrc = HAS_VALUES ? vb.src(j, k) : nullptr;
   V* vdst = HAS_VALUES ? vb.dst(j, k) : nullptr;
+  if (a.alternate) { // ---- this executed pass's set, and the next one's to clear ----
+    char* first = static_cast<char*>(a.state);
+    a.state = first + static_cast<std::size_t>(j & 1) * a.set_bytes;
+    a.next_state = a.sets == 2 && j + 1 < k ? first + static_cast<std::size_t>((j + 1) & 1) * a.set_bytes : nullptr;
+  }
   auto* counter = static_cast<std::uint32_t*>(a.state);
   if constexpr (radix_tuning::persistent_onesweep<HAS_VALUES>) {
     // ---- tickets until the portion is done (the tile's last barrier frees `ticket` for the next) ----
@@ -126,7 +144,8 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
 }
 
 /// Launches pass p of `passes` over the layout's tiles, one launch a portion (each with its look-back
-/// words cleared: once for the whole call by its first memset, or prepared for the launch), taking
+/// words cleared: once for the whole call by its first memset, by the memset and the pass before
+/// (alternate), or prepared for the launch), taking
 /// control's skip mask and the bases the histogram left. The radix sort's passes and bin_by_key's one
 /// pass alike.
 template <bool HAS_VALUES, class K, class V, class Digit>
@@ -146,11 +165,12 @@ cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout
                                   layout.state_set_bytes};
     a.state = set.in(d_temp_storage);
     a.words_offset = layout.state_words_offset;
+    a.alternate = layout.alternate, a.sets = layout.state_sets, a.set_bytes = layout.state_set_bytes;
     const dim3 grid(static_cast<unsigned>(
         onesweep_grid(a.portion_tiles, radix_tuning::persistent_onesweep<HAS_VALUES>, sms, radix_tuning::onesweep_min_blocks))),
         block(radix_tuning::threads);
     cudaError_t e;
-    if (layout.clear_once) {
+    if (layout.clear_once || layout.alternate) {
       kernel<<<grid, block, 0, stream>>>(kb, vb, a, digit, control, bases);
       e = cudaGetLastError();
     } else {
@@ -188,8 +208,41 @@ __device__ void copy_items(const T* from, T* to, std::int64_t n) {
   for (std::int64_t i = done + rank; i < n; i += threads) to[i] = from[i];
 }
 
+/// Writes n copies of v to `to`, 16 bytes a thread-step when `to` is 16-byte aligned.
+template <class T>
+__device__ void fill_items(T* to, T v, std::int64_t n) {
+  const std::int64_t rank = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+  const std::int64_t threads = std::int64_t{gridDim.x} * blockDim.x;
+  std::int64_t done = 0;
+  if constexpr (sizeof(T) <= 16 && 16 % sizeof(T) == 0) {
+    if (reinterpret_cast<std::uintptr_t>(to) % 16 == 0) {
+      constexpr std::int64_t per = 16 / sizeof(T);
+      T pack[per];
+      for (auto& x : pack) x = v;
+      uint4 w;
+      memcpy(&w, pack, sizeof(w));
+      const std::int64_t chunks = n / per;
+      uint4* o = reinterpret_cast<uint4*>(to);
+      for (std::int64_t i = rank; i < chunks; i += threads) o[i] = w;
+      done = chunks * per;
+    }
+  }
+  for (std::int64_t i = done + rank; i < n; i += threads) to[i] = v;
+}
+
+/// Whether n keys whose images all equal `first`'s are n copies of `first`: always, but for floating
+/// keys whose image is that of +-0.0 (both map to it; the input's mix of them must be kept).
+template <class K>
+__device__ __forceinline__ bool equal_keys_are_copies(const K& first) {
+  if constexpr (kind_of<K>() == key_kind::floating)
+    return radix_key<K>::ordered(first) != radix_key<K>::ordered_bits(0);
+  else
+    return true;
+}
+
 /// The call's last step: when the passes that ran (all but those in the skip mask; `control` null: all
-/// of them) left keys and values somewhere else than the caller expects, copy them there.
+/// of them) left keys and values somewhere else than the caller expects, copy them there; keys only,
+/// with every key equal over all its bits (control->equal_keys), fill the target with the first key.
 template <bool HAS_VALUES, class K, class V>
 __global__ void __launch_bounds__(256)
     finish_copy_kernel(pass_buffers<K> kb, pass_buffers<V> vb, const sort_control* control, int host_passes,
@@ -197,6 +250,16 @@ __global__ void __launch_bounds__(256)
   const unsigned skip = control != nullptr ? control->skip_mask : 0u;
   const int k = executed_passes(skip, host_passes);
   if (!kb.needs_copy(k, host_passes)) return;
+  if constexpr (!HAS_VALUES) {
+    // ---- every key the same (histogram: all bits constant): the result is a fill, no second read ----
+    if (control != nullptr && control->equal_keys != 0) {
+      const K first = kb.result(k)[0];
+      if (equal_keys_are_copies(first)) {
+        fill_items(const_cast<K*>(kb.target(host_passes)), first, n);
+        return;
+      }
+    }
+  }
   copy_items(kb.result(k), const_cast<K*>(kb.target(host_passes)), n);
   if constexpr (HAS_VALUES) copy_items(vb.result(k), const_cast<V*>(vb.target(host_passes)), n);
 }

@@ -63,7 +63,7 @@ struct sort_control {
   unsigned unsorted;  ///< set by the histogram when two neighbouring keys are out of order
   unsigned arrivals;  ///< histogram blocks done (the last one turns counts into digit offsets)
   unsigned skip_mask; ///< bit p: pass p is skipped (its digit is constant, or the keys are sorted)
-  unsigned pad;
+  unsigned equal_keys; ///< every key has the same image over all its bits (adaptive only): the result is a fill
 };
 
 /// Where a sort keeps its scratch in temp storage.
@@ -74,7 +74,10 @@ struct sort_layout {
   std::int64_t portion_tiles = 0; // onesweep: tiles a launch
   std::int64_t portions = 0;
   bool clear_once = false;        // onesweep: every pass's look-back words zeroed by the first memset
-  int state_sets = 0;             // onesweep: look-back state sets (passes when clear_once, else 1)
+  bool alternate = false;         // onesweep, one portion, not clear_once: two sets, the first zeroed by the
+                                  // memset; executed pass j uses set j % 2 and zeroes the other's words
+  int state_sets = 0;             // onesweep: look-back state sets (clear_once: passes; alternate: 2, or 1
+                                  // for one pass; else 1, prepared before each launch)
   lookback::temp_part alt_keys, alt_values;         // the third buffer of the pointer forms
   lookback::temp_part hist, control, bases;         // onesweep: digit counts, control, digit offsets
   lookback::temp_part state;                        // onesweep: state_sets x (counter + words)
@@ -83,9 +86,12 @@ struct sort_layout {
   std::int64_t three_grid = 0;
   std::size_t allocation = 1;
 
-  /// The bytes the first memset zeroes: counts, control and (clear_once) every pass's state.
+  /// The bytes the first memset zeroes: counts, control and the state sets (clear_once: every pass's;
+  /// alternate: the first).
   CARRY_HD lookback::temp_part cleared() const {
-    const std::size_t end = clear_once ? state.offset + state.bytes : control.offset + control.bytes;
+    const std::size_t end = clear_once  ? state.offset + state.bytes
+                            : alternate ? state.offset + state_set_bytes
+                                        : control.offset + control.bytes;
     return {hist.offset, end - hist.offset};
   }
 };
@@ -119,7 +125,8 @@ CARRY_HD inline sort_layout make_sort_layout(sort_path path, std::int64_t n, int
         l.state_words_offset + static_cast<std::size_t>(l.portion_tiles) * radix_tuning::radix * sizeof(std::uint32_t),
         lookback::temp_alignment);
     l.clear_once = l.portions == 1 && static_cast<std::size_t>(passes) * l.state_set_bytes <= radix_tuning::clear_once_bytes_max;
-    l.state_sets = l.clear_once ? passes : 1;
+    l.alternate = l.portions == 1 && !l.clear_once;
+    l.state_sets = l.clear_once ? passes : l.alternate ? (passes < 2 ? passes : 2) : 1;
     l.state = b.add(static_cast<std::size_t>(l.state_sets) * l.state_set_bytes);
     l.bases = b.add(static_cast<std::size_t>(passes) * 2 * radix_tuning::radix * sizeof(std::uint64_t));
   }

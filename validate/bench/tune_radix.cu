@@ -3,6 +3,7 @@
 // sort_pairs u32/u32 and the small-input cluster path, cold L2, medians, CUB in the same run.
 #include <algorithm>
 #include <cstdio>
+#include <cstdlib>
 #include <vector>
 
 #include <carry/radixsort/device_radix_sort.cuh>
@@ -50,9 +51,9 @@ int main() {
   if (!gpu_present()) return skip_return_code;
   device_buffer<unsigned char> flush(std::size_t{192} << 20);
   auto cold = [&](int r) { CARRY_CUDA_OR_DIE(cudaMemsetAsync(flush.ptr, r & 0xff, flush.n)); };
-  std::printf("%s: peers %d, counts %d, early %d, window %d, items %d, min blocks %d\n", variant, CARRY_RADIX_PEERS,
-              CARRY_RADIX_COUNTS, CARRY_RADIX_EARLY, CARRY_RADIX_LOOKBACK_WINDOW, CARRY_RADIX_ITEMS4,
-              CARRY_RADIX_MIN_BLOCKS);
+  std::printf("%s: peers %d, counts %d, early %d, window %d, items %d, min blocks %d, histogram %d blocks x %d vectors\n",
+              variant, CARRY_RADIX_PEERS, CARRY_RADIX_COUNTS, CARRY_RADIX_EARLY, CARRY_RADIX_LOOKBACK_WINDOW,
+              CARRY_RADIX_ITEMS4, CARRY_RADIX_MIN_BLOCKS, CARRY_RADIX_HIST_BLOCKS, CARRY_RADIX_HIST_VECTORS);
   // temp storage for the largest call of each size (carry's pairs and three-kernel keys, CUB's keys)
   auto temp_for = [](std::size_t n, device_buffer<std::uint32_t>& kin, device_buffer<std::uint32_t>& kout,
                      device_buffer<std::uint32_t>& kref) {
@@ -64,7 +65,18 @@ int main() {
     cub_radix_keys(nullptr, b, kin.ptr, kref.ptr, nn, 0, 32, false, true, 0);
     return device_buffer<unsigned char>(std::max(need, b));
   };
-  for (int l : {14, 16, 18, 19, 20, 22, 24, 26}) {
+  std::vector<int> sizes{14, 16, 18, 19, 20, 22, 24, 26};
+  if (const char* e = std::getenv("CARRY_TUNE_SIZES")) { // e.g. "18 24 26": log2 of the sizes to run
+    sizes.clear();
+    for (const char* c = e; *c;) {
+      char* end = nullptr;
+      const long v = std::strtol(c, &end, 10);
+      if (end == c) break;
+      sizes.push_back(static_cast<int>(v));
+      c = end;
+    }
+  }
+  for (int l : sizes) {
     const std::size_t n = std::size_t{1} << l;
     const auto nn = static_cast<std::int64_t>(n);
     const auto keys = make_keys<std::uint32_t>(n, key_dist::uniform, l);
