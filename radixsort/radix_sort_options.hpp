@@ -11,8 +11,9 @@ enum class radix_sort_algorithm {
 };
 
 /// Options of carry's radix sorts. `adaptive` (onesweep only): skip the passes whose digit is the same
-/// in every key, and copy instead of sorting when the keys are already in order (both found by the
-/// up-front histogram pass, which reads every key anyway).
+/// in every key, copy instead of sorting when the keys are already in order, and (keys only) fill the
+/// output with the first key when every key is the same over all its bits, except floating ±0.0 (all
+/// found by the up-front histogram pass, which reads every key anyway).
 struct radix_sort_options {
   radix_sort_algorithm algorithm = radix_sort_algorithm::automatic;
   bool adaptive = true;
