@@ -28,10 +28,10 @@ struct onesweep_args {
   int host_passes = 0;
   void* state = nullptr; // this launch's state set: ticket counter, then tiles x 256 packed words
   std::size_t words_offset = 0;
-  // alternating sets (sort_layout::alternate): `state` is the first of `sets` sets of set_bytes; the
-  // kernel takes set j % 2 for executed pass j and sets next_state to the set pass j + 1 will take
+  // alternating sets (sort_layout::alternate): `state` is the first of the sets of set_bytes; the kernel
+  // takes set j % 2 for executed pass j and, when a pass j + 1 runs (so there are two sets), sets
+  // next_state to the set it will take
   bool alternate = false;
-  int sets = 1;
   std::size_t set_bytes = 0;
   void* next_state = nullptr; // the set whose words (and ticket counter) this pass's tiles zero
 };
@@ -126,7 +126,7 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
   if (a.alternate) { // ---- this executed pass's set, and the next one's to clear ----
     char* first = static_cast<char*>(a.state);
     a.state = first + static_cast<std::size_t>(j & 1) * a.set_bytes;
-    a.next_state = a.sets == 2 && j + 1 < k ? first + static_cast<std::size_t>((j + 1) & 1) * a.set_bytes : nullptr;
+    a.next_state = j + 1 < k ? first + static_cast<std::size_t>((j + 1) & 1) * a.set_bytes : nullptr;
   }
   auto* counter = static_cast<std::uint32_t*>(a.state);
   if constexpr (radix_tuning::persistent_onesweep<HAS_VALUES>) {
@@ -165,7 +165,7 @@ cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout
                                   layout.state_set_bytes};
     a.state = set.in(d_temp_storage);
     a.words_offset = layout.state_words_offset;
-    a.alternate = layout.alternate, a.sets = layout.state_sets, a.set_bytes = layout.state_set_bytes;
+    a.alternate = layout.alternate, a.set_bytes = layout.state_set_bytes;
     const dim3 grid(static_cast<unsigned>(
         onesweep_grid(a.portion_tiles, radix_tuning::persistent_onesweep<HAS_VALUES>, sms, radix_tuning::onesweep_min_blocks))),
         block(radix_tuning::threads);
@@ -189,45 +189,43 @@ inline unsigned copy_blocks(std::int64_t n) {
   return static_cast<unsigned>(b < 1 ? 1 : b > 1056 ? 1056 : b);
 }
 
-/// Copies n items from `from` to `to`, 16 bytes a thread-step when both are 16-byte aligned.
-template <class T>
-__device__ void copy_items(const T* from, T* to, std::int64_t n) {
+/// Writes n items to `to`, grid-stride: item(i) for each, or, when `vec` (16-byte aligned target, and
+/// T divides 16 bytes), chunk(c) for each whole 16-byte chunk c and item(i) for the tail.
+template <class T, class Chunk, class Item>
+__device__ __forceinline__ void write_items(T* to, std::int64_t n, bool vec, Chunk chunk, Item item) {
   const std::int64_t rank = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
   const std::int64_t threads = std::int64_t{gridDim.x} * blockDim.x;
   std::int64_t done = 0;
   if constexpr (sizeof(T) <= 16 && 16 % sizeof(T) == 0) {
-    if (reinterpret_cast<std::uintptr_t>(from) % 16 == 0 && reinterpret_cast<std::uintptr_t>(to) % 16 == 0) {
+    if (vec && reinterpret_cast<std::uintptr_t>(to) % 16 == 0) {
       constexpr std::int64_t per = 16 / sizeof(T);
       const std::int64_t chunks = n / per;
-      const uint4* f = reinterpret_cast<const uint4*>(from);
       uint4* o = reinterpret_cast<uint4*>(to);
-      for (std::int64_t i = rank; i < chunks; i += threads) o[i] = f[i];
+      for (std::int64_t c = rank; c < chunks; c += threads) o[c] = chunk(c);
       done = chunks * per;
     }
   }
-  for (std::int64_t i = done + rank; i < n; i += threads) to[i] = from[i];
+  for (std::int64_t i = done + rank; i < n; i += threads) to[i] = item(i);
+}
+
+/// Copies n items from `from` to `to`, 16 bytes a thread-step when both are 16-byte aligned.
+template <class T>
+__device__ void copy_items(const T* from, T* to, std::int64_t n) {
+  write_items(to, n, reinterpret_cast<std::uintptr_t>(from) % 16 == 0,
+              [&](std::int64_t c) { return reinterpret_cast<const uint4*>(from)[c]; },
+              [&](std::int64_t i) { return from[i]; });
 }
 
 /// Writes n copies of v to `to`, 16 bytes a thread-step when `to` is 16-byte aligned.
 template <class T>
 __device__ void fill_items(T* to, T v, std::int64_t n) {
-  const std::int64_t rank = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
-  const std::int64_t threads = std::int64_t{gridDim.x} * blockDim.x;
-  std::int64_t done = 0;
+  uint4 w{};
   if constexpr (sizeof(T) <= 16 && 16 % sizeof(T) == 0) {
-    if (reinterpret_cast<std::uintptr_t>(to) % 16 == 0) {
-      constexpr std::int64_t per = 16 / sizeof(T);
-      T pack[per];
-      for (auto& x : pack) x = v;
-      uint4 w;
-      memcpy(&w, pack, sizeof(w));
-      const std::int64_t chunks = n / per;
-      uint4* o = reinterpret_cast<uint4*>(to);
-      for (std::int64_t i = rank; i < chunks; i += threads) o[i] = w;
-      done = chunks * per;
-    }
+    T pack[16 / sizeof(T)];
+    for (auto& x : pack) x = v;
+    memcpy(&w, pack, sizeof(w));
   }
-  for (std::int64_t i = done + rank; i < n; i += threads) to[i] = v;
+  write_items(to, n, true, [&](std::int64_t) { return w; }, [&](std::int64_t) { return v; });
 }
 
 /// Whether n keys whose images all equal `first`'s are n copies of `first`: always, but for floating
