@@ -107,6 +107,10 @@ TEST_CASE("radix digits: passes, widths and descending flips over a bit range", 
   REQUIRE(q.of(0x1F00) == 0);      // bits 8..12 all set, flipped: 0
   REQUIRE(q.of(0x0000) == 31);
   REQUIRE(q.of(0xE000) == 31);     // bits above the range do not count
+  REQUIRE(digit_extract(q)(std::uint16_t{0x1F00}) == 0);
+  REQUIRE(digit_extract(q)(std::uint32_t{0xE000}) == 31);
+  STATIC_REQUIRE(digit_extract(pass_digit(0, 32, 3, 8, false))(0xAB000000u) == 0xABu);
+  STATIC_REQUIRE(digit_extract(pass_digit(0, 32, 3, 8, true))(0xAB000000u) == 0x54u);
   REQUIRE(sort_bits<std::uint32_t>(0xABCD1234u, 4, 20, false) == 0xD123u);
   REQUIRE(sort_bits<std::uint32_t>(0xABCD1234u, 4, 20, true) == 0x2EDCu);
   REQUIRE(sort_bits<std::uint64_t>(~std::uint64_t{0}, 0, 64, false) == ~std::uint64_t{0});
@@ -147,14 +151,45 @@ TEST_CASE("radix sort_bits: the sort's bits in the key's own width", "[radix]") 
 }
 
 namespace {
+/// Every pass digit of every bit range, in the key's own width (digit_spec::of, digit_extract), against
+/// the digit taken from the 64-bit image the slow way.
+template <class U>
+void check_key_width_digits(std::mt19937_64& rng) {
+  const int bits = 8 * static_cast<int>(sizeof(U));
+  for (int t = 0; t < 200; ++t) {
+    const U u = static_cast<U>(rng());
+    const std::uint64_t wide = u;
+    for (int b = 0; b < bits; b += 3)
+      for (int e = b + 1; e <= bits; e += 5)
+        for (bool desc : {false, true})
+          for (int p = 0; p < radix_passes(b, e, 8); ++p) {
+            const digit_spec s = pass_digit(b, e, p, 8, desc);
+            const unsigned m = (1u << s.bits) - 1u, plain = static_cast<unsigned>(wide >> s.shift) & m;
+            const unsigned want = desc ? (~plain & m) : plain;
+            REQUIRE(s.of(u) == want);
+            REQUIRE(digit_extract(s)(u) == want);
+          }
+  }
+}
+} // namespace
+
+TEST_CASE("radix digits: taken in the key's own width, equal to the 64-bit image's", "[radix]") {
+  std::mt19937_64 rng(11);
+  check_key_width_digits<std::uint8_t>(rng);
+  check_key_width_digits<std::uint16_t>(rng);
+  check_key_width_digits<std::uint32_t>(rng);
+  check_key_width_digits<std::uint64_t>(rng);
+}
+
+namespace {
 /// The passes as the device runs them (one stable counting pass per digit, LSD) on the CPU: must equal
 /// a stable sort by the bit range.
 template <class K>
 std::vector<K> lsd_model(std::vector<K> k, int begin, int end, bool descending) {
   for (int p = 0; p < radix_passes(begin, end, 8); ++p) {
-    const digit_spec s = pass_digit(begin, end, p, 8, descending);
+    const digit_extract s(pass_digit(begin, end, p, 8, descending)); // the device's digit
     std::vector<std::vector<K>> buckets(256);
-    for (const K& x : k) buckets[s.of(radix_key<K>::ordered(x))].push_back(x);
+    for (const K& x : k) buckets[s(radix_key<K>::ordered(x))].push_back(x);
     k.clear();
     for (auto& b : buckets) k.insert(k.end(), b.begin(), b.end());
   }

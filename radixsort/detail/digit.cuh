@@ -17,18 +17,18 @@ struct null_value {
   unsigned char unused;
 };
 
-/// Pass digit of a key: spec.of(its ordered bits). Also apps' binner interface (sample_type,
-/// level_bytes, bind, bin_of), so bin_upsweep_kernel / bin_downsweep_kernel run a radix pass.
-/// `recompute`: a shift and a mask, so the tile kernels recompute it from the keys they hold rather
-/// than keep ITEMS digits in registers (digit_recompute).
+/// Pass digit of a key: the pass's digit_extract of its ordered bits. Also apps' binner interface
+/// (sample_type, level_bytes, bind, bin_of), so bin_upsweep_kernel / bin_downsweep_kernel run a radix
+/// pass. `recompute`: a shift and a LOP3, so the tile kernels recompute it from the keys they hold
+/// rather than keep ITEMS digits in registers (digit_recompute).
 template <class K>
 struct radix_digit {
-  digit_spec spec;
+  digit_extract ex;
   using sample_type = K;
   static constexpr std::size_t level_bytes = 0;
   static constexpr bool recompute = true;
   __device__ radix_digit bind(void*) const { return *this; }
-  __device__ int bin_of(const K& k) const { return static_cast<int>(spec.of(radix_key<K>::ordered(k))); }
+  __device__ int bin_of(const K& k) const { return static_cast<int>(ex(radix_key<K>::ordered(k))); }
 };
 
 /// Whether a tile kernel recomputes Digit's bin_of from the keys instead of holding the digits: its
@@ -78,14 +78,15 @@ struct staged_tile_storage {
   std::uint64_t adjust[radix_tuning::radix]; // global offset of digit d's first item - its staged start
 };
 
-/// Loads a tile's keys (warp-striped, the multisplit's arrangement); dead items are not loaded. Kernels
-/// whose digits are recomputed from the keys (digit_recompute) need nothing more.
-template <int ITEMS, class K>
+/// Loads a tile's keys (warp-striped, the multisplit's arrangement); dead items are not loaded (FULL: the
+/// tile is whole, nothing is checked). Kernels whose digits are recomputed from the keys
+/// (digit_recompute) need nothing more.
+template <int ITEMS, bool FULL = false, class K>
 __device__ void load_keys(const K* src, int valid, K (&k)[ITEMS]) {
   using ranker = tile_ranker<ITEMS>;
   CARRY_UNROLL
   for (int j = 0; j < ITEMS; ++j)
-    if (ranker::item_index(j) < valid) k[j] = src[ranker::item_index(j)];
+    if (FULL || ranker::item_index(j) < valid) k[j] = src[ranker::item_index(j)];
 }
 
 /// Loads a tile's keys and their digits (Digit::bin_of), held for kernels that do not recompute them;
@@ -103,8 +104,8 @@ __device__ void load_keys(const K* src, int valid, const Digit& digit, K (&k)[IT
 /// (loaded from `vsrc`, the tile's values) to the same places. digit_at(j): the digit of the thread's
 /// j-th item. A staged key's digit is recomputed (digit.bin_of) when Digit allows it and no values
 /// overwrite the stage; else it is staged beside the key. ts.adjust must be set and visible; ends with
-/// a barrier.
-template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, class DigitAt>
+/// a barrier. FULL: the tile is whole (valid == tile items), nothing is checked.
+template <int ITEMS, bool HAS_VALUES, bool FULL = false, class K, class V, class Digit, class DigitAt>
 __device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V>& ts, const Digit& digit, const K (&k)[ITEMS],
                              DigitAt digit_at, const int (&pos)[ITEMS], int valid, K* kdst, const V* vsrc, V* vdst) {
   using ranker = typename staged_tile_storage<ITEMS, HAS_VALUES, K, V>::ranker;
@@ -113,7 +114,7 @@ __device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V>& ts, c
   // ---- keys through shared memory ----
   CARRY_UNROLL
   for (int j = 0; j < ITEMS; ++j)
-    if (ranker::item_index(j) < valid) {
+    if (FULL || ranker::item_index(j) < valid) {
       ts.stage.keys[pos[j]] = k[j];
       if constexpr (stage_digits) ts.digit[pos[j]] = static_cast<unsigned char>(digit_at(j));
     }
@@ -121,7 +122,7 @@ __device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V>& ts, c
   CARRY_UNROLL
   for (int j = 0; j < ITEMS; ++j) {
     const int i = j * threads + static_cast<int>(threadIdx.x);
-    if (i < valid) {
+    if (FULL || i < valid) {
       const K key = ts.stage.keys[i];
       const unsigned dg = stage_digits ? ts.digit[i] : static_cast<unsigned>(digit.bin_of(key));
       kdst[ts.adjust[dg] + static_cast<std::uint64_t>(i)] = key;
@@ -133,17 +134,17 @@ __device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V>& ts, c
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j) {
       const int i = ranker::item_index(j);
-      if (i < valid) v[j] = vsrc[i];
+      if (FULL || i < valid) v[j] = vsrc[i];
     }
     __syncthreads(); // every staged key written out before values overwrite them
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j)
-      if (ranker::item_index(j) < valid) ts.stage.values[pos[j]] = v[j];
+      if (FULL || ranker::item_index(j) < valid) ts.stage.values[pos[j]] = v[j];
     __syncthreads();
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j) {
       const int i = j * threads + static_cast<int>(threadIdx.x);
-      if (i < valid) vdst[ts.adjust[ts.digit[i]] + static_cast<std::uint64_t>(i)] = ts.stage.values[i];
+      if (FULL || i < valid) vdst[ts.adjust[ts.digit[i]] + static_cast<std::uint64_t>(i)] = ts.stage.values[i];
     }
   }
   __syncthreads(); // the stage, digits and adjustments are free again

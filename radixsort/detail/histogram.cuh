@@ -24,20 +24,6 @@ struct histogram_args {
   bool adaptive = true;
 };
 
-/// A pass's digit of an ordered key, (u >> shift & mask) ^ flip: pass_digit's spec in three registers,
-/// worked out once a thread rather than once a segment.
-struct digit_extract {
-  int shift = 0;
-  unsigned mask = 0, flip = 0;
-  __device__ __forceinline__ explicit digit_extract(const digit_spec& d)
-      : shift(d.shift), mask((1u << d.bits) - 1u), flip(d.descending ? (1u << d.bits) - 1u : 0u) {}
-  digit_extract() = default;
-  template <class U>
-  __device__ __forceinline__ unsigned operator()(U u) const {
-    return (static_cast<unsigned>(u >> shift) & mask) ^ flip;
-  }
-};
-
 /// Keys of K in one 16-byte vector, and the keys a histogram thread reads per segment.
 template <class K>
 constexpr int histogram_vector_keys() {

@@ -113,13 +113,30 @@ CARRY_HD constexpr int radix_passes(int begin, int end, int digit_bits) {
 }
 
 /// Pass p's digit: `bits` bits starting at bit `shift` of the (flipped, for descending) ordered key.
+/// of() shifts in the image's own width (a u32 key: one 32-bit shift, not a 64-bit one; shift < width
+/// for every pass that runs) and flips with an XOR: (u >> shift & mask) ^ flip.
 struct digit_spec {
   int shift = 0;
   int bits = 8;
   bool descending = false;
-  CARRY_HD constexpr unsigned of(std::uint64_t ordered) const {
-    const unsigned d = static_cast<unsigned>(ordered >> shift) & ((1u << bits) - 1u);
-    return descending ? (~d & ((1u << bits) - 1u)) : d;
+  CARRY_HD constexpr unsigned mask() const { return (1u << bits) - 1u; }
+  CARRY_HD constexpr unsigned flip() const { return descending ? mask() : 0u; }
+  template <class U>
+  CARRY_HD constexpr unsigned of(U ordered) const {
+    return (static_cast<unsigned>(ordered >> shift) & mask()) ^ flip();
+  }
+};
+
+/// A digit_spec with its mask and flip worked out once (three registers, a shift and one LOP3 a digit):
+/// what kernels hold, so a digit costs the same whatever the compiler hoists.
+struct digit_extract {
+  int shift = 0;
+  unsigned mask = 0, flip = 0;
+  digit_extract() = default;
+  CARRY_HD constexpr digit_extract(const digit_spec& d) : shift(d.shift), mask(d.mask()), flip(d.flip()) {}
+  template <class U>
+  CARRY_HD constexpr unsigned operator()(U u) const {
+    return (static_cast<unsigned>(u >> shift) & mask) ^ flip;
   }
 };
 

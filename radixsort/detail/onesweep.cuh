@@ -44,7 +44,12 @@ struct onesweep_args {
 ///   the digit's global offset = the portion's base for d (histogram offsets plus earlier portions)
 ///   + the look-back's count; the portion's last tile leaves the next portion's bases;
 ///   scatter keys, then values, through shared memory (ends with a barrier: `ts` is free again).
-template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
+/// FULL: the tile is whole (every tile but the input's last), so no item is checked against `valid`.
+/// Otherwise only the loads and the scatter check: the ranking runs on the whole tile with every dead
+/// item given the last digit (so it ranks after every live item, at a staged position >= valid, and
+/// is never written), and the last digit's published count leaves the dead items out. Both forms rank
+/// without a check or a ballot a round, so the partial form costs the kernel no registers either.
+template <bool FULL, int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
 __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V>& ts, std::int64_t t,
                                               const K* ksrc, K* kdst, const V* vsrc_all, V* vdst,
                                               const onesweep_args& a, const Digit& digit, std::uint64_t* bases) {
@@ -57,7 +62,11 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
   K key[ITEMS];
   int pos[ITEMS];
   const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); }; // recomputed: no registers held
-  load_keys<ITEMS>(ksrc + base, valid, key);
+  const auto rank_digit = [&](int i) { // dead items: the last digit
+    return FULL || ms::item_index(i) < valid ? digit_at(i) : static_cast<unsigned>(radix - 1);
+  };
+  const int dead = FULL ? 0 : ms::tile_items - valid;
+  load_keys<ITEMS, FULL>(ksrc + base, valid, key);
   const lookback::chain_view<lookback::packed_counts> view{
       lookback::packed_counts::bind(static_cast<char*>(a.state) + a.words_offset), radix};
   const int dd = threadIdx.x;
@@ -73,7 +82,8 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
   // ---- rank (the multisplit); thread dd publishes the tile's count of digit dd in chain dd: with early
   // counts as soon as they are known, before the ranking rounds (radix_tuning::early_counts) ----
   if constexpr (radix_tuning::early_counts) {
-    ms::rank_early_by(ts.rank, digit_at, valid, pos, [&](int s, int c) {
+    ms::template rank_early_by<true>(ts.rank, rank_digit, ms::tile_items, pos, [&](int s, int c) {
+      if (!FULL && dd == radix - 1) c -= dead;
       view.publish(t, dd, t == 0 ? lookback::state_prefix : lookback::state_aggregate, static_cast<std::uint32_t>(c));
       // start and count wait in thread dd's own adjust slot across the rounds (ptxas showed the same
       // spills with them in registers; the slot costs a shared store and load a tile)
@@ -82,7 +92,7 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
     const std::uint64_t kept = ts.adjust[dd];
     start = static_cast<int>(kept & 0xffffffffu), count = static_cast<std::uint32_t>(kept >> 32);
   } else {
-    ms::rank_by(ts.rank, digit_at, valid, pos);
+    ms::template rank_by<true>(ts.rank, rank_digit, ms::tile_items, pos);
     start = ms::start(ts.rank, dd), count = static_cast<std::uint32_t>(ms::count(ts.rank, dd, valid));
     view.publish(t, dd, t == 0 ? lookback::state_prefix : lookback::state_aggregate, count);
   }
@@ -100,7 +110,7 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
     ts.adjust[dd] = b + before - static_cast<std::uint64_t>(start);
   }
   // ---- scatter through shared memory (its first barrier publishes the adjustments) ----
-  scatter_tile<ITEMS, HAS_VALUES>(ts, digit, key, digit_at, pos, valid, kdst, HAS_VALUES ? vsrc_all + base : nullptr,
+  scatter_tile<ITEMS, HAS_VALUES, FULL>(ts, digit, key, digit_at, pos, valid, kdst, HAS_VALUES ? vsrc_all + base : nullptr,
                                   vdst);
 }
 
@@ -108,7 +118,8 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
 /// apps' bin_digit: bin_by_key's one pass). A block whose pass the histogram marked skipped returns at
 /// once. Otherwise it takes a ticket (tiles in the order blocks start) and runs onesweep_tile; with
 /// radix_tuning::persistent_onesweep (keys only) it takes tickets until the portion's tiles are gone (a
-/// grid of one wave: a skipped pass costs one wave of blocks that exit, not one block a tile).
+/// grid of one wave: a skipped pass costs one wave of blocks that exit, not one block a tile). A whole
+/// tile runs onesweep_tile's FULL form, the input's last (partial) tile the checked one.
 template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
 __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_min_blocks)
     onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, Digit digit, const sort_control* control,
@@ -129,17 +140,22 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
     a.next_state = j + 1 < k ? first + static_cast<std::size_t>((j + 1) & 1) * a.set_bytes : nullptr;
   }
   auto* counter = static_cast<std::uint32_t*>(a.state);
+  const auto run = [&](std::int64_t t) {
+    if (a.tiles.valid_items(a.first_tile + t) == storage::tile_items)
+      onesweep_tile<true, ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, digit, bases);
+    else
+      onesweep_tile<false, ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, digit, bases);
+  };
   if constexpr (radix_tuning::persistent_onesweep<HAS_VALUES>) {
     // ---- tickets until the portion is done (the tile's last barrier frees `ticket` for the next) ----
     for (;;) {
       const std::int64_t t = lookback::block_ticket(ticket, counter);
       if (t >= a.portion_tiles) break;
-      onesweep_tile<ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, digit, bases);
+      run(t);
     }
   } else {
     // ---- one ticket, one tile ----
-    const std::int64_t t = lookback::block_ticket(ticket, counter); // tile within the portion
-    onesweep_tile<ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, digit, bases);
+    run(lookback::block_ticket(ticket, counter)); // tile within the portion
   }
 }
 

@@ -97,11 +97,13 @@ struct multisplit {
   /// rank with the digits asked for, not held: digit_at(j) (< radix) is the digit of the thread's j-th
   /// item, called for live items only, once per phase. A caller whose digit is a shift and a mask of
   /// a key it holds anyway saves ITEMS registers (the radix pass: no spills at 64 registers a thread).
-  template <class DigitAt>
+  /// FULL: the caller knows valid == tile_items, so no item is checked and no round takes a ballot of
+  /// the live lanes (a whole tile's code has no per-item branches).
+  template <bool FULL = false, class DigitAt>
   __device__ static void rank_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS]) {
     clear(ts);
     // ---- phase 1: ranks within the warp, running counts per digit from zero ----
-    rounds(ts, digit_at, valid, position);
+    rounds<FULL>(ts, digit_at, valid, position);
     __syncthreads();
     // ---- phase 2: the engine's block scan over the counts, digit-major ----
     std::uint32_t c[scan_items];
@@ -111,7 +113,7 @@ struct multisplit {
     const int warp = threadIdx.x / detail::warp_threads;
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j)
-      if (item_index(j) < valid)
+      if (FULL || item_index(j) < valid)
         position[j] += static_cast<int>(ts.count[warp][static_cast<unsigned>(digit_at(j))]);
   }
 
@@ -121,8 +123,8 @@ struct multisplit {
   /// digit d starts in the tile and how many items have it, then the rounds of rank_by's phase 1
   /// counting up from each warp's scanned start, so they give final positions. A caller publishes its
   /// tile's counts in on_counts, ahead of the rounds (a radix pass's look-back successors wait less).
-  /// start() and count() are NOT valid afterwards: keep what on_counts was given.
-  template <class DigitAt, class OnCounts>
+  /// start() and count() are NOT valid afterwards: keep what on_counts was given. FULL as in rank_by.
+  template <bool FULL = false, class DigitAt, class OnCounts>
   __device__ static void rank_early_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS],
                                        OnCounts on_counts) {
     static_assert(radix == BLOCK_THREADS, "carry: rank_early_by gives one digit to each thread");
@@ -131,7 +133,7 @@ struct multisplit {
     // ---- phase 1: the warps' digit counts (shared atomics without return) ----
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j)
-      if (item_index(j) < valid) atomicAdd(&ts.count[warp][static_cast<unsigned>(digit_at(j))], 1u);
+      if (FULL || item_index(j) < valid) atomicAdd(&ts.count[warp][static_cast<unsigned>(digit_at(j))], 1u);
     __syncthreads();
     // ---- phase 2: the block scan; thread d's scan items are digit d of warps 0 .. warps - 1 ----
     std::uint32_t c[scan_items];
@@ -139,7 +141,7 @@ struct multisplit {
     on_counts(static_cast<int>(c[0]), static_cast<int>(total));
     __syncthreads();
     // ---- phase 3: ranks within the warp from the warp's start of each digit: the positions ----
-    rounds(ts, digit_at, valid, position);
+    rounds<FULL>(ts, digit_at, valid, position);
   }
 
  private:
@@ -154,15 +156,15 @@ struct multisplit {
 
   /// Each warp walks its rounds j in order; the lanes of one digit find each other (PEERS), each takes
   /// the digit's running warp count plus its rank among them, and the group's lowest lane adds the
-  /// group's size to the count (COUNTS).
-  template <class DigitAt>
+  /// group's size to the count (COUNTS). FULL: every item is live.
+  template <bool FULL, class DigitAt>
   __device__ static void rounds(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS]) {
     const int lane = threadIdx.x % detail::warp_threads, warp = threadIdx.x / detail::warp_threads;
     const unsigned below = (1u << lane) - 1u;
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j) {
-      const bool live = item_index(j) < valid;
-      const unsigned active = __ballot_sync(0xffffffffu, live);
+      const bool live = FULL || item_index(j) < valid;
+      const unsigned active = FULL ? 0xffffffffu : __ballot_sync(0xffffffffu, live);
       const unsigned dj = live ? static_cast<unsigned>(digit_at(j)) : 0u;
       const unsigned peers = peers_of(ts, active, live, dj, warp, lane);
       if constexpr (COUNTS == count_method::load_store) {
