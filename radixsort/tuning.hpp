@@ -105,6 +105,26 @@ constexpr int lookback_window = HAS_VALUES ? 1 : CARRY_RADIX_LOOKBACK_WINDOW;
 template <bool HAS_VALUES>
 constexpr bool persistent_onesweep = !HAS_VALUES;
 
+/// Whole tiles (every onesweep tile but the input's last) in a form of their own, with no per-item
+/// check and no ballot of live lanes a ranking round; and how the last, partial tile ranks: padded
+/// (its dead items take the last digit, so it ranks the whole tile without checks either) or checked.
+#ifndef CARRY_RADIX_WHOLE_KEYS
+#define CARRY_RADIX_WHOLE_KEYS 1
+#endif
+#ifndef CARRY_RADIX_WHOLE_PAIRS
+#define CARRY_RADIX_WHOLE_PAIRS 1
+#endif
+#ifndef CARRY_RADIX_PADDED_KEYS
+#define CARRY_RADIX_PADDED_KEYS 1
+#endif
+#ifndef CARRY_RADIX_PADDED_PAIRS
+#define CARRY_RADIX_PADDED_PAIRS 1
+#endif
+template <bool HAS_VALUES>
+constexpr bool whole_tiles = HAS_VALUES ? CARRY_RADIX_WHOLE_PAIRS != 0 : CARRY_RADIX_WHOLE_KEYS != 0;
+template <bool HAS_VALUES>
+constexpr bool padded_partial_tiles = HAS_VALUES ? CARRY_RADIX_PADDED_PAIRS != 0 : CARRY_RADIX_PADDED_KEYS != 0;
+
 /// Small inputs: up to this many tiles run as one cluster of blocks (one launch, digit counts exchanged
 /// in distributed shared memory, every pass in the same launch), with the fewest of a quarter, a half or
 /// all of the tile shape's items a thread that still fit (plan.hpp, cluster_items: 2^14 u32 keys in 16

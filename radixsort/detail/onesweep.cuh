@@ -62,10 +62,12 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
   K key[ITEMS];
   int pos[ITEMS];
   const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); }; // recomputed: no registers held
-  const auto rank_digit = [&](int i) { // dead items: the last digit
-    return FULL || ms::item_index(i) < valid ? digit_at(i) : static_cast<unsigned>(radix - 1);
+  constexpr bool padded = FULL || radix_tuning::padded_partial_tiles<HAS_VALUES>; // ranks the whole tile
+  const auto rank_digit = [&](int i) { // padded: dead items take the last digit
+    return !padded || FULL || ms::item_index(i) < valid ? digit_at(i) : static_cast<unsigned>(radix - 1);
   };
-  const int dead = FULL ? 0 : ms::tile_items - valid;
+  const int dead = FULL || !padded ? 0 : ms::tile_items - valid;
+  const int ranked = padded ? ms::tile_items : valid;
   load_keys<ITEMS, FULL>(ksrc + base, valid, key);
   const lookback::chain_view<lookback::packed_counts> view{
       lookback::packed_counts::bind(static_cast<char*>(a.state) + a.words_offset), radix};
@@ -82,8 +84,8 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
   // ---- rank (the multisplit); thread dd publishes the tile's count of digit dd in chain dd: with early
   // counts as soon as they are known, before the ranking rounds (radix_tuning::early_counts) ----
   if constexpr (radix_tuning::early_counts) {
-    ms::template rank_early_by<true>(ts.rank, rank_digit, ms::tile_items, pos, [&](int s, int c) {
-      if (!FULL && dd == radix - 1) c -= dead;
+    ms::template rank_early_by<padded>(ts.rank, rank_digit, ranked, pos, [&](int s, int c) {
+      if (dd == radix - 1) c -= dead;
       view.publish(t, dd, t == 0 ? lookback::state_prefix : lookback::state_aggregate, static_cast<std::uint32_t>(c));
       // start and count wait in thread dd's own adjust slot across the rounds (ptxas showed the same
       // spills with them in registers; the slot costs a shared store and load a tile)
@@ -92,7 +94,7 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
     const std::uint64_t kept = ts.adjust[dd];
     start = static_cast<int>(kept & 0xffffffffu), count = static_cast<std::uint32_t>(kept >> 32);
   } else {
-    ms::template rank_by<true>(ts.rank, rank_digit, ms::tile_items, pos);
+    ms::template rank_by<padded>(ts.rank, rank_digit, ranked, pos);
     start = ms::start(ts.rank, dd), count = static_cast<std::uint32_t>(ms::count(ts.rank, dd, valid));
     view.publish(t, dd, t == 0 ? lookback::state_prefix : lookback::state_aggregate, count);
   }
@@ -141,7 +143,7 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
   }
   auto* counter = static_cast<std::uint32_t*>(a.state);
   const auto run = [&](std::int64_t t) {
-    if (a.tiles.valid_items(a.first_tile + t) == storage::tile_items)
+    if (radix_tuning::whole_tiles<HAS_VALUES> && a.tiles.valid_items(a.first_tile + t) == storage::tile_items)
       onesweep_tile<true, ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, digit, bases);
     else
       onesweep_tile<false, ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, digit, bases);
