@@ -108,22 +108,33 @@ constexpr bool persistent_onesweep = !HAS_VALUES;
 /// Whole tiles (every onesweep tile but the input's last) in a form of their own, with no per-item
 /// check and no ballot of live lanes a ranking round; and how the last, partial tile ranks: padded
 /// (its dead items take the last digit, so it ranks the whole tile without checks either) or checked.
+/// Measured (h100-tune-radix-bf4fa31.log, u32, CUB's best in the same runs; "old" = neither):
+///   keys, whole + padded: 2^26 1511 us (0.954x CUB) against old 1660 (0.868x), 2^24 418 against 459,
+///   2^18 52.3 against 60.0; whole + checked last tile 1568 (ptxas: the checked form spills beside
+///   the whole one); 16 items at 4 blocks 1599, 18 items 1802;
+///   pairs u32/u32: whole + padded 2650 us at 2^26, padded alone 2636, old 2566 (2^24: 691 / 690 /
+///   689; 2^18: 61.7 / 65.2 / 71.5), and bin_by_key's pass (same kernel, apps' digit) went from 2801 to
+///   3177 us at 2^28 with whole + padded (h100-bench-apps of 1ea3d20: ptxas, 120 bytes of spills
+///   against none). So pairs keep the old form;
+///   u64 keys with whole + padded (1ea3d20): 5979 us at 2^26 against 5871, so 8-byte keys keep it too.
 #ifndef CARRY_RADIX_WHOLE_KEYS
 #define CARRY_RADIX_WHOLE_KEYS 1
 #endif
 #ifndef CARRY_RADIX_WHOLE_PAIRS
-#define CARRY_RADIX_WHOLE_PAIRS 1
+#define CARRY_RADIX_WHOLE_PAIRS 0
 #endif
 #ifndef CARRY_RADIX_PADDED_KEYS
 #define CARRY_RADIX_PADDED_KEYS 1
 #endif
 #ifndef CARRY_RADIX_PADDED_PAIRS
-#define CARRY_RADIX_PADDED_PAIRS 1
+#define CARRY_RADIX_PADDED_PAIRS 0
 #endif
-template <bool HAS_VALUES>
-constexpr bool whole_tiles = HAS_VALUES ? CARRY_RADIX_WHOLE_PAIRS != 0 : CARRY_RADIX_WHOLE_KEYS != 0;
-template <bool HAS_VALUES>
-constexpr bool padded_partial_tiles = HAS_VALUES ? CARRY_RADIX_PADDED_PAIRS != 0 : CARRY_RADIX_PADDED_KEYS != 0;
+template <bool HAS_VALUES, int KEY_BYTES>
+constexpr bool whole_tiles =
+    HAS_VALUES ? CARRY_RADIX_WHOLE_PAIRS != 0 : (CARRY_RADIX_WHOLE_KEYS != 0 && KEY_BYTES <= 4);
+template <bool HAS_VALUES, int KEY_BYTES>
+constexpr bool padded_partial_tiles =
+    HAS_VALUES ? CARRY_RADIX_PADDED_PAIRS != 0 : (CARRY_RADIX_PADDED_KEYS != 0 && KEY_BYTES <= 4);
 
 /// Small inputs: up to this many tiles run as one cluster of blocks (one launch, digit counts exchanged
 /// in distributed shared memory, every pass in the same launch), with the fewest of a quarter, a half or

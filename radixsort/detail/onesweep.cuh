@@ -62,7 +62,7 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
   K key[ITEMS];
   int pos[ITEMS];
   const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); }; // recomputed: no registers held
-  constexpr bool padded = FULL || radix_tuning::padded_partial_tiles<HAS_VALUES>; // ranks the whole tile
+  constexpr bool padded = FULL || radix_tuning::padded_partial_tiles<HAS_VALUES, sizeof(K)>; // ranks the whole tile
   const auto rank_digit = [&](int i) { // padded: dead items take the last digit
     return !padded || FULL || ms::item_index(i) < valid ? digit_at(i) : static_cast<unsigned>(radix - 1);
   };
@@ -143,7 +143,7 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
   }
   auto* counter = static_cast<std::uint32_t*>(a.state);
   const auto run = [&](std::int64_t t) {
-    if (radix_tuning::whole_tiles<HAS_VALUES> && a.tiles.valid_items(a.first_tile + t) == storage::tile_items)
+    if (radix_tuning::whole_tiles<HAS_VALUES, sizeof(K)> && a.tiles.valid_items(a.first_tile + t) == storage::tile_items)
       onesweep_tile<true, ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, digit, bases);
     else
       onesweep_tile<false, ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, digit, bases);
