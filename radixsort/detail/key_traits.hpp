@@ -122,9 +122,7 @@ struct digit_spec {
   CARRY_HD constexpr unsigned mask() const { return (1u << bits) - 1u; }
   CARRY_HD constexpr unsigned flip() const { return descending ? mask() : 0u; }
   template <class U>
-  CARRY_HD constexpr unsigned of(U ordered) const {
-    return (static_cast<unsigned>(ordered >> shift) & mask()) ^ flip();
-  }
+  CARRY_HD constexpr unsigned of(U ordered) const; // digit_extract(*this)(ordered)
 };
 
 /// A digit_spec with its mask and flip worked out once (three registers, a shift and one LOP3 a digit):
@@ -139,6 +137,11 @@ struct digit_extract {
     return (static_cast<unsigned>(u >> shift) & mask) ^ flip;
   }
 };
+
+template <class U>
+CARRY_HD constexpr unsigned digit_spec::of(U ordered) const {
+  return digit_extract(*this)(ordered);
+}
 
 CARRY_HD constexpr digit_spec pass_digit(int begin, int end, int pass, int digit_bits, bool descending) {
   const int shift = begin + pass * digit_bits;
