@@ -145,6 +145,13 @@ constexpr bool padded_partial_tiles =
 /// path when it cannot.
 constexpr int cluster_tiles = 16;
 
+/// The cluster path's tiles rank padded (every tile whole to the multisplit, the last tile's dead items
+/// as the last digit; no per-item check and no ballot a round) rather than checked.
+#ifndef CARRY_RADIX_CLUSTER_PADDED
+#define CARRY_RADIX_CLUSTER_PADDED 1
+#endif
+constexpr bool cluster_padded = CARRY_RADIX_CLUSTER_PADDED != 0;
+
 /// Onesweep look-back words are packed 32-bit counts (state in 2 bits, counts below 2^30): a launch
 /// sorts a portion of at most this many items, so no chain count can overflow; a larger input takes one
 /// launch per portion, each starting from the digit offsets the previous one left. 2^29 (was 2^28) so
