@@ -146,7 +146,10 @@ constexpr bool padded_partial_tiles =
 constexpr int cluster_tiles = 16;
 
 /// The cluster path's tiles rank padded (every tile whole to the multisplit, the last tile's dead items
-/// as the last digit; no per-item check and no ballot a round) rather than checked.
+/// as the last digit; no per-item check and no ballot a round) rather than checked. Measured
+/// (h100-radix.txt at 88ec46f against h100-radix-f5242e9.txt, CUB within 2 % in both): u32 keys 2^14
+/// 21.9 us against 22.8, 2^16 32.1 against 35.2; f32 2^16 33.3 against 38.6; pairs u32/u32 2^16 39.3
+/// against 44.5; u64 2^16 80.2 against 81.7. Onesweep sizes unchanged (within 1 %).
 #ifndef CARRY_RADIX_CLUSTER_PADDED
 #define CARRY_RADIX_CLUSTER_PADDED 1
 #endif
