@@ -23,9 +23,8 @@ struct cluster_args {
 };
 
 /// Every pass over the whole input, block b (cluster rank b) owning tile b. Per pass:
-///   load tile b from the pass's source and rank it (multisplit; radix_tuning::cluster_padded: the whole
-///   tile, dead items as the last digit, so they rank after every live item and count() of the last
-///   digit, taken up to `valid`, leaves them out); publish its digit counts in shared memory;
+///   load tile b from the pass's source and rank it (multisplit; radix_tuning::cluster_padded: as
+///   block::tile_fill::padded, no per-item checks); publish its digit counts in shared memory;
 ///   cluster barrier (every block's counts visible; at the first pass also: every block started);
 ///   thread d sums digit d's counts over all blocks (distributed shared memory reads) and over the blocks
 ///   before b; the engine's block scan of the totals gives each digit's start;
@@ -59,14 +58,8 @@ __global__ void __launch_bounds__(radix_tuning::threads)
     const radix_digit<K> digit{spec};
     const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); };
     load_keys<ITEMS>(kb.src(p, a.passes) + base, valid, key);
-    if constexpr (radix_tuning::cluster_padded) { // dead items rank last as the last digit: no checks
-      const auto rank_digit = [&](int i) {
-        return ms::item_index(i) < valid ? digit_at(i) : static_cast<unsigned>(radix - 1);
-      };
-      ms::template rank_by<true>(ts.rank, rank_digit, ms::tile_items, pos);
-    } else {
-      ms::rank_by(ts.rank, digit_at, valid, pos);
-    }
+    ms::template rank_by<radix_tuning::cluster_padded ? block::tile_fill::padded : block::tile_fill::checked>(
+        ts.rank, digit_at, valid, pos);
     mine[dd] = static_cast<std::uint32_t>(ms::count(ts.rank, dd, valid));
     cluster.sync();
     // ---- digit totals and the counts of earlier blocks, from every block's shared memory ----

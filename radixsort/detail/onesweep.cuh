@@ -44,11 +44,11 @@ struct onesweep_args {
 ///   the digit's global offset = the portion's base for d (histogram offsets plus earlier portions)
 ///   + the look-back's count; the portion's last tile leaves the next portion's bases;
 ///   scatter keys, then values, through shared memory (ends with a barrier: `ts` is free again).
-/// FULL: the tile is whole (every tile but the input's last), so no item is checked against `valid`.
-/// Otherwise only the loads and the scatter check: the ranking runs on the whole tile with every dead
-/// item given the last digit (so it ranks after every live item, at a staged position >= valid, and
-/// is never written), and the last digit's published count leaves the dead items out. Both forms rank
-/// without a check or a ballot a round, so the partial form costs the kernel no registers either.
+/// FULL: the tile is whole (every tile but the input's last), so no item is checked against `valid`
+/// (block::tile_fill::whole). Otherwise only the loads and the scatter check, and the ranking is
+/// block::tile_fill::padded (radix_tuning::padded_partial_tiles): every dead item ranks as the last digit,
+/// after every live item, at a staged position >= valid, never written; the published count leaves the
+/// dead items out. Both rank without a check or a ballot a round.
 template <bool FULL, int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
 __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V>& ts, std::int64_t t,
                                               const K* ksrc, K* kdst, const V* vsrc_all, V* vdst,
@@ -62,12 +62,9 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
   K key[ITEMS];
   int pos[ITEMS];
   const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); }; // recomputed: no registers held
-  constexpr bool padded = FULL || radix_tuning::padded_partial_tiles<HAS_VALUES, sizeof(K)>; // ranks the whole tile
-  const auto rank_digit = [&](int i) { // padded: dead items take the last digit
-    return !padded || FULL || ms::item_index(i) < valid ? digit_at(i) : static_cast<unsigned>(radix - 1);
-  };
-  const int dead = FULL || !padded ? 0 : ms::tile_items - valid;
-  const int ranked = padded ? ms::tile_items : valid;
+  constexpr block::tile_fill fill = FULL ? block::tile_fill::whole
+                                    : radix_tuning::padded_partial_tiles<HAS_VALUES, sizeof(K)> ? block::tile_fill::padded
+                                                                                                  : block::tile_fill::checked;
   load_keys<ITEMS, FULL>(ksrc + base, valid, key);
   const lookback::chain_view<lookback::packed_counts> view{
       lookback::packed_counts::bind(static_cast<char*>(a.state) + a.words_offset), radix};
@@ -84,8 +81,7 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
   // ---- rank (the multisplit); thread dd publishes the tile's count of digit dd in chain dd: with early
   // counts as soon as they are known, before the ranking rounds (radix_tuning::early_counts) ----
   if constexpr (radix_tuning::early_counts) {
-    ms::template rank_early_by<padded>(ts.rank, rank_digit, ranked, pos, [&](int s, int c) {
-      if (dd == radix - 1) c -= dead;
+    ms::template rank_early_by<fill>(ts.rank, digit_at, valid, pos, [&](int s, int c) {
       view.publish(t, dd, t == 0 ? lookback::state_prefix : lookback::state_aggregate, static_cast<std::uint32_t>(c));
       // start and count wait in thread dd's own adjust slot across the rounds (ptxas showed the same
       // spills with them in registers; the slot costs a shared store and load a tile)
@@ -94,7 +90,7 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
     const std::uint64_t kept = ts.adjust[dd];
     start = static_cast<int>(kept & 0xffffffffu), count = static_cast<std::uint32_t>(kept >> 32);
   } else {
-    ms::template rank_by<padded>(ts.rank, rank_digit, ranked, pos);
+    ms::template rank_by<fill>(ts.rank, digit_at, valid, pos);
     start = ms::start(ts.rank, dd), count = static_cast<std::uint32_t>(ms::count(ts.rank, dd, valid));
     view.publish(t, dd, t == 0 ? lookback::state_prefix : lookback::state_aggregate, count);
   }

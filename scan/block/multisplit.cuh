@@ -28,6 +28,14 @@ enum class count_method {
                 ///< onesweep ranks so)
 };
 
+/// How multisplit::rank_by / rank_early_by treat the tile's items at and past `valid`:
+enum class tile_fill {
+  checked, ///< every item is checked against `valid`; dead items take no part
+  whole,   ///< the caller knows valid == the tile's items: no item is checked, no round takes a ballot
+  padded   ///< dead items rank as the last digit, so after every live item (positions >= valid), with no
+           ///< check or ballot in the rounds; start(d), count(d, valid) and on_counts leave them out
+};
+
 /// Ranks a tile of BLOCK_THREADS x ITEMS items by a digit of RADIX_BITS bits, stably: item i goes to
 /// position (items of smaller digits in the tile) + (items of its digit before it in the tile).
 ///
@@ -97,10 +105,49 @@ struct multisplit {
   /// rank with the digits asked for, not held: digit_at(j) (< radix) is the digit of the thread's j-th
   /// item, called for live items only, once per phase. A caller whose digit is a shift and a mask of
   /// a key it holds anyway saves ITEMS registers (the radix pass: no spills at 64 registers a thread).
-  /// FULL: the caller knows valid == tile_items, so no item is checked and no round takes a ballot of
-  /// the live lanes (a whole tile's code has no per-item branches).
-  template <bool FULL = false, class DigitAt>
+  /// FILL (tile_fill): how items at and past `valid` are treated; whole and padded rank every item of
+  /// the tile with no per-item branch (a dead item's position is computed and must not be used).
+  template <tile_fill FILL = tile_fill::checked, class DigitAt>
   __device__ static void rank_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS]) {
+    if constexpr (FILL == tile_fill::padded)
+      rank_all_by<true>(ts, [&](int j) { return padded_digit(digit_at, valid, j); }, tile_items, position);
+    else
+      rank_all_by<FILL == tile_fill::whole>(ts, digit_at, valid, position);
+  }
+
+  /// rank_by with the tile's digit counts known before the ranking rounds (CUB's onesweep "early
+  /// counts"): a histogram of fire-and-forget shared atomics, the block scan, then
+  /// on_counts(start, count) on every thread d (one thread a digit: radix == BLOCK_THREADS) with where
+  /// digit d starts in the tile and how many items have it, then the rounds of rank_by's phase 1
+  /// counting up from each warp's scanned start, so they give final positions. A caller publishes its
+  /// tile's counts in on_counts, ahead of the rounds (a radix pass's look-back successors wait less).
+  /// start() and count() are NOT valid afterwards: keep what on_counts was given. FILL as in rank_by
+  /// (padded: the last digit's count leaves the dead items out).
+  template <tile_fill FILL = tile_fill::checked, class DigitAt, class OnCounts>
+  __device__ static void rank_early_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS],
+                                       OnCounts on_counts) {
+    if constexpr (FILL == tile_fill::padded) {
+      const int dead = tile_items - valid;
+      rank_early_all_by<true>(ts, [&](int j) { return padded_digit(digit_at, valid, j); }, tile_items, position,
+                              [&](int s, int c) {
+        if (threadIdx.x == radix - 1) c -= dead;
+        on_counts(s, c);
+      });
+    } else {
+      rank_early_all_by<FILL == tile_fill::whole>(ts, digit_at, valid, position, on_counts);
+    }
+  }
+
+ private:
+  /// A padded tile's digit of item j: a dead item's is the last digit.
+  template <class DigitAt>
+  __device__ static unsigned padded_digit(const DigitAt& digit_at, int valid, int j) {
+    return item_index(j) < valid ? static_cast<unsigned>(digit_at(j)) : unsigned{radix - 1};
+  }
+
+  /// rank_by's work; FULL: every item is live.
+  template <bool FULL, class DigitAt>
+  __device__ static void rank_all_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS]) {
     clear(ts);
     // ---- phase 1: ranks within the warp, running counts per digit from zero ----
     rounds<FULL>(ts, digit_at, valid, position);
@@ -117,15 +164,9 @@ struct multisplit {
         position[j] += static_cast<int>(ts.count[warp][static_cast<unsigned>(digit_at(j))]);
   }
 
-  /// rank_by with the tile's digit counts known before the ranking rounds (CUB's onesweep "early
-  /// counts"): a histogram of fire-and-forget shared atomics, the block scan, then
-  /// on_counts(start, count) on every thread d (one thread a digit: radix == BLOCK_THREADS) with where
-  /// digit d starts in the tile and how many items have it, then the rounds of rank_by's phase 1
-  /// counting up from each warp's scanned start, so they give final positions. A caller publishes its
-  /// tile's counts in on_counts, ahead of the rounds (a radix pass's look-back successors wait less).
-  /// start() and count() are NOT valid afterwards: keep what on_counts was given. FULL as in rank_by.
-  template <bool FULL = false, class DigitAt, class OnCounts>
-  __device__ static void rank_early_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS],
+  /// rank_early_by's work; FULL: every item is live.
+  template <bool FULL, class DigitAt, class OnCounts>
+  __device__ static void rank_early_all_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS],
                                        OnCounts on_counts) {
     static_assert(radix == BLOCK_THREADS, "carry: rank_early_by gives one digit to each thread");
     const int warp = threadIdx.x / detail::warp_threads;
@@ -144,7 +185,6 @@ struct multisplit {
     rounds<FULL>(ts, digit_at, valid, position);
   }
 
- private:
   /// Zeroes the counters (and the peer masks); ends with a barrier.
   __device__ static void clear(temp_storage& ts) {
     std::uint32_t* flat = &ts.count[0][0];
