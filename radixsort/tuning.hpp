@@ -23,16 +23,21 @@ constexpr int threads = 256;
 #ifndef CARRY_RADIX_ITEMS4
 #define CARRY_RADIX_ITEMS4 20
 #endif
+#ifndef CARRY_RADIX_ITEMS8
+#define CARRY_RADIX_ITEMS8 8
+#endif
 template <int BYTES>
 constexpr int items() {
-  return BYTES <= 4 ? CARRY_RADIX_ITEMS4 : BYTES <= 8 ? 8 : 4;
+  return BYTES <= 4 ? CARRY_RADIX_ITEMS4 : BYTES <= 8 ? CARRY_RADIX_ITEMS8 : 4;
 }
 /// Items a thread at most on the cluster path (small inputs, below), by the wider of key and value: 16 for
 /// 4-byte types (the onesweep tile's 20 put 2^16 u32 keys in 13 tiles of 5120 instead of 16 of 4096:
-/// 39.7 us against 33.6, h100-radix-f2933c0.txt against h100-radix.txt), the onesweep tile's otherwise.
+/// 39.7 us against 33.6, h100-radix-f2933c0.txt against h100-radix.txt); 8 for 8-byte types (the
+/// onesweep's former 8: more would not fit 48 KB of static shared memory beside the cluster's inbox);
+/// the onesweep tile's otherwise.
 template <int BYTES>
 constexpr int cluster_items_max() {
-  return BYTES <= 4 ? 16 : items<BYTES>();
+  return BYTES <= 4 ? 16 : BYTES <= 8 ? 8 : items<BYTES>();
 }
 
 /// Blocks an SM the onesweep kernel's registers must allow (__launch_bounds__). Measured with
@@ -129,12 +134,15 @@ constexpr bool persistent_onesweep = !HAS_VALUES;
 #ifndef CARRY_RADIX_PADDED_PAIRS
 #define CARRY_RADIX_PADDED_PAIRS 0
 #endif
+#ifndef CARRY_RADIX_WHOLE_KEY_BYTES
+#define CARRY_RADIX_WHOLE_KEY_BYTES 4
+#endif
 template <bool HAS_VALUES, int KEY_BYTES>
-constexpr bool whole_tiles =
-    HAS_VALUES ? CARRY_RADIX_WHOLE_PAIRS != 0 : (CARRY_RADIX_WHOLE_KEYS != 0 && KEY_BYTES <= 4);
+constexpr bool whole_tiles = HAS_VALUES ? CARRY_RADIX_WHOLE_PAIRS != 0
+                                        : (CARRY_RADIX_WHOLE_KEYS != 0 && KEY_BYTES <= CARRY_RADIX_WHOLE_KEY_BYTES);
 template <bool HAS_VALUES, int KEY_BYTES>
-constexpr bool padded_partial_tiles =
-    HAS_VALUES ? CARRY_RADIX_PADDED_PAIRS != 0 : (CARRY_RADIX_PADDED_KEYS != 0 && KEY_BYTES <= 4);
+constexpr bool padded_partial_tiles = HAS_VALUES ? CARRY_RADIX_PADDED_PAIRS != 0
+                                                 : (CARRY_RADIX_PADDED_KEYS != 0 && KEY_BYTES <= CARRY_RADIX_WHOLE_KEY_BYTES);
 
 /// Small inputs: up to this many tiles run as one cluster of blocks (one launch, digit counts exchanged
 /// in distributed shared memory, every pass in the same launch), with the fewest of a quarter, a half or
@@ -154,6 +162,16 @@ constexpr int cluster_tiles = 16;
 #define CARRY_RADIX_CLUSTER_PADDED 1
 #endif
 constexpr bool cluster_padded = CARRY_RADIX_CLUSTER_PADDED != 0;
+
+/// The cluster path's exchange of digit counts: early (the multisplit's histogram and scan first, each
+/// block's counts pushed into every block's inbox, lookback::cluster_push_all_arrive, and the ranking
+/// rounds run while the cluster barrier completes; the sums read from the block's own shared memory) or
+/// late (rank, a cluster barrier, then each thread reads its digit's count from every block's shared
+/// memory: 16 remote loads in batches of 4). Measured: see h100-tune-radix-*.log (variant cluster_late).
+#ifndef CARRY_RADIX_CLUSTER_EARLY
+#define CARRY_RADIX_CLUSTER_EARLY 1
+#endif
+constexpr bool cluster_early = CARRY_RADIX_CLUSTER_EARLY != 0;
 
 /// Onesweep look-back words are packed 32-bit counts (state in 2 bits, counts below 2^30): a launch
 /// sorts a portion of at most this many items, so no chain count can overflow; a larger input takes one

@@ -50,6 +50,7 @@ if has sanitize; then
     run_tool $tool test_block_coarsened
     run_tool $tool test_block_trees
     run_tool $tool test_block_kogge_stone
+    run_tool $tool test_block_multisplit
     run_tool $tool test_scan_int_wide "device scan uint32"
     run_tool $tool test_scan_int_narrow "device scan uint8"
     run_tool $tool test_scan_custom

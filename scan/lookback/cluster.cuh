@@ -38,6 +38,34 @@ __device__ void cluster_push(T* inbox, const T& value, int rank, int first, int 
 #endif
 }
 
+/// The vector form for a kernel that exchanges every pass (the radix sort's cluster path): thread i of
+/// every block writes `value` into inbox[rank * WIDTH + i] of every block of the cluster (its own
+/// included), then arrives at the cluster barrier (release), so the caller can work while the others
+/// catch up; cluster_wait then makes every value pushed into this block's inbox visible. Every block
+/// must have started (cluster_started, then cluster_wait, before the first push), and an owner's reads
+/// of its inbox must be done before any block's next push (a cluster barrier between them).
+///   4 blocks, WIDTH 2, block b pushes (b, 10 b)  ->  every inbox [0 0 1 10 2 20 3 30]
+template <int WIDTH, class T>
+__device__ __forceinline__ void cluster_push_all_arrive(T* inbox, const T& value, int rank, int blocks) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();
+#else
+  namespace cg = cooperative_groups;
+  cg::cluster_group cluster = cg::this_cluster();
+  T* slot = &inbox[rank * WIDTH + static_cast<int>(threadIdx.x)];
+  if (threadIdx.x < WIDTH)
+    for (int r = 0; r < blocks; ++r) *cluster.map_shared_rank(slot, static_cast<unsigned>(r)) = value;
+  asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+#endif
+}
+
+/// Waits at the cluster barrier (acquire) that cluster_started or cluster_push_all_arrive arrived at.
+__device__ __forceinline__ void cluster_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+#endif
+}
+
 /// Launches `kernel` as one cluster of `blocks` blocks (the whole grid; at most what the device
 /// co-schedules, detail::cluster_limit), `smem` bytes of dynamic shared memory each.
 template <class... Params, class... Args>

@@ -25,17 +25,18 @@ using A = carry::radix_sort_algorithm;
 static const char* const variant = CARRY_TUNE_STR(CARRY_TUNE_VARIANT);
 
 namespace {
-/// sort_keys u32 of kin (n keys) checked against CUB bit for bit, then both timed (cold L2, medians of 15).
+/// sort_keys of kin (n keys) checked against CUB bit for bit, then both timed (cold L2, medians of 15).
 struct keys_run {
   bool ok;
   double carry_us, cub_us;
 };
-template <class Cold>
-keys_run keys_against_cub(Cold& cold, device_buffer<std::uint32_t>& kin, device_buffer<std::uint32_t>& kout,
-                          device_buffer<std::uint32_t>& kref, device_buffer<unsigned char>& temp, std::size_t n) {
+template <class Cold, class K>
+keys_run keys_against_cub(Cold& cold, device_buffer<K>& kin, device_buffer<K>& kout, device_buffer<K>& kref,
+                          device_buffer<unsigned char>& temp, std::size_t n) {
   const auto nn = static_cast<std::int64_t>(n);
+  constexpr int bits = 8 * static_cast<int>(sizeof(K));
   auto mine = [&] { std::size_t x = temp.n; return carry::sort_keys(temp.ptr, x, kin.ptr, kout.ptr, nn); };
-  auto cub = [&] { std::size_t x = temp.n; return cub_radix_keys(temp.ptr, x, kin.ptr, kref.ptr, nn, 0, 32, false, true, 0); };
+  auto cub = [&] { std::size_t x = temp.n; return cub_radix_keys(temp.ptr, x, kin.ptr, kref.ptr, nn, 0, bits, false, true, 0); };
   CARRY_CUDA_OR_DIE(cub());
   CARRY_CUDA_OR_DIE(mine());
   CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
@@ -52,10 +53,12 @@ int main() {
   device_buffer<unsigned char> flush(std::size_t{192} << 20);
   auto cold = [&](int r) { CARRY_CUDA_OR_DIE(cudaMemsetAsync(flush.ptr, r & 0xff, flush.n)); };
   std::printf("%s: peers %d, counts %d, early %d, window %d, items %d, min blocks %d, histogram %d blocks x %d vectors, "
-              "whole tiles keys %d pairs %d, padded last tile keys %d pairs %d\n",
+              "whole tiles keys %d pairs %d, padded last tile keys %d pairs %d, 8-byte items %d, whole up to %d-byte keys, "
+              "cluster early %d\n",
               variant, CARRY_RADIX_PEERS, CARRY_RADIX_COUNTS, CARRY_RADIX_EARLY, CARRY_RADIX_LOOKBACK_WINDOW,
               CARRY_RADIX_ITEMS4, CARRY_RADIX_MIN_BLOCKS, CARRY_RADIX_HIST_BLOCKS, CARRY_RADIX_HIST_VECTORS,
-              CARRY_RADIX_WHOLE_KEYS, CARRY_RADIX_WHOLE_PAIRS, CARRY_RADIX_PADDED_KEYS, CARRY_RADIX_PADDED_PAIRS);
+              CARRY_RADIX_WHOLE_KEYS, CARRY_RADIX_WHOLE_PAIRS, CARRY_RADIX_PADDED_KEYS, CARRY_RADIX_PADDED_PAIRS,
+              CARRY_RADIX_ITEMS8, CARRY_RADIX_WHOLE_KEY_BYTES, CARRY_RADIX_CLUSTER_EARLY);
   // temp storage for the largest call of each size (carry's pairs and three-kernel keys, CUB's keys)
   auto temp_for = [](std::size_t n, device_buffer<std::uint32_t>& kin, device_buffer<std::uint32_t>& kout,
                      device_buffer<std::uint32_t>& kref) {
@@ -97,6 +100,17 @@ int main() {
     ok = ok && kout.download(n) == want && vout.download(n) == want; // values = keys: they sort alike
     std::printf("%s 2^%d %s keys %.1f us (%.3fx cub %.1f), three %.1f, pairs %.1f\n", variant, l,
                 ok ? "ok" : "MISMATCH", k.carry_us, k.cub_us / k.carry_us, k.cub_us, keys_three, pairs);
+    if (l >= 24) { // u64 keys (8-byte tiles: CARRY_RADIX_ITEMS8, CARRY_RADIX_WHOLE_KEY_BYTES)
+      device_buffer<std::uint64_t> k8in(n), k8out(n), k8ref(n);
+      k8in.upload(make_keys<std::uint64_t>(n, key_dist::uniform, l));
+      std::size_t need = 0, b = 0;
+      carry::sort_keys(nullptr, need, k8in.ptr, k8out.ptr, nn);
+      cub_radix_keys(nullptr, b, k8in.ptr, k8ref.ptr, nn, 0, 64, false, true, 0);
+      device_buffer<unsigned char> temp8(std::max(need, b));
+      const keys_run k8 = keys_against_cub(cold, k8in, k8out, k8ref, temp8, n);
+      std::printf("%s 2^%d %s u64 keys %.1f us (%.3fx cub %.1f)\n", variant, l, k8.ok ? "ok" : "MISMATCH", k8.carry_us,
+                  k8.cub_us / k8.carry_us, k8.cub_us);
+    }
   }
   // ---- the adaptive inputs at 2^26 (sorted, all equal, two values): check, then carry against CUB ----
   {
