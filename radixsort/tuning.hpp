@@ -14,8 +14,8 @@ constexpr int digit_bits = 8;
 constexpr int radix = 1 << digit_bits;
 constexpr int threads = 256;
 
-/// Items a thread per tile by the wider of key and value: tiles of 16 KB staged, whatever the types
-/// (4-byte: 20 items, 5120 a tile; 8-byte: 8; 16-byte: 4). Sized by shared memory (stage 20 KB, digits,
+/// Items a thread per tile by the wider of key and value (4-byte: 20 items, 5120 a tile, 20 KB staged;
+/// 8-byte: 12, below; 16-byte: 4). Sized by shared memory (stage 20 KB, digits,
 /// 8 warps x 256 counters and masks: about 44 KB a block; 24 items exceed 48 KB of static shared memory)
 /// and registers. For u32 keys 16 beat 8 and 12 (below); with early counts, leader counts and a
 /// look-back window of 4, 20 items at 3 blocks an SM beat 16 at 4 (h100-tune-radix-8806bdc-2.log, u32
@@ -23,12 +23,23 @@ constexpr int threads = 256;
 #ifndef CARRY_RADIX_ITEMS4
 #define CARRY_RADIX_ITEMS4 20
 #endif
+/// 8-byte tiles (the wider of key and value 8 bytes: u64, i64 and f64 keys; 8-byte values): 12 a thread,
+/// 3072 keys a tile, 46 KB of shared memory. Measured (h100-tune-radix-114d990.log, u64 keys, CUB's best
+/// in the same runs): 8 items (the former 16 KB stage) 5821 us at 2^26 (0.748x CUB), 10 items 5203
+/// (0.838x), 12 items 4816 (0.904x); at 2^24 1497 / 1339 / 1240 us (0.80x / 0.90x / 0.97x). ptxas: u64
+/// keys 64 registers at 8 and 12 items (no spill), pairs 70-72 at 8 and 80 at 12 (no spill); 13 items
+/// take 72 registers for keys and 48.4 KB, 14 exceed 48 KB of static shared memory. Whole tiles for
+/// 8-byte keys at 10 items: level (5214 us, CARRY_RADIX_WHOLE_KEY_BYTES below). Pairs whose wider type
+/// is 8 bytes: CARRY_RADIX_ITEMS8_PAIRS, measured in h100-tune-radix-*.log (variant pairs8_items8).
 #ifndef CARRY_RADIX_ITEMS8
-#define CARRY_RADIX_ITEMS8 8
+#define CARRY_RADIX_ITEMS8 12
 #endif
-template <int BYTES>
+#ifndef CARRY_RADIX_ITEMS8_PAIRS
+#define CARRY_RADIX_ITEMS8_PAIRS 12
+#endif
+template <int BYTES, bool HAS_VALUES = false>
 constexpr int items() {
-  return BYTES <= 4 ? CARRY_RADIX_ITEMS4 : BYTES <= 8 ? CARRY_RADIX_ITEMS8 : 4;
+  return BYTES <= 4 ? CARRY_RADIX_ITEMS4 : BYTES <= 8 ? (HAS_VALUES ? CARRY_RADIX_ITEMS8_PAIRS : CARRY_RADIX_ITEMS8) : 4;
 }
 /// Items a thread at most on the cluster path (small inputs, below), by the wider of key and value: 16 for
 /// 4-byte types (the onesweep tile's 20 put 2^16 u32 keys in 13 tiles of 5120 instead of 16 of 4096:
@@ -43,11 +54,19 @@ constexpr int cluster_items_max() {
 /// Blocks an SM the onesweep kernel's registers must allow (__launch_bounds__). Measured with
 /// atomic_or peers, u32 keys at 2^26 (h100-tune-radix.log): 1 (104 registers, 2 blocks) 3085 us,
 /// 3: 2631, 4: 2459; 8 items a thread with 4 blocks: 3255; 12 items with 3 blocks: 2944. With 20 items
-/// a thread (above) 3 is what shared memory allows anyway (about 44 KB a block).
+/// a thread (above), 16 at 4 blocks lost to 20 at 3 (1599 against 1511 us, h100-tune-radix-bf4fa31.log).
+/// Keys only (CARRY_RADIX_MIN_BLOCKS; the persistent grid is this many blocks an SM) and pairs
+/// (CARRY_RADIX_MIN_BLOCKS_PAIRS) apart: ptxas at 4 blocks (64 registers) spills 16 bytes for u32 keys
+/// at 20 items (whole tiles) and 88 for u32/u32 pairs; u64 keys at 12 items need 64 registers at 3.
+/// Measured in h100-tune-radix-*.log (variant keys_blocks4).
 #ifndef CARRY_RADIX_MIN_BLOCKS
 #define CARRY_RADIX_MIN_BLOCKS 3
 #endif
-constexpr int onesweep_min_blocks = CARRY_RADIX_MIN_BLOCKS;
+#ifndef CARRY_RADIX_MIN_BLOCKS_PAIRS
+#define CARRY_RADIX_MIN_BLOCKS_PAIRS 3
+#endif
+template <bool HAS_VALUES>
+constexpr int onesweep_min_blocks = HAS_VALUES ? CARRY_RADIX_MIN_BLOCKS_PAIRS : CARRY_RADIX_MIN_BLOCKS;
 
 /// How the multisplit's lanes find the others of their digit (block::peer_method): CARRY_RADIX_PEERS=0/1/2
 /// (match_any, ballot, atomic_or). With load/store counts, u32 keys at 2^26 took 4304 / 3585 / 3079 us,
@@ -167,7 +186,10 @@ constexpr bool cluster_padded = CARRY_RADIX_CLUSTER_PADDED != 0;
 /// block's counts pushed into every block's inbox, lookback::cluster_push_all_arrive, and the ranking
 /// rounds run while the cluster barrier completes; the sums read from the block's own shared memory) or
 /// late (rank, a cluster barrier, then each thread reads its digit's count from every block's shared
-/// memory: 16 remote loads in batches of 4). Measured: see h100-tune-radix-*.log (variant cluster_late).
+/// memory: 16 remote loads in batches of 4). Measured (h100-tune-radix-114d990.log, CUB in the same runs):
+/// u32 keys 2^14 20.5 us against 22.1 late (CUB 47.8), 2^16 28.4 against 31.8 (CUB 55.9); pairs u32/u32
+/// 2^14 25.2 against 26.4, 2^16 37.0 against 39.5. ptxas: early needs no spill (late spilled 12 bytes
+/// at 4 items a thread) and 47.2 KB of shared memory at 16 items (the inbox holds 16-bit counts).
 #ifndef CARRY_RADIX_CLUSTER_EARLY
 #define CARRY_RADIX_CLUSTER_EARLY 1
 #endif

@@ -50,7 +50,7 @@ struct tile_shape {
   static constexpr bool has_values = !std::is_same_v<V, null_value>;
   static constexpr int widest = has_values && sizeof(V) > sizeof(K) ? static_cast<int>(sizeof(V)) : static_cast<int>(sizeof(K));
   static constexpr int threads = radix_tuning::threads;
-  static constexpr int items = radix_tuning::items<widest>();
+  static constexpr int items = radix_tuning::items<widest, has_values>();
   static constexpr int tile_items = threads * items;
   static_assert(threads == radix_tuning::radix, "carry: one thread per digit");
 };

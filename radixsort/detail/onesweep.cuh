@@ -119,7 +119,7 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
 /// grid of one wave: a skipped pass costs one wave of blocks that exit, not one block a tile). A whole
 /// tile runs onesweep_tile's FULL form, the input's last (partial) tile the checked one.
 template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
-__global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_min_blocks)
+__global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_min_blocks<HAS_VALUES>)
     onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, Digit digit, const sort_control* control,
                     std::uint64_t* bases) {
   using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V>;
@@ -181,7 +181,8 @@ cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout
     a.words_offset = layout.state_words_offset;
     a.alternate = layout.alternate, a.set_bytes = layout.state_set_bytes;
     const dim3 grid(static_cast<unsigned>(
-        onesweep_grid(a.portion_tiles, radix_tuning::persistent_onesweep<HAS_VALUES>, sms, radix_tuning::onesweep_min_blocks))),
+        onesweep_grid(a.portion_tiles, radix_tuning::persistent_onesweep<HAS_VALUES>, sms,
+                      radix_tuning::onesweep_min_blocks<HAS_VALUES>))),
         block(radix_tuning::threads);
     cudaError_t e;
     if (layout.clear_once || layout.alternate) {

@@ -46,6 +46,34 @@ keys_run keys_against_cub(Cold& cold, device_buffer<K>& kin, device_buffer<K>& k
   r.cub_us = median_event_us_after(cold, cub, 15, true);
   return r;
 }
+/// sort_pairs K/V of n uniform keys (values = their index) checked against CUB bit for bit, both timed.
+template <class K, class V, class Cold>
+void pairs_against_cub(Cold& cold, std::size_t n, int l) {
+  const auto nn = static_cast<std::int64_t>(n);
+  constexpr int bits = 8 * static_cast<int>(sizeof(K));
+  device_buffer<K> kin(n), kout(n), kref(n);
+  device_buffer<V> vin(n), vout(n), vref(n);
+  kin.upload(make_keys<K>(n, key_dist::uniform, l));
+  std::vector<V> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<V>(i);
+  vin.upload(v);
+  std::size_t need = 0, b = 0;
+  carry::sort_pairs(nullptr, need, kin.ptr, kout.ptr, vin.ptr, vout.ptr, nn);
+  cub_radix_pairs(nullptr, b, kin.ptr, kref.ptr, vin.ptr, vref.ptr, nn, 0, bits, false, true, 0);
+  device_buffer<unsigned char> temp(std::max(need, b));
+  auto mine = [&] { std::size_t x = temp.n; return carry::sort_pairs(temp.ptr, x, kin.ptr, kout.ptr, vin.ptr, vout.ptr, nn); };
+  auto cub = [&] {
+    std::size_t x = temp.n;
+    return cub_radix_pairs(temp.ptr, x, kin.ptr, kref.ptr, vin.ptr, vref.ptr, nn, 0, bits, false, true, 0);
+  };
+  CARRY_CUDA_OR_DIE(cub());
+  CARRY_CUDA_OR_DIE(mine());
+  CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+  const bool ok = kout.download(n) == kref.download(n) && vout.download(n) == vref.download(n);
+  const double mine_us = median_event_us_after(cold, mine, 15, true), cub_us = median_event_us_after(cold, cub, 15, true);
+  std::printf("%s 2^%d %s pairs %d/%d bytes %.1f us (%.3fx cub %.1f)\n", variant, l, ok ? "ok" : "MISMATCH",
+              static_cast<int>(sizeof(K)), static_cast<int>(sizeof(V)), mine_us, cub_us / mine_us, cub_us);
+}
 } // namespace
 
 int main() {
@@ -54,11 +82,11 @@ int main() {
   auto cold = [&](int r) { CARRY_CUDA_OR_DIE(cudaMemsetAsync(flush.ptr, r & 0xff, flush.n)); };
   std::printf("%s: peers %d, counts %d, early %d, window %d, items %d, min blocks %d, histogram %d blocks x %d vectors, "
               "whole tiles keys %d pairs %d, padded last tile keys %d pairs %d, 8-byte items %d, whole up to %d-byte keys, "
-              "cluster early %d\n",
+              "8-byte pairs items %d, cluster early %d\n",
               variant, CARRY_RADIX_PEERS, CARRY_RADIX_COUNTS, CARRY_RADIX_EARLY, CARRY_RADIX_LOOKBACK_WINDOW,
               CARRY_RADIX_ITEMS4, CARRY_RADIX_MIN_BLOCKS, CARRY_RADIX_HIST_BLOCKS, CARRY_RADIX_HIST_VECTORS,
               CARRY_RADIX_WHOLE_KEYS, CARRY_RADIX_WHOLE_PAIRS, CARRY_RADIX_PADDED_KEYS, CARRY_RADIX_PADDED_PAIRS,
-              CARRY_RADIX_ITEMS8, CARRY_RADIX_WHOLE_KEY_BYTES, CARRY_RADIX_CLUSTER_EARLY);
+              CARRY_RADIX_ITEMS8, CARRY_RADIX_WHOLE_KEY_BYTES, CARRY_RADIX_ITEMS8_PAIRS, CARRY_RADIX_CLUSTER_EARLY);
   // temp storage for the largest call of each size (carry's pairs and three-kernel keys, CUB's keys)
   auto temp_for = [](std::size_t n, device_buffer<std::uint32_t>& kin, device_buffer<std::uint32_t>& kout,
                      device_buffer<std::uint32_t>& kref) {
@@ -110,6 +138,10 @@ int main() {
       const keys_run k8 = keys_against_cub(cold, k8in, k8out, k8ref, temp8, n);
       std::printf("%s 2^%d %s u64 keys %.1f us (%.3fx cub %.1f)\n", variant, l, k8.ok ? "ok" : "MISMATCH", k8.carry_us,
                   k8.cub_us / k8.carry_us, k8.cub_us);
+    }
+    if (l >= 24) { // pairs whose wider type is 8 bytes (CARRY_RADIX_ITEMS8_PAIRS): u64/u64 and u32/u64
+      pairs_against_cub<std::uint64_t, std::uint64_t>(cold, n, l);
+      pairs_against_cub<std::uint32_t, std::uint64_t>(cold, n, l);
     }
   }
   // ---- the adaptive inputs at 2^26 (sorted, all equal, two values): check, then carry against CUB ----
