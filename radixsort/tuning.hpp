@@ -195,16 +195,6 @@ constexpr bool cluster_padded = CARRY_RADIX_CLUSTER_PADDED != 0;
 #endif
 constexpr bool cluster_early = CARRY_RADIX_CLUSTER_EARLY != 0;
 
-/// The cluster path's keys-only sorts keep the keys in shared memory between passes: a pass writes each
-/// key into the stage of the block that owns its output position (distributed shared memory; the stage
-/// is free then) and the next pass loads its tile from there, so only the first pass reads global memory
-/// and only the last writes it. Measured: h100-tune-radix-*.log (variant cluster_global: every pass
-/// through global memory, as before).
-#ifndef CARRY_RADIX_CLUSTER_RESIDENT
-#define CARRY_RADIX_CLUSTER_RESIDENT 1
-#endif
-constexpr bool cluster_resident = CARRY_RADIX_CLUSTER_RESIDENT != 0;
-
 /// Onesweep look-back words are packed 32-bit counts (state in 2 bits, counts below 2^30): a launch
 /// sorts a portion of at most this many items, so no chain count can overflow; a larger input takes one
 /// launch per portion, each starting from the digit offsets the previous one left. 2^29 (was 2^28) so

@@ -35,9 +35,6 @@ struct cluster_args {
 ///   the engine's block scan of the totals gives each digit's start;
 ///   scatter keys, then values, to the pass's destination; cluster barrier (the pass's global writes
 ///   visible to every block; every inbox read before the next pass's pushes).
-///   Keys only (radix_tuning::cluster_resident): every pass but the last writes each key into the stage
-///   of the block that owns its output position (distributed shared memory) instead of global memory,
-///   and every pass but the first loads its tile from its own stage; only the last pass writes the output.
 /// Without early counts: rank the tile (rank_by), publish the counts in this block's shared memory,
 /// cluster barrier, and thread d reads digit d's count from every block (distributed shared memory).
 template <int ITEMS, bool HAS_VALUES, class K, class V>
@@ -55,7 +52,6 @@ __global__ void __launch_bounds__(radix_tuning::threads)
   static_assert(storage::tile_items < 65536, "carry: a tile's digit count fits 16 bits");
   using count_t = std::conditional_t<radix_tuning::cluster_early, std::uint16_t, std::uint32_t>;
   constexpr int slots = radix_tuning::cluster_early ? radix_tuning::cluster_tiles : 1;
-  constexpr bool resident = !HAS_VALUES && radix_tuning::cluster_resident;
   __shared__ storage ts;
   // early: every block's digit counts, pushed by each block (inbox[r][d]); else this tile's counts only
   __shared__ count_t counts[slots][radix];
@@ -73,10 +69,7 @@ __global__ void __launch_bounds__(radix_tuning::threads)
     int pos[ITEMS];
     const radix_digit<K> digit{spec};
     const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); };
-    // keys only, resident (radix_tuning::cluster_resident): after the first pass each block's tile of the
-    // previous pass's output is in its own stage (the others wrote it there)
-    const bool from_stage = resident && p > 0;
-    load_keys<ITEMS>(from_stage ? static_cast<const K*>(ts.stage.keys) : kb.src(p, a.passes) + base, valid, key);
+    load_keys<ITEMS>(kb.src(p, a.passes) + base, valid, key);
     int start = 0;               // where digit dd starts in this tile
     std::uint32_t total[1] = {0}; // digit dd's keys in the whole input
     std::uint32_t before = 0;     // ... in the tiles before this one
@@ -106,25 +99,11 @@ __global__ void __launch_bounds__(radix_tuning::threads)
     }
     scan_t(scan_ts).exclusive_scan(total, std::uint32_t{0}, sum{});
     ts.adjust[dd] = std::uint64_t{total[0]} + before - static_cast<std::uint64_t>(start);
-    if (resident && p + 1 < a.passes) {
-      // ---- resident: each key straight into the stage of the block that owns its output position (every
-      // block's loads of this pass came before the cluster barrier above, so no stage is still read) ----
-      __syncthreads(); // the adjustments
-      CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j)
-        if (ms::item_index(j) < valid) { // a padded tile's dead items are never written
-          const std::uint64_t g = ts.adjust[digit_at(j)] + static_cast<std::uint64_t>(pos[j]);
-          const auto owner = static_cast<unsigned>(g / storage::tile_items);
-          K* slot = &ts.stage.keys[g - std::uint64_t{owner} * storage::tile_items];
-          *cluster.map_shared_rank(slot, owner) = key[j];
-        }
-    } else {
-      // ---- scatter (its first barrier publishes the adjustments) ----
-      const V* vsrc = HAS_VALUES ? vb.src(p, a.passes) + base : nullptr;
-      scatter_tile<ITEMS, HAS_VALUES>(ts, digit, key, digit_at, pos, valid, kb.dst(p, a.passes), vsrc,
-                                      HAS_VALUES ? vb.dst(p, a.passes) : nullptr);
-    }
-    cluster.sync(); // the pass's writes (global, or other blocks' stages) visible to every block
+    // ---- scatter (its first barrier publishes the adjustments) ----
+    const V* vsrc = HAS_VALUES ? vb.src(p, a.passes) + base : nullptr;
+    scatter_tile<ITEMS, HAS_VALUES>(ts, digit, key, digit_at, pos, valid, kb.dst(p, a.passes), vsrc,
+                                    HAS_VALUES ? vb.dst(p, a.passes) : nullptr);
+    cluster.sync();
   }
 #endif
 }
