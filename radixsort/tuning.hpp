@@ -30,7 +30,8 @@ constexpr int threads = 256;
 /// keys 64 registers at 8 and 12 items (no spill), pairs 70-72 at 8 and 80 at 12 (no spill); 13 items
 /// take 72 registers for keys and 48.4 KB, 14 exceed 48 KB of static shared memory. Whole tiles for
 /// 8-byte keys at 10 items: level (5214 us, CARRY_RADIX_WHOLE_KEY_BYTES below). Pairs whose wider type
-/// is 8 bytes: CARRY_RADIX_ITEMS8_PAIRS, measured in h100-tune-radix-*.log (variant pairs8_items8).
+/// is 8 bytes (CARRY_RADIX_ITEMS8_PAIRS), 12 against 8 items at 2^26 (h100-tune-radix-5c0c088.log):
+/// u64/u64 9568 us against 10480 (CUB 8173), u32/u64 4068 against 4474 (CUB 3156).
 #ifndef CARRY_RADIX_ITEMS8
 #define CARRY_RADIX_ITEMS8 12
 #endif
@@ -58,7 +59,8 @@ constexpr int cluster_items_max() {
 /// Keys only (CARRY_RADIX_MIN_BLOCKS; the persistent grid is this many blocks an SM) and pairs
 /// (CARRY_RADIX_MIN_BLOCKS_PAIRS) apart: ptxas at 4 blocks (64 registers) spills 16 bytes for u32 keys
 /// at 20 items (whole tiles) and 88 for u32/u32 pairs; u64 keys at 12 items need 64 registers at 3.
-/// Measured in h100-tune-radix-*.log (variant keys_blocks4).
+/// Keys at 4 (h100-tune-radix-5c0c088.log, 2^26): u32 1574 us against 1513 at 3, u64 5172 against 4808
+/// (the same 64-register kernel: only the persistent grid grew), so 3.
 #ifndef CARRY_RADIX_MIN_BLOCKS
 #define CARRY_RADIX_MIN_BLOCKS 3
 #endif
