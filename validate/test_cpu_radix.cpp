@@ -349,6 +349,23 @@ TEST_CASE("radix cluster items: the fewest items a thread that still fit the clu
   STATIC_REQUIRE(cluster_items(1 << 16, 256, 16, 16) == 16);
 }
 
+TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and pairs apart", "[radix]") {
+  namespace rt = carry::radix_tuning;
+  STATIC_REQUIRE(rt::items<1>() == rt::items<4>());
+  STATIC_REQUIRE(rt::items<4, true>() == rt::items<4>()); // 4-byte keys and pairs: one tile (20 items)
+  STATIC_REQUIRE(rt::items<8>() == CARRY_RADIX_ITEMS8);    // u64 / i64 / f64 keys (12)
+  STATIC_REQUIRE(rt::items<8, true>() == CARRY_RADIX_ITEMS8_PAIRS);
+  STATIC_REQUIRE(rt::items<16, true>() == 4);
+  // every tile's stage (keys, or values in the same bytes) is at most 24 KB: beside the digits, the
+  // multisplit's counters and masks and the adjustments it fits 48 KB of static shared memory
+  STATIC_REQUIRE(rt::threads * rt::items<4>() * 4 <= 24 * 1024);
+  STATIC_REQUIRE(rt::threads * rt::items<8>() * 8 <= 24 * 1024);
+  STATIC_REQUIRE(rt::threads * rt::items<8, true>() * 8 <= 24 * 1024);
+  STATIC_REQUIRE(rt::threads * rt::items<16, true>() * 16 <= 24 * 1024);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<false> >= 1);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<true> >= 1);
+}
+
 TEST_CASE("radix onesweep grid: a block a tile, or one wave of persistent blocks", "[radix]") {
   using carry::radix_detail::onesweep_grid;
   REQUIRE(onesweep_grid(16384, false, 132, 4) == 16384);
