@@ -116,8 +116,9 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
 /// apps' bin_digit: bin_by_key's one pass). A block whose pass the histogram marked skipped returns at
 /// once. Otherwise it takes a ticket (tiles in the order blocks start) and runs onesweep_tile; with
 /// radix_tuning::persistent_onesweep (keys only) it takes tickets until the portion's tiles are gone (a
-/// grid of one wave: a skipped pass costs one wave of blocks that exit, not one block a tile). A whole
-/// tile runs onesweep_tile's FULL form, the input's last (partial) tile the checked one.
+/// grid of one wave: a skipped pass costs one wave of blocks that exit, not one block a tile). With
+/// radix_tuning::whole_tiles a whole tile runs onesweep_tile's FULL form; the input's last (partial) tile,
+/// and every tile without whole_tiles, the other (padded or checked: radix_tuning::padded_partial_tiles).
 template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
 __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_min_blocks<HAS_VALUES>)
     onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, Digit digit, const sort_control* control,
