@@ -24,6 +24,17 @@ constexpr bool stageable() {
   return sizeof(T) <= 16 && 16 % sizeof(T) == 0 && (ITEMS * sizeof(T)) % 16 == 0;
 }
 
+/// Loads a staged tile's thread issues before their shared stores (staged_tile::load_items): the largest
+/// divisor of ITEMS up to 8 (ITEMS 32 or 16: 8; 28: 7; 12: 6).
+constexpr int load_batch(int items) {
+  int b = items < 8 ? items : 8;
+  while (items % b != 0) --b;
+  return b;
+}
+static_assert(load_batch(32) == 8 && load_batch(16) == 8 && load_batch(28) == 7 && load_batch(12) == 6 &&
+                  load_batch(5) == 5 && load_batch(1) == 1,
+              "carry: load_batch");
+
 /// Tile of BLOCK_THREADS x ITEMS items held in shared memory, blocked (thread t owns items t*ITEMS ..).
 /// Each warp owns the contiguous run of 32 * vcount chunks its threads own, so filling and draining a
 /// full tile (warp-striped, 512 contiguous bytes per warp instruction) needs only __syncwarp. Chunks sit
@@ -147,7 +158,7 @@ struct staged_tile {
   /// (measured: a tile of 8191 u32 took 18.4 us against 6.9 for a full one).
   template <class In>
   __device__ static void load_items(temp_storage& ts, const In* tile_in, int valid) {
-    constexpr int batch = ITEMS < 8 ? ITEMS : 8;
+    constexpr int batch = load_batch(ITEMS);
     static_assert(ITEMS % batch == 0, "carry: whole batches");
     CARRY_UNROLL
     for (int b = 0; b < ITEMS; b += batch) {
