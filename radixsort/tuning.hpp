@@ -42,6 +42,34 @@ template <int BYTES, bool HAS_VALUES = false>
 constexpr int items() {
   return BYTES <= 4 ? CARRY_RADIX_ITEMS4 : BYTES <= 8 ? (HAS_VALUES ? CARRY_RADIX_ITEMS8_PAIRS : CARRY_RADIX_ITEMS8) : 4;
 }
+/// Items a thread of the onesweep tiles of mid-sized inputs (n <= 2^CARRY_RADIX_MID_MAX_LOG2, above the
+/// cluster path), by the wider of key and value (0: the tile above at every size). Below about 2^20 a
+/// pass has fewer tiles than the SMs' resident blocks, so its time is one tile's latency (20 serial
+/// ranking rounds, the look-back) plus the launch, not throughput: more, shorter tiles.
+#ifndef CARRY_RADIX_MID_ITEMS4
+#define CARRY_RADIX_MID_ITEMS4 0
+#endif
+#ifndef CARRY_RADIX_MID_ITEMS8
+#define CARRY_RADIX_MID_ITEMS8 0
+#endif
+#ifndef CARRY_RADIX_MID_MAX_LOG2
+#define CARRY_RADIX_MID_MAX_LOG2 19
+#endif
+template <int BYTES>
+constexpr int mid_items() {
+  return BYTES <= 4 ? CARRY_RADIX_MID_ITEMS4 : BYTES <= 8 ? CARRY_RADIX_MID_ITEMS8 : 0;
+}
+constexpr std::int64_t mid_items_max_n = std::int64_t{1} << CARRY_RADIX_MID_MAX_LOG2;
+
+/// The onesweep path's kernels after the first (the passes, the finishing copy) launch as programmatic
+/// dependents of the kernel before them (lookback::launch_prepared): each kernel lets its dependent
+/// launch as it starts, and the dependent waits for it to finish before it reads anything, so the
+/// launch of each grid overlaps the tail of the one before.
+#ifndef CARRY_RADIX_PDL
+#define CARRY_RADIX_PDL 0
+#endif
+constexpr bool pdl = CARRY_RADIX_PDL != 0;
+
 /// Items a thread at most on the cluster path (small inputs, below), by the wider of key and value: 16 for
 /// 4-byte types (the onesweep tile's 20 put 2^16 u32 keys in 13 tiles of 5120 instead of 16 of 4096:
 /// 39.7 us against 33.6, h100-radix-f2933c0.txt against h100-radix.txt); 8 for 8-byte types (the

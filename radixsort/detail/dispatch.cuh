@@ -63,9 +63,11 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                                   three.grid * radix_tuning::radix, stream);
         e != cudaSuccess)
       return e;
+  constexpr int mid_items = radix_tuning::mid_items<shape::widest>();
+  const int onesweep_items_ = onesweep_items(nn, shape::items, mid_items, radix_tuning::mid_items_max_n);
   const std::int64_t tile_items = path == sort_path::three_kernel ? three_shape<K, V>::tile_items
                                   : path == sort_path::cluster    ? cshape::tile_items
-                                                                  : shape::tile_items;
+                                                                  : std::int64_t{shape::threads} * onesweep_items_;
   const sort_layout layout = make_sort_layout(path, nn, passes, tile_items, sizeof(K), HAS_VALUES ? sizeof(V) : 0,
                                               kb.double_buffer, three.grid, scan_bytes);
   if (d_temp_storage == nullptr) {
@@ -164,13 +166,28 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   }
   for (int p = 0; p < passes; ++p) {
     const radix_digit<K> digit{pass_digit(begin_bit, end_bit, p, radix_tuning::digit_bits, descending)};
-    if (const cudaError_t e = launch_onesweep_pass<HAS_VALUES>(d_temp_storage, layout, p, passes, digit, kb, vb, control,
-                                                               bases, lim.sms, stream);
-        e != cudaSuccess)
-      return e;
+    cudaError_t e;
+    if constexpr (mid_items > 0) {
+      if (onesweep_items_ == mid_items)
+        e = launch_onesweep_pass<HAS_VALUES, mid_items>(d_temp_storage, layout, p, passes, digit, kb, vb, control, bases,
+                                                        lim.sms, stream, radix_tuning::pdl);
+      else
+        e = launch_onesweep_pass<HAS_VALUES>(d_temp_storage, layout, p, passes, digit, kb, vb, control, bases, lim.sms,
+                                             stream, radix_tuning::pdl);
+    } else {
+      e = launch_onesweep_pass<HAS_VALUES>(d_temp_storage, layout, p, passes, digit, kb, vb, control, bases, lim.sms,
+                                           stream, radix_tuning::pdl);
+    }
+    if (e != cudaSuccess) return e;
   }
-  // ---- the result where the caller expects it ----
-  finish_copy_kernel<HAS_VALUES><<<copy_blocks(nn), 256, 0, stream>>>(kb, vb, control, passes, nn);
+  // ---- the result where the caller expects it (after the last pass, its programmatic dependent) ----
+  auto* finish = finish_copy_kernel<HAS_VALUES, K, V>;
+  const cudaError_t e = radix_tuning::pdl ? lookback::launch_prepared(finish, dim3(copy_blocks(nn)), dim3(256), stream,
+                                                                        kb, vb, static_cast<const sort_control*>(control),
+                                                                        passes, nn)
+                                          : (finish<<<copy_blocks(nn), 256, 0, stream>>>(kb, vb, control, passes, nn),
+                                             cudaGetLastError());
+  if (e != cudaSuccess) return e;
   return detail::after_launch(stream);
 }
 

@@ -7,6 +7,7 @@
 
 #include "../../scan/block_scan.cuh"
 #include "../../scan/detail/warp.cuh"
+#include "../../scan/lookback/ticket.cuh"
 #include "../../scan/operators.hpp"
 #include "../tuning.hpp"
 #include "key_traits.hpp"
@@ -127,6 +128,7 @@ __global__ void __launch_bounds__(THREADS, radix_tuning::histogram_blocks_per_sm
   __shared__ typename scan_t::temp_storage scan_ts;
   __shared__ bool last;
   const unsigned full = 0xffffffffu;
+  lookback::allow_dependents(); // the first pass may launch now (radix_tuning::pdl); it waits for this grid
   for (int i = threadIdx.x; i < max_passes * radix; i += THREADS) (&counters[0][0])[i] = 0;
   __syncthreads();
   // ---- count, and look for a pair out of order ----

@@ -126,6 +126,10 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
   using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V>;
   __shared__ storage ts;
   __shared__ std::uint32_t ticket;
+  // ---- launched as the previous kernel's programmatic dependent (radix_tuning::pdl): let the next
+  // kernel launch, wait for the previous one to finish (at once otherwise) ----
+  lookback::allow_dependents();
+  lookback::wait_for_previous_grid();
   const unsigned skip = control->skip_mask; // written by the histogram, launches ago
   if (skip >> a.pass & 1u) return;
   const int k = executed_passes(skip, a.host_passes), j = executed_before(skip, a.pass);
@@ -158,16 +162,18 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
   }
 }
 
-/// Launches pass p of `passes` over the layout's tiles, one launch a portion (each with its look-back
-/// words cleared: once for the whole call by its first memset, by the memset and the pass before
-/// (alternate), or prepared for the launch), taking
-/// control's skip mask and the bases the histogram left. The radix sort's passes and bin_by_key's one
-/// pass alike.
-template <bool HAS_VALUES, class K, class V, class Digit>
+/// Launches pass p of `passes` over the layout's tiles (of 256 x ITEMS), one launch a portion (each with
+/// its look-back words cleared: once for the whole call by its first memset, by the memset and the pass
+/// before (alternate), or prepared for the launch), taking control's skip mask and the bases the
+/// histogram left. `pdl`: the stream's last work is a kernel of this call that allows dependents (the
+/// histogram, the pass before), so a launch without a prepare step may be its programmatic dependent.
+/// The radix sort's passes and bin_by_key's one pass alike.
+template <bool HAS_VALUES, int ITEMS = 0, class K, class V, class Digit>
 cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout, int p, int passes, const Digit& digit,
                                  const pass_buffers<K>& kb, const pass_buffers<V>& vb, const sort_control* control,
-                                 std::uint64_t* bases, int sms, cudaStream_t stream) {
-  auto* kernel = onesweep_kernel<tile_shape<K, V>::items, HAS_VALUES, K, V, Digit>;
+                                 std::uint64_t* bases, int sms, cudaStream_t stream, bool pdl = false) {
+  constexpr int items = ITEMS > 0 ? ITEMS : tile_shape<K, V>::items;
+  auto* kernel = onesweep_kernel<items, HAS_VALUES, K, V, Digit>;
   for (std::int64_t q = 0; q < layout.portions; ++q) {
     onesweep_args a;
     a.tiles = layout.tiles;
@@ -186,7 +192,9 @@ cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout
                       radix_tuning::onesweep_min_blocks<HAS_VALUES>))),
         block(radix_tuning::threads);
     cudaError_t e;
-    if (layout.clear_once || layout.alternate) {
+    if ((layout.clear_once || layout.alternate) && pdl) {
+      e = lookback::launch_prepared(kernel, grid, block, stream, kb, vb, a, digit, control, bases);
+    } else if (layout.clear_once || layout.alternate) {
       kernel<<<grid, block, 0, stream>>>(kb, vb, a, digit, control, bases);
       e = cudaGetLastError();
     } else {
@@ -261,6 +269,7 @@ template <bool HAS_VALUES, class K, class V>
 __global__ void __launch_bounds__(256)
     finish_copy_kernel(pass_buffers<K> kb, pass_buffers<V> vb, const sort_control* control, int host_passes,
                        std::int64_t n) {
+  lookback::wait_for_previous_grid(); // launched as the last pass's programmatic dependent (radix_tuning::pdl)
   const unsigned skip = control != nullptr ? control->skip_mask : 0u;
   const int k = executed_passes(skip, host_passes);
   if (!kb.needs_copy(k, host_passes)) return;

@@ -46,6 +46,13 @@ CARRY_HD constexpr int cluster_items(std::int64_t n, int threads, int items_max,
   return items_max;
 }
 
+/// Items a thread of the onesweep tiles for n keys: `mid_items` (radix_tuning::mid_items, when > 0) up to
+/// `mid_max_n` keys, `items` above.
+///   n 2^18, items 20, mid 8, mid_max_n 2^19 -> 8;  n 2^20 -> 20;  mid 0 -> 20
+CARRY_HD constexpr int onesweep_items(std::int64_t n, int items, int mid_items, std::int64_t mid_max_n) {
+  return mid_items > 0 && n <= mid_max_n ? mid_items : items;
+}
+
 /// Tiles of one onesweep launch (a portion): the largest whole number of tiles within portion_items_max.
 CARRY_HD constexpr std::int64_t portion_tiles(std::int64_t tile_items) {
   return radix_tuning::portion_items_max / tile_items;

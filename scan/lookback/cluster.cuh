@@ -20,6 +20,14 @@ __device__ __forceinline__ void cluster_started() {
 #endif
 }
 
+/// Waits at the cluster barrier (acquire) that cluster_started or cluster_push_all_arrive arrived at
+/// (every thread of the block, converged: the aligned form).
+__device__ __forceinline__ void cluster_wait() {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
+#endif
+}
+
 /// Called by every thread of every block of the cluster (the grid is one cluster, rank = tile) after
 /// cluster_started: lane k of warp 0 writes `value` (warp 0's) into slot `rank` of the `inbox` of block
 /// first + k, for first + k < blocks. On return every value pushed into this block's inbox is visible;
@@ -31,7 +39,7 @@ __device__ void cluster_push(T* inbox, const T& value, int rank, int first, int 
 #else
   namespace cg = cooperative_groups;
   cg::cluster_group cluster = cg::this_cluster();
-  asm volatile("barrier.cluster.wait;" ::: "memory");
+  cluster_wait(); // every block has started
   const int target = first + static_cast<int>(threadIdx.x);
   if (threadIdx.x < 32 && target < blocks) *cluster.map_shared_rank(&inbox[rank], static_cast<unsigned>(target)) = value;
   cluster.sync();
@@ -56,13 +64,6 @@ __device__ __forceinline__ void cluster_push_all_arrive(T* inbox, const T& value
   if (threadIdx.x < WIDTH)
     for (int r = 0; r < blocks; ++r) *cluster.map_shared_rank(slot, static_cast<unsigned>(r)) = value;
   asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
-#endif
-}
-
-/// Waits at the cluster barrier (acquire) that cluster_started or cluster_push_all_arrive arrived at.
-__device__ __forceinline__ void cluster_wait() {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
 #endif
 }
 

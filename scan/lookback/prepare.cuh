@@ -31,8 +31,11 @@ inline cudaError_t launch_prepare(void* base, const temp_part& region, cudaStrea
   return cudaGetLastError();
 }
 
-/// Launches `kernel` after a prepare step on the same stream, allowed to start before the prepare grid
-/// finishes (it must call wait_for_prepare before touching the state). Works under stream capture.
+/// Launches `kernel` as the programmatic dependent of the grid before it on the stream (a prepare step,
+/// or another kernel of the same call that calls allow_dependents): it may start before that grid
+/// finishes, and must call wait_for_prepare / wait_for_previous_grid in every block before it touches
+/// anything that grid writes or reads, and before it exits (so that its own completion implies the
+/// previous grid's). Works under stream capture.
 template <class... Params, class... Args>
 cudaError_t launch_prepared(void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t stream,
                             Args&&... args) {

@@ -8,14 +8,18 @@
 namespace carry {
 namespace lookback {
 
-/// Waits until the prepare step of this call (prepare.cuh) has cleared the counter and status words and
-/// its writes are visible. Launched without a programmatic dependency, it returns at once (the stream
-/// order already holds). Everything before it may only read the call's inputs.
-__device__ __forceinline__ void wait_for_prepare() {
+/// Waits until the grid this one was launched after as its programmatic dependent (launch_prepared) has
+/// completed and its writes are visible. Launched without a programmatic dependency, it returns at once
+/// (the stream order already holds). Everything before it may only read the call's inputs.
+__device__ __forceinline__ void wait_for_previous_grid() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("griddepcontrol.wait;" ::: "memory");
 #endif
 }
+
+/// Waits until the prepare step of this call (prepare.cuh) has cleared the counter and status words and
+/// its writes are visible (wait_for_previous_grid).
+__device__ __forceinline__ void wait_for_prepare() { wait_for_previous_grid(); }
 
 /// Lets the grid launched after this one as its programmatic dependent start now (it waits for this
 /// grid's completion and writes in wait_for_prepare). A no-op without such a dependent.
