@@ -46,14 +46,20 @@ constexpr int items() {
 /// cluster path), by the wider of key and value (0: the tile above at every size). Below about 2^20 a
 /// pass has fewer tiles than the SMs' resident blocks, so its time is one tile's latency (20 serial
 /// ranking rounds, the look-back) plus the launch, not throughput: more, shorter tiles.
+/// Measured (h100-tune-radix-pdl-mid.log, CUB in the same runs; all with CARRY_RADIX_PDL=2, below):
+/// 8 items for 4-byte, 6 for 8-byte tiles against the large tiles: u32 keys 2^17 38.9 us against 43.9,
+/// 2^18 43.6 against 46.5 (CUB 62.1), 2^19 55.4 against 51.8 (slower: so up to 2^18); pairs u32/u32
+/// 2^17 48.6 against 59.5, 2^18 55.5 against 63.9; u64 keys 2^16 68.0 against 75.2, 2^17 74.5 against
+/// 81.4, 2^18 88.6 (level); 12 items for 4-byte tiles: 2^18 44.0, 2^19 53.2; 8 for 8-byte: u64 2^16
+/// 69.9. Up to 2^20 (h100-tune-radix-pdl-early.log): u64 at 2^20 153 us against 143.
 #ifndef CARRY_RADIX_MID_ITEMS4
-#define CARRY_RADIX_MID_ITEMS4 0
+#define CARRY_RADIX_MID_ITEMS4 8
 #endif
 #ifndef CARRY_RADIX_MID_ITEMS8
-#define CARRY_RADIX_MID_ITEMS8 0
+#define CARRY_RADIX_MID_ITEMS8 6
 #endif
 #ifndef CARRY_RADIX_MID_MAX_LOG2
-#define CARRY_RADIX_MID_MAX_LOG2 19
+#define CARRY_RADIX_MID_MAX_LOG2 18
 #endif
 template <int BYTES>
 constexpr int mid_items() {
@@ -62,13 +68,21 @@ constexpr int mid_items() {
 constexpr std::int64_t mid_items_max_n = std::int64_t{1} << CARRY_RADIX_MID_MAX_LOG2;
 
 /// The onesweep path's kernels after the first (the passes, the finishing copy) launch as programmatic
-/// dependents of the kernel before them (lookback::launch_prepared): each kernel lets its dependent
-/// launch as it starts, and the dependent waits for it to finish before it reads anything, so the
-/// launch of each grid overlaps the tail of the one before.
+/// dependents of the kernel before them (lookback::launch_prepared), and wait for it to finish before
+/// they read anything, so the launch of each grid overlaps the tail of the one before. When a block
+/// lets the next grid launch: CARRY_RADIX_PDL=1 as it starts (pdl_early), 2 after its last tile (the
+/// histogram: as it exits), 0 no programmatic launches. Measured (h100-tune-radix-pdl-mid.log, large
+/// tiles only, CUB in the same runs) against 0: u32 keys 2^17 43.9 us against 51.1, 2^18 46.5 against
+/// 53.5, 2^19 51.8 against 59.0, 2^20 65.1 against 73.4, 2^24 410 against 418; u64 keys 2^16 75.2
+/// against 87.2, 2^20 138 against 152; pairs 2^20 88.4 against 95.3; sorted, all-equal, two-valued u32
+/// at 2^26 318 / 217 / 447 against 323 / 224 / 455. Trigger at the start (1) lost at 2^19 and 2^20
+/// (u32 keys 62.0 and 76.7 us, pairs 85.3 and 102.6): the next pass's blocks, placed while the pass
+/// still held some SMs' slots, spread unevenly over the SMs.
 #ifndef CARRY_RADIX_PDL
-#define CARRY_RADIX_PDL 0
+#define CARRY_RADIX_PDL 2
 #endif
 constexpr bool pdl = CARRY_RADIX_PDL != 0;
+constexpr bool pdl_early = CARRY_RADIX_PDL == 1;
 
 /// Items a thread at most on the cluster path (small inputs, below), by the wider of key and value: 16 for
 /// 4-byte types (the onesweep tile's 20 put 2^16 u32 keys in 13 tiles of 5120 instead of 16 of 4096:

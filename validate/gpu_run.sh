@@ -28,7 +28,8 @@ fi
 if has sanitize; then
   step sanitize
   # a separate build with line information, so that any report names its source line
-  BUILD_DIR=build-san CARRY_CMAKE_ARGS="-DCMAKE_CUDA_FLAGS=-lineinfo -DCARRY_BUILD_BENCH=OFF -DCARRY_BUILD_APPS=OFF" \
+  # (and mid-size radix tiles only up to 2^14 keys, so that the capped radix sizes meet both onesweep tiles)
+  BUILD_DIR=build-san CARRY_CMAKE_ARGS="-DCMAKE_CUDA_FLAGS=-lineinfo -DCARRY_BUILD_BENCH=OFF -DCARRY_BUILD_APPS=OFF -DCARRY_TEST_MID_MAX_LOG2=14" \
     ./build.sh test -N >"$OUT/build-san.log" 2>&1 || { tail -30 "$OUT/build-san.log"; exit 1; }
   # Sanitizers slow kernels 10-100x: sizes up to 150000 (several tiles of every policy, both passes).
   export CARRY_TEST_MAX_N=${CARRY_TEST_MAX_N:-150000} # the caller's, when set (SANITIZE_ONLY runs of the radix tests: 20000)
@@ -73,10 +74,10 @@ if has sanitize; then
     run_tool $tool test_apps_graph
     # the radix tests sort every size through three pass structures: under racecheck 70000 keys took
     # over 240 s (h100-sanitize-radix.txt), so they run up to 20000 (4 tiles and more of every path)
-    CARRY_TEST_MAX_N=20000 run_tool $tool test_radix_keys "sort_keys u32 and f32*"
+    CARRY_TEST_MAX_N=25000 run_tool $tool test_radix_keys "sort_keys u32 and f32*"
     CARRY_TEST_MAX_N=20000 run_tool $tool test_radix_keys "sort_keys: distributions*"
     CARRY_TEST_MAX_N=20000 run_tool $tool test_radix_keys "sort_keys: n = 0*"
-    CARRY_TEST_MAX_N=20000 run_tool $tool test_radix_pairs "sort_pairs u32 keys*"
+    CARRY_TEST_MAX_N=25000 run_tool $tool test_radix_pairs "sort_pairs u32 keys*"
     CARRY_TEST_MAX_N=20000 run_tool $tool test_radix_pairs "double-buffer*"
     CARRY_TEST_MAX_N=70000 run_tool $tool test_radix_graph
     echo "$tool done $(date +%T)"

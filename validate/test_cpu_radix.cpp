@@ -366,6 +366,22 @@ TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and p
   STATIC_REQUIRE(rt::onesweep_min_blocks<true> >= 1);
 }
 
+TEST_CASE("radix onesweep tiles: shorter tiles up to the mid-size limit", "[radix]") {
+  using carry::radix_detail::onesweep_items;
+  namespace rt = carry::radix_tuning;
+  REQUIRE(onesweep_items(1 << 18, 20, 8, 1 << 18) == 8);
+  REQUIRE(onesweep_items((1 << 18) + 1, 20, 8, 1 << 18) == 20);
+  REQUIRE(onesweep_items(1, 20, 8, 1 << 18) == 8);
+  REQUIRE(onesweep_items(1 << 10, 20, 0, 1 << 18) == 20); // no mid tile: the large one at every size
+  STATIC_REQUIRE(onesweep_items(std::int64_t{1} << 40, 12, 6, 1 << 18) == 12);
+  // the mid tiles are shorter than the large ones (or off), and 16-byte values keep theirs
+  STATIC_REQUIRE(rt::mid_items<4>() < rt::items<4>());
+  STATIC_REQUIRE(rt::mid_items<8>() < rt::items<8>());
+  STATIC_REQUIRE(rt::mid_items<8>() < rt::items<8, true>());
+  STATIC_REQUIRE(rt::mid_items<16>() == 0);
+  STATIC_REQUIRE(rt::mid_items_max_n >= rt::threads * rt::items<4>()); // a mid-size input is several tiles
+}
+
 TEST_CASE("radix onesweep grid: a block a tile, or one wave of persistent blocks", "[radix]") {
   using carry::radix_detail::onesweep_grid;
   REQUIRE(onesweep_grid(16384, false, 132, 4) == 16384);

@@ -15,17 +15,23 @@ using A = carry::radix_sort_algorithm;
 namespace {
 constexpr A all_algorithms[] = {A::automatic, A::onesweep, A::three_kernel};
 
+/// Every structure at edge sizes: the cluster path's limit (16 of its largest tiles), the onesweep's
+/// mid-size and large tiles (onesweep_edge_sizes: always run, whatever max_n, so that every key type
+/// meets both tiles), 16 large tiles, up to max_n.
 template <class K>
 void sizes_case(std::int64_t max_n) {
-  const std::int64_t tile = carry::radix_detail::tile_shape<K, carry::radix_detail::null_value>::tile_items;
-  const std::int64_t ctile = carry::radix_detail::cluster_shape<K, carry::radix_detail::null_value>::tile_items;
+  using nv = carry::radix_detail::null_value;
+  const std::int64_t tile = carry::radix_detail::tile_shape<K, nv>::tile_items;
+  const std::int64_t ctile = carry::radix_detail::cluster_shape<K, nv>::tile_items;
   auto sizes = edge_sizes(tile);
+  const auto tiles = onesweep_edge_sizes<K, nv>();
   for (std::int64_t extra : {16 * ctile - 1, 16 * ctile, 16 * ctile + 1, 16 * tile - 1, 16 * tile, 16 * tile + 1,
                              std::int64_t{(1 << 20) + 3}})
-    sizes.push_back(extra); // the cluster path's limit (16 of its largest tiles), 16 onesweep tiles
+    sizes.push_back(extra);
+  sizes.insert(sizes.end(), tiles.begin(), tiles.end());
   const int bits = 8 * static_cast<int>(sizeof(K));
   for (std::int64_t n : capped_sizes(sizes)) {
-    if (n > max_n) continue;
+    if (n > max_n && std::find(tiles.begin(), tiles.end(), n) == tiles.end()) continue;
     const auto keys = make_keys<K>(static_cast<std::size_t>(n), key_dist::uniform, static_cast<std::uint64_t>(n));
     for (A a : all_algorithms)
       for (bool desc : {false, true}) check_keys(keys, 0, bits, desc, with_algorithm(a));

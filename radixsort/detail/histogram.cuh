@@ -128,7 +128,7 @@ __global__ void __launch_bounds__(THREADS, radix_tuning::histogram_blocks_per_sm
   __shared__ typename scan_t::temp_storage scan_ts;
   __shared__ bool last;
   const unsigned full = 0xffffffffu;
-  lookback::allow_dependents(); // the first pass may launch now (radix_tuning::pdl); it waits for this grid
+  if constexpr (radix_tuning::pdl_early) lookback::allow_dependents(); // the first pass may launch (it waits)
   for (int i = threadIdx.x; i < max_passes * radix; i += THREADS) (&counters[0][0])[i] = 0;
   __syncthreads();
   // ---- count, and look for a pair out of order ----

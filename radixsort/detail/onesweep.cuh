@@ -126,9 +126,9 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
   using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V>;
   __shared__ storage ts;
   __shared__ std::uint32_t ticket;
-  // ---- launched as the previous kernel's programmatic dependent (radix_tuning::pdl): let the next
-  // kernel launch, wait for the previous one to finish (at once otherwise) ----
-  lookback::allow_dependents();
+  // ---- launched as the previous kernel's programmatic dependent (radix_tuning::pdl): wait for the
+  // previous one to finish (at once otherwise); pdl_early: let the next kernel launch now ----
+  if constexpr (radix_tuning::pdl_early) lookback::allow_dependents();
   lookback::wait_for_previous_grid();
   const unsigned skip = control->skip_mask; // written by the histogram, launches ago
   if (skip >> a.pass & 1u) return;
@@ -160,6 +160,7 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
     // ---- one ticket, one tile ----
     run(lookback::block_ticket(ticket, counter)); // tile within the portion
   }
+  if constexpr (!radix_tuning::pdl_early) lookback::allow_dependents(); // the block's tiles are done
 }
 
 /// Launches pass p of `passes` over the layout's tiles (of 256 x ITEMS), one launch a portion (each with

@@ -28,6 +28,20 @@ inline carry::radix_sort_options with_algorithm(carry::radix_sort_algorithm a, b
   return o;
 }
 
+/// The onesweep tiles' edge sizes for K keys and V values (V = null_value: keys only): one below, at and
+/// above the mid-size tile (inputs up to radix_tuning::mid_items_max_n) and a whole number of the large
+/// tile just past that limit (the large tile's whole and partial last tiles).
+template <class K, class V>
+std::vector<std::int64_t> onesweep_edge_sizes() {
+  namespace rd = carry::radix_detail;
+  namespace rt = carry::radix_tuning;
+  using shape = rd::tile_shape<K, V>;
+  const int mid = rt::mid_items<shape::widest>();
+  const std::int64_t mtile = std::int64_t{shape::threads} * (mid > 0 ? mid : shape::items);
+  const std::int64_t big = (mid > 0 ? rt::mid_items_max_n / shape::tile_items + 1 : 3) * shape::tile_items;
+  return {mtile - 1, mtile, mtile + 1, 3 * mtile + 5, big - 1, big, big + 1};
+}
+
 /// Temp storage of `bytes` holding `fill` (0xFF, 0 or, with fill < 0, random bytes).
 inline device_buffer<unsigned char> dirty_temp(std::size_t bytes, int fill, std::uint64_t seed) {
   device_buffer<unsigned char> t(bytes);
