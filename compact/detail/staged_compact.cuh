@@ -329,7 +329,7 @@ struct staged_compact_agent {
     const int valid = plan.valid_items(tile);
     int thread_offset, tile_count;
     const unsigned mask = load_and_rank(ts, in, sel, base, valid, vec_in, thread_offset, tile_count);
-    if (threadIdx.x == 0) lookback::wait_for_prepare(); // the count kernel's writes are visible
+    if (threadIdx.x == 0) lookback::wait_for_previous_grid(); // the count kernel's writes are visible
     __syncthreads();
     std::uint64_t before = 0, all = 0;
     for (std::int64_t t = threadIdx.x; t < plan.num_tiles; t += Policy::block_threads) {

@@ -4,6 +4,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -164,30 +165,27 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     radix_histogram_kernel<hthreads, K><<<grid, hthreads, 0, stream>>>(kb.in, h, hist, control, bases);
     if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
   }
-  for (int p = 0; p < passes; ++p) {
-    const radix_digit<K> digit{pass_digit(begin_bit, end_bit, p, radix_tuning::digit_bits, descending)};
-    cudaError_t e;
-    if constexpr (mid_items > 0) {
-      if (onesweep_items_ == mid_items)
-        e = launch_onesweep_pass<HAS_VALUES, mid_items>(d_temp_storage, layout, p, passes, digit, kb, vb, control, bases,
-                                                        lim.sms, stream, radix_tuning::pdl);
-      else
-        e = launch_onesweep_pass<HAS_VALUES>(d_temp_storage, layout, p, passes, digit, kb, vb, control, bases, lim.sms,
-                                             stream, radix_tuning::pdl);
-    } else {
-      e = launch_onesweep_pass<HAS_VALUES>(d_temp_storage, layout, p, passes, digit, kb, vb, control, bases, lim.sms,
-                                           stream, radix_tuning::pdl);
+  // ---- one pass per digit, in tiles of onesweep_items_ (the mid-size tile or the large one) ----
+  const auto run_passes = [&](auto items) {
+    for (int p = 0; p < passes; ++p) {
+      const radix_digit<K> digit{pass_digit(begin_bit, end_bit, p, radix_tuning::digit_bits, descending)};
+      if (const cudaError_t e = launch_onesweep_pass<HAS_VALUES, decltype(items)::value>(
+              d_temp_storage, layout, p, passes, digit, kb, vb, control, bases, lim.sms, stream, radix_tuning::pdl);
+          e != cudaSuccess)
+        return e;
     }
-    if (e != cudaSuccess) return e;
-  }
+    return cudaSuccess;
+  };
+  if (const cudaError_t e = onesweep_items_ == shape::items ? run_passes(std::integral_constant<int, shape::items>{})
+                                                             : run_passes(std::integral_constant<int, mid_items>{});
+      e != cudaSuccess)
+    return e;
   // ---- the result where the caller expects it (after the last pass, its programmatic dependent) ----
-  auto* finish = finish_copy_kernel<HAS_VALUES, K, V>;
-  const cudaError_t e = radix_tuning::pdl ? lookback::launch_prepared(finish, dim3(copy_blocks(nn)), dim3(256), stream,
-                                                                        kb, vb, static_cast<const sort_control*>(control),
-                                                                        passes, nn)
-                                          : (finish<<<copy_blocks(nn), 256, 0, stream>>>(kb, vb, control, passes, nn),
-                                             cudaGetLastError());
-  if (e != cudaSuccess) return e;
+  if (const cudaError_t e = lookback::launch_after(finish_copy_kernel<HAS_VALUES, K, V>, dim3(copy_blocks(nn)), dim3(256),
+                                                   stream, radix_tuning::pdl, kb, vb,
+                                                   static_cast<const sort_control*>(control), passes, nn);
+      e != cudaSuccess)
+    return e;
   return detail::after_launch(stream);
 }
 

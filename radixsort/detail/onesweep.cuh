@@ -160,7 +160,7 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
     // ---- one ticket, one tile ----
     run(lookback::block_ticket(ticket, counter)); // tile within the portion
   }
-  if constexpr (!radix_tuning::pdl_early) lookback::allow_dependents(); // the block's tiles are done
+  if constexpr (radix_tuning::pdl && !radix_tuning::pdl_early) lookback::allow_dependents(); // the block's tiles are done
 }
 
 /// Launches pass p of `passes` over the layout's tiles (of 256 x ITEMS), one launch a portion (each with
@@ -193,11 +193,8 @@ cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout
                       radix_tuning::onesweep_min_blocks<HAS_VALUES>))),
         block(radix_tuning::threads);
     cudaError_t e;
-    if ((layout.clear_once || layout.alternate) && pdl) {
-      e = lookback::launch_prepared(kernel, grid, block, stream, kb, vb, a, digit, control, bases);
-    } else if (layout.clear_once || layout.alternate) {
-      kernel<<<grid, block, 0, stream>>>(kb, vb, a, digit, control, bases);
-      e = cudaGetLastError();
+    if (layout.clear_once || layout.alternate) {
+      e = lookback::launch_after(kernel, grid, block, stream, pdl, kb, vb, a, digit, control, bases);
     } else {
       e = lookback::launch_prepare(d_temp_storage, set, stream);
       if (e == cudaSuccess) e = lookback::launch_prepared(kernel, grid, block, stream, kb, vb, a, digit, control, bases);

@@ -28,7 +28,7 @@ __global__ void __launch_bounds__(Policy::block_threads)
   // ---- the last block to arrive runs the spine ----
   if (threadIdx.x == 0) {
     __threadfence(); // this tile's total is visible before the arrival is counted
-    lookback::wait_for_prepare();
+    lookback::wait_for_previous_grid();
     last = lookback::take_ticket(spine_counter) == plan.num_tiles - 1;
   }
   __syncthreads();

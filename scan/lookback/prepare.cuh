@@ -15,7 +15,7 @@ namespace carry {
 namespace lookback {
 
 /// Zeroes n16 16-byte words. Lets the dependent launch start at once: the dependent waits for this
-/// grid's completion (and its writes) in wait_for_prepare, before it touches the state.
+/// grid's completion (and its writes) in wait_for_previous_grid, before it touches the state.
 template <int = 0>
 __global__ void __launch_bounds__(256) prepare_kernel(uint4* p, std::size_t n16) {
   allow_dependents();
@@ -31,14 +31,14 @@ inline cudaError_t launch_prepare(void* base, const temp_part& region, cudaStrea
   return cudaGetLastError();
 }
 
-/// Launches `kernel` as the programmatic dependent of the grid before it on the stream (a prepare step,
-/// or another kernel of the same call that calls allow_dependents): it may start before that grid
-/// finishes, and must call wait_for_prepare / wait_for_previous_grid in every block before it touches
-/// anything that grid writes or reads, and before it exits (so that its own completion implies the
-/// previous grid's). Works under stream capture.
+/// Launches `kernel` on `stream`; with `programmatic`, as the programmatic dependent of the grid before it
+/// (a prepare step, or another kernel of the same call that calls allow_dependents): it may start before
+/// that grid finishes, and must call wait_for_previous_grid in every block before it touches anything
+/// that grid writes or reads, and before it exits (so that its own completion implies the previous
+/// grid's). Without, a plain launch. Works under stream capture.
 template <class... Params, class... Args>
-cudaError_t launch_prepared(void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t stream,
-                            Args&&... args) {
+cudaError_t launch_after(void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t stream, bool programmatic,
+                         Args&&... args) {
   cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr[0].val.programmaticStreamSerializationAllowed = 1;
@@ -48,8 +48,15 @@ cudaError_t launch_prepared(void (*kernel)(Params...), dim3 grid, dim3 block, cu
   cfg.dynamicSmemBytes = 0;
   cfg.stream = stream;
   cfg.attrs = attr;
-  cfg.numAttrs = 1;
+  cfg.numAttrs = programmatic ? 1 : 0;
   return cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...);
+}
+
+/// launch_after, programmatic: the launch that follows a prepare step.
+template <class... Params, class... Args>
+cudaError_t launch_prepared(void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t stream,
+                            Args&&... args) {
+  return launch_after(kernel, grid, block, stream, true, std::forward<Args>(args)...);
 }
 
 } // namespace lookback
