@@ -131,6 +131,15 @@ constexpr int peers = CARRY_RADIX_PEERS; // block::peer_method's value (plain C+
 #endif
 constexpr int counts = CARRY_RADIX_COUNTS; // block::count_method's value
 
+/// The warp scan inside every block scan of a radix tile (the multisplit's digit counts, the cluster
+/// path's digit totals; warp_scan_shape): 1 Kogge-Stone (5 dependent shuffle steps), 0 Brent-Kung (9, the
+/// scan engine's default). Measured on the cluster path (validate/probe/probe_cluster.cu, kernel time by
+/// %globaltimer, u32 keys, with the mailbox below): 2^14 14.0 us against 15.4, 2^16 20.7 against 21.6.
+#ifndef CARRY_RADIX_SCAN_WARPS
+#define CARRY_RADIX_SCAN_WARPS 1
+#endif
+constexpr int scan_warps = CARRY_RADIX_SCAN_WARPS; // warp_scan_shape's value
+
 /// Tile positions two to a register (a packed_positions form of the multisplit, 8 registers fewer at
 /// the 64-register cap) were measured in every form and removed: within 1 % of int positions (keys
 /// 2037 against 2062 us, with early and leader counts 1958 against 1953, with a window of 4 2026
@@ -238,6 +247,14 @@ constexpr bool cluster_padded = CARRY_RADIX_CLUSTER_PADDED != 0;
 #define CARRY_RADIX_CLUSTER_EARLY 1
 #endif
 constexpr bool cluster_early = CARRY_RADIX_CLUSTER_EARLY != 0;
+/// How the early counts travel: 1 (the mailbox, lookback::mailbox_send) each warp's counts as 16-byte
+/// asynchronous remote stores (st.async) counted on the receiver's transaction barrier, which the
+/// receiver alone waits on; 0 each thread's 2-byte count stored into every block with a release arrive
+/// at the cluster barrier (lookback::cluster_push_all_arrive), whose fence waits for every remote store.
+#ifndef CARRY_RADIX_CLUSTER_MAILBOX
+#define CARRY_RADIX_CLUSTER_MAILBOX 1
+#endif
+constexpr bool cluster_mailbox = CARRY_RADIX_CLUSTER_MAILBOX != 0;
 /// Measured and removed (61efde3): keys-only sorts keeping the keys in shared memory between passes, each
 /// pass writing every key into the stage of the block that owns its output position (distributed
 /// shared memory) and only the last writing global memory: 2^14 u32 keys 22.2 us against 20.5, 2^16

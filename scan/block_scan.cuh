@@ -12,27 +12,27 @@
 namespace carry {
 
 namespace detail {
-template <class T, int B, int I, block_scan_algorithm A>
+template <class T, int B, int I, block_scan_algorithm A, warp_scan_shape W>
 struct block_scan_core;
-template <class T, int B, int I>
-struct block_scan_core<T, B, I, block_scan_algorithm::kogge_stone> {
+template <class T, int B, int I, warp_scan_shape W>
+struct block_scan_core<T, B, I, block_scan_algorithm::kogge_stone, W> {
   using type = block::kogge_stone<T, B, I>;
 };
-template <class T, int B, int I>
-struct block_scan_core<T, B, I, block_scan_algorithm::kogge_stone_double_buffer> {
+template <class T, int B, int I, warp_scan_shape W>
+struct block_scan_core<T, B, I, block_scan_algorithm::kogge_stone_double_buffer, W> {
   using type = block::kogge_stone_double_buffer<T, B, I>;
 };
-template <class T, int B, int I>
-struct block_scan_core<T, B, I, block_scan_algorithm::brent_kung> {
+template <class T, int B, int I, warp_scan_shape W>
+struct block_scan_core<T, B, I, block_scan_algorithm::brent_kung, W> {
   using type = block::brent_kung<T, B, I>;
 };
-template <class T, int B, int I>
-struct block_scan_core<T, B, I, block_scan_algorithm::blelloch> {
+template <class T, int B, int I, warp_scan_shape W>
+struct block_scan_core<T, B, I, block_scan_algorithm::blelloch, W> {
   using type = block::blelloch<T, B, I>;
 };
-template <class T, int B, int I>
-struct block_scan_core<T, B, I, block_scan_algorithm::coarsened> {
-  using type = block::coarsened<T, B, I>;
+template <class T, int B, int I, warp_scan_shape W>
+struct block_scan_core<T, B, I, block_scan_algorithm::coarsened, W> {
+  using type = block::coarsened<T, B, I, W>;
 };
 } // namespace detail
 
@@ -44,10 +44,11 @@ struct block_scan_core<T, B, I, block_scan_algorithm::coarsened> {
 ///   4 threads x 2 items, sum:  [3 1 | 7 0 | 4 1 | 6 3]
 ///   inclusive_scan  -> [3 4 | 11 11 | 15 16 | 22 25]
 ///   exclusive_scan(init 0) -> [0 3 | 4 11 | 11 15 | 16 22]
+/// WARPS: the coarsened algorithm's warp scan (warp_scan_shape); the other algorithms have their own.
 template <class T, int BLOCK_THREADS, block_scan_algorithm ALGORITHM = block_scan_algorithm::coarsened,
-          int ITEMS = 1>
+          int ITEMS = 1, warp_scan_shape WARPS = warp_scan_shape::brent_kung>
 class block_scan {
-  using core = typename detail::block_scan_core<T, BLOCK_THREADS, ITEMS, ALGORITHM>::type;
+  using core = typename detail::block_scan_core<T, BLOCK_THREADS, ITEMS, ALGORITHM, WARPS>::type;
 
 public:
   static constexpr int tile_items = BLOCK_THREADS * ITEMS;

@@ -13,6 +13,12 @@ TEST_CASE("coarsened: u32 sum, 16 items, all block sizes", "[gpu][block]") {
 TEST_CASE("coarsened: affine composition, 4 items, all block sizes", "[gpu][block]") {
   check_block_sizes<A::coarsened, 4, affine>(compose_affine{}, affine{3, 5});
 }
+TEST_CASE("coarsened, Kogge-Stone warps: u32 sum and affine composition, all block sizes", "[gpu][block]") {
+  constexpr auto ks = carry::warp_scan_shape::kogge_stone;
+  check_block_sizes<A::coarsened, 8, std::uint32_t, ks>(carry::sum{}, 7u);
+  check_block_sizes<A::coarsened, 1, affine, ks>(compose_affine{}, affine{3, 5});
+  check_block_scan<mat2, 65, A::coarsened, 3, false, ks>(mat2_product{}, mat2{{1, 0, 0, 1}}, 65);
+}
 TEST_CASE("coarsened: 2x2 matrices, u8, f32 max, 1 and 7 items", "[gpu][block]") {
   check_block_scan<mat2, 65, A::coarsened, 3, false>(mat2_product{}, mat2{{1, 0, 0, 1}}, 61);
   check_block_scan<mat2, 256, A::coarsened, 1, true>(mat2_product{}, mat2{{1, 2, 0, 1}}, 62);

@@ -1,12 +1,14 @@
 // GPU tests: the look-back building blocks outside the scan: a vector look-back over many chains per tile
-// (Onesweep's shape: 256 digit counts per tile) in packed 32-bit words and in tagged 16-byte words; tile
-// loads from any iterator.
+// (Onesweep's shape: 256 digit counts per tile) in packed 32-bit words and in tagged 16-byte words; the
+// cluster mailbox; tile loads from any iterator.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
 #include <vector>
 
+#include <carry/scan/detail/dispatch.cuh>
 #include <carry/scan/detail/tile_io.cuh>
+#include <carry/scan/lookback/cluster.cuh>
 #include <carry/scan/lookback/look_back.cuh>
 #include <carry/scan/lookback/prepare.cuh>
 #include <carry/scan/lookback/state.cuh>
@@ -162,7 +164,73 @@ void check_tile_loads() {
   }
 }
 
+/// The value thread i of block b sends in exchange e (a hash the host recomputes).
+template <class T>
+__host__ __device__ T mailbox_value(int b, int i, int e) {
+  return static_cast<T>(chain_count(b * 131 + e, i) * 7u + static_cast<unsigned>(e));
+}
+
+/// A cluster of `blocks` blocks of 256 threads makes `exchanges` exchanges through the engine's mailbox,
+/// each block checking every row of its inbox after each wait; bad[b] counts the wrong values block b
+/// saw. The inbox starts dirty (0xFF) so that a value never sent cannot pass.
+template <class T>
+__global__ void __launch_bounds__(256) mailbox_kernel(int exchanges, unsigned* bad) {
+  namespace cg = cooperative_groups;
+  __shared__ alignas(16) T inbox[16][256];
+  __shared__ std::uint64_t full;
+  cg::cluster_group cluster = cg::this_cluster();
+  const int rank = static_cast<int>(cluster.block_rank()), blocks = static_cast<int>(cluster.num_blocks());
+  for (int r = 0; r < 16; ++r) inbox[r][threadIdx.x] = static_cast<T>(~T{0});
+  const unsigned bytes = static_cast<unsigned>(blocks) * 256u * sizeof(T);
+  if (threadIdx.x == 0) {
+    lb::mailbox_init(&full);
+    lb::mailbox_expect(&full, bytes);
+  }
+  __syncthreads();
+  lb::cluster_started();
+  lb::cluster_wait(); // every block started (its barrier initialised)
+  unsigned wrong = 0;
+  for (int e = 0; e < exchanges; ++e) {
+    lb::mailbox_send<256>(&inbox[0][0], &full, mailbox_value<T>(rank, static_cast<int>(threadIdx.x), e), rank, blocks);
+    lb::mailbox_wait(&full, static_cast<unsigned>(e) & 1u);
+    for (int r = 0; r < blocks; ++r) wrong += inbox[r][threadIdx.x] != mailbox_value<T>(r, static_cast<int>(threadIdx.x), e);
+    if (threadIdx.x == 0 && e + 1 < exchanges) lb::mailbox_expect(&full, bytes);
+    cluster.sync(); // every inbox read before the next exchange's sends
+  }
+  if (wrong) atomicAdd(&bad[rank], wrong);
+}
+
+template <class T>
+void check_mailbox() {
+  struct mailbox_tag {};
+  auto* kernel = mailbox_kernel<T>;
+  const int limit = carry::detail::cluster_limit<mailbox_tag>(kernel, 256, 16, 0);
+  if (limit < 2) {
+    WARN("no cluster of 2 blocks can be co-scheduled: the mailbox is not tested");
+    return;
+  }
+  device_buffer<unsigned> bad(16);
+  for (int blocks : {2, 3, 5, 8, 9, 13, 16}) {
+    if (blocks > limit) continue;
+    for (int exchanges : {1, 2, 7}) {
+      REQUIRE(cudaMemset(bad.ptr, 0, 16 * sizeof(unsigned)) == cudaSuccess);
+      REQUIRE(lb::launch_cluster(kernel, static_cast<unsigned>(blocks), 256, 0, nullptr, exchanges, bad.ptr) == cudaSuccess);
+      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+      const auto got = bad.download(16);
+      unsigned wrong = 0;
+      for (unsigned w : got) wrong += w;
+      INFO(sizeof(T) << "-byte values, " << blocks << " blocks, " << exchanges << " exchanges");
+      CHECK(wrong == 0);
+    }
+  }
+}
+
 } // namespace
+
+TEST_CASE("cluster mailbox: every block's row in every block, 2-16 blocks, repeated exchanges", "[gpu][lookback]") {
+  check_mailbox<std::uint16_t>();
+  check_mailbox<std::uint32_t>();
+}
 
 TEST_CASE("tile loads: a counting iterator and a pointer, partial tiles padded with 0", "[gpu][tile_io]") {
   check_tile_loads<128, 8, true>();

@@ -42,7 +42,8 @@ struct digit_recompute<D, std::void_t<decltype(D::recompute)>> : std::bool_const
 template <int ITEMS>
 using tile_ranker = block::multisplit<radix_tuning::threads, ITEMS, radix_tuning::digit_bits,
                                       static_cast<block::peer_method>(radix_tuning::peers),
-                                      static_cast<block::count_method>(radix_tuning::counts)>;
+                                      static_cast<block::count_method>(radix_tuning::counts),
+                                      static_cast<warp_scan_shape>(radix_tuning::scan_warps)>;
 
 /// The tile shape of every radix kernel for key K and value V (V = null_value: keys only).
 template <class K, class V>

@@ -50,8 +50,10 @@ enum class tile_fill {
 ///   3. each item's position = its digit's scanned start for its warp + its rank in phase 1.
 ///
 ///   8 items, digits [1 0 1 1 0 2 0 1]  ->  positions [3 0 4 5 1 7 2 6]
+/// SCAN_WARPS: the warp scan of phase 2's block scan (warp_scan_shape; a tile's ranking is one latency
+/// chain, so Kogge-Stone's 5 steps by default).
 template <int BLOCK_THREADS, int ITEMS, int RADIX_BITS, peer_method PEERS = peer_method::match_any,
-          count_method COUNTS = count_method::load_store>
+          count_method COUNTS = count_method::load_store, warp_scan_shape SCAN_WARPS = warp_scan_shape::kogge_stone>
 struct multisplit {
   static constexpr int radix = 1 << RADIX_BITS;
   static constexpr int warps = BLOCK_THREADS / detail::warp_threads;
@@ -60,7 +62,7 @@ struct multisplit {
   static_assert(BLOCK_THREADS % detail::warp_threads == 0, "carry: multisplit blocks are whole warps");
   static_assert(counters % BLOCK_THREADS == 0, "carry: radix x warps must be a multiple of the block size");
   static constexpr int scan_items = counters / BLOCK_THREADS;
-  using scan_t = block_scan<std::uint32_t, BLOCK_THREADS, block_scan_algorithm::coarsened, scan_items>;
+  using scan_t = block_scan<std::uint32_t, BLOCK_THREADS, block_scan_algorithm::coarsened, scan_items, SCAN_WARPS>;
   struct temp_storage {
     std::uint32_t count[warps][radix]; // warp-major while counting (each lane's digit: its own bank)
     std::uint32_t mask[PEERS == peer_method::atomic_or ? warps : 1][radix]; // atomic_or: lanes of a digit

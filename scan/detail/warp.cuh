@@ -64,6 +64,19 @@ __device__ __forceinline__ T warp_brent_kung_inclusive(T v, Op op, int lane, uns
   return v;
 }
 
+/// Inclusive Kogge-Stone scan across the lanes in `mask` (lanes [0, width)), in registers: five steps
+/// (strides 1..16) where Brent-Kung takes nine, for scans whose latency, not their work, is the cost.
+/// Operand order is earlier (+) later; absent lanes of a partial warp only ever pass values upwards.
+template <class T, class Op>
+__device__ __forceinline__ T warp_kogge_stone_inclusive(T v, Op op, int lane, unsigned mask) {
+  CARRY_UNROLL
+  for (int s = 1; s < warp_threads; s *= 2) {
+    T y = shfl_up(mask, v, s);
+    if (lane >= s) v = op(y, v);
+  }
+  return v;
+}
+
 /// Ordered reduction of lanes [first, width) (first warp-uniform), result in lane 0. Pairs of adjacent
 /// ranges are combined (strides 1, 2, 4, ...), so non-commutative operators keep their order.
 template <class T, class Op>

@@ -2,6 +2,8 @@
 // temp storage, no tickets; the small-input form of the look-back for up to 16 tiles.
 #pragma once
 
+#include <cstdint>
+#include <type_traits>
 #include <utility>
 
 #include <cooperative_groups.h>
@@ -64,6 +66,100 @@ __device__ __forceinline__ void cluster_push_all_arrive(T* inbox, const T& value
   if (threadIdx.x < WIDTH)
     for (int r = 0; r < blocks; ++r) *cluster.map_shared_rank(slot, static_cast<unsigned>(r)) = value;
   asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
+#endif
+}
+
+/// A mailbox for an exchange every block of a cluster makes with every block, over and over (the radix
+/// sort's cluster path, once a pass): each block's `inbox` holds one row of WIDTH values from every block,
+/// written by the senders' asynchronous remote stores (st.async, 16 bytes each), which count their bytes
+/// on the receiver's transaction barrier (an mbarrier in its shared memory). The receiver waits on that
+/// barrier alone: no fence, no cluster barrier and no wait for the slowest sender's stores to be
+/// acknowledged before the sender goes on (lookback::cluster_push_all_arrive's release arrive waited for
+/// them). Protocol, exchange e = 0, 1, ... (parity e & 1):
+///   mailbox_init (one thread, before cluster_started: the barrier exists before any block can send),
+///   mailbox_expect (one thread, exchange 0: at once after init; exchange e + 1: after its wait on e),
+///   mailbox_send (WIDTH threads of every block, after every block started; e + 1 only after every
+///   block has read its inbox of e: a cluster barrier between),
+///   mailbox_wait (the threads that read the inbox).
+///   4 blocks, WIDTH 256, block b sends (b, b + 1, ...)  ->  inbox row r of every block: (r, r + 1, ...)
+/// The shared-memory (::cta) address of a generic pointer into this block's shared memory.
+__device__ __forceinline__ unsigned shared_address(const void* p) {
+  return static_cast<unsigned>(__cvta_generic_to_shared(p));
+}
+
+/// Initialises the mailbox barrier (one thread), visible to every block of the cluster after the
+/// cluster barrier that cluster_started arrives at.
+__device__ __forceinline__ void mailbox_init(std::uint64_t* full) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(full)) : "memory");
+  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+#endif
+}
+
+/// The next exchange completes once `bytes` have arrived (one thread of the receiver, once an exchange).
+__device__ __forceinline__ void mailbox_expect(std::uint64_t* full, unsigned bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(full)),
+               "r"(bytes)
+               : "memory");
+#endif
+}
+
+/// Thread i < WIDTH of every block sends `value` to inbox[rank * WIDTH + i] of every block of the cluster
+/// (its own included): the lanes of a warp gather their 32 values into 16-byte vectors with shuffles and
+/// each lane stores whole vectors (T: a 2- or 4-byte unsigned integer). Every block receives
+/// blocks * WIDTH * sizeof(T) bytes an exchange. `inbox` must be 16-byte aligned.
+template <int WIDTH, class T>
+__device__ __forceinline__ void mailbox_send(T* inbox, std::uint64_t* full, T value, int rank, int blocks) {
+  static_assert(std::is_unsigned<T>::value && (sizeof(T) == 2 || sizeof(T) == 4), "carry: mailbox values are u16 or u32");
+  static_assert(WIDTH % 32 == 0, "carry: a mailbox row is whole warps");
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
+  __trap();
+#else
+  constexpr int per_vector = 16 / static_cast<int>(sizeof(T)); // values in a 16-byte vector
+  constexpr int vectors = 32 / per_vector;                      // vectors of a warp's 32 values (4 or 8)
+  constexpr int targets_a_round = 32 / vectors;                 // blocks a warp sends to at once
+  const int lane = static_cast<int>(threadIdx.x % 32), warp = static_cast<int>(threadIdx.x / 32);
+  if (warp >= WIDTH / 32) return; // warp-uniform
+  const unsigned bits = static_cast<unsigned>(value);
+  const int m = lane % vectors; // this lane's vector of the warp's values
+  unsigned w[4];
+#pragma unroll
+  for (int k = 0; k < 4; ++k) {
+    if constexpr (sizeof(T) == 2) {
+      const unsigned lo = __shfl_sync(0xffffffffu, bits, m * 8 + 2 * k), hi = __shfl_sync(0xffffffffu, bits, m * 8 + 2 * k + 1);
+      w[k] = (lo & 0xffffu) | (hi << 16);
+    } else {
+      w[k] = __shfl_sync(0xffffffffu, bits, m * 4 + k);
+    }
+  }
+  const unsigned dst = shared_address(&inbox[rank * WIDTH + warp * 32 + m * per_vector]);
+  const unsigned bar = shared_address(full);
+  for (int t = lane / vectors; t < blocks; t += targets_a_round) {
+    unsigned rdst, rbar;
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rdst) : "r"(dst), "r"(t));
+    asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rbar) : "r"(bar), "r"(t));
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];" ::"r"(rdst),
+                 "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]), "r"(rbar)
+                 : "memory");
+  }
+#endif
+}
+
+/// Waits until exchange `parity` (its number & 1) has completed: every byte expected has arrived and is
+/// visible to the calling thread (acquire at cluster scope, pairing with the stores' release).
+__device__ __forceinline__ void mailbox_wait(std::uint64_t* full, unsigned parity) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  const unsigned bar = shared_address(full);
+  unsigned done = 0;
+  do {
+    asm volatile("{\n\t.reg .pred p;\n\t"
+                 "mbarrier.try_wait.parity.acquire.cluster.shared::cta.b64 p, [%1], %2;\n\t"
+                 "selp.u32 %0, 1, 0, p;\n\t}"
+                 : "=r"(done)
+                 : "r"(bar), "r"(parity)
+                 : "memory");
+  } while (!done);
 #endif
 }
 

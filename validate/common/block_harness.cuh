@@ -12,10 +12,11 @@
 
 namespace carry_validate {
 
-template <class T, int BT, carry::block_scan_algorithm A, int ITEMS, bool EXCLUSIVE, class Op>
+template <class T, int BT, carry::block_scan_algorithm A, int ITEMS, bool EXCLUSIVE,
+          carry::warp_scan_shape W = carry::warp_scan_shape::brent_kung, class Op>
 __global__ void __launch_bounds__(BT)
     block_scan_kernel(const T* in, T* out, T* aggregate_out, Op op, T init) {
-  using scan_t = carry::block_scan<T, BT, A, ITEMS>;
+  using scan_t = carry::block_scan<T, BT, A, ITEMS, W>;
   __shared__ typename scan_t::temp_storage ts;
   T items[ITEMS];
   for (int j = 0; j < ITEMS; ++j) items[j] = in[threadIdx.x * ITEMS + j];
@@ -28,9 +29,10 @@ __global__ void __launch_bounds__(BT)
   if (threadIdx.x == BT - 1) *aggregate_out = aggregate; // every thread holds it; the last one reports
 }
 
-/// Scans one tile of BT x ITEMS random values with block_scan<A> and checks every output and the
-/// aggregate against the CPU reference; outputs are poisoned first.
-template <class T, int BT, carry::block_scan_algorithm A, int ITEMS, bool EXCLUSIVE, class Op>
+/// Scans one tile of BT x ITEMS random values with block_scan<A> (coarsened: warp scan W) and checks
+/// every output and the aggregate against the CPU reference; outputs are poisoned first.
+template <class T, int BT, carry::block_scan_algorithm A, int ITEMS, bool EXCLUSIVE,
+          carry::warp_scan_shape W = carry::warp_scan_shape::brent_kung, class Op>
 void check_block_scan(Op op, T init, std::uint64_t seed) {
   constexpr int n = BT * ITEMS;
   auto in = random_values<T>(n, seed);
@@ -40,34 +42,36 @@ void check_block_scan(Op op, T init, std::uint64_t seed) {
   d_in.upload(in);
   d_out.poison();
   d_agg.poison();
-  block_scan_kernel<T, BT, A, ITEMS, EXCLUSIVE><<<1, BT>>>(d_in.ptr, d_out.ptr, d_agg.ptr, op, init);
+  block_scan_kernel<T, BT, A, ITEMS, EXCLUSIVE, W><<<1, BT>>>(d_in.ptr, d_out.ptr, d_agg.ptr, op, init);
   REQUIRE(cudaGetLastError() == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   auto out = d_out.download(n);
   int wrong = 0;
   for (int i = 0; i < n; ++i) wrong += !same_bits(out[i], ref[i]);
   INFO("algorithm " << carry::block_scan_name(A) << ", " << BT << " threads x " << ITEMS << " items, "
-                    << (EXCLUSIVE ? "exclusive" : "inclusive"));
+                    << (EXCLUSIVE ? "exclusive" : "inclusive")
+                    << (W == carry::warp_scan_shape::kogge_stone ? ", Kogge-Stone warps" : ""));
   CHECK(wrong == 0);
   CHECK(same_bits(d_agg.download(1)[0], total));
   CHECK(d_out.guard_intact());
 }
 
 /// All block sizes of the issue for one algorithm, type and operator, inclusive and exclusive.
-template <carry::block_scan_algorithm A, int ITEMS, class T, class Op>
+template <carry::block_scan_algorithm A, int ITEMS, class T,
+          carry::warp_scan_shape W = carry::warp_scan_shape::brent_kung, class Op>
 void check_block_sizes(Op op, T init) {
-  check_block_scan<T, 32, A, ITEMS, false>(op, init, 1);
-  check_block_scan<T, 32, A, ITEMS, true>(op, init, 2);
-  check_block_scan<T, 65, A, ITEMS, false>(op, init, 3);
-  check_block_scan<T, 65, A, ITEMS, true>(op, init, 4);
-  check_block_scan<T, 128, A, ITEMS, false>(op, init, 5);
-  check_block_scan<T, 128, A, ITEMS, true>(op, init, 6);
-  check_block_scan<T, 256, A, ITEMS, false>(op, init, 7);
-  check_block_scan<T, 256, A, ITEMS, true>(op, init, 8);
-  check_block_scan<T, 512, A, ITEMS, false>(op, init, 9);
-  check_block_scan<T, 512, A, ITEMS, true>(op, init, 10);
-  check_block_scan<T, 1024, A, ITEMS, false>(op, init, 11);
-  check_block_scan<T, 1024, A, ITEMS, true>(op, init, 12);
+  check_block_scan<T, 32, A, ITEMS, false, W>(op, init, 1);
+  check_block_scan<T, 32, A, ITEMS, true, W>(op, init, 2);
+  check_block_scan<T, 65, A, ITEMS, false, W>(op, init, 3);
+  check_block_scan<T, 65, A, ITEMS, true, W>(op, init, 4);
+  check_block_scan<T, 128, A, ITEMS, false, W>(op, init, 5);
+  check_block_scan<T, 128, A, ITEMS, true, W>(op, init, 6);
+  check_block_scan<T, 256, A, ITEMS, false, W>(op, init, 7);
+  check_block_scan<T, 256, A, ITEMS, true, W>(op, init, 8);
+  check_block_scan<T, 512, A, ITEMS, false, W>(op, init, 9);
+  check_block_scan<T, 512, A, ITEMS, true, W>(op, init, 10);
+  check_block_scan<T, 1024, A, ITEMS, false, W>(op, init, 11);
+  check_block_scan<T, 1024, A, ITEMS, true, W>(op, init, 12);
 }
 
 /// The seeds' example [3 1 7 0 4 1 6 3] on 4 threads x 2 items and 8 threads x 1 item.
