@@ -130,6 +130,12 @@ constexpr int peers = CARRY_RADIX_PEERS; // block::peer_method's value (plain C+
 #define CARRY_RADIX_COUNTS 1
 #endif
 constexpr int counts = CARRY_RADIX_COUNTS; // block::count_method's value
+/// The cluster path's count method (block::count_method, as above for the onesweep tiles): its tiles
+/// rank 4-16 rounds on one latency chain, where the onesweep's large tiles are bound by their issue rate.
+#ifndef CARRY_RADIX_CLUSTER_COUNTS
+#define CARRY_RADIX_CLUSTER_COUNTS CARRY_RADIX_COUNTS
+#endif
+constexpr int cluster_counts = CARRY_RADIX_CLUSTER_COUNTS;
 
 /// The warp scan inside every block scan of a radix tile (the multisplit's digit counts, the cluster
 /// path's digit totals; warp_scan_shape): 1 Kogge-Stone (5 dependent shuffle steps), 0 Brent-Kung (9, the
@@ -169,8 +175,16 @@ constexpr bool early_counts = CARRY_RADIX_EARLY != 0;
 #ifndef CARRY_RADIX_LOOKBACK_WINDOW
 #define CARRY_RADIX_LOOKBACK_WINDOW 4
 #endif
-template <bool HAS_VALUES>
-constexpr int lookback_window = HAS_VALUES ? 1 : CARRY_RADIX_LOOKBACK_WINDOW;
+/// The mid-size tiles' window (MID: the tile of mid_items, below), keys and pairs alike (0: as the
+/// large tiles). A pass of 2^18 keys in 128 tiles starts every tile at once, so a tile's walk back
+/// meets an inclusive prefix only after about t / (2 WINDOW) round trips.
+#ifndef CARRY_RADIX_MID_LOOKBACK_WINDOW
+#define CARRY_RADIX_MID_LOOKBACK_WINDOW 0
+#endif
+template <bool HAS_VALUES, bool MID = false>
+constexpr int lookback_window = MID && CARRY_RADIX_MID_LOOKBACK_WINDOW > 0 ? CARRY_RADIX_MID_LOOKBACK_WINDOW
+                                : HAS_VALUES                              ? 1
+                                                                          : CARRY_RADIX_LOOKBACK_WINDOW;
 
 /// Onesweep blocks: one a tile, or one wave of persistent blocks that take tile tickets until the
 /// portion is done (a skipped pass then costs one wave of blocks that exit, not one block a tile).

@@ -39,10 +39,10 @@ template <class D>
 struct digit_recompute<D, std::void_t<decltype(D::recompute)>> : std::bool_constant<D::recompute> {};
 
 /// The engine's multisplit as every radix kernel ranks a tile of 256 x ITEMS with it.
-template <int ITEMS>
+template <int ITEMS, int COUNTS = radix_tuning::counts>
 using tile_ranker = block::multisplit<radix_tuning::threads, ITEMS, radix_tuning::digit_bits,
                                       static_cast<block::peer_method>(radix_tuning::peers),
-                                      static_cast<block::count_method>(radix_tuning::counts),
+                                      static_cast<block::count_method>(COUNTS),
                                       static_cast<warp_scan_shape>(radix_tuning::scan_warps)>;
 
 /// The tile shape of every radix kernel for key K and value V (V = null_value: keys only).
@@ -66,10 +66,10 @@ struct cluster_shape {
 /// Shared memory of a ranked, staged tile of 256 x ITEMS items: the multisplit's counters, the tile
 /// staged in sorted order (keys, then values in the same bytes), each staged item's digit, and per digit
 /// the amount that turns a staged position into a global one.
-template <int ITEMS, bool HAS_VALUES, class K, class V>
+template <int ITEMS, bool HAS_VALUES, class K, class V, int COUNTS = radix_tuning::counts>
 struct staged_tile_storage {
   static constexpr int tile_items = radix_tuning::threads * ITEMS;
-  using ranker = tile_ranker<ITEMS>;
+  using ranker = tile_ranker<ITEMS, COUNTS>; // COUNTS: its block::count_method
   typename ranker::temp_storage rank;
   union {
     K keys[tile_items];
@@ -106,10 +106,11 @@ __device__ void load_keys(const K* src, int valid, const Digit& digit, K (&k)[IT
 /// j-th item. A staged key's digit is recomputed (digit.bin_of) when Digit allows it and no values
 /// overwrite the stage; else it is staged beside the key. ts.adjust must be set and visible; ends with
 /// a barrier. FULL: the tile is whole (valid == tile items), nothing is checked.
-template <int ITEMS, bool HAS_VALUES, bool FULL = false, class K, class V, class Digit, class DigitAt>
-__device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V>& ts, const Digit& digit, const K (&k)[ITEMS],
-                             DigitAt digit_at, const int (&pos)[ITEMS], int valid, K* kdst, const V* vsrc, V* vdst) {
-  using ranker = typename staged_tile_storage<ITEMS, HAS_VALUES, K, V>::ranker;
+template <int ITEMS, bool HAS_VALUES, bool FULL = false, class K, class V, class Digit, class DigitAt, int COUNTS>
+__device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, COUNTS>& ts, const Digit& digit,
+                             const K (&k)[ITEMS], DigitAt digit_at, const int (&pos)[ITEMS], int valid, K* kdst,
+                             const V* vsrc, V* vdst) {
+  using ranker = typename staged_tile_storage<ITEMS, HAS_VALUES, K, V, COUNTS>::ranker;
   constexpr int threads = radix_tuning::threads;
   constexpr bool stage_digits = HAS_VALUES || !digit_recompute<Digit>::value;
   // ---- keys through shared memory ----
