@@ -132,8 +132,12 @@ constexpr int peers = CARRY_RADIX_PEERS; // block::peer_method's value (plain C+
 constexpr int counts = CARRY_RADIX_COUNTS; // block::count_method's value
 /// The cluster path's count method (block::count_method, as above for the onesweep tiles): its tiles
 /// rank 4-16 rounds on one latency chain, where the onesweep's large tiles are bound by their issue rate.
+/// Load/store (0) against leader atomics (h100-tune-radix-506418c.log, u32 keys, CUB in the same runs):
+/// 2^16 23.5 us against 24.1, pairs 31.2 against 32.4, 2^14 level (16.1 against 16.0); the probe's
+/// kernel span agreed (2^16 20.0 against 20.7 us, 2^14 13.8 against 14.0). Load/store everywhere
+/// (counts0) lost at u64 2^24 (1408 against 1226 us).
 #ifndef CARRY_RADIX_CLUSTER_COUNTS
-#define CARRY_RADIX_CLUSTER_COUNTS CARRY_RADIX_COUNTS
+#define CARRY_RADIX_CLUSTER_COUNTS 0
 #endif
 constexpr int cluster_counts = CARRY_RADIX_CLUSTER_COUNTS;
 
@@ -175,16 +179,12 @@ constexpr bool early_counts = CARRY_RADIX_EARLY != 0;
 #ifndef CARRY_RADIX_LOOKBACK_WINDOW
 #define CARRY_RADIX_LOOKBACK_WINDOW 4
 #endif
-/// The mid-size tiles' window (MID: the tile of mid_items, below), keys and pairs alike (0: as the
-/// large tiles). A pass of 2^18 keys in 128 tiles starts every tile at once, so a tile's walk back
-/// meets an inclusive prefix only after about t / (2 WINDOW) round trips.
-#ifndef CARRY_RADIX_MID_LOOKBACK_WINDOW
-#define CARRY_RADIX_MID_LOOKBACK_WINDOW 0
-#endif
-template <bool HAS_VALUES, bool MID = false>
-constexpr int lookback_window = MID && CARRY_RADIX_MID_LOOKBACK_WINDOW > 0 ? CARRY_RADIX_MID_LOOKBACK_WINDOW
-                                : HAS_VALUES                              ? 1
-                                                                          : CARRY_RADIX_LOOKBACK_WINDOW;
+/// Measured and removed: a window of its own for the mid-size tiles (h100-tune-radix-506418c.log, u32
+/// keys 2^18, CUB 61-64 us in the same runs): 4 (the above) 43.5 us, 8 49.6, 16 54.5, 32 95.1; 2^17
+/// 39.2 / 44.2 / 47.3 / 76.3; u64 2^16 67.7 / 74.0 / 76.0 / 103.7. Wider windows cost more than the
+/// shorter walks save.
+template <bool HAS_VALUES>
+constexpr int lookback_window = HAS_VALUES ? 1 : CARRY_RADIX_LOOKBACK_WINDOW;
 
 /// Onesweep blocks: one a tile, or one wave of persistent blocks that take tile tickets until the
 /// portion is done (a skipped pass then costs one wave of blocks that exit, not one block a tile).
@@ -249,26 +249,19 @@ constexpr int cluster_tiles = 16;
 #endif
 constexpr bool cluster_padded = CARRY_RADIX_CLUSTER_PADDED != 0;
 
-/// The cluster path's exchange of digit counts: early (the multisplit's histogram and scan first, each
-/// block's counts pushed into every block's inbox, lookback::cluster_push_all_arrive, and the ranking
-/// rounds run while the cluster barrier completes; the sums read from the block's own shared memory) or
-/// late (rank, a cluster barrier, then each thread reads its digit's count from every block's shared
-/// memory: 16 remote loads in batches of 4). Measured (h100-tune-radix-114d990.log, CUB in the same runs):
-/// u32 keys 2^14 20.5 us against 22.1 late (CUB 47.8), 2^16 28.4 against 31.8 (CUB 55.9); pairs u32/u32
-/// 2^14 25.2 against 26.4, 2^16 37.0 against 39.5. ptxas: early needs no spill (late spilled 12 bytes
-/// at 4 items a thread) and 47.2 KB of shared memory at 16 items (the inbox holds 16-bit counts).
-#ifndef CARRY_RADIX_CLUSTER_EARLY
-#define CARRY_RADIX_CLUSTER_EARLY 1
-#endif
-constexpr bool cluster_early = CARRY_RADIX_CLUSTER_EARLY != 0;
-/// How the early counts travel: 1 (the mailbox, lookback::mailbox_send) each warp's counts as 16-byte
-/// asynchronous remote stores (st.async) counted on the receiver's transaction barrier, which the
-/// receiver alone waits on; 0 each thread's 2-byte count stored into every block with a release arrive
-/// at the cluster barrier (lookback::cluster_push_all_arrive), whose fence waits for every remote store.
-#ifndef CARRY_RADIX_CLUSTER_MAILBOX
-#define CARRY_RADIX_CLUSTER_MAILBOX 1
-#endif
-constexpr bool cluster_mailbox = CARRY_RADIX_CLUSTER_MAILBOX != 0;
+/// The cluster path's exchange of digit counts (cluster_sort.cuh): each block's counts are known early
+/// (the multisplit's histogram and scan come first) and travel through the engine's mailbox
+/// (lookback::mailbox_send: each warp's counts as 16-byte st.async into every block's inbox, counted on
+/// the receiver's transaction barrier) while the ranking rounds run. Measured and removed:
+///   - the late exchange (rank, a cluster barrier, then 16 remote loads a thread; h100-tune-radix-
+///     114d990.log): u32 keys 2^14 22.1 us against 20.5 for the early push below, 2^16 31.8 against 28.4;
+///   - the early push (each thread's 2-byte count stored into every block, then a release arrive at the
+///     cluster barrier, whose MEMBAR waits for every remote store: Nsight Compute put 23 % of the stall
+///     samples there, h100-ncu-cluster-86811a5.txt): the mailbox took the u32 kernel from 17.7 to 15.4 us
+///     at 2^14 and from 24.9 to 21.6 at 2^16 (validate/probe/probe_cluster.cu, %globaltimer span), and
+///     the sort (h100-tune-radix-fce7474.log, with Kogge-Stone scans, CUB in the same runs) from 19.0 to
+///     15.9 us at 2^14 (CUB 46.8) and from 27.0 to 23.8 at 2^16 (CUB 53.3-54.0); pairs u32/u32 22.4 to
+///     19.9 and 35.4 to 32.1.
 /// Measured and removed (61efde3): keys-only sorts keeping the keys in shared memory between passes, each
 /// pass writing every key into the stage of the block that owns its output position (distributed
 /// shared memory) and only the last writing global memory: 2^14 u32 keys 22.2 us against 20.5, 2^16

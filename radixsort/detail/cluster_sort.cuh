@@ -14,13 +14,16 @@
 #include "plan.hpp"
 
 #ifdef CARRY_CLUSTER_TRACE
-// the phase probe (validate/bench/probe_cluster.cu): thread 0's clock64 at 8 points of each pass
+// the phase probe (validate/probe/probe_cluster.cu): thread 0's clock64 at 8 points of each pass
 __device__ long long carry_cluster_trace[16][8][8];
-__device__ unsigned long long carry_cluster_gt[16][2];
+__device__ unsigned long long carry_cluster_gt[16][2]; // %globaltimer as each block starts and ends
 #define CARRY_CTRACE(k) \
   do { if (threadIdx.x == 0 && p < 8) carry_cluster_trace[rank][p][k] = clock64(); } while (0)
+#define CARRY_CTIME(slot) \
+  do { if (threadIdx.x == 0) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(carry_cluster_gt[rank][slot])); } while (0)
 #else
 #define CARRY_CTRACE(k) do { } while (0)
+#define CARRY_CTIME(slot) do { } while (0)
 #endif
 
 namespace carry {
@@ -34,21 +37,17 @@ struct cluster_args {
   bool descending = false;
 };
 
-/// Every pass over the whole input, block b (cluster rank b) owning tile b. Per pass, with early
-/// counts (radix_tuning::cluster_early):
+/// Every pass over the whole input, block b (cluster rank b) owning tile b. Per pass:
 ///   load tile b from the pass's source; the multisplit's histogram and scan of it (rank_early_by;
-///   radix_tuning::cluster_padded: block::tile_fill::padded, no per-item checks) give digit d's count,
-///   which every block's warps send into every block's inbox (radix_tuning::cluster_mailbox: the
-///   engine's mailbox, 16-byte st.async counted on the receiver's transaction barrier; else
-///   lookback::cluster_push_all_arrive, arriving at the cluster barrier); the ranking rounds run while
-///   the counts travel; the wait (mailbox_wait, else cluster_wait) gives this block every block's counts
-///   (at the first pass, a cluster barrier before the sends: every block started);
-///   thread d sums digit d's counts over all blocks and over the blocks before b from its own inbox;
+///   radix_tuning::cluster_padded: block::tile_fill::padded, no per-item checks) give digit d's count;
+///   every block's warps send their 256 counts into every block's inbox through the engine's mailbox
+///   (16-byte st.async counted on the receiver's transaction barrier; at the first pass after a cluster
+///   barrier: every block started, its barrier initialised); the ranking rounds run while the counts
+///   travel; mailbox_wait gives this block every block's counts;
+///   thread d sums digit d's counts over all blocks and over the blocks before b;
 ///   the engine's block scan of the totals gives each digit's start;
 ///   scatter keys, then values, to the pass's destination; cluster barrier (the pass's global writes
-///   visible to every block; every inbox read before the next pass's pushes).
-/// Without early counts: rank the tile (rank_by), publish the counts in this block's shared memory,
-/// cluster barrier, and thread d reads digit d's count from every block (distributed shared memory).
+///   visible to every block; every inbox read before the next pass's sends).
 template <int ITEMS, bool HAS_VALUES, class K, class V>
 __global__ void __launch_bounds__(radix_tuning::threads)
     cluster_sort_kernel(pass_buffers<K> kb, pass_buffers<V> vb, cluster_args a) {
@@ -63,30 +62,22 @@ __global__ void __launch_bounds__(radix_tuning::threads)
   using scan_t = block_scan<std::uint32_t, radix_tuning::threads, block_scan_algorithm::coarsened, 1,
                             static_cast<warp_scan_shape>(radix_tuning::scan_warps)>;
   static_assert(storage::tile_items < 65536, "carry: a tile's digit count fits 16 bits");
-  using count_t = std::conditional_t<radix_tuning::cluster_early, std::uint16_t, std::uint32_t>;
-  constexpr int slots = radix_tuning::cluster_early ? radix_tuning::cluster_tiles : 1;
   __shared__ storage ts;
-  // early: every block's digit counts, pushed by each block (inbox[r][d]); else this tile's counts only
-  __shared__ alignas(16) count_t counts[slots][radix];
-  __shared__ std::uint64_t counts_full; // the mailbox's transaction barrier (radix_tuning::cluster_mailbox)
-  constexpr bool mailbox = radix_tuning::cluster_early && radix_tuning::cluster_mailbox;
+  __shared__ alignas(16) std::uint16_t counts[radix_tuning::cluster_tiles][radix]; // inbox: [r][d] from block r
+  __shared__ std::uint64_t counts_full; // the inbox's transaction barrier
   __shared__ typename scan_t::temp_storage scan_ts;
   cg::cluster_group cluster = cg::this_cluster();
   const unsigned rank = cluster.block_rank(), blocks = cluster.num_blocks();
   const std::int64_t base = a.tiles.tile_base(rank);
   const int valid = a.tiles.valid_items(rank);
   const int dd = threadIdx.x;
-#ifdef CARRY_CLUSTER_TRACE
-  if (threadIdx.x == 0) { unsigned long long g; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g)); carry_cluster_gt[rank][0] = g; }
-#endif
-  const unsigned counts_bytes = blocks * radix * static_cast<unsigned>(sizeof(count_t)); // a block receives an exchange
-  if constexpr (mailbox) {
-    if (threadIdx.x == 0) {
-      lookback::mailbox_init(&counts_full);
-      lookback::mailbox_expect(&counts_full, counts_bytes);
-    }
+  const unsigned counts_bytes = blocks * radix * static_cast<unsigned>(sizeof(counts[0][0])); // an exchange's
+  CARRY_CTIME(0);
+  if (threadIdx.x == 0) {
+    lookback::mailbox_init(&counts_full);
+    lookback::mailbox_expect(&counts_full, counts_bytes); // the first pass's counts
   }
-  if constexpr (radix_tuning::cluster_early) lookback::cluster_started();
+  lookback::cluster_started();
   for (int p = 0; p < a.passes; ++p) {
     CARRY_CTRACE(0);
     const digit_spec spec = pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending);
@@ -96,48 +87,27 @@ __global__ void __launch_bounds__(radix_tuning::threads)
     const radix_digit<K> digit{spec};
     const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); };
     load_keys<ITEMS>(kb.src(p, a.passes) + base, valid, key);
-    int start = 0;               // where digit dd starts in this tile
+    int start = 0; // where digit dd starts in this tile
+    ms::template rank_early_by<fill>(ts.rank, digit_at, valid, pos, [&](int s, int c) {
+      CARRY_CTRACE(1);
+      if (p == 0) lookback::cluster_wait(); // every block started: its inbox may be written
+      lookback::mailbox_send<radix>(&counts[0][0], &counts_full, static_cast<std::uint16_t>(c),
+                                    static_cast<int>(rank), static_cast<int>(blocks));
+      start = s;
+      CARRY_CTRACE(2);
+    });
+    CARRY_CTRACE(3);
+    lookback::mailbox_wait(&counts_full, static_cast<unsigned>(p) & 1u); // every block's counts in the inbox
+    CARRY_CTRACE(4);
     std::uint32_t total[1] = {0}; // digit dd's keys in the whole input
     std::uint32_t before = 0;     // ... in the tiles before this one
-    if constexpr (radix_tuning::cluster_early) {
-      ms::template rank_early_by<fill>(ts.rank, digit_at, valid, pos, [&](int s, int c) {
-        CARRY_CTRACE(1);
-        if (p == 0) lookback::cluster_wait(); // every block started: its inbox may be written
-        if constexpr (mailbox)
-          lookback::mailbox_send<radix>(&counts[0][0], &counts_full, static_cast<count_t>(c), static_cast<int>(rank),
-                                        static_cast<int>(blocks));
-        else
-          lookback::cluster_push_all_arrive<radix>(&counts[0][0], static_cast<count_t>(c), static_cast<int>(rank),
-                                                   static_cast<int>(blocks));
-        start = s;
-        CARRY_CTRACE(2);
-      });
-      CARRY_CTRACE(3);
-      if constexpr (mailbox) {
-        lookback::mailbox_wait(&counts_full, static_cast<unsigned>(p) & 1u); // every block's counts in the inbox
-      } else {
-        lookback::cluster_wait(); // every block's counts in this block's inbox
-      }
-      CARRY_CTRACE(4);
-      for (unsigned r = 0; r < blocks; ++r) {
-        const std::uint32_t c = counts[r][dd];
-        total[0] += c;
-        before += r < rank ? c : 0u;
-      }
-      // the next exchange's bytes (after this block's wait: before any block can send them)
-      if constexpr (mailbox)
-        if (threadIdx.x == 0 && p + 1 < a.passes) lookback::mailbox_expect(&counts_full, counts_bytes);
-    } else {
-      ms::template rank_by<fill>(ts.rank, digit_at, valid, pos);
-      start = ms::start(ts.rank, dd);
-      counts[0][dd] = static_cast<count_t>(ms::count(ts.rank, dd, valid));
-      cluster.sync();
-      for (unsigned r = 0; r < blocks; ++r) {
-        const std::uint32_t c = *cluster.map_shared_rank(&counts[0][dd], r);
-        total[0] += c;
-        before += r < rank ? c : 0u;
-      }
+    for (unsigned r = 0; r < blocks; ++r) {
+      const std::uint32_t c = counts[r][dd];
+      total[0] += c;
+      before += r < rank ? c : 0u;
     }
+    // the next exchange's bytes: after this block's wait, so before any block can send them
+    if (threadIdx.x == 0 && p + 1 < a.passes) lookback::mailbox_expect(&counts_full, counts_bytes);
     scan_t(scan_ts).exclusive_scan(total, std::uint32_t{0}, sum{});
     ts.adjust[dd] = std::uint64_t{total[0]} + before - static_cast<std::uint64_t>(start);
     CARRY_CTRACE(5);
@@ -149,9 +119,7 @@ __global__ void __launch_bounds__(radix_tuning::threads)
     cluster.sync();
     CARRY_CTRACE(7);
   }
-#ifdef CARRY_CLUSTER_TRACE
-  if (threadIdx.x == 0) { unsigned long long g; asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(g)); carry_cluster_gt[rank][1] = g; }
-#endif
+  CARRY_CTIME(1);
 #endif
 }
 

@@ -99,9 +99,7 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
   {
     std::uint32_t before = 0; // digit dd's keys in the portion's tiles before this one
     if (t != 0) {
-      constexpr bool mid = ITEMS < tile_shape<K, V>::items; // the mid-size tile
-      before = lookback::look_back_chain<0, radix_tuning::lookback_window<HAS_VALUES, mid>>(view, t, dd, std::uint32_t{0},
-                                                                                          sum{});
+      before = lookback::look_back_chain<0, radix_tuning::lookback_window<HAS_VALUES>>(view, t, dd, std::uint32_t{0}, sum{});
       view.publish(t, dd, lookback::state_prefix, before + count);
     }
     std::uint64_t* portion_base = bases + a.pass * 2 * radix;

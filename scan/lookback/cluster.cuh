@@ -22,8 +22,8 @@ __device__ __forceinline__ void cluster_started() {
 #endif
 }
 
-/// Waits at the cluster barrier (acquire) that cluster_started or cluster_push_all_arrive arrived at
-/// (every thread of the block, converged: the aligned form).
+/// Waits at the cluster barrier (acquire) that cluster_started arrived at (every thread of the block,
+/// converged: the aligned form).
 __device__ __forceinline__ void cluster_wait() {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   asm volatile("barrier.cluster.wait.acquire.aligned;" ::: "memory");
@@ -48,33 +48,12 @@ __device__ void cluster_push(T* inbox, const T& value, int rank, int first, int 
 #endif
 }
 
-/// The vector form for a kernel that exchanges every pass (the radix sort's cluster path): thread i of
-/// every block writes `value` into inbox[rank * WIDTH + i] of every block of the cluster (its own
-/// included), then arrives at the cluster barrier (release), so the caller can work while the others
-/// catch up; cluster_wait then makes every value pushed into this block's inbox visible. Every block
-/// must have started (cluster_started, then cluster_wait, before the first push), and an owner's reads
-/// of its inbox must be done before any block's next push (a cluster barrier between them).
-///   4 blocks, WIDTH 2, block b pushes (b, 10 b)  ->  every inbox [0 0 1 10 2 20 3 30]
-template <int WIDTH, class T>
-__device__ __forceinline__ void cluster_push_all_arrive(T* inbox, const T& value, int rank, int blocks) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
-  __trap();
-#else
-  namespace cg = cooperative_groups;
-  cg::cluster_group cluster = cg::this_cluster();
-  T* slot = &inbox[rank * WIDTH + static_cast<int>(threadIdx.x)];
-  if (threadIdx.x < WIDTH)
-    for (int r = 0; r < blocks; ++r) *cluster.map_shared_rank(slot, static_cast<unsigned>(r)) = value;
-  asm volatile("barrier.cluster.arrive.release.aligned;" ::: "memory");
-#endif
-}
-
 /// A mailbox for an exchange every block of a cluster makes with every block, over and over (the radix
 /// sort's cluster path, once a pass): each block's `inbox` holds one row of WIDTH values from every block,
 /// written by the senders' asynchronous remote stores (st.async, 16 bytes each), which count their bytes
 /// on the receiver's transaction barrier (an mbarrier in its shared memory). The receiver waits on that
 /// barrier alone: no fence, no cluster barrier and no wait for the slowest sender's stores to be
-/// acknowledged before the sender goes on (lookback::cluster_push_all_arrive's release arrive waited for
+/// acknowledged before the sender goes on (a release arrive at the cluster barrier would wait for
 /// them). Protocol, exchange e = 0, 1, ... (parity e & 1):
 ///   mailbox_init (one thread, before cluster_started: the barrier exists before any block can send),
 ///   mailbox_expect (one thread, exchange 0: at once after init; exchange e + 1: after its wait on e),
@@ -82,6 +61,7 @@ __device__ __forceinline__ void cluster_push_all_arrive(T* inbox, const T& value
 ///   block has read its inbox of e: a cluster barrier between),
 ///   mailbox_wait (the threads that read the inbox).
 ///   4 blocks, WIDTH 256, block b sends (b, b + 1, ...)  ->  inbox row r of every block: (r, r + 1, ...)
+
 /// The shared-memory (::cta) address of a generic pointer into this block's shared memory.
 __device__ __forceinline__ unsigned shared_address(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
@@ -99,9 +79,8 @@ __device__ __forceinline__ void mailbox_init(std::uint64_t* full) {
 /// The next exchange completes once `bytes` have arrived (one thread of the receiver, once an exchange).
 __device__ __forceinline__ void mailbox_expect(std::uint64_t* full, unsigned bytes) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;" ::"r"(shared_address(full)),
-               "r"(bytes)
-               : "memory");
+  const unsigned bar = shared_address(full);
+  asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
 #endif
 }
 
@@ -111,14 +90,15 @@ __device__ __forceinline__ void mailbox_expect(std::uint64_t* full, unsigned byt
 /// blocks * WIDTH * sizeof(T) bytes an exchange. `inbox` must be 16-byte aligned.
 template <int WIDTH, class T>
 __device__ __forceinline__ void mailbox_send(T* inbox, std::uint64_t* full, T value, int rank, int blocks) {
-  static_assert(std::is_unsigned<T>::value && (sizeof(T) == 2 || sizeof(T) == 4), "carry: mailbox values are u16 or u32");
+  static_assert(std::is_unsigned<T>::value && (sizeof(T) == 2 || sizeof(T) == 4),
+                "carry: mailbox values are u16 or u32");
   static_assert(WIDTH % 32 == 0, "carry: a mailbox row is whole warps");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();
 #else
   constexpr int per_vector = 16 / static_cast<int>(sizeof(T)); // values in a 16-byte vector
-  constexpr int vectors = 32 / per_vector;                      // vectors of a warp's 32 values (4 or 8)
-  constexpr int targets_a_round = 32 / vectors;                 // blocks a warp sends to at once
+  constexpr int vectors = 32 / per_vector;                     // vectors of a warp's 32 values (4 or 8)
+  constexpr int targets_a_round = 32 / vectors;                // blocks a warp sends to at once
   const int lane = static_cast<int>(threadIdx.x % 32), warp = static_cast<int>(threadIdx.x / 32);
   if (warp >= WIDTH / 32) return; // warp-uniform
   const unsigned bits = static_cast<unsigned>(value);
@@ -127,7 +107,8 @@ __device__ __forceinline__ void mailbox_send(T* inbox, std::uint64_t* full, T va
 #pragma unroll
   for (int k = 0; k < 4; ++k) {
     if constexpr (sizeof(T) == 2) {
-      const unsigned lo = __shfl_sync(0xffffffffu, bits, m * 8 + 2 * k), hi = __shfl_sync(0xffffffffu, bits, m * 8 + 2 * k + 1);
+      const unsigned lo = __shfl_sync(0xffffffffu, bits, m * 8 + 2 * k),
+                     hi = __shfl_sync(0xffffffffu, bits, m * 8 + 2 * k + 1);
       w[k] = (lo & 0xffffu) | (hi << 16);
     } else {
       w[k] = __shfl_sync(0xffffffffu, bits, m * 4 + k);
@@ -139,8 +120,8 @@ __device__ __forceinline__ void mailbox_send(T* inbox, std::uint64_t* full, T va
     unsigned rdst, rbar;
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rdst) : "r"(dst), "r"(t));
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rbar) : "r"(bar), "r"(t));
-    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];" ::"r"(rdst),
-                 "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]), "r"(rbar)
+    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];"
+                 ::"r"(rdst), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]), "r"(rbar)
                  : "memory");
   }
 #endif

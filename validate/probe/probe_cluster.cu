@@ -57,12 +57,19 @@ int main(int argc, char** argv) {
     printf("run %d: kernel span (globaltimer, first start to last end) %.2f us\n", run, (g1 - g0) / 1000.0);
     printf("  block start offsets (ns):");
     for (int bl = 0; bl < 16; ++bl) printf(" %llu", gt[bl][0] - g0);
-    printf("\n  phases (cycles; mean over 16 blocks [min max]); 0 start,1 counted,2 pushed,3 ranked,4 waited,5 adjusted,6 scattered,7 synced\n");
+    printf("\n  phases (cycles; mean over 16 blocks [min max]); 0 start,1 counted,2 pushed,3 ranked,4 "
+           "waited,5 adjusted,6 scattered,7 synced\n");
     for (int p = 0; p < passes; ++p) {
       printf("  pass %d:", p);
       for (int k = 1; k < 8; ++k) {
-        double m = 0; long long lo = 1ll << 60, hi = 0;
-        for (int bl = 0; bl < 16; ++bl) { long long d = tr[bl][p][k] - tr[bl][p][k - 1]; m += d; lo = std::min(lo, d); hi = std::max(hi, d); }
+        double m = 0;
+        long long lo = 1ll << 60, hi = 0;
+        for (int bl = 0; bl < 16; ++bl) {
+          long long d = tr[bl][p][k] - tr[bl][p][k - 1];
+          m += d;
+          lo = std::min(lo, d);
+          hi = std::max(hi, d);
+        }
         printf(" %d-%d %.0f[%lld %lld]", k - 1, k, m / 16, lo, hi);
       }
       double tot = 0;
