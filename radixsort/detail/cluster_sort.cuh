@@ -71,12 +71,9 @@ __global__ void __launch_bounds__(radix_tuning::threads)
   const std::int64_t base = a.tiles.tile_base(rank);
   const int valid = a.tiles.valid_items(rank);
   const int dd = threadIdx.x;
-  const unsigned counts_bytes = blocks * radix * static_cast<unsigned>(sizeof(counts[0][0])); // an exchange's
+  const unsigned counts_bytes = lookback::mailbox_bytes<radix, std::uint16_t>(static_cast<int>(blocks));
   CARRY_CTIME(0);
-  if (threadIdx.x == 0) {
-    lookback::mailbox_init(&counts_full);
-    lookback::mailbox_expect(&counts_full, counts_bytes); // the first pass's counts
-  }
+  lookback::mailbox_start(&counts_full, counts_bytes); // armed for the first pass's counts
   lookback::cluster_started();
   for (int p = 0; p < a.passes; ++p) {
     CARRY_CTRACE(0);

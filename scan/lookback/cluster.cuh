@@ -50,16 +50,18 @@ __device__ void cluster_push(T* inbox, const T& value, int rank, int first, int 
 
 /// A mailbox for an exchange every block of a cluster makes with every block, over and over (the radix
 /// sort's cluster path, once a pass): each block's `inbox` holds one row of WIDTH values from every block,
-/// written by the senders' asynchronous remote stores (st.async, 16 bytes each), which count their bytes
-/// on the receiver's transaction barrier (an mbarrier in its shared memory). The receiver waits on that
-/// barrier alone: no fence, no cluster barrier and no wait for the slowest sender's stores to be
-/// acknowledged before the sender goes on (a release arrive at the cluster barrier would wait for
-/// them). Protocol, exchange e = 0, 1, ... (parity e & 1):
-///   mailbox_init (one thread, before cluster_started: the barrier exists before any block can send),
-///   mailbox_expect (one thread, exchange 0: at once after init; exchange e + 1: after its wait on e),
+/// written by the other blocks' asynchronous remote stores (st.async, 16 bytes each), which count their
+/// bytes on the receiver's transaction barrier (an mbarrier in its shared memory), and by the block
+/// itself into its own row. The receiver waits on that barrier alone: no fence, no cluster barrier and
+/// no wait for the slowest sender's stores to be acknowledged before the sender goes on (a release
+/// arrive at the cluster barrier would wait for them). Protocol, exchange e = 0, 1, ... (parity e & 1):
+///   mailbox_start (every thread, before cluster_started: the barrier exists, and exchange 0 is armed,
+///   before any block can send),
+///   mailbox_expect (one thread, exchange e + 1: after its block's wait on e),
 ///   mailbox_send (WIDTH threads of every block, after every block started; e + 1 only after every
 ///   block has read its inbox of e: a cluster barrier between),
-///   mailbox_wait (the threads that read the inbox).
+///   mailbox_wait (every thread of the block).
+/// Each exchange brings mailbox_bytes<WIDTH, T>(blocks) bytes from the other blocks.
 ///   4 blocks, WIDTH 256, block b sends (b, b + 1, ...)  ->  inbox row r of every block: (r, r + 1, ...)
 
 /// The shared-memory (::cta) address of a generic pointer into this block's shared memory.
@@ -67,12 +69,25 @@ __device__ __forceinline__ unsigned shared_address(const void* p) {
   return static_cast<unsigned>(__cvta_generic_to_shared(p));
 }
 
-/// Initialises the mailbox barrier (one thread), visible to every block of the cluster after the
-/// cluster barrier that cluster_started arrives at.
-__device__ __forceinline__ void mailbox_init(std::uint64_t* full) {
+/// The bytes an exchange brings a block from the other blocks (its own row it stores itself).
+template <int WIDTH, class T>
+__host__ __device__ constexpr unsigned mailbox_bytes(int blocks) {
+  return static_cast<unsigned>(blocks - 1) * static_cast<unsigned>(WIDTH * sizeof(T));
+}
+
+/// Every thread: thread 0 initialises the mailbox barrier (one arrival a phase; fenced for the cluster:
+/// visible to every block after the cluster barrier that cluster_started arrives at), then, after a
+/// block barrier, arms exchange 0 with `bytes`.
+__device__ __forceinline__ void mailbox_start(std::uint64_t* full, unsigned bytes) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(full)) : "memory");
-  asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  const unsigned bar = shared_address(full);
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+  if (threadIdx.x == 0)
+    asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
 #endif
 }
 
@@ -84,21 +99,20 @@ __device__ __forceinline__ void mailbox_expect(std::uint64_t* full, unsigned byt
 #endif
 }
 
-/// Thread i < WIDTH of every block sends `value` to inbox[rank * WIDTH + i] of every block of the cluster
-/// (its own included): the lanes of a warp gather their 32 values into 16-byte vectors with shuffles and
-/// each lane stores whole vectors (T: a 2- or 4-byte unsigned integer). Every block receives
-/// blocks * WIDTH * sizeof(T) bytes an exchange. `inbox` must be 16-byte aligned.
+/// Thread i < WIDTH of every block sends `value` to inbox[rank * WIDTH + i] of every block of the cluster:
+/// the lanes of a warp gather their 32 values into 16-byte vectors with shuffles and each lane stores
+/// whole vectors, st.async into the other blocks, a plain store into its own (T: a 2- or 4-byte unsigned
+/// integer). `inbox` must be 16-byte aligned.
 template <int WIDTH, class T>
 __device__ __forceinline__ void mailbox_send(T* inbox, std::uint64_t* full, T value, int rank, int blocks) {
-  static_assert(std::is_unsigned<T>::value && (sizeof(T) == 2 || sizeof(T) == 4),
-                "carry: mailbox values are u16 or u32");
+  static_assert(std::is_unsigned<T>::value && (sizeof(T) == 2 || sizeof(T) == 4), "carry: mailbox values are u16 or u32");
   static_assert(WIDTH % 32 == 0, "carry: a mailbox row is whole warps");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();
 #else
   constexpr int per_vector = 16 / static_cast<int>(sizeof(T)); // values in a 16-byte vector
-  constexpr int vectors = 32 / per_vector;                     // vectors of a warp's 32 values (4 or 8)
-  constexpr int targets_a_round = 32 / vectors;                // blocks a warp sends to at once
+  constexpr int vectors = 32 / per_vector;                      // vectors of a warp's 32 values (4 or 8)
+  constexpr int targets_a_round = 32 / vectors;                 // blocks a warp sends to at once
   const int lane = static_cast<int>(threadIdx.x % 32), warp = static_cast<int>(threadIdx.x / 32);
   if (warp >= WIDTH / 32) return; // warp-uniform
   const unsigned bits = static_cast<unsigned>(value);
@@ -107,16 +121,21 @@ __device__ __forceinline__ void mailbox_send(T* inbox, std::uint64_t* full, T va
 #pragma unroll
   for (int k = 0; k < 4; ++k) {
     if constexpr (sizeof(T) == 2) {
-      const unsigned lo = __shfl_sync(0xffffffffu, bits, m * 8 + 2 * k),
-                     hi = __shfl_sync(0xffffffffu, bits, m * 8 + 2 * k + 1);
+      const unsigned lo = __shfl_sync(0xffffffffu, bits, m * 8 + 2 * k);
+      const unsigned hi = __shfl_sync(0xffffffffu, bits, m * 8 + 2 * k + 1);
       w[k] = (lo & 0xffffu) | (hi << 16);
     } else {
       w[k] = __shfl_sync(0xffffffffu, bits, m * 4 + k);
     }
   }
-  const unsigned dst = shared_address(&inbox[rank * WIDTH + warp * 32 + m * per_vector]);
+  T* const slot = &inbox[rank * WIDTH + warp * 32 + m * per_vector];
+  const unsigned dst = shared_address(slot);
   const unsigned bar = shared_address(full);
   for (int t = lane / vectors; t < blocks; t += targets_a_round) {
+    if (t == rank) { // its own row: a plain store (mailbox_wait's block barrier publishes it)
+      *reinterpret_cast<uint4*>(slot) = make_uint4(w[0], w[1], w[2], w[3]);
+      continue;
+    }
     unsigned rdst, rbar;
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rdst) : "r"(dst), "r"(t));
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rbar) : "r"(bar), "r"(t));
@@ -127,8 +146,9 @@ __device__ __forceinline__ void mailbox_send(T* inbox, std::uint64_t* full, T va
 #endif
 }
 
-/// Waits until exchange `parity` (its number & 1) has completed: every byte expected has arrived and is
-/// visible to the calling thread (acquire at cluster scope, pairing with the stores' release).
+/// Every thread of the block: waits until exchange `parity` (its number & 1) has completed, every byte
+/// expected arrived and visible (acquire at cluster scope, pairing with the stores' release), then a
+/// block barrier (the block's own row, stored plainly, visible to every thread).
 __device__ __forceinline__ void mailbox_wait(std::uint64_t* full, unsigned parity) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   const unsigned bar = shared_address(full);
@@ -141,6 +161,7 @@ __device__ __forceinline__ void mailbox_wait(std::uint64_t* full, unsigned parit
                  : "r"(bar), "r"(parity)
                  : "memory");
   } while (!done);
+  __syncthreads();
 #endif
 }
 
