@@ -223,12 +223,15 @@ constexpr bool persistent_onesweep = !HAS_VALUES;
 #ifndef CARRY_RADIX_WHOLE_KEY_BYTES
 #define CARRY_RADIX_WHOLE_KEY_BYTES 4
 #endif
+/// The rule both forms share: pairs by their own switch; keys by theirs, when at most WHOLE_KEY_BYTES.
+constexpr bool tile_form_on(bool has_values, int key_bytes, int keys_switch, int pairs_switch) {
+  return has_values ? pairs_switch != 0 : (keys_switch != 0 && key_bytes <= CARRY_RADIX_WHOLE_KEY_BYTES);
+}
 template <bool HAS_VALUES, int KEY_BYTES>
-constexpr bool whole_tiles = HAS_VALUES ? CARRY_RADIX_WHOLE_PAIRS != 0
-                                        : (CARRY_RADIX_WHOLE_KEYS != 0 && KEY_BYTES <= CARRY_RADIX_WHOLE_KEY_BYTES);
+constexpr bool whole_tiles = tile_form_on(HAS_VALUES, KEY_BYTES, CARRY_RADIX_WHOLE_KEYS, CARRY_RADIX_WHOLE_PAIRS);
 template <bool HAS_VALUES, int KEY_BYTES>
-constexpr bool padded_partial_tiles = HAS_VALUES ? CARRY_RADIX_PADDED_PAIRS != 0
-                                                 : (CARRY_RADIX_PADDED_KEYS != 0 && KEY_BYTES <= CARRY_RADIX_WHOLE_KEY_BYTES);
+constexpr bool padded_partial_tiles =
+    tile_form_on(HAS_VALUES, KEY_BYTES, CARRY_RADIX_PADDED_KEYS, CARRY_RADIX_PADDED_PAIRS);
 
 /// Small inputs: up to this many tiles run as one cluster of blocks (one launch, digit counts exchanged
 /// in distributed shared memory, every pass in the same launch), with the fewest of a quarter, a half or

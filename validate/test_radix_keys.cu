@@ -24,14 +24,11 @@ void sizes_case(std::int64_t max_n) {
   const std::int64_t tile = carry::radix_detail::tile_shape<K, nv>::tile_items;
   const std::int64_t ctile = carry::radix_detail::cluster_shape<K, nv>::tile_items;
   auto sizes = edge_sizes(tile);
-  const auto tiles = onesweep_edge_sizes<K, nv>();
   for (std::int64_t extra : {16 * ctile - 1, 16 * ctile, 16 * ctile + 1, 16 * tile - 1, 16 * tile, 16 * tile + 1,
                              std::int64_t{(1 << 20) + 3}})
     sizes.push_back(extra);
-  sizes.insert(sizes.end(), tiles.begin(), tiles.end());
   const int bits = 8 * static_cast<int>(sizeof(K));
-  for (std::int64_t n : capped_sizes(sizes)) {
-    if (n > max_n && std::find(tiles.begin(), tiles.end(), n) == tiles.end()) continue;
+  for (std::int64_t n : sort_sizes<K, nv>(sizes, max_n)) {
     const auto keys = make_keys<K>(static_cast<std::size_t>(n), key_dist::uniform, static_cast<std::uint64_t>(n));
     for (A a : all_algorithms)
       for (bool desc : {false, true}) check_keys(keys, 0, bits, desc, with_algorithm(a));

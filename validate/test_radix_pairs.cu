@@ -2,8 +2,6 @@
 // forms of keys and pairs (the selector, the result in current(), no n-sized scratch).
 #include <catch2/catch.hpp>
 
-#include <algorithm>
-
 #include "common/radix_harness.cuh"
 #include "common/scan_harness.cuh"
 
@@ -25,10 +23,7 @@ void pairs_case(std::int64_t max_n, key_dist d = key_dist::uniform) {
   const std::int64_t ctile = carry::radix_detail::cluster_shape<K, V>::tile_items;
   auto sizes = edge_sizes(tile);
   for (std::int64_t extra : {16 * ctile, 16 * ctile + 1, 16 * tile + 1}) sizes.push_back(extra); // path limits
-  const auto tiles = onesweep_edge_sizes<K, V>(); // both onesweep tiles, whatever max_n
-  sizes.insert(sizes.end(), tiles.begin(), tiles.end());
-  for (std::int64_t n : capped_sizes(sizes)) {
-    if (n > max_n && std::find(tiles.begin(), tiles.end(), n) == tiles.end()) continue;
+  for (std::int64_t n : sort_sizes<K, V>(sizes, max_n)) { // and both onesweep tiles, whatever max_n
     const auto keys = make_keys<K>(static_cast<std::size_t>(n), d, static_cast<std::uint64_t>(n) + 3);
     const auto values = make_values<V>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(n) + 4);
     for (A a : {A::automatic, A::onesweep, A::three_kernel})

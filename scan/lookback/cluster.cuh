@@ -75,27 +75,25 @@ __host__ __device__ constexpr unsigned mailbox_bytes(int blocks) {
   return static_cast<unsigned>(blocks - 1) * static_cast<unsigned>(WIDTH * sizeof(T));
 }
 
-/// Every thread: thread 0 initialises the mailbox barrier (one arrival a phase; fenced for the cluster:
-/// visible to every block after the cluster barrier that cluster_started arrives at), then, after a
-/// block barrier, arms exchange 0 with `bytes`.
-__device__ __forceinline__ void mailbox_start(std::uint64_t* full, unsigned bytes) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-  const unsigned bar = shared_address(full);
-  if (threadIdx.x == 0) {
-    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(bar) : "memory");
-    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
-  }
-  __syncthreads();
-  if (threadIdx.x == 0)
-    asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
-#endif
-}
-
 /// The next exchange completes once `bytes` have arrived (one thread of the receiver, once an exchange).
 __device__ __forceinline__ void mailbox_expect(std::uint64_t* full, unsigned bytes) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   const unsigned bar = shared_address(full);
   asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+#endif
+}
+
+/// Every thread: thread 0 initialises the mailbox barrier (one arrival a phase; fenced for the cluster:
+/// visible to every block after the cluster barrier that cluster_started arrives at), then, after a
+/// block barrier, arms exchange 0 with `bytes` (mailbox_expect).
+__device__ __forceinline__ void mailbox_start(std::uint64_t* full, unsigned bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if (threadIdx.x == 0) {
+    asm volatile("mbarrier.init.shared::cta.b64 [%0], 1;" ::"r"(shared_address(full)) : "memory");
+    asm volatile("fence.mbarrier_init.release.cluster;" ::: "memory");
+  }
+  __syncthreads();
+  if (threadIdx.x == 0) mailbox_expect(full, bytes);
 #endif
 }
 

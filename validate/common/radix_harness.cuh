@@ -2,6 +2,7 @@
 // checked against the CPU reference and bitwise against CUB, inputs unchanged, guards intact.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 #include <vector>
 
@@ -13,6 +14,7 @@
 #include "common/apps_reference.hpp"
 #include "common/gpu.cuh"
 #include "common/radix_reference.hpp"
+#include "common/scan_harness.cuh"
 
 namespace carry_validate {
 
@@ -40,6 +42,17 @@ std::vector<std::int64_t> onesweep_edge_sizes() {
   const std::int64_t mtile = std::int64_t{shape::threads} * (mid > 0 ? mid : shape::items);
   const std::int64_t big = (mid > 0 ? rt::mid_items_max_n / shape::tile_items + 1 : 3) * shape::tile_items;
   return {mtile - 1, mtile, mtile + 1, 3 * mtile + 5, big - 1, big, big + 1};
+}
+
+/// The sizes a sort test of K keys and V values runs: `sizes` up to max_n (a per-type cap), then the
+/// onesweep tiles' edges (onesweep_edge_sizes) whatever max_n, so every key type meets both tiles; all
+/// capped by CARRY_TEST_MAX_N (capped_sizes).
+template <class K, class V>
+std::vector<std::int64_t> sort_sizes(std::vector<std::int64_t> sizes, std::int64_t max_n) {
+  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [&](std::int64_t n) { return n > max_n; }), sizes.end());
+  const auto tiles = onesweep_edge_sizes<K, V>();
+  sizes.insert(sizes.end(), tiles.begin(), tiles.end());
+  return capped_sizes(sizes);
 }
 
 /// Temp storage of `bytes` holding `fill` (0xFF, 0 or, with fill < 0, random bytes).
