@@ -89,9 +89,16 @@ constexpr bool pdl_early = CARRY_RADIX_PDL == 1;
 /// 39.7 us against 33.6, h100-radix-f2933c0.txt against h100-radix.txt); 8 for 8-byte types (the
 /// onesweep's former 8: more would not fit 48 KB of static shared memory beside the cluster's inbox);
 /// the onesweep tile's otherwise.
+/// Threads a block of the cluster path (a multiple of the 256 digits: 256 or 512; its tiles keep the
+/// same items, each thread half as many at 512). Measured below (cluster_threads_measured).
+#ifndef CARRY_RADIX_CLUSTER_THREADS
+#define CARRY_RADIX_CLUSTER_THREADS 256
+#endif
+constexpr int cluster_threads = CARRY_RADIX_CLUSTER_THREADS;
+static_assert(cluster_threads % radix == 0 && cluster_threads <= 1024, "carry: cluster blocks are whole multiples of the digits");
 template <int BYTES>
 constexpr int cluster_items_max() {
-  return BYTES <= 4 ? 16 : BYTES <= 8 ? 8 : items<BYTES>();
+  return (BYTES <= 4 ? 16 : BYTES <= 8 ? 8 : items<BYTES>()) * threads / cluster_threads;
 }
 
 /// Blocks an SM the onesweep kernel's registers must allow (__launch_bounds__). Measured with

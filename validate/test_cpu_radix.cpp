@@ -335,17 +335,20 @@ TEST_CASE("radix cluster items: the fewest items a thread that still fit the clu
   REQUIRE(cluster_items(1 << 14, 256, 16, 8) == 8);  // a device that co-schedules 8 blocks
   REQUIRE(cluster_items(1 << 13, 256, 8, 16) == 2);  // 8-byte keys: 2, 4 or 8
   REQUIRE(cluster_items(100, 256, 2, 16) == 1);      // never below one
-  // the cluster path's largest tiles: 16 items for 4-byte types and 8 for 8-byte types whatever the
-  // onesweep tile (the cluster's inbox beside them must fit 48 KB), else the onesweep tile's; their 16
-  // tiles hold 2^16 u32 keys
+  // the cluster path's largest tiles: 4096 items for 4-byte types and 2048 for 8-byte types whatever the
+  // onesweep tile (the cluster's inbox beside them must fit 48 KB), else the onesweep tile's, each thread
+  // of a cluster_threads block holding its share; their 16 tiles hold 2^16 u32 keys
   namespace rt = carry::radix_tuning;
-  STATIC_REQUIRE(rt::cluster_items_max<1>() == 16);
-  STATIC_REQUIRE(rt::cluster_items_max<4>() == 16);
-  STATIC_REQUIRE(rt::cluster_items_max<8>() == 8);
-  STATIC_REQUIRE(rt::cluster_items_max<8>() <= rt::items<8>());
-  STATIC_REQUIRE(rt::cluster_items_max<16>() == rt::items<16>());
-  REQUIRE(std::int64_t{rt::cluster_tiles} * rt::threads * rt::cluster_items_max<4>() == (1 << 16));
-  REQUIRE(cluster_items(1 << 16, rt::threads, rt::cluster_items_max<4>(), rt::cluster_tiles) == 16);
+  constexpr int share = rt::cluster_threads / rt::threads; // 1 at 256 threads, 2 at 512
+  STATIC_REQUIRE(rt::cluster_items_max<1>() * share == 16);
+  STATIC_REQUIRE(rt::cluster_items_max<4>() * share == 16);
+  STATIC_REQUIRE(rt::cluster_items_max<8>() * share == 8);
+  STATIC_REQUIRE(rt::cluster_items_max<8>() * share <= rt::items<8>());
+  STATIC_REQUIRE(rt::cluster_items_max<16>() * share == rt::items<16>());
+  STATIC_REQUIRE(rt::cluster_threads % rt::radix == 0);
+  REQUIRE(std::int64_t{rt::cluster_tiles} * rt::cluster_threads * rt::cluster_items_max<4>() == (1 << 16));
+  REQUIRE(cluster_items(1 << 16, rt::cluster_threads, rt::cluster_items_max<4>(), rt::cluster_tiles) ==
+          rt::cluster_items_max<4>());
   STATIC_REQUIRE(cluster_items(1 << 16, 256, 16, 16) == 16);
 }
 

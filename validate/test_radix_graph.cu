@@ -10,8 +10,9 @@ using namespace carry_validate;
 using A = carry::radix_sort_algorithm;
 
 namespace {
-/// Sorts K keys (and V values unless KEYS_ONLY) under one captured graph replayed six times with new
-/// inputs and temp storage set to 0xFF, zeros or random bytes before each replay.
+/// Sorts K keys (and V values unless KEYS_ONLY) under one captured graph replayed eight times with new
+/// inputs and temp storage set to 0xFF, zeros or random bytes before each replay, or left holding what
+/// another call (uncaptured, n / 3 + 1 keys, a narrower bit range: another layout and pass count) wrote.
 template <class K = std::uint32_t, class V = std::uint32_t, bool KEYS_ONLY = false>
 void graph_case(std::int64_t n, A algorithm, bool double_buffer) {
   INFO("n " << n << " " << algorithm_name(algorithm) << (double_buffer ? " double buffer" : "") << " key bytes "
@@ -38,19 +39,26 @@ void graph_case(std::int64_t n, A algorithm, bool double_buffer) {
   device_buffer<unsigned char> temp(bytes);
   captured_call g([&](cudaStream_t s) { return call(temp.ptr, bytes, s); });
   REQUIRE(g.status == cudaSuccess);
-  const key_dist dists[] = {key_dist::uniform, key_dist::sorted, key_dist::all_equal, key_dist::two_values,
-                            key_dist::uniform, key_dist::reversed};
-  for (int rep = 0; rep < 6; ++rep) {
-    INFO("replay " << rep << " " << dist_name(dists[rep]));
+  const key_dist dists[] = {key_dist::uniform, key_dist::sorted,  key_dist::all_equal, key_dist::two_values,
+                            key_dist::uniform, key_dist::reversed, key_dist::uniform,   key_dist::low_entropy};
+  for (int rep = 0; rep < 8; ++rep) {
+    INFO("replay " << rep << " " << dist_name(dists[rep]) << " temp " << rep % 4);
     const auto keys = make_keys<K>(un, dists[rep], static_cast<std::uint64_t>(n * 7 + rep));
     const auto values = random_bits<V>(un, static_cast<std::uint64_t>(rep + 100));
     kin.upload(keys);
     vin.upload(values);
+    if (rep % 4 == 0) CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, 0xFF, bytes));
+    if (rep % 4 == 1) CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, 0, bytes));
+    if (rep % 4 == 2) temp.upload(random_bits<unsigned char>(bytes, static_cast<std::uint64_t>(rep + n)));
+    if (rep % 4 == 3) { // another call's leftovers: fewer keys, the low half of the bits, same algorithm
+      std::size_t b = bytes;
+      const std::int64_t m = n / 3 + 1;
+      if constexpr (KEYS_ONLY) REQUIRE(carry::sort_keys(temp.ptr, b, kin.ptr, kout.ptr, m, 0, bits / 2, opt) == cudaSuccess);
+      else REQUIRE(carry::sort_pairs(temp.ptr, b, kin.ptr, kout.ptr, vin.ptr, vout.ptr, m, 0, bits / 2, opt) == cudaSuccess);
+      CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+    }
     kout.poison();
     vout.poison();
-    if (rep % 3 == 0) CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, 0xFF, bytes));
-    if (rep % 3 == 1) CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, 0, bytes));
-    if (rep % 3 == 2) temp.upload(random_bits<unsigned char>(bytes, static_cast<std::uint64_t>(rep + n)));
     REQUIRE(g.replay(rep) == cudaSuccess);
     const auto order = reference_sort_order(keys, 0, bits, false);
     // an even number of passes: the double-buffer result is in the current buffer (kin), else in kout

@@ -38,9 +38,10 @@ struct digit_recompute : std::false_type {};
 template <class D>
 struct digit_recompute<D, std::void_t<decltype(D::recompute)>> : std::bool_constant<D::recompute> {};
 
-/// The engine's multisplit as every radix kernel ranks a tile of 256 x ITEMS with it.
-template <int ITEMS, int COUNTS = radix_tuning::counts>
-using tile_ranker = block::multisplit<radix_tuning::threads, ITEMS, radix_tuning::digit_bits,
+/// The engine's multisplit as every radix kernel ranks a tile of THREADS x ITEMS with it (THREADS a
+/// multiple of the 256 digits: 256, or the cluster path's radix_tuning::cluster_threads).
+template <int ITEMS, int COUNTS = radix_tuning::counts, int THREADS = radix_tuning::threads>
+using tile_ranker = block::multisplit<THREADS, ITEMS, radix_tuning::digit_bits,
                                       static_cast<block::peer_method>(radix_tuning::peers),
                                       static_cast<block::count_method>(COUNTS),
                                       static_cast<warp_scan_shape>(radix_tuning::scan_warps)>;
@@ -59,25 +60,38 @@ struct tile_shape {
 /// The cluster path's largest tile shape for key K and value V (radix_tuning::cluster_items_max).
 template <class K, class V>
 struct cluster_shape {
+  static constexpr int threads = radix_tuning::cluster_threads;
   static constexpr int items = radix_tuning::cluster_items_max<tile_shape<K, V>::widest>();
-  static constexpr int tile_items = radix_tuning::threads * items;
+  static constexpr int tile_items = threads * items;
 };
 
-/// Shared memory of a ranked, staged tile of 256 x ITEMS items: the multisplit's counters, the tile
-/// staged in sorted order (keys, then values in the same bytes), each staged item's digit, and per digit
-/// the amount that turns a staged position into a global one.
-template <int ITEMS, bool HAS_VALUES, class K, class V, int COUNTS = radix_tuning::counts>
+/// Shared memory of a ranked, staged tile of THREADS x ITEMS items: the multisplit's counters and the tile
+/// staged in sorted order (keys, then values in the same bytes) share their bytes (a tile is ranked
+/// before it is staged; scatter_tile's first barrier separates them), then each staged item's digit
+/// (STAGE_DIGITS: when the scatter cannot recompute it from the key, stages_digits below), and per digit
+/// the amount that turns a staged position into a global one. Sharing lets larger tiles fit 48 KB of
+/// static shared memory (radix_tuning::items).
+template <int ITEMS, bool HAS_VALUES, class K, class V, int COUNTS = radix_tuning::counts, bool STAGE_DIGITS = true,
+          int THREADS = radix_tuning::threads>
 struct staged_tile_storage {
-  static constexpr int tile_items = radix_tuning::threads * ITEMS;
-  using ranker = tile_ranker<ITEMS, COUNTS>; // COUNTS: its block::count_method
-  typename ranker::temp_storage rank;
+  static constexpr int threads = THREADS;
+  static constexpr int tile_items = THREADS * ITEMS;
+  using ranker = tile_ranker<ITEMS, COUNTS, THREADS>; // COUNTS: its block::count_method
   union {
-    K keys[tile_items];
-    V values[HAS_VALUES ? tile_items : 1];
-  } stage;
-  unsigned char digit[tile_items];
+    typename ranker::temp_storage rank; // while the tile is ranked
+    union {
+      K keys[tile_items];
+      V values[HAS_VALUES ? tile_items : 1];
+    } stage; // once it is ranked
+  };
+  unsigned char digit[STAGE_DIGITS ? tile_items : 1];
   std::uint64_t adjust[radix_tuning::radix]; // global offset of digit d's first item - its staged start
 };
+
+/// Whether scatter_tile stages each item's digit beside it: with values (they overwrite the staged
+/// keys) or when Digit cannot be recomputed from a key (digit_recompute). A storage's STAGE_DIGITS.
+template <bool HAS_VALUES, class Digit>
+constexpr bool stages_digits = HAS_VALUES || !digit_recompute<Digit>::value;
 
 /// Loads a tile's keys (warp-striped, the multisplit's arrangement); dead items are not loaded (FULL: the
 /// tile is whole, nothing is checked). Kernels whose digits are recomputed from the keys
@@ -100,19 +114,24 @@ __device__ void load_keys(const K* src, int valid, const Digit& digit, K (&k)[IT
     d[j] = tile_ranker<ITEMS>::item_index(j) < valid ? static_cast<unsigned>(digit.bin_of(k[j])) : 0u;
 }
 
-/// Scatters a ranked tile (one thread per digit): keys staged at their ranks, then written in staged
+/// Scatters a ranked tile (ts.adjust: one entry a digit): keys staged at their ranks, then written in staged
 /// order to ts.adjust[digit] + staged position, so each digit's items leave as one run; then the values
 /// (loaded from `vsrc`, the tile's values) to the same places. digit_at(j): the digit of the thread's
 /// j-th item. A staged key's digit is recomputed (digit.bin_of) when Digit allows it and no values
-/// overwrite the stage; else it is staged beside the key. ts.adjust must be set and visible; ends with
-/// a barrier. FULL: the tile is whole (valid == tile items), nothing is checked.
-template <int ITEMS, bool HAS_VALUES, bool FULL = false, class K, class V, class Digit, class DigitAt, int COUNTS>
-__device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, COUNTS>& ts, const Digit& digit,
-                             const K (&k)[ITEMS], DigitAt digit_at, const int (&pos)[ITEMS], int valid, K* kdst,
-                             const V* vsrc, V* vdst) {
-  using ranker = typename staged_tile_storage<ITEMS, HAS_VALUES, K, V, COUNTS>::ranker;
-  constexpr int threads = radix_tuning::threads;
-  constexpr bool stage_digits = HAS_VALUES || !digit_recompute<Digit>::value;
+/// overwrite the stage (stages_digits); else it is staged beside the key. ts.adjust must be set and
+/// visible after a barrier; the stage shares its bytes with the ranker's counters, so the call starts
+/// with a barrier (every thread's ranking done) unless RANKED (the caller had one since its last read of
+/// ts.rank). Ends with a barrier. FULL: the tile is whole (valid == tile items), nothing is checked.
+template <int ITEMS, bool HAS_VALUES, bool FULL = false, bool RANKED = false, class K, class V, class Digit,
+          class DigitAt, int COUNTS, bool STAGE_DIGITS, int THREADS>
+__device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, COUNTS, STAGE_DIGITS, THREADS>& ts,
+                             const Digit& digit, const K (&k)[ITEMS], DigitAt digit_at, const int (&pos)[ITEMS],
+                             int valid, K* kdst, const V* vsrc, V* vdst) {
+  using ranker = typename staged_tile_storage<ITEMS, HAS_VALUES, K, V, COUNTS, STAGE_DIGITS, THREADS>::ranker;
+  constexpr int threads = THREADS;
+  constexpr bool stage_digits = stages_digits<HAS_VALUES, Digit>;
+  static_assert(STAGE_DIGITS || !stage_digits, "carry: this scatter stages digits; its storage has no room for them");
+  if constexpr (!RANKED) __syncthreads(); // every thread's ranking done: the stage overwrites the counters
   // ---- keys through shared memory ----
   CARRY_UNROLL
   for (int j = 0; j < ITEMS; ++j)
