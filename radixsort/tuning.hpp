@@ -14,14 +14,18 @@ constexpr int digit_bits = 8;
 constexpr int radix = 1 << digit_bits;
 constexpr int threads = 256;
 
-/// Items a thread per tile by the wider of key and value (4-byte: 20 items, 5120 a tile, 20 KB staged;
-/// 8-byte: 12, below; 16-byte: 4). Sized by shared memory (stage 20 KB, digits,
-/// 8 warps x 256 counters and masks: about 44 KB a block; 24 items exceed 48 KB of static shared memory)
-/// and registers. For u32 keys 16 beat 8 and 12 (below); with early counts, leader counts and a
-/// look-back window of 4, 20 items at 3 blocks an SM beat 16 at 4 (h100-tune-radix-8806bdc-2.log, u32
-/// 2^26, CUB 1443-1447 us in the same runs: keys 1800 against 1867 us, pairs 2716 against 3087).
+/// Items a thread per tile by the wider of key and value (4-byte: 24 items, 6144 a tile, 24 KB staged;
+/// 8-byte: 12 for keys, 16 for pairs, below; 16-byte: 4). Sized by shared memory and registers. For u32
+/// keys 16 beat 8 and 12 (below); with early counts, leader counts and a look-back window of 4, 20 items
+/// at 3 blocks an SM beat 16 at 4 (h100-tune-radix-8806bdc-2.log, u32 2^26, CUB 1443-1447 us in the same
+/// runs: keys 1800 against 1867 us, pairs 2716 against 3087). 24 items exceeded 48 KB of static shared
+/// memory until the multisplit's counters shared their bytes with the stage (staged_tile_storage):
+/// then (h100-tune-radix-4c79c57.log, h100-tune-radix-e019d0d.log, CUB 1441-1446 us in the same runs)
+/// u32 keys at 2^26 1432-1437 us against 1515 at 20 items, 1457 at 28; at 2^24 400-402 against 413,
+/// 421 at 28; pairs u32/u32 2^26 2461-2514 against 2597 (28: 2443), 2^24 670 against 690. ptxas: u32
+/// keys spill 36 bytes at 24 items (8 at 20, 84 at 28), pairs none.
 #ifndef CARRY_RADIX_ITEMS4
-#define CARRY_RADIX_ITEMS4 20
+#define CARRY_RADIX_ITEMS4 24
 #endif
 /// 8-byte tiles (the wider of key and value 8 bytes: u64, i64 and f64 keys; 8-byte values): 12 a thread,
 /// 3072 keys a tile, 46 KB of shared memory. Measured (h100-tune-radix-114d990.log, u64 keys, CUB's best
@@ -31,12 +35,17 @@ constexpr int threads = 256;
 /// take 72 registers for keys and 48.4 KB, 14 exceed 48 KB of static shared memory. Whole tiles for
 /// 8-byte keys at 10 items: level (5214 us, CARRY_RADIX_WHOLE_KEY_BYTES below). Pairs whose wider type
 /// is 8 bytes (CARRY_RADIX_ITEMS8_PAIRS), 12 against 8 items at 2^26 (h100-tune-radix-5c0c088.log):
-/// u64/u64 9568 us against 10480 (CUB 8173), u32/u64 4068 against 4474 (CUB 3156).
+/// u64/u64 9568 us against 10480 (CUB 8173), u32/u64 4068 against 4474 (CUB 3156). With the counters in
+/// the stage's bytes (h100-tune-radix-e019d0d.log, CUB's best in the same runs): pairs at 16 items
+/// u64/u64 2^26 9001 us (0.899x) against 9318 at 12 (0.874x), u32/u64 3620 (0.903x) against 4036
+/// (0.793x); 2^24 2228 against 2319 and 908 against 1014; 14 items between (9071, 3649). u64 keys
+/// gained nothing from more items: 2^26 4974 us at 14, 4992 at 16, 4885-5032 at 12 (CUB 4350-4359),
+/// so they keep 12.
 #ifndef CARRY_RADIX_ITEMS8
 #define CARRY_RADIX_ITEMS8 12
 #endif
 #ifndef CARRY_RADIX_ITEMS8_PAIRS
-#define CARRY_RADIX_ITEMS8_PAIRS 12
+#define CARRY_RADIX_ITEMS8_PAIRS 16
 #endif
 template <int BYTES, bool HAS_VALUES = false>
 constexpr int items() {
@@ -84,21 +93,19 @@ constexpr std::int64_t mid_items_max_n = std::int64_t{1} << CARRY_RADIX_MID_MAX_
 constexpr bool pdl = CARRY_RADIX_PDL != 0;
 constexpr bool pdl_early = CARRY_RADIX_PDL == 1;
 
+/// Measured and dropped (h100-tune-radix-4c79c57.log, CUB in the same runs): cluster blocks of 512
+/// threads, two a digit (each warp half the ranking rounds; the multisplit's early counts then handed
+/// each digit's start and count to thread d through shared memory after the scan's barrier): u32 keys
+/// 2^14 18.7 us against 16.1 at 256 threads, 2^16 24.9 against 23.1, pairs 22.5 / 32.2 against 19.9 /
+/// 31.2. Removed.
 /// Items a thread at most on the cluster path (small inputs, below), by the wider of key and value: 16 for
 /// 4-byte types (the onesweep tile's 20 put 2^16 u32 keys in 13 tiles of 5120 instead of 16 of 4096:
 /// 39.7 us against 33.6, h100-radix-f2933c0.txt against h100-radix.txt); 8 for 8-byte types (the
 /// onesweep's former 8: more would not fit 48 KB of static shared memory beside the cluster's inbox);
 /// the onesweep tile's otherwise.
-/// Threads a block of the cluster path (a multiple of the 256 digits: 256 or 512; its tiles keep the
-/// same items, each thread half as many at 512). Measured below (cluster_threads_measured).
-#ifndef CARRY_RADIX_CLUSTER_THREADS
-#define CARRY_RADIX_CLUSTER_THREADS 256
-#endif
-constexpr int cluster_threads = CARRY_RADIX_CLUSTER_THREADS;
-static_assert(cluster_threads % radix == 0 && cluster_threads <= 1024, "carry: cluster blocks are whole multiples of the digits");
 template <int BYTES>
 constexpr int cluster_items_max() {
-  return (BYTES <= 4 ? 16 : BYTES <= 8 ? 8 : items<BYTES>()) * threads / cluster_threads;
+  return BYTES <= 4 ? 16 : BYTES <= 8 ? 8 : items<BYTES>();
 }
 
 /// Blocks an SM the onesweep kernel's registers must allow (__launch_bounds__). Measured with

@@ -118,14 +118,14 @@ constexpr auto leader = count_method::leader_atomic;
 
 } // namespace
 
-TEST_CASE("multisplit: the radix pass's form (atomic_or peers, leader counts, 20 items), every fill, early and late",
+TEST_CASE("multisplit: the radix pass's form (atomic_or peers, leader counts, 24 items), every fill, early and late",
           "[gpu][block]") {
-  check_form<20, atomic_or, leader, tile_fill::checked, false>();
-  check_form<20, atomic_or, leader, tile_fill::whole, false>();
-  check_form<20, atomic_or, leader, tile_fill::padded, false>();
-  check_form<20, atomic_or, leader, tile_fill::checked, true>();
-  check_form<20, atomic_or, leader, tile_fill::whole, true>();
-  check_form<20, atomic_or, leader, tile_fill::padded, true>();
+  check_form<24, atomic_or, leader, tile_fill::checked, false>();
+  check_form<24, atomic_or, leader, tile_fill::whole, false>();
+  check_form<24, atomic_or, leader, tile_fill::padded, false>();
+  check_form<24, atomic_or, leader, tile_fill::checked, true>();
+  check_form<24, atomic_or, leader, tile_fill::whole, true>();
+  check_form<24, atomic_or, leader, tile_fill::padded, true>();
 }
 
 TEST_CASE("multisplit: the other peer and count methods (4 items)", "[gpu][block]") {

@@ -335,36 +335,40 @@ TEST_CASE("radix cluster items: the fewest items a thread that still fit the clu
   REQUIRE(cluster_items(1 << 14, 256, 16, 8) == 8);  // a device that co-schedules 8 blocks
   REQUIRE(cluster_items(1 << 13, 256, 8, 16) == 2);  // 8-byte keys: 2, 4 or 8
   REQUIRE(cluster_items(100, 256, 2, 16) == 1);      // never below one
-  // the cluster path's largest tiles: 4096 items for 4-byte types and 2048 for 8-byte types whatever the
-  // onesweep tile (the cluster's inbox beside them must fit 48 KB), else the onesweep tile's, each thread
-  // of a cluster_threads block holding its share; their 16 tiles hold 2^16 u32 keys
+  // the cluster path's largest tiles: 16 items for 4-byte types and 8 for 8-byte types whatever the
+  // onesweep tile (the cluster's inbox beside them must fit 48 KB), else the onesweep tile's; their 16
+  // tiles hold 2^16 u32 keys
   namespace rt = carry::radix_tuning;
-  constexpr int share = rt::cluster_threads / rt::threads; // 1 at 256 threads, 2 at 512
-  STATIC_REQUIRE(rt::cluster_items_max<1>() * share == 16);
-  STATIC_REQUIRE(rt::cluster_items_max<4>() * share == 16);
-  STATIC_REQUIRE(rt::cluster_items_max<8>() * share == 8);
-  STATIC_REQUIRE(rt::cluster_items_max<8>() * share <= rt::items<8>());
-  STATIC_REQUIRE(rt::cluster_items_max<16>() * share == rt::items<16>());
-  STATIC_REQUIRE(rt::cluster_threads % rt::radix == 0);
-  REQUIRE(std::int64_t{rt::cluster_tiles} * rt::cluster_threads * rt::cluster_items_max<4>() == (1 << 16));
-  REQUIRE(cluster_items(1 << 16, rt::cluster_threads, rt::cluster_items_max<4>(), rt::cluster_tiles) ==
-          rt::cluster_items_max<4>());
+  STATIC_REQUIRE(rt::cluster_items_max<1>() == 16);
+  STATIC_REQUIRE(rt::cluster_items_max<4>() == 16);
+  STATIC_REQUIRE(rt::cluster_items_max<8>() == 8);
+  STATIC_REQUIRE(rt::cluster_items_max<8>() <= rt::items<8>());
+  STATIC_REQUIRE(rt::cluster_items_max<16>() == rt::items<16>());
+  REQUIRE(std::int64_t{rt::cluster_tiles} * rt::threads * rt::cluster_items_max<4>() == (1 << 16));
+  REQUIRE(cluster_items(1 << 16, rt::threads, rt::cluster_items_max<4>(), rt::cluster_tiles) == 16);
   STATIC_REQUIRE(cluster_items(1 << 16, 256, 16, 16) == 16);
 }
 
 TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and pairs apart", "[radix]") {
   namespace rt = carry::radix_tuning;
   STATIC_REQUIRE(rt::items<1>() == rt::items<4>());
-  STATIC_REQUIRE(rt::items<4, true>() == rt::items<4>()); // 4-byte keys and pairs: one tile (20 items)
+  STATIC_REQUIRE(rt::items<4, true>() == rt::items<4>()); // 4-byte keys and pairs: one tile (24 items)
   STATIC_REQUIRE(rt::items<8>() == CARRY_RADIX_ITEMS8);    // u64 / i64 / f64 keys (12)
   STATIC_REQUIRE(rt::items<8, true>() == CARRY_RADIX_ITEMS8_PAIRS);
   STATIC_REQUIRE(rt::items<16, true>() == 4);
-  // every tile's stage (keys, or values in the same bytes) is at most 24 KB: beside the digits, the
-  // multisplit's counters and masks and the adjustments it fits 48 KB of static shared memory
-  STATIC_REQUIRE(rt::threads * rt::items<4>() * 4 <= 24 * 1024);
-  STATIC_REQUIRE(rt::threads * rt::items<8>() * 8 <= 24 * 1024);
-  STATIC_REQUIRE(rt::threads * rt::items<8, true>() * 8 <= 24 * 1024);
-  STATIC_REQUIRE(rt::threads * rt::items<16, true>() * 16 <= 24 * 1024);
+  // every tile fits 48 KB of static shared memory: the stage (keys, or values in the same bytes) shares
+  // its bytes with the multisplit's counters and masks (8 warps x 256 each, and the scan's), then one
+  // staged digit an item (pairs) and the 256 adjustments
+  constexpr auto fits = [](int items, int bytes, bool digits) {
+    const int stage = rt::threads * items * bytes, ranker = 2 * 8 * rt::radix * 4 + 64;
+    return (stage > ranker ? stage : ranker) + (digits ? rt::threads * items : 0) + rt::radix * 8 <= 48 * 1024;
+  };
+  STATIC_REQUIRE(fits(rt::items<4>(), 4, false));
+  STATIC_REQUIRE(fits(rt::items<4, true>(), 4, true));
+  STATIC_REQUIRE(fits(rt::items<8>(), 8, false));
+  STATIC_REQUIRE(fits(rt::items<8, true>(), 8, true));
+  STATIC_REQUIRE(fits(rt::items<16, true>(), 16, true));
+  STATIC_REQUIRE(!fits(40, 4, true)); // what the rule refuses
   STATIC_REQUIRE(rt::onesweep_min_blocks<false> >= 1);
   STATIC_REQUIRE(rt::onesweep_min_blocks<true> >= 1);
 }

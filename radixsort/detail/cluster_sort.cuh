@@ -49,19 +49,18 @@ struct cluster_args {
 ///   scatter keys, then values, to the pass's destination; cluster barrier (the pass's global writes
 ///   visible to every block; every inbox read before the next pass's sends).
 template <int ITEMS, bool HAS_VALUES, class K, class V>
-__global__ void __launch_bounds__(radix_tuning::cluster_threads)
+__global__ void __launch_bounds__(radix_tuning::threads)
     cluster_sort_kernel(pass_buffers<K> kb, pass_buffers<V> vb, cluster_args a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap(); // clusters need sm_90: the dispatch never launches this kernel on older devices
 #else
   namespace cg = cooperative_groups;
-  constexpr int threads = radix_tuning::cluster_threads;
   using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, radix_tuning::cluster_counts,
-                                      stages_digits<HAS_VALUES, radix_digit<K>>, threads>;
+                                      stages_digits<HAS_VALUES, radix_digit<K>>>;
   using ms = typename storage::ranker;
   constexpr int radix = radix_tuning::radix;
   constexpr block::tile_fill fill = radix_tuning::cluster_padded ? block::tile_fill::padded : block::tile_fill::checked;
-  using scan_t = block_scan<std::uint32_t, threads, block_scan_algorithm::coarsened, 1,
+  using scan_t = block_scan<std::uint32_t, radix_tuning::threads, block_scan_algorithm::coarsened, 1,
                             static_cast<warp_scan_shape>(radix_tuning::scan_warps)>;
   static_assert(storage::tile_items < 65536, "carry: a tile's digit count fits 16 bits");
   __shared__ storage ts;
@@ -95,22 +94,20 @@ __global__ void __launch_bounds__(radix_tuning::cluster_threads)
       start = s;
       CARRY_CTRACE(2);
     });
-    if (threads > radix && p == 0 && dd >= radix) lookback::cluster_wait(); // on_counts ran on threads < radix
     CARRY_CTRACE(3);
     lookback::mailbox_wait(&counts_full, static_cast<unsigned>(p) & 1u); // every block's counts in the inbox
     CARRY_CTRACE(4);
     std::uint32_t total[1] = {0}; // digit dd's keys in the whole input
     std::uint32_t before = 0;     // ... in the tiles before this one
-    if (threads == radix || dd < radix) // threads past the digits scan zeros
-      for (unsigned r = 0; r < blocks; ++r) {
-        const std::uint32_t c = counts[r][dd];
-        total[0] += c;
-        before += r < rank ? c : 0u;
-      }
+    for (unsigned r = 0; r < blocks; ++r) {
+      const std::uint32_t c = counts[r][dd];
+      total[0] += c;
+      before += r < rank ? c : 0u;
+    }
     // the next exchange's bytes: after this block's wait, so before any block can send them
     if (threadIdx.x == 0 && p + 1 < a.passes) lookback::mailbox_expect(&counts_full, counts_bytes);
     scan_t(scan_ts).exclusive_scan(total, std::uint32_t{0}, sum{});
-    if (threads == radix || dd < radix) ts.adjust[dd] = std::uint64_t{total[0]} + before - static_cast<std::uint64_t>(start);
+    ts.adjust[dd] = std::uint64_t{total[0]} + before - static_cast<std::uint64_t>(start);
     CARRY_CTRACE(5);
     // ---- scatter (its first barrier publishes the adjustments; mailbox_wait's barrier came after every
     // thread's ranking rounds, so the stage may overwrite the counters: RANKED) ----

@@ -38,10 +38,9 @@ struct digit_recompute : std::false_type {};
 template <class D>
 struct digit_recompute<D, std::void_t<decltype(D::recompute)>> : std::bool_constant<D::recompute> {};
 
-/// The engine's multisplit as every radix kernel ranks a tile of THREADS x ITEMS with it (THREADS a
-/// multiple of the 256 digits: 256, or the cluster path's radix_tuning::cluster_threads).
-template <int ITEMS, int COUNTS = radix_tuning::counts, int THREADS = radix_tuning::threads>
-using tile_ranker = block::multisplit<THREADS, ITEMS, radix_tuning::digit_bits,
+/// The engine's multisplit as every radix kernel ranks a tile of 256 x ITEMS with it.
+template <int ITEMS, int COUNTS = radix_tuning::counts>
+using tile_ranker = block::multisplit<radix_tuning::threads, ITEMS, radix_tuning::digit_bits,
                                       static_cast<block::peer_method>(radix_tuning::peers),
                                       static_cast<block::count_method>(COUNTS),
                                       static_cast<warp_scan_shape>(radix_tuning::scan_warps)>;
@@ -60,23 +59,20 @@ struct tile_shape {
 /// The cluster path's largest tile shape for key K and value V (radix_tuning::cluster_items_max).
 template <class K, class V>
 struct cluster_shape {
-  static constexpr int threads = radix_tuning::cluster_threads;
   static constexpr int items = radix_tuning::cluster_items_max<tile_shape<K, V>::widest>();
-  static constexpr int tile_items = threads * items;
+  static constexpr int tile_items = radix_tuning::threads * items;
 };
 
-/// Shared memory of a ranked, staged tile of THREADS x ITEMS items: the multisplit's counters and the tile
+/// Shared memory of a ranked, staged tile of 256 x ITEMS items: the multisplit's counters and the tile
 /// staged in sorted order (keys, then values in the same bytes) share their bytes (a tile is ranked
 /// before it is staged; scatter_tile's first barrier separates them), then each staged item's digit
 /// (STAGE_DIGITS: when the scatter cannot recompute it from the key, stages_digits below), and per digit
 /// the amount that turns a staged position into a global one. Sharing lets larger tiles fit 48 KB of
 /// static shared memory (radix_tuning::items).
-template <int ITEMS, bool HAS_VALUES, class K, class V, int COUNTS = radix_tuning::counts, bool STAGE_DIGITS = true,
-          int THREADS = radix_tuning::threads>
+template <int ITEMS, bool HAS_VALUES, class K, class V, int COUNTS = radix_tuning::counts, bool STAGE_DIGITS = true>
 struct staged_tile_storage {
-  static constexpr int threads = THREADS;
-  static constexpr int tile_items = THREADS * ITEMS;
-  using ranker = tile_ranker<ITEMS, COUNTS, THREADS>; // COUNTS: its block::count_method
+  static constexpr int tile_items = radix_tuning::threads * ITEMS;
+  using ranker = tile_ranker<ITEMS, COUNTS>; // COUNTS: its block::count_method
   union {
     typename ranker::temp_storage rank; // while the tile is ranked
     union {
@@ -114,7 +110,7 @@ __device__ void load_keys(const K* src, int valid, const Digit& digit, K (&k)[IT
     d[j] = tile_ranker<ITEMS>::item_index(j) < valid ? static_cast<unsigned>(digit.bin_of(k[j])) : 0u;
 }
 
-/// Scatters a ranked tile (ts.adjust: one entry a digit): keys staged at their ranks, then written in staged
+/// Scatters a ranked tile (one thread per digit): keys staged at their ranks, then written in staged
 /// order to ts.adjust[digit] + staged position, so each digit's items leave as one run; then the values
 /// (loaded from `vsrc`, the tile's values) to the same places. digit_at(j): the digit of the thread's
 /// j-th item. A staged key's digit is recomputed (digit.bin_of) when Digit allows it and no values
@@ -123,12 +119,12 @@ __device__ void load_keys(const K* src, int valid, const Digit& digit, K (&k)[IT
 /// with a barrier (every thread's ranking done) unless RANKED (the caller had one since its last read of
 /// ts.rank). Ends with a barrier. FULL: the tile is whole (valid == tile items), nothing is checked.
 template <int ITEMS, bool HAS_VALUES, bool FULL = false, bool RANKED = false, class K, class V, class Digit,
-          class DigitAt, int COUNTS, bool STAGE_DIGITS, int THREADS>
-__device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, COUNTS, STAGE_DIGITS, THREADS>& ts,
-                             const Digit& digit, const K (&k)[ITEMS], DigitAt digit_at, const int (&pos)[ITEMS],
-                             int valid, K* kdst, const V* vsrc, V* vdst) {
-  using ranker = typename staged_tile_storage<ITEMS, HAS_VALUES, K, V, COUNTS, STAGE_DIGITS, THREADS>::ranker;
-  constexpr int threads = THREADS;
+          class DigitAt, int COUNTS, bool STAGE_DIGITS>
+__device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, COUNTS, STAGE_DIGITS>& ts, const Digit& digit,
+                             const K (&k)[ITEMS], DigitAt digit_at, const int (&pos)[ITEMS], int valid, K* kdst,
+                             const V* vsrc, V* vdst) {
+  using ranker = typename staged_tile_storage<ITEMS, HAS_VALUES, K, V, COUNTS, STAGE_DIGITS>::ranker;
+  constexpr int threads = radix_tuning::threads;
   constexpr bool stage_digits = stages_digits<HAS_VALUES, Digit>;
   static_assert(STAGE_DIGITS || !stage_digits, "carry: this scatter stages digits; its storage has no room for them");
   if constexpr (!RANKED) __syncthreads(); // every thread's ranking done: the stage overwrites the counters

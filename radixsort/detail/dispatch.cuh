@@ -31,7 +31,7 @@ struct cluster_tag {};
 template <int ITEMS, bool HAS_VALUES, class K, class V>
 int cluster_tiles_available() {
   auto* kernel = cluster_sort_kernel<ITEMS, HAS_VALUES, K, V>;
-  return detail::cluster_limit<cluster_tag<ITEMS, HAS_VALUES, K, V>>(kernel, radix_tuning::cluster_threads,
+  return detail::cluster_limit<cluster_tag<ITEMS, HAS_VALUES, K, V>>(kernel, radix_tuning::threads,
                                                                      radix_tuning::cluster_tiles, 0);
 }
 
@@ -99,19 +99,19 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     a.tiles = layout.tiles;
     a.passes = passes, a.begin_bit = begin_bit, a.end_bit = end_bit, a.descending = descending;
     auto launch = [&](auto kernel) {
-      return lookback::launch_cluster(kernel, static_cast<unsigned>(a.tiles.num_tiles), cshape::threads, 0, stream,
+      return lookback::launch_cluster(kernel, static_cast<unsigned>(a.tiles.num_tiles), radix_tuning::threads, 0, stream,
                                       kb, vb, a);
     };
     cudaError_t e = cudaSuccess;
     if constexpr (cshape::items >= 4) {
       // ---- fewer items a thread when more tiles still fit the cluster the device co-schedules ----
       constexpr int quarter = cshape::items / 4, half = cshape::items / 2;
-      const int items = cluster_items(nn, cshape::threads, cshape::items, cluster_tiles);
+      const int items = cluster_items(nn, radix_tuning::threads, cshape::items, cluster_tiles);
       const int fits = items == quarter ? cluster_tiles_available<quarter, HAS_VALUES, K, V>()
                        : items == half  ? cluster_tiles_available<half, HAS_VALUES, K, V>()
                                         : cluster_tiles;
-      const int use = detail::ceil_div(nn, std::int64_t{cshape::threads} * items) <= fits ? items : cshape::items;
-      a.tiles = detail::plan_tiles(nn, std::int64_t{cshape::threads} * use);
+      const int use = detail::ceil_div(nn, std::int64_t{radix_tuning::threads} * items) <= fits ? items : cshape::items;
+      a.tiles = detail::plan_tiles(nn, std::int64_t{radix_tuning::threads} * use);
       e = use == quarter ? launch(cluster_sort_kernel<quarter, HAS_VALUES, K, V>)
           : use == half  ? launch(cluster_sort_kernel<half, HAS_VALUES, K, V>)
                          : launch(cluster_sort_kernel<cshape::items, HAS_VALUES, K, V>);

@@ -67,7 +67,6 @@ struct multisplit {
     std::uint32_t count[warps][radix]; // warp-major while counting (each lane's digit: its own bank)
     std::uint32_t mask[PEERS == peer_method::atomic_or ? warps : 1][radix]; // atomic_or: lanes of a digit
     typename scan_t::temp_storage scan;
-    std::uint32_t digit_start[BLOCK_THREADS > radix ? radix : 1]; // rank_early_by with threads > radix
   };
 
   /// The lanes of `active` whose digit equals d (this lane's; `live`: this lane takes part).
@@ -120,9 +119,8 @@ struct multisplit {
 
   /// rank_by with the tile's digit counts known before the ranking rounds (CUB's onesweep "early
   /// counts"): a histogram of fire-and-forget shared atomics, the block scan, then
-  /// on_counts(start, count) on every thread d < radix (BLOCK_THREADS a multiple of radix; threads past
-  /// radix are not called) with where digit d starts in the tile and how many items have it, then the
-  /// rounds of rank_by's phase 1
+  /// on_counts(start, count) on every thread d (one thread a digit: radix == BLOCK_THREADS) with where
+  /// digit d starts in the tile and how many items have it, then the rounds of rank_by's phase 1
   /// counting up from each warp's scanned start, so they give final positions. A caller publishes its
   /// tile's counts in on_counts, ahead of the rounds (a radix pass's look-back successors wait less).
   /// start() and count() are NOT valid afterwards: keep what on_counts was given. FILL as in rank_by
@@ -172,8 +170,7 @@ struct multisplit {
   template <bool FULL, class DigitAt, class OnCounts>
   __device__ static void rank_early_all_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS],
                                        OnCounts on_counts) {
-    static_assert(BLOCK_THREADS % radix == 0, "carry: rank_early_by gives each digit the same number of threads");
-    constexpr int per_digit = BLOCK_THREADS / radix; // threads whose scan items are one digit's counts
+    static_assert(radix == BLOCK_THREADS, "carry: rank_early_by gives one digit to each thread");
     const int warp = threadIdx.x / detail::warp_threads;
     clear(ts);
     // ---- phase 1: the warps' digit counts (shared atomics without return) ----
@@ -181,20 +178,11 @@ struct multisplit {
     for (int j = 0; j < ITEMS; ++j)
       if (FULL || item_index(j) < valid) atomicAdd(&ts.count[warp][static_cast<unsigned>(digit_at(j))], 1u);
     __syncthreads();
-    // ---- phase 2: the block scan; threads d * per_digit ... hold digit d of warps 0 .. warps - 1 ----
+    // ---- phase 2: the block scan; thread d's scan items are digit d of warps 0 .. warps - 1 ----
     std::uint32_t c[scan_items];
     const std::uint32_t total = scan_counts(ts, c);
-    if constexpr (per_digit == 1) { // thread d holds all of digit d
-      on_counts(static_cast<int>(c[0]), static_cast<int>(total));
-      __syncthreads();
-    } else { // digit d starts at its first thread's first item; it ends where digit d + 1 starts
-      if (threadIdx.x % per_digit == 0) ts.digit_start[threadIdx.x / per_digit] = c[0];
-      __syncthreads();
-      if (threadIdx.x < radix) {
-        const int d = static_cast<int>(threadIdx.x), s = static_cast<int>(ts.digit_start[d]);
-        on_counts(s, (d + 1 < radix ? static_cast<int>(ts.digit_start[d + 1]) : valid) - s);
-      }
-    }
+    on_counts(static_cast<int>(c[0]), static_cast<int>(total));
+    __syncthreads();
     // ---- phase 3: ranks within the warp from the warp's start of each digit: the positions ----
     rounds<FULL>(ts, digit_at, valid, position);
   }
