@@ -43,20 +43,28 @@ void graph_case(std::int64_t n, A algorithm, bool double_buffer) {
                             key_dist::uniform, key_dist::reversed, key_dist::uniform,   key_dist::low_entropy};
   for (int rep = 0; rep < 8; ++rep) {
     INFO("replay " << rep << " " << dist_name(dists[rep]) << " temp " << rep % 4);
+    if (rep % 4 == 0) CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, 0xFF, bytes));
+    if (rep % 4 == 1) CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, 0, bytes));
+    if (rep % 4 == 2) temp.upload(random_bits<unsigned char>(bytes, static_cast<std::uint64_t>(rep + n)));
+    if (rep % 4 == 3) { // another call's leftovers: fewer keys, the low half of the bits, the same form
+      std::size_t b = bytes;
+      const std::int64_t m = n / 3 + 1;
+      carry::double_buffer<K> k = kb; // the double-buffer form sorts the buffers' first m items in place
+      carry::double_buffer<V> v = vb;
+      cudaError_t e;
+      if constexpr (KEYS_ONLY)
+        e = double_buffer ? carry::sort_keys(temp.ptr, b, k, m, 0, bits / 2)
+                          : carry::sort_keys(temp.ptr, b, kin.ptr, kout.ptr, m, 0, bits / 2, opt);
+      else
+        e = double_buffer ? carry::sort_pairs(temp.ptr, b, k, v, m, 0, bits / 2)
+                          : carry::sort_pairs(temp.ptr, b, kin.ptr, kout.ptr, vin.ptr, vout.ptr, m, 0, bits / 2, opt);
+      REQUIRE(e == cudaSuccess);
+      CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+    }
     const auto keys = make_keys<K>(un, dists[rep], static_cast<std::uint64_t>(n * 7 + rep));
     const auto values = random_bits<V>(un, static_cast<std::uint64_t>(rep + 100));
     kin.upload(keys);
     vin.upload(values);
-    if (rep % 4 == 0) CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, 0xFF, bytes));
-    if (rep % 4 == 1) CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, 0, bytes));
-    if (rep % 4 == 2) temp.upload(random_bits<unsigned char>(bytes, static_cast<std::uint64_t>(rep + n)));
-    if (rep % 4 == 3) { // another call's leftovers: fewer keys, the low half of the bits, same algorithm
-      std::size_t b = bytes;
-      const std::int64_t m = n / 3 + 1;
-      if constexpr (KEYS_ONLY) REQUIRE(carry::sort_keys(temp.ptr, b, kin.ptr, kout.ptr, m, 0, bits / 2, opt) == cudaSuccess);
-      else REQUIRE(carry::sort_pairs(temp.ptr, b, kin.ptr, kout.ptr, vin.ptr, vout.ptr, m, 0, bits / 2, opt) == cudaSuccess);
-      CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-    }
     kout.poison();
     vout.poison();
     REQUIRE(g.replay(rep) == cudaSuccess);
