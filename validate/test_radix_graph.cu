@@ -24,20 +24,21 @@ void graph_case(std::int64_t n, A algorithm, bool double_buffer) {
   carry::double_buffer<K> kb(kin.ptr, kout.ptr);
   carry::double_buffer<V> vb(vin.ptr, vout.ptr);
   const carry::radix_sort_options opt = with_algorithm(algorithm);
-  auto call = [&](void* t, std::size_t& b, cudaStream_t s) {
+  // the sort of the first m items over bits [0, end) in this case's form
+  auto call = [&](void* t, std::size_t& b, cudaStream_t s, std::int64_t m, int end) {
     if (double_buffer) {
       carry::double_buffer<K> k = kb; // the captured call's selectors start at 0
       carry::double_buffer<V> v = vb;
-      if constexpr (KEYS_ONLY) return carry::sort_keys(t, b, k, n, 0, bits, s);
-      else return carry::sort_pairs(t, b, k, v, n, 0, bits, s);
+      if constexpr (KEYS_ONLY) return carry::sort_keys(t, b, k, m, 0, end, s);
+      else return carry::sort_pairs(t, b, k, v, m, 0, end, s);
     }
-    if constexpr (KEYS_ONLY) return carry::sort_keys(t, b, kin.ptr, kout.ptr, n, 0, bits, opt, s);
-    else return carry::sort_pairs(t, b, kin.ptr, kout.ptr, vin.ptr, vout.ptr, n, 0, bits, opt, s);
+    if constexpr (KEYS_ONLY) return carry::sort_keys(t, b, kin.ptr, kout.ptr, m, 0, end, opt, s);
+    else return carry::sort_pairs(t, b, kin.ptr, kout.ptr, vin.ptr, vout.ptr, m, 0, end, opt, s);
   };
   std::size_t bytes = 0;
-  REQUIRE(call(nullptr, bytes, 0) == cudaSuccess);
+  REQUIRE(call(nullptr, bytes, 0, n, bits) == cudaSuccess);
   device_buffer<unsigned char> temp(bytes);
-  captured_call g([&](cudaStream_t s) { return call(temp.ptr, bytes, s); });
+  captured_call g([&](cudaStream_t s) { return call(temp.ptr, bytes, s, n, bits); });
   REQUIRE(g.status == cudaSuccess);
   const key_dist dists[] = {key_dist::uniform, key_dist::sorted,  key_dist::all_equal, key_dist::two_values,
                             key_dist::uniform, key_dist::reversed, key_dist::uniform,   key_dist::low_entropy};
@@ -48,17 +49,7 @@ void graph_case(std::int64_t n, A algorithm, bool double_buffer) {
     if (rep % 4 == 2) temp.upload(random_bits<unsigned char>(bytes, static_cast<std::uint64_t>(rep + n)));
     if (rep % 4 == 3) { // another call's leftovers: fewer keys, the low half of the bits, the same form
       std::size_t b = bytes;
-      const std::int64_t m = n / 3 + 1;
-      carry::double_buffer<K> k = kb; // the double-buffer form sorts the buffers' first m items in place
-      carry::double_buffer<V> v = vb;
-      cudaError_t e;
-      if constexpr (KEYS_ONLY)
-        e = double_buffer ? carry::sort_keys(temp.ptr, b, k, m, 0, bits / 2)
-                          : carry::sort_keys(temp.ptr, b, kin.ptr, kout.ptr, m, 0, bits / 2, opt);
-      else
-        e = double_buffer ? carry::sort_pairs(temp.ptr, b, k, v, m, 0, bits / 2)
-                          : carry::sort_pairs(temp.ptr, b, kin.ptr, kout.ptr, vin.ptr, vout.ptr, m, 0, bits / 2, opt);
-      REQUIRE(e == cudaSuccess);
+      REQUIRE(call(temp.ptr, b, 0, n / 3 + 1, bits / 2) == cudaSuccess);
       CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
     }
     const auto keys = make_keys<K>(un, dists[rep], static_cast<std::uint64_t>(n * 7 + rep));

@@ -65,8 +65,7 @@ template <int THREADS, int ITEMS, bool HAS_VALUES, class K, class V, class Digit
 __global__ void __launch_bounds__(THREADS, apps_tuning::bin_min_blocks)
     bin_downsweep_kernel(const K* keys_in, K* keys_out, const V* values_in, V* values_out, bin_plan plan,
                          Digit digit, const std::uint64_t* scanned) {
-  using storage = radix_detail::staged_tile_storage<ITEMS, HAS_VALUES, K, V, radix_tuning::counts,
-                                                    radix_detail::stages_digits<HAS_VALUES, Digit>>;
+  using storage = radix_detail::staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit>;
   using ms = typename storage::ranker;
   static_assert(THREADS == ms::radix, "carry: one thread per digit");
   __shared__ storage ts;

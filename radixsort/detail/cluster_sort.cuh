@@ -55,8 +55,7 @@ __global__ void __launch_bounds__(radix_tuning::threads)
   __trap(); // clusters need sm_90: the dispatch never launches this kernel on older devices
 #else
   namespace cg = cooperative_groups;
-  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, radix_tuning::cluster_counts,
-                                      stages_digits<HAS_VALUES, radix_digit<K>>>;
+  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, radix_digit<K>, radix_tuning::cluster_counts>;
   using ms = typename storage::ranker;
   constexpr int radix = radix_tuning::radix;
   constexpr block::tile_fill fill = radix_tuning::cluster_padded ? block::tile_fill::padded : block::tile_fill::checked;

@@ -63,15 +63,21 @@ struct cluster_shape {
   static constexpr int tile_items = radix_tuning::threads * items;
 };
 
-/// Shared memory of a ranked, staged tile of 256 x ITEMS items: the multisplit's counters and the tile
-/// staged in sorted order (keys, then values in the same bytes) share their bytes (a tile is ranked
-/// before it is staged; scatter_tile's first barrier separates them), then each staged item's digit
-/// (STAGE_DIGITS: when the scatter cannot recompute it from the key, stages_digits below), and per digit
-/// the amount that turns a staged position into a global one. Sharing lets larger tiles fit 48 KB of
-/// static shared memory (radix_tuning::items).
-template <int ITEMS, bool HAS_VALUES, class K, class V, int COUNTS = radix_tuning::counts, bool STAGE_DIGITS = true>
+/// Whether scatter_tile stages each item's digit beside it: with values (they overwrite the staged
+/// keys) or when Digit cannot be recomputed from a key (digit_recompute).
+template <bool HAS_VALUES, class Digit>
+constexpr bool stages_digits = HAS_VALUES || !digit_recompute<Digit>::value;
+
+/// Shared memory of a ranked, staged tile of 256 x ITEMS items, for a kernel whose digit is Digit: the
+/// multisplit's counters and the tile staged in sorted order (keys, then values in the same bytes) share
+/// their bytes (a tile is ranked before it is staged; scatter_tile's first barrier separates them), then
+/// each staged item's digit (only when stages_digits), and per digit the amount that turns a staged
+/// position into a global one. Sharing lets larger tiles fit 48 KB of static shared memory
+/// (radix_tuning::items).
+template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int COUNTS = radix_tuning::counts>
 struct staged_tile_storage {
   static constexpr int tile_items = radix_tuning::threads * ITEMS;
+  static constexpr bool stage_digits = stages_digits<HAS_VALUES, Digit>;
   using ranker = tile_ranker<ITEMS, COUNTS>; // COUNTS: its block::count_method
   union {
     typename ranker::temp_storage rank; // while the tile is ranked
@@ -80,14 +86,9 @@ struct staged_tile_storage {
       V values[HAS_VALUES ? tile_items : 1];
     } stage; // once it is ranked
   };
-  unsigned char digit[STAGE_DIGITS ? tile_items : 1];
+  unsigned char digit[stage_digits ? tile_items : 1];
   std::uint64_t adjust[radix_tuning::radix]; // global offset of digit d's first item - its staged start
 };
-
-/// Whether scatter_tile stages each item's digit beside it: with values (they overwrite the staged
-/// keys) or when Digit cannot be recomputed from a key (digit_recompute). A storage's STAGE_DIGITS.
-template <bool HAS_VALUES, class Digit>
-constexpr bool stages_digits = HAS_VALUES || !digit_recompute<Digit>::value;
 
 /// Loads a tile's keys (warp-striped, the multisplit's arrangement); dead items are not loaded (FULL: the
 /// tile is whole, nothing is checked). Kernels whose digits are recomputed from the keys
@@ -119,14 +120,14 @@ __device__ void load_keys(const K* src, int valid, const Digit& digit, K (&k)[IT
 /// with a barrier (every thread's ranking done) unless RANKED (the caller had one since its last read of
 /// ts.rank). Ends with a barrier. FULL: the tile is whole (valid == tile items), nothing is checked.
 template <int ITEMS, bool HAS_VALUES, bool FULL = false, bool RANKED = false, class K, class V, class Digit,
-          class DigitAt, int COUNTS, bool STAGE_DIGITS>
-__device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, COUNTS, STAGE_DIGITS>& ts, const Digit& digit,
+          class DigitAt, int COUNTS>
+__device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, COUNTS>& ts, const Digit& digit,
                              const K (&k)[ITEMS], DigitAt digit_at, const int (&pos)[ITEMS], int valid, K* kdst,
                              const V* vsrc, V* vdst) {
-  using ranker = typename staged_tile_storage<ITEMS, HAS_VALUES, K, V, COUNTS, STAGE_DIGITS>::ranker;
+  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, COUNTS>;
+  using ranker = typename storage::ranker;
   constexpr int threads = radix_tuning::threads;
-  constexpr bool stage_digits = stages_digits<HAS_VALUES, Digit>;
-  static_assert(STAGE_DIGITS || !stage_digits, "carry: this scatter stages digits; its storage has no room for them");
+  constexpr bool stage_digits = storage::stage_digits;
   if constexpr (!RANKED) __syncthreads(); // every thread's ranking done: the stage overwrites the counters
   // ---- keys through shared memory ----
   CARRY_UNROLL

@@ -49,10 +49,11 @@ struct onesweep_args {
 /// block::tile_fill::padded (radix_tuning::padded_partial_tiles): every dead item ranks as the last digit,
 /// after every live item, at a staged position >= valid, never written; the published count leaves the
 /// dead items out. Both rank without a check or a ballot a round.
-template <bool FULL, int ITEMS, bool HAS_VALUES, class K, class V, class Digit, class Storage>
-__device__ __forceinline__ void onesweep_tile(Storage& ts, std::int64_t t, const K* ksrc, K* kdst, const V* vsrc_all,
-                                              V* vdst, const onesweep_args& a, const Digit& digit, std::uint64_t* bases) {
-  using ms = typename Storage::ranker;
+template <bool FULL, int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
+__device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit>& ts, std::int64_t t,
+                                              const K* ksrc, K* kdst, const V* vsrc_all, V* vdst,
+                                              const onesweep_args& a, const Digit& digit, std::uint64_t* bases) {
+  using ms = typename staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit>::ranker;
   constexpr int radix = radix_tuning::radix;
   const std::int64_t tile = a.first_tile + t;
   const std::int64_t base = a.tiles.tile_base(tile);
@@ -122,7 +123,7 @@ template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
 __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_min_blocks<HAS_VALUES>)
     onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, Digit digit, const sort_control* control,
                     std::uint64_t* bases) {
-  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, radix_tuning::counts, stages_digits<HAS_VALUES, Digit>>;
+  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit>;
   __shared__ storage ts;
   __shared__ std::uint32_t ticket;
   // ---- launched as the previous kernel's programmatic dependent (radix_tuning::pdl): wait for the
