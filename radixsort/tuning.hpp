@@ -183,6 +183,23 @@ constexpr int scan_warps = CARRY_RADIX_SCAN_WARPS; // warp_scan_shape's value
 #endif
 constexpr bool early_counts = CARRY_RADIX_EARLY != 0;
 
+/// Keys-only onesweep tiles staged in their ranking rounds (staged_tile_storage's PLACED: each key is
+/// written to the stage as soon as its round gives its final position, the early counts having scanned
+/// the tile first), so no thread holds ITEMS positions across the tile, at the price of a stage of its
+/// own beside the ranker's counters (43 KB for 24 4-byte or 12 8-byte keys, was 26 KB). Measured
+/// (h100-tune-radix-placed.log, CUB in the same run): u32 keys 2^26 1399 us (1.032x CUB) against 1437
+/// unplaced (1.005x), 2^24 387 against 401; u64 keys 2^26 4709 (0.925x) against 4885 (0.891x), 2^24 1198
+/// against 1244. ptxas still gives u32 keys 80 registers at 3 blocks (16 bytes spilled, 36 unplaced); at
+/// 4 blocks (64 registers, 108 bytes spilled) it lost: 1631 us, 20 items at 4 blocks 1498. Also measured
+/// and dropped: the rounds recomputing each digit from an opaque copy of the key (an empty volatile asm,
+/// so that ptxas could not keep the histogram's digit addresses live until the rounds): 1414 us, no
+/// fewer registers.
+#ifndef CARRY_RADIX_PLACED
+#define CARRY_RADIX_PLACED 1
+#endif
+template <bool HAS_VALUES>
+constexpr bool placed_stage = !HAS_VALUES && early_counts && CARRY_RADIX_PLACED != 0;
+
 /// Words a onesweep look-back thread reads a round trip (lookback::look_back_chain's WINDOW), keys-only
 /// kernels (the persistent ones); pairs read 1. Nsight Compute of the 8806bdc pass (above) counted 11.6
 /// walk steps a warp a tile, each an L2 round trip. Measured before early counts

@@ -1,5 +1,6 @@
 // GPU tests: the engine's block multisplit alone (one block ranks one tile), every tile_fill form,
-// rank_by and rank_early_by, the sort's peer and count methods and the others, against a CPU stable rank.
+// rank_by, rank_early_by and rank_early_place_by, the sort's peer and count methods and the others,
+// against a CPU stable rank.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -22,10 +23,12 @@ constexpr int threads = 256, bits = 8, radix = 1 << bits;
 /// One block ranks the tile's first `valid` digits (tile index order: the multisplit's warp-striped
 /// items); writes each live item's position, and per digit its start and count (from start()/count()
 /// after rank_by, or from on_counts with rank_early_by). Dead items' digits are never read: the
-/// kernel gives them 0, which would move every position if a form ranked them as live.
-template <int ITEMS, peer_method P, count_method C, tile_fill F, bool EARLY>
+/// kernel gives them 0, which would move every position if a form ranked them as live. MODE: 0 rank_by,
+/// 1 rank_early_by, 2 rank_early_place_by (positions written by `place`; a dead item placed below
+/// `valid` counts in *dead_low).
+template <int ITEMS, peer_method P, count_method C, tile_fill F, int MODE>
 __global__ void __launch_bounds__(threads)
-    multisplit_kernel(const unsigned* digits, int valid, int* positions, int* starts, int* counts) {
+    multisplit_kernel(const unsigned* digits, int valid, int* positions, int* starts, int* counts, int* dead_low) {
   using ms = carry::block::multisplit<threads, ITEMS, bits, P, C>;
   __shared__ typename ms::temp_storage ts;
   unsigned d[ITEMS];
@@ -36,16 +39,24 @@ __global__ void __launch_bounds__(threads)
   }
   const auto digit_at = [&](int j) { return d[j]; };
   const int dd = threadIdx.x;
-  if constexpr (EARLY) {
+  if constexpr (MODE == 2) {
+    ms::template rank_early_place_by<F>(ts, digit_at, valid, [&](int s, int c) { starts[dd] = s, counts[dd] = c; },
+                                        [&](int j, int p) {
+                                          const int i = ms::item_index(j);
+                                          if (i < valid) positions[i] = p;
+                                          else if (p < valid) atomicAdd(dead_low, 1);
+                                        });
+  } else if constexpr (MODE == 1) {
     ms::template rank_early_by<F>(ts, digit_at, valid, pos, [&](int s, int c) { starts[dd] = s, counts[dd] = c; });
   } else {
     ms::template rank_by<F>(ts, digit_at, valid, pos);
     starts[dd] = ms::start(ts, dd), counts[dd] = ms::count(ts, dd, valid);
   }
-  for (int j = 0; j < ITEMS; ++j) {
-    const int i = ms::item_index(j);
-    if (i < valid) positions[i] = pos[j];
-  }
+  if constexpr (MODE != 2) // placed: written in the rounds
+    for (int j = 0; j < ITEMS; ++j) {
+      const int i = ms::item_index(j);
+      if (i < valid) positions[i] = pos[j];
+    }
 }
 
 enum class digits_kind { uniform, one_digit, last_digit, few };
@@ -66,7 +77,7 @@ std::vector<unsigned> make_digits(int n, digits_kind k, std::uint32_t seed) {
 
 /// Ranks the first `valid` items of one tile on the GPU and checks positions, starts and counts against
 /// a CPU stable rank; outputs poisoned first.
-template <int ITEMS, peer_method P, count_method C, tile_fill F, bool EARLY>
+template <int ITEMS, peer_method P, count_method C, tile_fill F, int MODE>
 void check_rank(int valid, digits_kind kind, std::uint32_t seed) {
   constexpr int tile = threads * ITEMS;
   const auto digits = make_digits(valid, kind, seed);
@@ -79,9 +90,12 @@ void check_rank(int valid, digits_kind kind, std::uint32_t seed) {
   // ---- GPU ----
   device_buffer<unsigned> d_digits(static_cast<std::size_t>(tile));
   device_buffer<int> d_pos(static_cast<std::size_t>(tile), 1), d_start(radix, 1), d_count(radix, 1);
+  device_buffer<int> d_dead_low(1);
+  d_dead_low.upload(std::vector<int>{0});
   d_digits.upload(digits); // poisons first: dead items' digits are 0xA5A5A5A5 (never read)
   d_pos.poison(), d_start.poison(), d_count.poison();
-  multisplit_kernel<ITEMS, P, C, F, EARLY><<<1, threads>>>(d_digits.ptr, valid, d_pos.ptr, d_start.ptr, d_count.ptr);
+  multisplit_kernel<ITEMS, P, C, F, MODE>
+      <<<1, threads>>>(d_digits.ptr, valid, d_pos.ptr, d_start.ptr, d_count.ptr, d_dead_low.ptr);
   REQUIRE(cudaGetLastError() == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   const auto pos = d_pos.download(static_cast<std::size_t>(valid));
@@ -93,16 +107,18 @@ void check_rank(int valid, digits_kind kind, std::uint32_t seed) {
     wrong_count += got_count[static_cast<std::size_t>(d)] != count[static_cast<std::size_t>(d)];
   }
   INFO(ITEMS << " items, peers " << static_cast<int>(P) << ", counts " << static_cast<int>(C) << ", fill "
-             << static_cast<int>(F) << (EARLY ? ", early" : ", late") << ", valid " << valid << " of " << tile
+             << static_cast<int>(F) << (MODE == 2 ? ", placed" : MODE == 1 ? ", early" : ", late") << ", valid "
+             << valid << " of " << tile
              << ", digits " << static_cast<int>(kind));
   CHECK(wrong == 0);
   CHECK(wrong_start == 0);
   CHECK(wrong_count == 0);
   CHECK(d_pos.guard_intact());
+  CHECK(d_dead_low.download(1)[0] == 0);
 }
 
 /// Every digit distribution, for the valid counts a form allows (whole: only the full tile).
-template <int ITEMS, peer_method P, count_method C, tile_fill F, bool EARLY>
+template <int ITEMS, peer_method P, count_method C, tile_fill F, int MODE>
 void check_form() {
   constexpr int tile = threads * ITEMS;
   std::vector<int> valids{tile};
@@ -110,7 +126,7 @@ void check_form() {
   std::uint32_t seed = 1;
   for (int v : valids)
     for (digits_kind k : {digits_kind::uniform, digits_kind::one_digit, digits_kind::last_digit, digits_kind::few})
-      check_rank<ITEMS, P, C, F, EARLY>(v, k, seed++);
+      check_rank<ITEMS, P, C, F, MODE>(v, k, seed++);
 }
 
 constexpr auto atomic_or = peer_method::atomic_or;
@@ -120,17 +136,24 @@ constexpr auto leader = count_method::leader_atomic;
 
 TEST_CASE("multisplit: the radix pass's form (atomic_or peers, leader counts, 24 items), every fill, early and late",
           "[gpu][block]") {
-  check_form<24, atomic_or, leader, tile_fill::checked, false>();
-  check_form<24, atomic_or, leader, tile_fill::whole, false>();
-  check_form<24, atomic_or, leader, tile_fill::padded, false>();
-  check_form<24, atomic_or, leader, tile_fill::checked, true>();
-  check_form<24, atomic_or, leader, tile_fill::whole, true>();
-  check_form<24, atomic_or, leader, tile_fill::padded, true>();
+  check_form<24, atomic_or, leader, tile_fill::checked, 0>();
+  check_form<24, atomic_or, leader, tile_fill::whole, 0>();
+  check_form<24, atomic_or, leader, tile_fill::padded, 0>();
+  check_form<24, atomic_or, leader, tile_fill::checked, 1>();
+  check_form<24, atomic_or, leader, tile_fill::whole, 1>();
+  check_form<24, atomic_or, leader, tile_fill::padded, 1>();
+}
+
+TEST_CASE("multisplit: positions placed in the ranking rounds (rank_early_place_by), every fill", "[gpu][block]") {
+  check_form<24, atomic_or, leader, tile_fill::checked, 2>();
+  check_form<24, atomic_or, leader, tile_fill::whole, 2>();
+  check_form<24, atomic_or, leader, tile_fill::padded, 2>();
+  check_form<4, peer_method::match_any, count_method::load_store, tile_fill::padded, 2>();
 }
 
 TEST_CASE("multisplit: the other peer and count methods (4 items)", "[gpu][block]") {
-  check_form<4, peer_method::match_any, count_method::load_store, tile_fill::checked, false>();
-  check_form<4, peer_method::ballot, count_method::load_store, tile_fill::padded, false>();
-  check_form<4, peer_method::match_any, leader, tile_fill::padded, true>();
-  check_form<4, atomic_or, count_method::load_store, tile_fill::checked, true>();
+  check_form<4, peer_method::match_any, count_method::load_store, tile_fill::checked, 0>();
+  check_form<4, peer_method::ballot, count_method::load_store, tile_fill::padded, 0>();
+  check_form<4, peer_method::match_any, leader, tile_fill::padded, 1>();
+  check_form<4, atomic_or, count_method::load_store, tile_fill::checked, 1>();
 }

@@ -73,21 +73,32 @@ constexpr bool stages_digits = HAS_VALUES || !digit_recompute<Digit>::value;
 /// their bytes (a tile is ranked before it is staged; scatter_tile's first barrier separates them), then
 /// each staged item's digit (only when stages_digits), and per digit the amount that turns a staged
 /// position into a global one. Sharing lets larger tiles fit 48 KB of static shared memory
-/// (radix_tuning::items).
-template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int COUNTS = radix_tuning::counts>
+/// (radix_tuning::items). PLACED: the stage has bytes of its own, so that keys are staged in their
+/// ranking rounds (multisplit::rank_early_place_by; keys only) and no thread holds ITEMS positions.
+template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int COUNTS = radix_tuning::counts,
+          bool PLACED = false>
 struct staged_tile_storage {
   static constexpr int tile_items = radix_tuning::threads * ITEMS;
   static constexpr bool stage_digits = stages_digits<HAS_VALUES, Digit>;
+  static constexpr bool placed = PLACED;
+  static_assert(!PLACED || !stage_digits, "carry: a placed stage holds keys whose digits are recomputed");
   using ranker = tile_ranker<ITEMS, COUNTS>; // COUNTS: its block::count_method
-  union {
-    typename ranker::temp_storage rank; // while the tile is ranked
-    union {
-      K keys[tile_items];
-      V values[HAS_VALUES ? tile_items : 1];
-    } stage; // once it is ranked
+  union stage_type {
+    K keys[tile_items];
+    V values[HAS_VALUES ? tile_items : 1];
   };
+  union {
+    typename ranker::temp_storage rank;                      // while the tile is ranked
+    std::conditional_t<PLACED, char, stage_type> shared_stage; // once it is ranked (not PLACED)
+  };
+  std::conditional_t<PLACED, stage_type, char> own_stage; // PLACED: staged while it is ranked
   unsigned char digit[stage_digits ? tile_items : 1];
   std::uint64_t adjust[radix_tuning::radix]; // global offset of digit d's first item - its staged start
+
+  __device__ stage_type& stage() {
+    if constexpr (PLACED) return own_stage;
+    else return shared_stage;
+  }
 };
 
 /// Loads a tile's keys (warp-striped, the multisplit's arrangement); dead items are not loaded (FULL: the
@@ -118,30 +129,34 @@ __device__ void load_keys(const K* src, int valid, const Digit& digit, K (&k)[IT
 /// overwrite the stage (stages_digits); else it is staged beside the key. ts.adjust must be set and
 /// visible after a barrier; the stage shares its bytes with the ranker's counters, so the call starts
 /// with a barrier (every thread's ranking done) unless RANKED (the caller had one since its last read of
-/// ts.rank). Ends with a barrier. FULL: the tile is whole (valid == tile items), nothing is checked.
+/// ts.rank). PLACED storage: the keys were staged in the ranking rounds (pos is not read), and the
+/// call's one barrier before the stage is read covers them. Ends with a barrier. FULL: the tile is whole
+/// (valid == tile items), nothing is checked.
 template <int ITEMS, bool HAS_VALUES, bool FULL = false, bool RANKED = false, class K, class V, class Digit,
-          class DigitAt, int COUNTS>
-__device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, COUNTS>& ts, const Digit& digit,
+          class DigitAt, int COUNTS, bool PLACED>
+__device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, COUNTS, PLACED>& ts, const Digit& digit,
                              const K (&k)[ITEMS], DigitAt digit_at, const int (&pos)[ITEMS], int valid, K* kdst,
                              const V* vsrc, V* vdst) {
-  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, COUNTS>;
+  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, COUNTS, PLACED>;
   using ranker = typename storage::ranker;
   constexpr int threads = radix_tuning::threads;
   constexpr bool stage_digits = storage::stage_digits;
-  if constexpr (!RANKED) __syncthreads(); // every thread's ranking done: the stage overwrites the counters
-  // ---- keys through shared memory ----
-  CARRY_UNROLL
-  for (int j = 0; j < ITEMS; ++j)
-    if (FULL || ranker::item_index(j) < valid) {
-      ts.stage.keys[pos[j]] = k[j];
-      if constexpr (stage_digits) ts.digit[pos[j]] = static_cast<unsigned char>(digit_at(j));
-    }
+  if constexpr (!RANKED && !PLACED) __syncthreads(); // every thread's ranking done: the stage overwrites the counters
+  // ---- keys through shared memory (PLACED: staged in the ranking rounds, pos unused) ----
+  if constexpr (!PLACED) {
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j)
+      if (FULL || ranker::item_index(j) < valid) {
+        ts.stage().keys[pos[j]] = k[j];
+        if constexpr (stage_digits) ts.digit[pos[j]] = static_cast<unsigned char>(digit_at(j));
+      }
+  }
   __syncthreads();
   CARRY_UNROLL
   for (int j = 0; j < ITEMS; ++j) {
     const int i = j * threads + static_cast<int>(threadIdx.x);
     if (FULL || i < valid) {
-      const K key = ts.stage.keys[i];
+      const K key = ts.stage().keys[i];
       const unsigned dg = stage_digits ? ts.digit[i] : static_cast<unsigned>(digit.bin_of(key));
       kdst[ts.adjust[dg] + static_cast<std::uint64_t>(i)] = key;
     }
@@ -157,12 +172,12 @@ __device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit,
     __syncthreads(); // every staged key written out before values overwrite them
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j)
-      if (FULL || ranker::item_index(j) < valid) ts.stage.values[pos[j]] = v[j];
+      if (FULL || ranker::item_index(j) < valid) ts.stage().values[pos[j]] = v[j];
     __syncthreads();
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j) {
       const int i = j * threads + static_cast<int>(threadIdx.x);
-      if (FULL || i < valid) vdst[ts.adjust[ts.digit[i]] + static_cast<std::uint64_t>(i)] = ts.stage.values[i];
+      if (FULL || i < valid) vdst[ts.adjust[ts.digit[i]] + static_cast<std::uint64_t>(i)] = ts.stage().values[i];
     }
   }
   __syncthreads(); // the stage, digits and adjustments are free again

@@ -49,11 +49,12 @@ struct onesweep_args {
 /// block::tile_fill::padded (radix_tuning::padded_partial_tiles): every dead item ranks as the last digit,
 /// after every live item, at a staged position >= valid, never written; the published count leaves the
 /// dead items out. Both rank without a check or a ballot a round.
-template <bool FULL, int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
-__device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit>& ts, std::int64_t t,
-                                              const K* ksrc, K* kdst, const V* vsrc_all, V* vdst,
-                                              const onesweep_args& a, const Digit& digit, std::uint64_t* bases) {
-  using ms = typename staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit>::ranker;
+template <bool FULL, int ITEMS, bool HAS_VALUES, class K, class V, class Digit, bool PLACED>
+__device__ __forceinline__ void onesweep_tile(
+    staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts, PLACED>& ts, std::int64_t t,
+    const K* ksrc, K* kdst, const V* vsrc_all, V* vdst, const onesweep_args& a, const Digit& digit,
+    std::uint64_t* bases) {
+  using ms = typename staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts, PLACED>::ranker;
   constexpr int radix = radix_tuning::radix;
   const std::int64_t tile = a.first_tile + t;
   const std::int64_t base = a.tiles.tile_base(tile);
@@ -81,12 +82,17 @@ __device__ __forceinline__ void onesweep_tile(staged_tile_storage<ITEMS, HAS_VAL
   // ---- rank (the multisplit); thread dd publishes the tile's count of digit dd in chain dd: with early
   // counts as soon as they are known, before the ranking rounds (radix_tuning::early_counts) ----
   if constexpr (radix_tuning::early_counts) {
-    ms::template rank_early_by<fill>(ts.rank, digit_at, valid, pos, [&](int s, int c) {
+    const auto on_counts = [&](int s, int c) {
       view.publish(t, dd, t == 0 ? lookback::state_prefix : lookback::state_aggregate, static_cast<std::uint32_t>(c));
       // start and count wait in thread dd's own adjust slot across the rounds (ptxas showed the same
       // spills with them in registers; the slot costs a shared store and load a tile)
       ts.adjust[dd] = std::uint64_t{static_cast<std::uint32_t>(c)} << 32 | static_cast<std::uint32_t>(s);
-    });
+    };
+    if constexpr (PLACED) // each key to the stage in its round: no positions held (radix_tuning::placed_stage)
+      ms::template rank_early_place_by<fill>(ts.rank, digit_at, valid, on_counts,
+                                             [&](int j, int p) { ts.stage().keys[p] = key[j]; });
+    else
+      ms::template rank_early_by<fill>(ts.rank, digit_at, valid, pos, on_counts);
     const std::uint64_t kept = ts.adjust[dd];
     start = static_cast<int>(kept & 0xffffffffu), count = static_cast<std::uint32_t>(kept >> 32);
   } else {
@@ -123,7 +129,8 @@ template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
 __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_min_blocks<HAS_VALUES>)
     onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, Digit digit, const sort_control* control,
                     std::uint64_t* bases) {
-  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit>;
+  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts,
+                                      radix_tuning::placed_stage<HAS_VALUES> && digit_recompute<Digit>::value>;
   __shared__ storage ts;
   __shared__ std::uint32_t ticket;
   // ---- launched as the previous kernel's programmatic dependent (radix_tuning::pdl): wait for the

@@ -128,15 +128,25 @@ struct multisplit {
   template <tile_fill FILL = tile_fill::checked, class DigitAt, class OnCounts>
   __device__ static void rank_early_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS],
                                        OnCounts on_counts) {
+    rank_early_place_by<FILL>(ts, digit_at, valid, on_counts, [&](int j, int p) { position[j] = p; });
+  }
+
+  /// rank_early_by that hands each item's final position to place(j, p) in the item's ranking round
+  /// instead of keeping ITEMS positions: a caller can stage item j at p at once (its tile stage must not
+  /// share bytes with `ts`) and hold no positions. place is called for the live items, and with
+  /// FILL == padded or whole for every item (a dead item's p is >= valid).
+  template <tile_fill FILL = tile_fill::checked, class DigitAt, class OnCounts, class Place>
+  __device__ static void rank_early_place_by(temp_storage& ts, DigitAt digit_at, int valid, OnCounts on_counts,
+                                             Place place) {
     if constexpr (FILL == tile_fill::padded) {
       const int dead = tile_items - valid;
-      rank_early_all_by<true>(ts, [&](int j) { return padded_digit(digit_at, valid, j); }, tile_items, position,
+      rank_early_all_by<true>(ts, [&](int j) { return padded_digit(digit_at, valid, j); }, tile_items, place,
                               [&](int s, int c) {
         if (threadIdx.x == radix - 1) c -= dead;
         on_counts(s, c);
       });
     } else {
-      rank_early_all_by<FILL == tile_fill::whole>(ts, digit_at, valid, position, on_counts);
+      rank_early_all_by<FILL == tile_fill::whole>(ts, digit_at, valid, place, on_counts);
     }
   }
 
@@ -152,7 +162,7 @@ struct multisplit {
   __device__ static void rank_all_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS]) {
     clear(ts);
     // ---- phase 1: ranks within the warp, running counts per digit from zero ----
-    rounds<FULL>(ts, digit_at, valid, position);
+    rounds<FULL>(ts, digit_at, valid, [&](int j, int p) { position[j] = p; });
     __syncthreads();
     // ---- phase 2: the engine's block scan over the counts, digit-major ----
     std::uint32_t c[scan_items];
@@ -166,10 +176,10 @@ struct multisplit {
         position[j] += static_cast<int>(ts.count[warp][static_cast<unsigned>(digit_at(j))]);
   }
 
-  /// rank_early_by's work; FULL: every item is live.
-  template <bool FULL, class DigitAt, class OnCounts>
-  __device__ static void rank_early_all_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS],
-                                       OnCounts on_counts) {
+  /// rank_early_place_by's work; FULL: every item is live.
+  template <bool FULL, class DigitAt, class Place, class OnCounts>
+  __device__ static void rank_early_all_by(temp_storage& ts, DigitAt digit_at, int valid, Place place,
+                                           OnCounts on_counts) {
     static_assert(radix == BLOCK_THREADS, "carry: rank_early_by gives one digit to each thread");
     const int warp = threadIdx.x / detail::warp_threads;
     clear(ts);
@@ -184,7 +194,7 @@ struct multisplit {
     on_counts(static_cast<int>(c[0]), static_cast<int>(total));
     __syncthreads();
     // ---- phase 3: ranks within the warp from the warp's start of each digit: the positions ----
-    rounds<FULL>(ts, digit_at, valid, position);
+    rounds<FULL>(ts, digit_at, valid, place);
   }
 
   /// Zeroes the counters (and the peer masks); ends with a barrier.
@@ -198,9 +208,10 @@ struct multisplit {
 
   /// Each warp walks its rounds j in order; the lanes of one digit find each other (PEERS), each takes
   /// the digit's running warp count plus its rank among them, and the group's lowest lane adds the
-  /// group's size to the count (COUNTS). FULL: every item is live.
-  template <bool FULL, class DigitAt>
-  __device__ static void rounds(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS]) {
+  /// group's size to the count (COUNTS); item j's rank goes to place(j, rank) in its round. FULL: every
+  /// item is live.
+  template <bool FULL, class DigitAt, class Place>
+  __device__ static void rounds(temp_storage& ts, DigitAt digit_at, int valid, Place place) {
     const int lane = threadIdx.x % detail::warp_threads, warp = threadIdx.x / detail::warp_threads;
     const unsigned below = (1u << lane) - 1u;
     CARRY_UNROLL
@@ -212,7 +223,7 @@ struct multisplit {
       if constexpr (COUNTS == count_method::load_store) {
         if (live) {
           const std::uint32_t before = ts.count[warp][dj];
-          position[j] = static_cast<int>(before) + __popc(peers & below);
+          place(j, static_cast<int>(before) + __popc(peers & below));
           __syncwarp(active);
           if (lane == __ffs(peers) - 1) ts.count[warp][dj] = before + static_cast<std::uint32_t>(__popc(peers));
         }
@@ -221,7 +232,7 @@ struct multisplit {
         std::uint32_t before = 0;
         if (live && lane == leader) before = atomicAdd(&ts.count[warp][dj], static_cast<std::uint32_t>(__popc(peers)));
         before = __shfl_sync(0xffffffffu, before, leader);
-        if (live) position[j] = static_cast<int>(before) + __popc(peers & below);
+        if (live) place(j, static_cast<int>(before) + __popc(peers & below));
       }
       __syncwarp(); // this round's count updates happen before the next round's (stability)
     }
