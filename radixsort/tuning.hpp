@@ -193,12 +193,15 @@ constexpr bool early_counts = CARRY_RADIX_EARLY != 0;
 /// 4 blocks (64 registers, 108 bytes spilled) it lost: 1631 us, 20 items at 4 blocks 1498. Also measured
 /// and dropped: the rounds recomputing each digit from an opaque copy of the key (an empty volatile asm,
 /// so that ptxas could not keep the histogram's digit addresses live until the rounds): 1414 us, no
-/// fewer registers.
+/// fewer registers. Large tiles only (LARGE: the tile shape's items, not the mid tiles'): the mid tiles
+/// are one tile's latency, which a store in every round lengthens: u64 keys (6-item mid tiles) 2^16
+/// 71.6 us placed against 67.6, 2^18 93.6 against 89.2 (h100-radix.txt at 1cab5d4 against e2f2cbf's);
+/// u32 (8-item mid tiles) level.
 #ifndef CARRY_RADIX_PLACED
 #define CARRY_RADIX_PLACED 1
 #endif
-template <bool HAS_VALUES>
-constexpr bool placed_stage = !HAS_VALUES && early_counts && CARRY_RADIX_PLACED != 0;
+template <bool HAS_VALUES, bool LARGE>
+constexpr bool placed_stage = !HAS_VALUES && LARGE && early_counts && CARRY_RADIX_PLACED != 0;
 
 /// Words a onesweep look-back thread reads a round trip (lookback::look_back_chain's WINDOW), keys-only
 /// kernels (the persistent ones); pairs read 1. Nsight Compute of the 8806bdc pass (above) counted 11.6

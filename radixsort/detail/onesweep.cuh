@@ -130,7 +130,8 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
     onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, Digit digit, const sort_control* control,
                     std::uint64_t* bases) {
   using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts,
-                                      radix_tuning::placed_stage<HAS_VALUES> && digit_recompute<Digit>::value>;
+                                      radix_tuning::placed_stage<HAS_VALUES, ITEMS == tile_shape<K, V>::items> &&
+                                          digit_recompute<Digit>::value>;
   __shared__ storage ts;
   __shared__ std::uint32_t ticket;
   // ---- launched as the previous kernel's programmatic dependent (radix_tuning::pdl): wait for the
