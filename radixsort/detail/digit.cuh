@@ -80,7 +80,6 @@ template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int COUNTS 
 struct staged_tile_storage {
   static constexpr int tile_items = radix_tuning::threads * ITEMS;
   static constexpr bool stage_digits = stages_digits<HAS_VALUES, Digit>;
-  static constexpr bool placed = PLACED;
   static_assert(!PLACED || !stage_digits, "carry: a placed stage holds keys whose digits are recomputed");
   using ranker = tile_ranker<ITEMS, COUNTS>; // COUNTS: its block::count_method
   union stage_type {
