@@ -357,18 +357,25 @@ TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and p
   STATIC_REQUIRE(rt::items<8, true>() == CARRY_RADIX_ITEMS8_PAIRS);
   STATIC_REQUIRE(rt::items<16, true>() == 4);
   // every tile fits 48 KB of static shared memory: the stage (keys, or values in the same bytes) shares
-  // its bytes with the multisplit's counters and masks (8 warps x 256 each, and the scan's), then one
-  // staged digit an item (pairs) and the 256 adjustments
-  constexpr auto fits = [](int items, int bytes, bool digits) {
+  // its bytes with the multisplit's counters and masks (8 warps x 256 each, and the scan's), or sits
+  // beside them when keys are placed in the ranking rounds (radix_tuning::placed_stage: keys-only large
+  // tiles), then one staged digit an item (pairs) and the 256 adjustments
+  constexpr auto fits = [](int items, int bytes, bool digits, bool placed) {
     const int stage = rt::threads * items * bytes, ranker = 2 * 8 * rt::radix * 4 + 64;
-    return (stage > ranker ? stage : ranker) + (digits ? rt::threads * items : 0) + rt::radix * 8 <= 48 * 1024;
+    const int shared = placed ? stage + ranker : (stage > ranker ? stage : ranker);
+    return shared + (digits ? rt::threads * items : 0) + rt::radix * 8 <= 48 * 1024;
   };
-  STATIC_REQUIRE(fits(rt::items<4>(), 4, false));
-  STATIC_REQUIRE(fits(rt::items<4, true>(), 4, true));
-  STATIC_REQUIRE(fits(rt::items<8>(), 8, false));
-  STATIC_REQUIRE(fits(rt::items<8, true>(), 8, true));
-  STATIC_REQUIRE(fits(rt::items<16, true>(), 16, true));
-  STATIC_REQUIRE(!fits(40, 4, true)); // what the rule refuses
+  STATIC_REQUIRE(fits(rt::items<4>(), 4, false, rt::placed_stage<false, true>));
+  STATIC_REQUIRE(fits(rt::items<4, true>(), 4, true, rt::placed_stage<true, true>));
+  STATIC_REQUIRE(fits(rt::items<8>(), 8, false, rt::placed_stage<false, true>));
+  STATIC_REQUIRE(fits(rt::items<8, true>(), 8, true, rt::placed_stage<true, true>));
+  STATIC_REQUIRE(fits(rt::items<16, true>(), 16, true, rt::placed_stage<true, true>));
+  STATIC_REQUIRE(!fits(40, 4, true, false)); // what the rule refuses
+  STATIC_REQUIRE(!fits(32, 4, false, true)); // 32 placed 4-byte keys: 32 KB of stage beside the ranker
+  // placed: keys-only large tiles only (pairs need the positions after the keys; mid tiles are latency)
+  STATIC_REQUIRE(!rt::placed_stage<true, true>);
+  STATIC_REQUIRE(!rt::placed_stage<false, false>);
+  STATIC_REQUIRE(rt::placed_stage<false, true> == (CARRY_RADIX_PLACED != 0 && rt::early_counts));
   STATIC_REQUIRE(rt::onesweep_min_blocks<false> >= 1);
   STATIC_REQUIRE(rt::onesweep_min_blocks<true> >= 1);
 }

@@ -68,6 +68,11 @@ struct cluster_shape {
 template <bool HAS_VALUES, class Digit>
 constexpr bool stages_digits = HAS_VALUES || !digit_recompute<Digit>::value;
 
+/// Whether a onesweep tile stages its keys in the ranking rounds (staged_tile_storage's PLACED): keys
+/// only, digits recomputed from the keys, the large tile shape (LARGE), as radix_tuning::placed_stage.
+template <bool HAS_VALUES, class Digit, bool LARGE>
+constexpr bool places_keys = radix_tuning::placed_stage<HAS_VALUES, LARGE> && digit_recompute<Digit>::value;
+
 /// Shared memory of a ranked, staged tile of 256 x ITEMS items, for a kernel whose digit is Digit: the
 /// multisplit's counters and the tile staged in sorted order (keys, then values in the same bytes) share
 /// their bytes (a tile is ranked before it is staged; scatter_tile's first barrier separates them), then

@@ -43,7 +43,8 @@ struct onesweep_args {
 ///   inclusive count;
 ///   the digit's global offset = the portion's base for d (histogram offsets plus earlier portions)
 ///   + the look-back's count; the portion's last tile leaves the next portion's bases;
-///   scatter keys, then values, through shared memory (ends with a barrier: `ts` is free again).
+///   scatter keys, then values, through shared memory (ends with a barrier: `ts` is free again); with
+///   PLACED storage (places_keys) each key went to the stage in its ranking round, and `pos` is unused.
 /// FULL: the tile is whole (every tile but the input's last), so no item is checked against `valid`
 /// (block::tile_fill::whole). Otherwise only the loads and the scatter check, and the ranking is
 /// block::tile_fill::padded (radix_tuning::padded_partial_tiles): every dead item ranks as the last digit,
@@ -130,8 +131,7 @@ __global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_
     onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, Digit digit, const sort_control* control,
                     std::uint64_t* bases) {
   using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts,
-                                      radix_tuning::placed_stage<HAS_VALUES, ITEMS == tile_shape<K, V>::items> &&
-                                          digit_recompute<Digit>::value>;
+                                      places_keys<HAS_VALUES, Digit, ITEMS == tile_shape<K, V>::items>>;
   __shared__ storage ts;
   __shared__ std::uint32_t ticket;
   // ---- launched as the previous kernel's programmatic dependent (radix_tuning::pdl): wait for the
