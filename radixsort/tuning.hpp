@@ -203,6 +203,17 @@ constexpr bool early_counts = CARRY_RADIX_EARLY != 0;
 template <bool HAS_VALUES, bool LARGE>
 constexpr bool placed_stage = !HAS_VALUES && LARGE && early_counts && CARRY_RADIX_PLACED != 0;
 
+/// Measured and removed (fourteenth session, h100-tune-radix-prefetch.log; CUB in the same runs, two
+/// rounds each): L2 prefetches in the onesweep pass (cp.async.bulk.prefetch.L2 of whole tiles, each
+/// warp's run, as the scan engine's guessed tile). Against none (u32 keys 2^26 1397 us, 2^24 388; u64
+/// keys 2^26 4866; pairs u32/u32 2^26 2449, 2^24 673):
+///   - the guessed first tile's keys before the ticket: keys 1403 / 395.5, u64 4877, pairs 2480 / 679;
+///   - persistent blocks asking for the tile one grid of tickets ahead: keys 1417 / 395, u64 5054;
+///   - both: keys 1413, u64 5050;
+///   - pairs asking for their tile's values as the tile starts: pairs 2621 / 701 (7 % slower).
+/// None gained. My reading (not measured further): 3 blocks an SM already cover a tile's load latency,
+/// and the early requests add to the DRAM traffic while the scatter writes.
+
 /// Words a onesweep look-back thread reads a round trip (lookback::look_back_chain's WINDOW), keys-only
 /// kernels (the persistent ones); pairs read 1. Nsight Compute of the 8806bdc pass (above) counted 11.6
 /// walk steps a warp a tile, each an L2 round trip. Measured before early counts
