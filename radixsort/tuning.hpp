@@ -120,11 +120,27 @@ constexpr int cluster_items_max() {
 #ifndef CARRY_RADIX_MIN_BLOCKS
 #define CARRY_RADIX_MIN_BLOCKS 3
 #endif
+/// Pairs (fourteenth session, h100-tune-radix-pairs-blocks.log and h100-tune-radix-blocks2.log, two
+/// rounds each, CUB in the same runs): ptxas fits the u32/u32 pairs kernel (24 items) in 64 registers
+/// without spills at 4 blocks, yet 4 blocks lost: 2^26 2697-2699 us against 2495-2502 at 3, 2^24 689
+/// against 670-675; u64/u64 9580-9614 against 8864-9035, u32/u64 3832-3935 against 3517-3521. At 2
+/// blocks (126 registers for u32/u32, no spills) u32/u32 lost (2812 against 2450-2502) and so did
+/// u32/u64 (3607-3622 against 3517-3589), but 8-byte keys with 8-byte values (u64/u64, 16 items)
+/// gained: 2^26 8175-8254 us (0.99-1.00x CUB) against 8864-9035 (0.91-0.92x), 2^24 2120-2130 against
+/// 2225-2244. So pairs take 3 blocks, and 8-byte keys with 8-byte values 2
+/// (CARRY_RADIX_MIN_BLOCKS_PAIRS88; u64/u32 pairs and 16-byte values were not measured and keep 3).
+/// Keys at 2 blocks lost too (u32 2^26 1623-1625 us against 1399, u64 5421-5425 against 4890).
 #ifndef CARRY_RADIX_MIN_BLOCKS_PAIRS
 #define CARRY_RADIX_MIN_BLOCKS_PAIRS 3
 #endif
-template <bool HAS_VALUES>
-constexpr int onesweep_min_blocks = HAS_VALUES ? CARRY_RADIX_MIN_BLOCKS_PAIRS : CARRY_RADIX_MIN_BLOCKS;
+#ifndef CARRY_RADIX_MIN_BLOCKS_PAIRS88
+#define CARRY_RADIX_MIN_BLOCKS_PAIRS88 2
+#endif
+/// The onesweep kernel's blocks an SM for keys of KEY_BYTES and values of VALUE_BYTES (keys only: none).
+template <bool HAS_VALUES, int KEY_BYTES, int VALUE_BYTES>
+constexpr int onesweep_min_blocks = !HAS_VALUES ? CARRY_RADIX_MIN_BLOCKS
+                                    : KEY_BYTES == 8 && VALUE_BYTES == 8 ? CARRY_RADIX_MIN_BLOCKS_PAIRS88
+                                                                         : CARRY_RADIX_MIN_BLOCKS_PAIRS;
 
 /// How the multisplit's lanes find the others of their digit (block::peer_method): CARRY_RADIX_PEERS=0/1/2
 /// (match_any, ballot, atomic_or). With load/store counts, u32 keys at 2^26 took 4304 / 3585 / 3079 us,
@@ -228,8 +244,14 @@ constexpr bool placed_stage = !HAS_VALUES && LARGE && early_counts && CARRY_RADI
 /// keys 2^18, CUB 61-64 us in the same runs): 4 (the above) 43.5 us, 8 49.6, 16 54.5, 32 95.1; 2^17
 /// 39.2 / 44.2 / 47.3 / 76.3; u64 2^16 67.7 / 74.0 / 76.0 / 103.7. Wider windows cost more than the
 /// shorter walks save.
+/// Pairs again at 24 items (fourteenth session, h100-tune-radix-pairs-blocks.log, CUB in the same runs):
+/// a window of 4 (pw4) against 1, u32/u32 2^20 86.8-87.1 us against 93.0, but 2^24 681-688 against
+/// 670-675 and 2^26 2576-2582 against 2495-2502; u32/u64 2^26 3616-3766 against 3517-3521. So 1.
+#ifndef CARRY_RADIX_LOOKBACK_WINDOW_PAIRS
+#define CARRY_RADIX_LOOKBACK_WINDOW_PAIRS 1
+#endif
 template <bool HAS_VALUES>
-constexpr int lookback_window = HAS_VALUES ? 1 : CARRY_RADIX_LOOKBACK_WINDOW;
+constexpr int lookback_window = HAS_VALUES ? CARRY_RADIX_LOOKBACK_WINDOW_PAIRS : CARRY_RADIX_LOOKBACK_WINDOW;
 
 /// Onesweep blocks: one a tile, or one wave of persistent blocks that take tile tickets until the
 /// portion is done (a skipped pass then costs one wave of blocks that exit, not one block a tile).

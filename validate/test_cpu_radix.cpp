@@ -360,10 +360,13 @@ TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and p
   // its bytes with the multisplit's counters and masks (8 warps x 256 each, and the scan's), or sits
   // beside them when keys are placed in the ranking rounds (radix_tuning::placed_stage: keys-only large
   // tiles), then one staged digit an item (pairs) and the 256 adjustments
-  constexpr auto fits = [](int items, int bytes, bool digits, bool placed) {
+  constexpr auto shared_bytes = [](int items, int bytes, bool digits, bool placed) {
     const int stage = rt::threads * items * bytes, ranker = 2 * 8 * rt::radix * 4 + 64;
     const int shared = placed ? stage + ranker : (stage > ranker ? stage : ranker);
-    return shared + (digits ? rt::threads * items : 0) + rt::radix * 8 <= 48 * 1024;
+    return shared + (digits ? rt::threads * items : 0) + rt::radix * 8;
+  };
+  constexpr auto fits = [=](int items, int bytes, bool digits, bool placed) {
+    return shared_bytes(items, bytes, digits, placed) <= 48 * 1024;
   };
   STATIC_REQUIRE(fits(rt::items<4>(), 4, false, rt::placed_stage<false, true>));
   STATIC_REQUIRE(fits(rt::items<4, true>(), 4, true, rt::placed_stage<true, true>));
@@ -376,8 +379,22 @@ TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and p
   STATIC_REQUIRE(!rt::placed_stage<true, true>);
   STATIC_REQUIRE(!rt::placed_stage<false, false>);
   STATIC_REQUIRE(rt::placed_stage<false, true> == (CARRY_RADIX_PLACED != 0 && rt::early_counts));
-  STATIC_REQUIRE(rt::onesweep_min_blocks<false> >= 1);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<true> >= 1);
+  // blocks an SM: keys, pairs, and 8-byte keys with 8-byte values (the only pairs measured faster at 2)
+  STATIC_REQUIRE(rt::onesweep_min_blocks<false, 4, 1> == CARRY_RADIX_MIN_BLOCKS);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<false, 8, 1> == CARRY_RADIX_MIN_BLOCKS);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<true, 4, 4> == CARRY_RADIX_MIN_BLOCKS_PAIRS);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<true, 4, 8> == CARRY_RADIX_MIN_BLOCKS_PAIRS);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<true, 8, 4> == CARRY_RADIX_MIN_BLOCKS_PAIRS);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<true, 8, 16> == CARRY_RADIX_MIN_BLOCKS_PAIRS);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<true, 8, 8> == CARRY_RADIX_MIN_BLOCKS_PAIRS88);
+  // and those blocks' static shared memory fits an SM (228 KB, 1 KB of it reserved a block)
+  constexpr auto sm_fits = [=](int blocks, int items, int bytes, bool digits, bool placed) {
+    return blocks * (shared_bytes(items, bytes, digits, placed) + 1024) <= 228 * 1024;
+  };
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<false, 4, 1>, rt::items<4>(), 4, false, rt::placed_stage<false, true>));
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<false, 8, 1>, rt::items<8>(), 8, false, rt::placed_stage<false, true>));
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<true, 4, 4>, rt::items<4, true>(), 4, true, false));
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<true, 8, 8>, rt::items<8, true>(), 8, true, false));
 }
 
 TEST_CASE("radix tile forms: whole and padded tiles by one rule", "[radix]") {

@@ -127,7 +127,8 @@ __device__ __forceinline__ void onesweep_tile(
 /// radix_tuning::whole_tiles a whole tile runs onesweep_tile's FULL form; the input's last (partial) tile,
 /// and every tile without whole_tiles, the other (padded or checked: radix_tuning::padded_partial_tiles).
 template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
-__global__ void __launch_bounds__(radix_tuning::threads, radix_tuning::onesweep_min_blocks<HAS_VALUES>)
+__global__ void __launch_bounds__(radix_tuning::threads,
+                                  radix_tuning::onesweep_min_blocks<HAS_VALUES, sizeof(K), sizeof(V)>)
     onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, Digit digit, const sort_control* control,
                     std::uint64_t* bases) {
   using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts,
@@ -198,7 +199,7 @@ cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout
     a.alternate = layout.alternate, a.set_bytes = layout.state_set_bytes;
     const dim3 grid(static_cast<unsigned>(
         onesweep_grid(a.portion_tiles, radix_tuning::persistent_onesweep<HAS_VALUES>, sms,
-                      radix_tuning::onesweep_min_blocks<HAS_VALUES>))),
+                      radix_tuning::onesweep_min_blocks<HAS_VALUES, sizeof(K), sizeof(V)>))),
         block(radix_tuning::threads);
     cudaError_t e;
     if (layout.clear_once || layout.alternate) {

@@ -1,8 +1,8 @@
 // Benchmark: carry's radix sort (automatic path, and the three-kernel form) against CUB's DeviceRadixSort
 // (the better of its `int` and 64-bit num_items paths) and a device copy of the keys and values, in one
-// run: keys u32, f32 and u64, pairs u32/u32, and at 2^26 sorted, all-equal and two-valued u32 keys. Every
-// timed call starts on a cold L2 (a 192 MB memset first) and is queued behind a spin kernel (GPU time
-// alone); medians after warm-up. Each carry result is checked bitwise against CUB once before timing.
+// run: keys u32, f32 and u64, pairs u32/u32 (and u64/u64 from 2^20), and at 2^26 sorted, all-equal and
+// two-valued u32 keys. Every timed call starts on a cold L2 (a 192 MB memset first) and is queued behind a
+// spin kernel (GPU time alone); medians after warm-up. Each carry result is checked bitwise against CUB once before timing.
 #include <algorithm>
 #include <climits>
 #include <cstdio>
@@ -150,6 +150,8 @@ int main(int argc, char** argv) {
     }
     if ((only.empty() || only == "pairs") && l <= 26)
       bench_sort<std::uint32_t, std::uint32_t>("pairs", "u32/u32", make_keys<std::uint32_t>(n, key_dist::uniform, l), true);
+    if ((only.empty() || only == "pairs") && l >= 20 && l <= 26) // 8-byte keys and values: 2 blocks an SM
+      bench_sort<std::uint64_t, std::uint64_t>("pairs", "u64/u64", make_keys<std::uint64_t>(n, key_dist::uniform, l), false);
     if ((only.empty() || only == "adaptive") && l == 26)
       for (key_dist d : {key_dist::sorted, key_dist::all_equal, key_dist::two_values})
         bench_sort<std::uint32_t, carry::radix_detail::null_value>(std::string("keys ") + dist_name(d), "u32",
