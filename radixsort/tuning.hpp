@@ -125,10 +125,10 @@ constexpr int cluster_items_max() {
 /// without spills at 4 blocks, yet 4 blocks lost: 2^26 2697-2699 us against 2495-2502 at 3, 2^24 689
 /// against 670-675; u64/u64 9580-9614 against 8864-9035, u32/u64 3832-3935 against 3517-3521. At 2
 /// blocks (126 registers for u32/u32, no spills) u32/u32 lost (2812 against 2450-2502) and so did
-/// u32/u64 (3607-3622 against 3517-3589), but 8-byte keys with 8-byte values (u64/u64, 16 items)
-/// gained: 2^26 8175-8254 us (0.99-1.00x CUB) against 8864-9035 (0.91-0.92x), 2^24 2120-2130 against
-/// 2225-2244. So pairs take 3 blocks, and 8-byte keys with 8-byte values 2
-/// (CARRY_RADIX_MIN_BLOCKS_PAIRS88; u64/u32 pairs and 16-byte values were not measured and keep 3).
+/// u32/u64 in both runs (3607-3612 against 3517-3521, 3611-3622 against 3553-3589), but 8-byte keys
+/// with 8-byte values (u64/u64, 16 items) gained: 2^26 8175-8254 us (0.99-1.00x CUB) against 8864-9035
+/// (0.91-0.92x), 2^24 2120-2130 against 2225-2244. So pairs take 3 blocks, and 8-byte keys with 8-byte
+/// values 2 (CARRY_RADIX_MIN_BLOCKS_PAIRS88; u64/u32 pairs and 16-byte values were not measured: 3).
 /// Keys at 2 blocks lost too (u32 2^26 1623-1625 us against 1399, u64 5421-5425 against 4890).
 #ifndef CARRY_RADIX_MIN_BLOCKS_PAIRS
 #define CARRY_RADIX_MIN_BLOCKS_PAIRS 3
