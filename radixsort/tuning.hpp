@@ -128,7 +128,9 @@ constexpr int cluster_items_max() {
 /// u32/u64 in both runs (3607-3612 against 3517-3521, 3611-3622 against 3553-3589), but 8-byte keys
 /// with 8-byte values (u64/u64, 16 items) gained: 2^26 8175-8254 us (0.99-1.00x CUB) against 8864-9035
 /// (0.91-0.92x), 2^24 2120-2130 against 2225-2244. So pairs take 3 blocks, and 8-byte keys with 8-byte
-/// values 2 (CARRY_RADIX_MIN_BLOCKS_PAIRS88; u64/u32 pairs and 16-byte values were not measured: 3).
+/// values 2 (CARRY_RADIX_MIN_BLOCKS_PAIRS88). u64/u32 pairs at 2 blocks were mixed
+/// (h100-tune-radix-pairs84.log, at e16d63e, two rounds): 2^26 7241-7246 us against 7354-7355, 2^24
+/// 1865-1869 against 1799-1801, so they keep 3; 16-byte values were not measured (3).
 /// Keys at 2 blocks lost too (u32 2^26 1623-1625 us against 1399, u64 5421-5425 against 4890).
 #ifndef CARRY_RADIX_MIN_BLOCKS_PAIRS
 #define CARRY_RADIX_MIN_BLOCKS_PAIRS 3

@@ -141,9 +141,10 @@ int main() {
       std::printf("%s 2^%d %s u64 keys %.1f us (%.3fx cub %.1f)\n", variant, l, k8.ok ? "ok" : "MISMATCH", k8.carry_us,
                   k8.cub_us / k8.carry_us, k8.cub_us);
     }
-    if (l >= 24) { // pairs whose wider type is 8 bytes (CARRY_RADIX_ITEMS8_PAIRS): u64/u64 and u32/u64
+    if (l >= 24) { // pairs whose wider type is 8 bytes (CARRY_RADIX_ITEMS8_PAIRS): u64/u64, u32/u64, u64/u32
       pairs_against_cub<std::uint64_t, std::uint64_t>(cold, n, l);
       pairs_against_cub<std::uint32_t, std::uint64_t>(cold, n, l);
+      pairs_against_cub<std::uint64_t, std::uint32_t>(cold, n, l); // 8-byte keys, 4-byte values
     }
   }
   // ---- the adaptive inputs at 2^26 (sorted, all equal, two values): check, then carry against CUB ----
