@@ -100,9 +100,9 @@ constexpr bool pdl_early = CARRY_RADIX_PDL == 1;
 /// 31.2. Removed.
 /// Items a thread at most on the cluster path (small inputs, below), by the wider of key and value: 16 for
 /// 4-byte types (the onesweep tile's 20 put 2^16 u32 keys in 13 tiles of 5120 instead of 16 of 4096:
-/// 39.7 us against 33.6, h100-radix-f2933c0.txt against h100-radix.txt); 8 for 8-byte types (the
-/// onesweep's former 8: more would not fit 48 KB of static shared memory beside the cluster's inbox);
-/// the onesweep tile's otherwise.
+/// 39.7 us against 33.6, h100-radix-f2933c0.txt against the h100-radix.txt committed in 1d9a5ce); 8 for
+/// 8-byte types (the onesweep's former 8: more would not fit 48 KB of static shared memory beside the
+/// cluster's inbox); the onesweep tile's otherwise.
 template <int BYTES>
 constexpr int cluster_items_max() {
   return BYTES <= 4 ? 16 : BYTES <= 8 ? 8 : items<BYTES>();
@@ -213,7 +213,7 @@ constexpr bool early_counts = CARRY_RADIX_EARLY != 0;
 /// so that ptxas could not keep the histogram's digit addresses live until the rounds): 1414 us, no
 /// fewer registers. Large tiles only (LARGE: the tile shape's items, not the mid tiles'): the mid tiles
 /// are one tile's latency, which a store in every round lengthens: u64 keys (6-item mid tiles) 2^16
-/// 71.6 us placed against 67.6, 2^18 93.6 against 89.2 (h100-radix.txt at 1cab5d4 against e2f2cbf's);
+/// 71.6 us placed against 67.6, 2^18 93.6 against 89.2 (h100-radix-1cab5d4.txt against -e2f2cbf.txt);
 /// u32 (8-item mid tiles) level.
 #ifndef CARRY_RADIX_PLACED
 #define CARRY_RADIX_PLACED 1
@@ -313,7 +313,7 @@ constexpr int cluster_tiles = 16;
 
 /// The cluster path's tiles rank padded (every tile whole to the multisplit, the last tile's dead items
 /// as the last digit; no per-item check and no ballot a round) rather than checked. Measured
-/// (h100-radix.txt at 88ec46f against h100-radix-f5242e9.txt, CUB within 2 % in both): u32 keys 2^14
+/// (h100-radix-88ec46f.txt against h100-radix-f5242e9.txt, CUB within 2 % in both): u32 keys 2^14
 /// 21.9 us against 22.8, 2^16 32.1 against 35.2; f32 2^16 33.3 against 38.6; pairs u32/u32 2^16 39.3
 /// against 44.5; u64 2^16 80.2 against 81.7. Onesweep sizes unchanged (within 1 %).
 #ifndef CARRY_RADIX_CLUSTER_PADDED

@@ -55,7 +55,7 @@ __device__ __forceinline__ void onesweep_tile(
     staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts, PLACED>& ts, std::int64_t t,
     const K* ksrc, K* kdst, const V* vsrc_all, V* vdst, const onesweep_args& a, const Digit& digit,
     std::uint64_t* bases) {
-  using ms = typename staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts, PLACED>::ranker;
+  using ms = typename std::remove_reference_t<decltype(ts)>::ranker;
   constexpr int radix = radix_tuning::radix;
   const std::int64_t tile = a.first_tile + t;
   const std::int64_t base = a.tiles.tile_base(tile);

@@ -2,7 +2,8 @@
 // (the better of its `int` and 64-bit num_items paths) and a device copy of the keys and values, in one
 // run: keys u32, f32 and u64, pairs u32/u32 (and u64/u64 from 2^20), and at 2^26 sorted, all-equal and
 // two-valued u32 keys. Every timed call starts on a cold L2 (a 192 MB memset first) and is queued behind a
-// spin kernel (GPU time alone); medians after warm-up. Each carry result is checked bitwise against CUB once before timing.
+// spin kernel (GPU time alone); medians after warm-up. Each carry result is checked bitwise against CUB
+// once before timing.
 #include <algorithm>
 #include <climits>
 #include <cstdio>
