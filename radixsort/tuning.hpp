@@ -231,6 +231,16 @@ constexpr bool placed_stage = !HAS_VALUES && LARGE && early_counts && CARRY_RADI
 ///   - pairs asking for their tile's values as the tile starts: pairs 2621 / 701 (7 % slower).
 /// None gained. My reading (not measured further): 3 blocks an SM already cover a tile's load latency,
 /// and the early requests add to the DRAM traffic while the scatter writes.
+/// Measured and removed (fifteenth session, h100-tune-radix-stream-early.log, two rounds, CUB in the same
+/// runs; base: u32 keys 2^26 1395-1396 us, pairs u32/u32 2529-2541, u32/u64 3591-3599, u64/u32
+/// 7343-7414, u64 keys 4865-4866):
+///   - tile loads streaming (ld.global.cs, evict first in L2, keys and values): keys 1427, u64 keys
+///     4930-4933, pairs u32/u32 3051-3055 (20 % slower), u32/u64 3877-3883, u64/u32 7637-7638;
+///   - pairs loading their values before the staged keys are written out, not after (no spill by
+///     ptxas, 80 registers either way): u32/u32 2596-2605, u32/u64 3878-3892, u64/u32 7719-7867;
+///   - both: u32/u32 2886-2902.
+/// So the values' load latency is not what holds the pairs pass back, and an evict-first hint on the
+/// reads costs more than it saves the scatter's partially written lines.
 
 /// Words a onesweep look-back thread reads a round trip (lookback::look_back_chain's WINDOW), keys-only
 /// kernels (the persistent ones); pairs read 1. Nsight Compute of the 8806bdc pass (above) counted 11.6
