@@ -14,6 +14,21 @@ constexpr int digit_bits = 8;
 constexpr int radix = 1 << digit_bits;
 constexpr int threads = 256;
 
+/// Threads of a onesweep block (its mid and large tiles; the histogram, cluster and three-kernel blocks
+/// keep `threads`): a multiple of 32, at least radix. Above radix the first radix threads own a digit
+/// each (publish, look-back, offsets) and every thread ranks and scatters items, so a tile grows
+/// without lengthening any warp's ranking rounds, as CUB's sm_90 onesweep tiles of 384 threads do
+/// (NOTES.md, fifteenth session: CUB's u64 tiles hold 5760 keys against 3072 here). NOT MEASURED: the
+/// default is the 256 that every figure in this file was measured with; 384 (with items and blocks
+/// an SM to match, and within 48 KB: validate/test_cpu_radix.cpp's rule) is the next session's first
+/// experiment.
+#ifndef CARRY_RADIX_ONESWEEP_THREADS
+#define CARRY_RADIX_ONESWEEP_THREADS 256
+#endif
+constexpr int onesweep_threads = CARRY_RADIX_ONESWEEP_THREADS;
+static_assert(onesweep_threads % 32 == 0 && onesweep_threads >= radix && onesweep_threads <= 1024,
+              "carry: onesweep blocks are whole warps, at least one thread a digit");
+
 /// Items a thread per tile by the wider of key and value (4-byte: 24 items, 6144 a tile, 24 KB staged;
 /// 8-byte: 12 for keys, 16 for pairs, below; 16-byte: 4). Sized by shared memory and registers. For u32
 /// keys 16 beat 8 and 12 (below); with early counts, leader counts and a look-back window of 4, 20 items

@@ -91,12 +91,19 @@ if has tune; then
   step tune
   build/validate/carry_tune ${TUNE_ARGS:-} 2>&1 | tee "$OUT/tune.log"
 fi
-if has radixtune; then # every radix tuning variant (CARRY_TUNE_SIZES="18 24 26": only those sizes) (target carry_tune_radix, validate/CMakeLists.txt) on the build stage's tree
+if has radixtune; then # radix tuning variants (target carry_tune_radix, validate/CMakeLists.txt) on the build stage's tree:
+  # RADIX_VARIANTS="base;t384" (else the CMake default list), RADIX_ROUNDS=2 (rounds, variants alternating),
+  # CARRY_TUNE_SIZES="18 24 26" (only those sizes); without the build stage it configures build/ itself
   step radixtune
-  cmake -S . -B build -DCARRY_BUILD_TUNE=ON >>"$OUT/build.log" 2>&1 &&
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCARRY_BUILD_TUNE=ON \
+    ${RADIX_VARIANTS:+"-DCARRY_TUNE_RADIX_VARIANTS=$RADIX_VARIANTS"} >>"$OUT/build.log" 2>&1 &&
     cmake --build build -j "$JOBS" --target carry_tune_radix >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
   : >"$OUT/tune-radix.log"
-  for exe in build/validate/carry_tune_radix_*; do "$exe" >>"$OUT/tune-radix.log" 2>&1 || status=1; done
+  for r in $(seq "${RADIX_ROUNDS:-1}"); do
+    if [ -n "${RADIX_VARIANTS:-}" ]; then exes=""; for v in ${RADIX_VARIANTS//;/ }; do exes="$exes build/validate/carry_tune_radix_$v"; done
+    else exes=$(ls build/validate/carry_tune_radix_*); fi
+    for exe in $exes; do "$exe" >>"$OUT/tune-radix.log" 2>&1 || status=1; done
+  done
   grep -E "MISMATCH|2\^2[46]" "$OUT/tune-radix.log"
 fi
 if has quickbench; then

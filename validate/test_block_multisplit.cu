@@ -1,6 +1,6 @@
 // GPU tests: the engine's block multisplit alone (one block ranks one tile), every tile_fill form,
 // rank_by, rank_early_by and rank_early_place_by, the sort's peer and count methods and the others,
-// against a CPU stable rank.
+// blocks of one thread a digit and of more threads than digits, against a CPU stable rank.
 #include <catch2/catch.hpp>
 
 #include <cstdint>
@@ -18,18 +18,18 @@ using carry::block::tile_fill;
 
 namespace {
 
-constexpr int threads = 256, bits = 8, radix = 1 << bits;
+constexpr int bits = 8, radix = 1 << bits;
 
 /// One block ranks the tile's first `valid` digits (tile index order: the multisplit's warp-striped
 /// items); writes each live item's position, and per digit its start and count (from start()/count()
 /// after rank_by, or from on_counts with rank_early_by). Dead items' digits are never read: the
 /// kernel gives them 0, which would move every position if a form ranked them as live. MODE: 0 rank_by,
 /// 1 rank_early_by, 2 rank_early_place_by (positions written by `place`; a dead item placed below
-/// `valid` counts in *dead_low).
-template <int ITEMS, peer_method P, count_method C, tile_fill F, int MODE>
-__global__ void __launch_bounds__(threads)
+/// `valid` counts in *dead_low). THREADS: the block (threads d < radix own digit d).
+template <int ITEMS, peer_method P, count_method C, tile_fill F, int MODE, int THREADS>
+__global__ void __launch_bounds__(THREADS)
     multisplit_kernel(const unsigned* digits, int valid, int* positions, int* starts, int* counts, int* dead_low) {
-  using ms = carry::block::multisplit<threads, ITEMS, bits, P, C>;
+  using ms = carry::block::multisplit<THREADS, ITEMS, bits, P, C>;
   __shared__ typename ms::temp_storage ts;
   unsigned d[ITEMS];
   int pos[ITEMS];
@@ -50,7 +50,7 @@ __global__ void __launch_bounds__(threads)
     ms::template rank_early_by<F>(ts, digit_at, valid, pos, [&](int s, int c) { starts[dd] = s, counts[dd] = c; });
   } else {
     ms::template rank_by<F>(ts, digit_at, valid, pos);
-    starts[dd] = ms::start(ts, dd), counts[dd] = ms::count(ts, dd, valid);
+    if (dd < radix) starts[dd] = ms::start(ts, dd), counts[dd] = ms::count(ts, dd, valid);
   }
   if constexpr (MODE != 2) // placed: written in the rounds
     for (int j = 0; j < ITEMS; ++j) {
@@ -77,9 +77,9 @@ std::vector<unsigned> make_digits(int n, digits_kind k, std::uint32_t seed) {
 
 /// Ranks the first `valid` items of one tile on the GPU and checks positions, starts and counts against
 /// a CPU stable rank; outputs poisoned first.
-template <int ITEMS, peer_method P, count_method C, tile_fill F, int MODE>
+template <int ITEMS, peer_method P, count_method C, tile_fill F, int MODE, int THREADS>
 void check_rank(int valid, digits_kind kind, std::uint32_t seed) {
-  constexpr int tile = threads * ITEMS;
+  constexpr int tile = THREADS * ITEMS;
   const auto digits = make_digits(valid, kind, seed);
   // ---- CPU: counts, starts, stable positions ----
   std::vector<int> count(radix, 0), start(radix, 0), want(static_cast<std::size_t>(valid));
@@ -94,8 +94,8 @@ void check_rank(int valid, digits_kind kind, std::uint32_t seed) {
   d_dead_low.upload(std::vector<int>{0});
   d_digits.upload(digits); // poisons first: dead items' digits are 0xA5A5A5A5 (never read)
   d_pos.poison(), d_start.poison(), d_count.poison();
-  multisplit_kernel<ITEMS, P, C, F, MODE>
-      <<<1, threads>>>(d_digits.ptr, valid, d_pos.ptr, d_start.ptr, d_count.ptr, d_dead_low.ptr);
+  multisplit_kernel<ITEMS, P, C, F, MODE, THREADS>
+      <<<1, THREADS>>>(d_digits.ptr, valid, d_pos.ptr, d_start.ptr, d_count.ptr, d_dead_low.ptr);
   REQUIRE(cudaGetLastError() == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   const auto pos = d_pos.download(static_cast<std::size_t>(valid));
@@ -106,7 +106,7 @@ void check_rank(int valid, digits_kind kind, std::uint32_t seed) {
     wrong_start += got_start[static_cast<std::size_t>(d)] != start[static_cast<std::size_t>(d)];
     wrong_count += got_count[static_cast<std::size_t>(d)] != count[static_cast<std::size_t>(d)];
   }
-  INFO(ITEMS << " items, peers " << static_cast<int>(P) << ", counts " << static_cast<int>(C) << ", fill "
+  INFO(THREADS << " threads, " << ITEMS << " items, peers " << static_cast<int>(P) << ", counts " << static_cast<int>(C) << ", fill "
              << static_cast<int>(F) << (MODE == 2 ? ", placed" : MODE == 1 ? ", early" : ", late") << ", valid "
              << valid << " of " << tile
              << ", digits " << static_cast<int>(kind));
@@ -118,15 +118,15 @@ void check_rank(int valid, digits_kind kind, std::uint32_t seed) {
 }
 
 /// Every digit distribution, for the valid counts a form allows (whole: only the full tile).
-template <int ITEMS, peer_method P, count_method C, tile_fill F, int MODE>
+template <int ITEMS, peer_method P, count_method C, tile_fill F, int MODE, int THREADS = 256>
 void check_form() {
-  constexpr int tile = threads * ITEMS;
+  constexpr int tile = THREADS * ITEMS;
   std::vector<int> valids{tile};
   if (F != tile_fill::whole) valids.insert(valids.end(), {1, 31, 33, tile - 1, tile / 2 + 7});
   std::uint32_t seed = 1;
   for (int v : valids)
     for (digits_kind k : {digits_kind::uniform, digits_kind::one_digit, digits_kind::last_digit, digits_kind::few})
-      check_rank<ITEMS, P, C, F, MODE>(v, k, seed++);
+      check_rank<ITEMS, P, C, F, MODE, THREADS>(v, k, seed++);
 }
 
 constexpr auto atomic_or = peer_method::atomic_or;
@@ -156,4 +156,15 @@ TEST_CASE("multisplit: the other peer and count methods (4 items)", "[gpu][block
   check_form<4, peer_method::ballot, count_method::load_store, tile_fill::padded, 0>();
   check_form<4, peer_method::match_any, leader, tile_fill::padded, 1>();
   check_form<4, atomic_or, count_method::load_store, tile_fill::checked, 1>();
+}
+
+TEST_CASE("multisplit: blocks of more threads than digits (384 and 512), every fill, early, placed and late",
+          "[gpu][block]") {
+  check_form<20, atomic_or, leader, tile_fill::checked, 1, 384>();
+  check_form<20, atomic_or, leader, tile_fill::whole, 1, 384>();
+  check_form<20, atomic_or, leader, tile_fill::padded, 1, 384>();
+  check_form<15, atomic_or, leader, tile_fill::padded, 2, 384>();
+  check_form<15, atomic_or, leader, tile_fill::checked, 0, 384>();
+  check_form<4, peer_method::ballot, leader, tile_fill::padded, 1, 512>();
+  check_form<4, atomic_or, count_method::load_store, tile_fill::checked, 1, 512>();
 }

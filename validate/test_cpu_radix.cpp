@@ -356,14 +356,16 @@ TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and p
   STATIC_REQUIRE(rt::items<8>() == CARRY_RADIX_ITEMS8);    // u64 / i64 / f64 keys (12)
   STATIC_REQUIRE(rt::items<8, true>() == CARRY_RADIX_ITEMS8_PAIRS);
   STATIC_REQUIRE(rt::items<16, true>() == 4);
-  // every tile fits 48 KB of static shared memory: the stage (keys, or values in the same bytes) shares
-  // its bytes with the multisplit's counters and masks (8 warps x 256 each, and the scan's), or sits
-  // beside them when keys are placed in the ranking rounds (radix_tuning::placed_stage: keys-only large
-  // tiles), then one staged digit an item (pairs) and the 256 adjustments
+  // every onesweep tile (onesweep_threads x items) fits 48 KB of static shared memory: the stage (keys,
+  // or values in the same bytes) shares its bytes with the multisplit's counters and masks (a warp x 256
+  // each, and the scan's), or sits beside them when keys are placed in the ranking rounds
+  // (radix_tuning::placed_stage: keys-only large tiles), then one staged digit an item (pairs) and the
+  // 256 adjustments
   constexpr auto shared_bytes = [](int items, int bytes, bool digits, bool placed) {
-    const int stage = rt::threads * items * bytes, ranker = 2 * 8 * rt::radix * 4 + 64;
+    const int threads = rt::onesweep_threads, warps = threads / 32;
+    const int stage = threads * items * bytes, ranker = 2 * warps * rt::radix * 4 + 64;
     const int shared = placed ? stage + ranker : (stage > ranker ? stage : ranker);
-    return shared + (digits ? rt::threads * items : 0) + rt::radix * 8;
+    return shared + (digits ? threads * items : 0) + rt::radix * 8;
   };
   constexpr auto fits = [=](int items, int bytes, bool digits, bool placed) {
     return shared_bytes(items, bytes, digits, placed) <= 48 * 1024;
@@ -373,8 +375,8 @@ TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and p
   STATIC_REQUIRE(fits(rt::items<8>(), 8, false, rt::placed_stage<false, true>));
   STATIC_REQUIRE(fits(rt::items<8, true>(), 8, true, rt::placed_stage<true, true>));
   STATIC_REQUIRE(fits(rt::items<16, true>(), 16, true, rt::placed_stage<true, true>));
-  STATIC_REQUIRE(!fits(40, 4, true, false)); // what the rule refuses
-  STATIC_REQUIRE(!fits(32, 4, false, true)); // 32 placed 4-byte keys: 32 KB of stage beside the ranker
+  STATIC_REQUIRE(!fits(256 * 40 / rt::onesweep_threads, 4, true, false)); // what the rule refuses
+  STATIC_REQUIRE(!fits(256 * 32 / rt::onesweep_threads, 4, false, true)); // 32 KB of placed stage beside the ranker
   // placed: keys-only large tiles only (pairs need the positions after the keys; mid tiles are latency)
   STATIC_REQUIRE(!rt::placed_stage<true, true>);
   STATIC_REQUIRE(!rt::placed_stage<false, false>);
@@ -423,7 +425,7 @@ TEST_CASE("radix onesweep tiles: shorter tiles up to the mid-size limit", "[radi
   STATIC_REQUIRE(rt::mid_items<8>() < rt::items<8>());
   STATIC_REQUIRE(rt::mid_items<8>() < rt::items<8, true>());
   STATIC_REQUIRE(rt::mid_items<16>() == 0);
-  STATIC_REQUIRE(rt::mid_items_max_n >= rt::threads * rt::items<4>()); // a mid-size input is several tiles
+  STATIC_REQUIRE(rt::mid_items_max_n >= rt::onesweep_threads * rt::items<4>()); // a mid-size input is several tiles
 }
 
 TEST_CASE("radix onesweep grid: a block a tile, or one wave of persistent blocks", "[radix]") {

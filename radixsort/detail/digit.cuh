@@ -38,22 +38,24 @@ struct digit_recompute : std::false_type {};
 template <class D>
 struct digit_recompute<D, std::void_t<decltype(D::recompute)>> : std::bool_constant<D::recompute> {};
 
-/// The engine's multisplit as every radix kernel ranks a tile of 256 x ITEMS with it.
-template <int ITEMS, int COUNTS = radix_tuning::counts>
-using tile_ranker = block::multisplit<radix_tuning::threads, ITEMS, radix_tuning::digit_bits,
+/// The engine's multisplit as every radix kernel ranks a tile of THREADS x ITEMS with it (256 threads
+/// but for the onesweep blocks: radix_tuning::onesweep_threads).
+template <int ITEMS, int COUNTS = radix_tuning::counts, int THREADS = radix_tuning::threads>
+using tile_ranker = block::multisplit<THREADS, ITEMS, radix_tuning::digit_bits,
                                       static_cast<block::peer_method>(radix_tuning::peers),
                                       static_cast<block::count_method>(COUNTS),
                                       static_cast<warp_scan_shape>(radix_tuning::scan_warps)>;
 
-/// The tile shape of every radix kernel for key K and value V (V = null_value: keys only).
+/// The onesweep tile shape for key K and value V (V = null_value: keys only): onesweep_threads x the
+/// items of the wider of the two.
 template <class K, class V>
 struct tile_shape {
   static constexpr bool has_values = !std::is_same_v<V, null_value>;
   static constexpr int widest = has_values && sizeof(V) > sizeof(K) ? static_cast<int>(sizeof(V)) : static_cast<int>(sizeof(K));
-  static constexpr int threads = radix_tuning::threads;
+  static constexpr int threads = radix_tuning::onesweep_threads;
   static constexpr int items = radix_tuning::items<widest, has_values>();
   static constexpr int tile_items = threads * items;
-  static_assert(threads == radix_tuning::radix, "carry: one thread per digit");
+  static_assert(threads >= radix_tuning::radix, "carry: a thread for every digit");
 };
 
 /// The cluster path's largest tile shape for key K and value V (radix_tuning::cluster_items_max).
@@ -73,7 +75,7 @@ constexpr bool stages_digits = HAS_VALUES || !digit_recompute<Digit>::value;
 template <bool HAS_VALUES, class Digit, bool LARGE>
 constexpr bool places_keys = radix_tuning::placed_stage<HAS_VALUES, LARGE> && digit_recompute<Digit>::value;
 
-/// Shared memory of a ranked, staged tile of 256 x ITEMS items, for a kernel whose digit is Digit: the
+/// Shared memory of a ranked, staged tile of THREADS x ITEMS items, for a kernel whose digit is Digit: the
 /// multisplit's counters and the tile staged in sorted order (keys, then values in the same bytes) share
 /// their bytes (a tile is ranked before it is staged; scatter_tile's first barrier separates them), then
 /// each staged item's digit (only when stages_digits), and per digit the amount that turns a staged
@@ -81,12 +83,13 @@ constexpr bool places_keys = radix_tuning::placed_stage<HAS_VALUES, LARGE> && di
 /// (radix_tuning::items). PLACED: the stage has bytes of its own, so that keys are staged in their
 /// ranking rounds (multisplit::rank_early_place_by; keys only) and no thread holds ITEMS positions.
 template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int COUNTS = radix_tuning::counts,
-          bool PLACED = false>
+          bool PLACED = false, int THREADS = radix_tuning::threads>
 struct staged_tile_storage {
-  static constexpr int tile_items = radix_tuning::threads * ITEMS;
+  static constexpr int threads = THREADS;
+  static constexpr int tile_items = THREADS * ITEMS;
   static constexpr bool stage_digits = stages_digits<HAS_VALUES, Digit>;
   static_assert(!PLACED || !stage_digits, "carry: a placed stage holds keys whose digits are recomputed");
-  using ranker = tile_ranker<ITEMS, COUNTS>; // COUNTS: its block::count_method
+  using ranker = tile_ranker<ITEMS, COUNTS, THREADS>; // COUNTS: its block::count_method
   union stage_type {
     K keys[tile_items];
     V values[HAS_VALUES ? tile_items : 1];
@@ -137,13 +140,13 @@ __device__ void load_keys(const K* src, int valid, const Digit& digit, K (&k)[IT
 /// call's one barrier before the stage is read covers them. Ends with a barrier. FULL: the tile is whole
 /// (valid == tile items), nothing is checked.
 template <int ITEMS, bool HAS_VALUES, bool FULL = false, bool RANKED = false, class K, class V, class Digit,
-          class DigitAt, int COUNTS, bool PLACED>
-__device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, COUNTS, PLACED>& ts, const Digit& digit,
-                             const K (&k)[ITEMS], DigitAt digit_at, const int (&pos)[ITEMS], int valid, K* kdst,
-                             const V* vsrc, V* vdst) {
-  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, COUNTS, PLACED>;
+          class DigitAt, int COUNTS, bool PLACED, int THREADS>
+__device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, COUNTS, PLACED, THREADS>& ts,
+                             const Digit& digit, const K (&k)[ITEMS], DigitAt digit_at, const int (&pos)[ITEMS],
+                             int valid, K* kdst, const V* vsrc, V* vdst) {
+  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, COUNTS, PLACED, THREADS>;
   using ranker = typename storage::ranker;
-  constexpr int threads = radix_tuning::threads;
+  constexpr int threads = THREADS;
   constexpr bool stage_digits = storage::stage_digits;
   if constexpr (!RANKED && !PLACED) __syncthreads(); // every thread's ranking done: the stage overwrites the counters
   // ---- keys through shared memory (PLACED: staged in the ranking rounds, pos unused) ----

@@ -52,8 +52,9 @@ struct onesweep_args {
 /// dead items out. Both rank without a check or a ballot a round.
 template <bool FULL, int ITEMS, bool HAS_VALUES, class K, class V, class Digit, bool PLACED>
 __device__ __forceinline__ void onesweep_tile(
-    staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts, PLACED>& ts, std::int64_t t,
-    const K* ksrc, K* kdst, const V* vsrc_all, V* vdst, const onesweep_args& a, const Digit& digit,
+    staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts, PLACED, radix_tuning::onesweep_threads>&
+        ts,
+    std::int64_t t, const K* ksrc, K* kdst, const V* vsrc_all, V* vdst, const onesweep_args& a, const Digit& digit,
     std::uint64_t* bases) {
   using ms = typename std::remove_reference_t<decltype(ts)>::ranker;
   constexpr int radix = radix_tuning::radix;
@@ -71,9 +72,11 @@ __device__ __forceinline__ void onesweep_tile(
   const lookback::chain_view<lookback::packed_counts> view{
       lookback::packed_counts::bind(static_cast<char*>(a.state) + a.words_offset), radix};
   const int dd = threadIdx.x;
+  // thread dd owns digit dd (always, with one thread a digit; the first radix threads otherwise)
+  const bool owns_digit = radix_tuning::onesweep_threads == radix || dd < radix;
   // ---- the next executed pass's words of this tile, zeroed (alternating sets; that set's last user
   // was the pass before this one, a finished launch; its next user is a later launch) ----
-  if (a.next_state != nullptr) {
+  if (a.next_state != nullptr && owns_digit) {
     char* next = static_cast<char*>(a.next_state);
     reinterpret_cast<std::uint32_t*>(next + a.words_offset)[lookback::chain_index(t, dd, radix)] = 0;
     if (t == 0 && dd == 0) *reinterpret_cast<std::uint32_t*>(next) = 0; // its ticket counter
@@ -94,16 +97,20 @@ __device__ __forceinline__ void onesweep_tile(
                                              [&](int j, int p) { ts.stage().keys[p] = key[j]; });
     else
       ms::template rank_early_by<fill>(ts.rank, digit_at, valid, pos, on_counts);
-    const std::uint64_t kept = ts.adjust[dd];
-    start = static_cast<int>(kept & 0xffffffffu), count = static_cast<std::uint32_t>(kept >> 32);
+    if (owns_digit) {
+      const std::uint64_t kept = ts.adjust[dd];
+      start = static_cast<int>(kept & 0xffffffffu), count = static_cast<std::uint32_t>(kept >> 32);
+    }
   } else {
     ms::template rank_by<fill>(ts.rank, digit_at, valid, pos);
-    start = ms::start(ts.rank, dd), count = static_cast<std::uint32_t>(ms::count(ts.rank, dd, valid));
-    view.publish(t, dd, t == 0 ? lookback::state_prefix : lookback::state_aggregate, count);
+    if (owns_digit) {
+      start = ms::start(ts.rank, dd), count = static_cast<std::uint32_t>(ms::count(ts.rank, dd, valid));
+      view.publish(t, dd, t == 0 ? lookback::state_prefix : lookback::state_aggregate, count);
+    }
   }
   // ---- look-back, one chain per digit: fold the counts of the tiles before this one, publish the
   // inclusive count; then the tile's global digit offsets ----
-  {
+  if (owns_digit) {
     std::uint32_t before = 0; // digit dd's keys in the portion's tiles before this one
     if (t != 0) {
       before = lookback::look_back_chain<0, radix_tuning::lookback_window<HAS_VALUES>>(view, t, dd, std::uint32_t{0}, sum{});
@@ -127,12 +134,13 @@ __device__ __forceinline__ void onesweep_tile(
 /// radix_tuning::whole_tiles a whole tile runs onesweep_tile's FULL form; the input's last (partial) tile,
 /// and every tile without whole_tiles, the other (padded or checked: radix_tuning::padded_partial_tiles).
 template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
-__global__ void __launch_bounds__(radix_tuning::threads,
+__global__ void __launch_bounds__(radix_tuning::onesweep_threads,
                                   radix_tuning::onesweep_min_blocks<HAS_VALUES, sizeof(K), sizeof(V)>)
     onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, Digit digit, const sort_control* control,
                     std::uint64_t* bases) {
   using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts,
-                                      places_keys<HAS_VALUES, Digit, ITEMS == tile_shape<K, V>::items>>;
+                                      places_keys<HAS_VALUES, Digit, ITEMS == tile_shape<K, V>::items>,
+                                      radix_tuning::onesweep_threads>;
   __shared__ storage ts;
   __shared__ std::uint32_t ticket;
   // ---- launched as the previous kernel's programmatic dependent (radix_tuning::pdl): wait for the
@@ -172,7 +180,7 @@ __global__ void __launch_bounds__(radix_tuning::threads,
   if constexpr (radix_tuning::pdl && !radix_tuning::pdl_early) lookback::allow_dependents(); // the block's tiles are done
 }
 
-/// Launches pass p of `passes` over the layout's tiles (of 256 x ITEMS), one launch a portion (each with
+/// Launches pass p of `passes` over the layout's tiles (of onesweep_threads x ITEMS), one launch a portion (each with
 /// its look-back words cleared: once for the whole call by its first memset, by the memset and the pass
 /// before (alternate), or prepared for the launch), taking control's skip mask and the bases the
 /// histogram left. `pdl`: the stream's last work is a kernel of this call that allows dependents (the
@@ -200,7 +208,7 @@ cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout
     const dim3 grid(static_cast<unsigned>(
         onesweep_grid(a.portion_tiles, radix_tuning::persistent_onesweep<HAS_VALUES>, sms,
                       radix_tuning::onesweep_min_blocks<HAS_VALUES, sizeof(K), sizeof(V)>))),
-        block(radix_tuning::threads);
+        block(radix_tuning::onesweep_threads);
     cudaError_t e;
     if (layout.clear_once || layout.alternate) {
       e = lookback::launch_after(kernel, grid, block, stream, pdl, kb, vb, a, digit, control, bases);

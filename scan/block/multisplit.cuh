@@ -119,12 +119,12 @@ struct multisplit {
 
   /// rank_by with the tile's digit counts known before the ranking rounds (CUB's onesweep "early
   /// counts"): a histogram of fire-and-forget shared atomics, the block scan, then
-  /// on_counts(start, count) on every thread d (one thread a digit: radix == BLOCK_THREADS) with where
-  /// digit d starts in the tile and how many items have it, then the rounds of rank_by's phase 1
-  /// counting up from each warp's scanned start, so they give final positions. A caller publishes its
-  /// tile's counts in on_counts, ahead of the rounds (a radix pass's look-back successors wait less).
-  /// start() and count() are NOT valid afterwards: keep what on_counts was given. FILL as in rank_by
-  /// (padded: the last digit's count leaves the dead items out).
+  /// on_counts(start, count) on every thread d < radix (one thread a digit; with more threads than
+  /// digits, after one more barrier) with where digit d starts in the tile and how many items have it,
+  /// then the rounds of rank_by's phase 1 counting up from each warp's scanned start, so they give
+  /// final positions. A caller publishes its tile's counts in on_counts, ahead of the rounds (a radix
+  /// pass's look-back successors wait less). start() and count() are NOT valid afterwards: keep what
+  /// on_counts was given. FILL as in rank_by (padded: the last digit's count leaves the dead items out).
   template <tile_fill FILL = tile_fill::checked, class DigitAt, class OnCounts>
   __device__ static void rank_early_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS],
                                        OnCounts on_counts) {
@@ -165,8 +165,8 @@ struct multisplit {
     rounds<FULL>(ts, digit_at, valid, [&](int j, int p) { position[j] = p; });
     __syncthreads();
     // ---- phase 2: the engine's block scan over the counts, digit-major ----
-    std::uint32_t c[scan_items];
-    scan_counts(ts, c);
+    std::uint32_t c[scan_items], tile_total;
+    scan_counts(ts, c, tile_total);
     __syncthreads();
     // ---- phase 3: positions ----
     const int warp = threadIdx.x / detail::warp_threads;
@@ -180,7 +180,7 @@ struct multisplit {
   template <bool FULL, class DigitAt, class Place, class OnCounts>
   __device__ static void rank_early_all_by(temp_storage& ts, DigitAt digit_at, int valid, Place place,
                                            OnCounts on_counts) {
-    static_assert(radix == BLOCK_THREADS, "carry: rank_early_by gives one digit to each thread");
+    static_assert(radix <= BLOCK_THREADS, "carry: rank_early_by gives one digit to each of the first radix threads");
     const int warp = threadIdx.x / detail::warp_threads;
     clear(ts);
     // ---- phase 1: the warps' digit counts (shared atomics without return) ----
@@ -188,10 +188,22 @@ struct multisplit {
     for (int j = 0; j < ITEMS; ++j)
       if (FULL || item_index(j) < valid) atomicAdd(&ts.count[warp][static_cast<unsigned>(digit_at(j))], 1u);
     __syncthreads();
-    // ---- phase 2: the block scan; thread d's scan items are digit d of warps 0 .. warps - 1 ----
-    std::uint32_t c[scan_items];
-    const std::uint32_t total = scan_counts(ts, c);
-    on_counts(static_cast<int>(c[0]), static_cast<int>(total));
+    std::uint32_t c[scan_items], tile_total;
+    if constexpr (radix == BLOCK_THREADS) {
+      // ---- phase 2: the block scan; thread d's scan items are digit d of warps 0 .. warps - 1 ----
+      const std::uint32_t total = scan_counts(ts, c, tile_total);
+      on_counts(static_cast<int>(c[0]), static_cast<int>(total));
+    } else {
+      // ---- phase 2: the block scan (a thread's scan items span digits); after its write-back, thread
+      // d < radix reads where digit d starts (its warp 0's count) and where the next digit starts ----
+      scan_counts(ts, c, tile_total);
+      __syncthreads();
+      if (threadIdx.x < radix) {
+        const std::uint32_t s = ts.count[0][threadIdx.x];
+        const std::uint32_t e = threadIdx.x + 1 < radix ? ts.count[0][threadIdx.x + 1] : tile_total;
+        on_counts(static_cast<int>(s), static_cast<int>(e - s));
+      }
+    }
     __syncthreads();
     // ---- phase 3: ranks within the warp from the warp's start of each digit: the positions ----
     rounds<FULL>(ts, digit_at, valid, place);
@@ -240,8 +252,10 @@ struct multisplit {
 
   /// The engine's block scan over the counts in digit-major order (digit d of warp w after every smaller
   /// digit and after digit d of warps below w), written back in place; c: this thread's scanned items.
-  /// Returns the sum of this thread's counts before the scan. Ends after the write-back (no barrier).
-  __device__ static std::uint32_t scan_counts(temp_storage& ts, std::uint32_t (&c)[scan_items]) {
+  /// Returns the sum of this thread's counts before the scan; `tile_total`: every count's sum. Ends
+  /// after the write-back (no barrier).
+  __device__ static std::uint32_t scan_counts(temp_storage& ts, std::uint32_t (&c)[scan_items],
+                                              std::uint32_t& tile_total) {
     std::uint32_t own = 0;
     CARRY_UNROLL
     for (int k = 0; k < scan_items; ++k) {
@@ -249,8 +263,7 @@ struct multisplit {
       c[k] = ts.count[f % warps][f / warps];
       own += c[k];
     }
-    std::uint32_t total;
-    scan_t(ts.scan).exclusive_scan(c, 0u, sum{}, total);
+    scan_t(ts.scan).exclusive_scan(c, 0u, sum{}, tile_total);
     __syncthreads(); // every count read before any is overwritten
     CARRY_UNROLL
     for (int k = 0; k < scan_items; ++k) {
