@@ -1,8 +1,8 @@
 #!/usr/bin/env bash
 # One device session: build, full GPU test suite, compute-sanitizer runs, benchmark; logs under $OUT.
 # usage: validate/gpu_run.sh [stages...]   stages: build test appstest radixtest sanitize bench compactbench appsbench
-#        radixbench radixprofile radixtimeline radixtune quickbench tune demo   (default: all but tune, appstest,
-#        radixtest, radixprofile, radixtimeline, radixtune, quickbench; CARRY_CMAKE_ARGS=-DCMAKE_CUDA_FLAGS=-lineinfo: source lines in profiles)
+#        radixbench radixprofile radixtimeline radixtune radixncu quickbench tune demo   (default: all but tune, appstest,
+#        radixtest, radixprofile, radixtimeline, radixtune, radixncu, quickbench; CARRY_CMAKE_ARGS=-DCMAKE_CUDA_FLAGS=-lineinfo: source lines in profiles)
 #        CTEST_JOBS=4: the test stage runs four tests at once (the suite took 148 s so on the H100 against
 #        437 s one at a time); with CARRY_CMAKE_ARGS="-DCARRY_BUILD_BENCH=OFF -DCARRY_BUILD_APPS=OFF" the
 #        build stage builds the 29 tests alone (a validation run on a short device budget)
@@ -135,6 +135,25 @@ test_stage() {  # stage regex log: the ctest entries matching regex (and the CPU
 }
 test_stage radixtest test_radix test_radix.log
 test_stage appstest test_apps test_apps.log
+if has radixncu; then # carry's and CUB's onesweep passes side by side (u32 2^24, third pass; tune variant `base`):
+  # DRAM bytes, L2 sectors and their misses by reads and writes, instructions (what limits the pairs pass)
+  step radixncu
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCARRY_BUILD_TUNE=ON >>"$OUT/build.log" 2>&1 &&
+    cmake --build build -j "$JOBS" --target carry_tune_radix_base >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+  M=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum
+  M=$M,lts__t_sectors_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum
+  M=$M,lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum,smsp__inst_executed.sum
+  : >"$OUT/ncu-radix.txt"
+  for k in "carry pairs:regex:onesweep_kernel<24, (1|true), unsigned int, unsigned int" \
+           "carry keys:regex:onesweep_kernel<24, (0|false), unsigned int" \
+           "cub pairs:regex:OnesweepKernel<.*unsigned int, unsigned int" \
+           "cub keys:regex:OnesweepKernel<.*unsigned int, cub::.*NullType"; do
+    echo "== ${k%%:*} u32 2^24, third pass" >>"$OUT/ncu-radix.txt"
+    CARRY_TUNE_SIZES=24 ncu --clock-control none --kernel-name-base demangled -k "${k#*:}" -s 2 -c 1 --metrics "$M" \
+      build/validate/carry_tune_radix_base 2>&1 | grep -vE "^base " | tail -14 >>"$OUT/ncu-radix.txt" || status=1
+  done
+  tail -20 "$OUT/ncu-radix.txt"
+fi
 if has radixprofile; then # Nsight Compute of one onesweep pass (u32, 2^24), with per-instruction counts
   step radixprofile
   ncu --clock-control none -k regex:onesweep_kernel -s 4 -c 1 --set full --import-source yes -o "$OUT/onesweep" \
