@@ -17,6 +17,11 @@ status=0
 has() { [[ " $stages " == *" $1 "* ]]; }
 step() { echo "== $1: $(date +%T)"; }
 
+build_tune() {  # target [cmake args]: the tuning sweep's target in build/ (configured here if the build stage did not)
+  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCARRY_BUILD_TUNE=ON "${@:2}" >>"$OUT/build.log" 2>&1 &&
+    cmake --build build -j "$JOBS" --target "$1" >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+}
+
 if has build; then
   step build
   CARRY_CMAKE_ARGS="-DCARRY_BUILD_TUNE=$(has tune && echo ON || echo OFF) ${CARRY_CMAKE_ARGS:-}" ./build.sh test -N >"$OUT/build.log" 2>&1 || { tail -50 "$OUT/build.log"; exit 1; }
@@ -95,9 +100,7 @@ if has radixtune; then # radix tuning variants (target carry_tune_radix, validat
   # RADIX_VARIANTS="base;t384" (else the CMake default list), RADIX_ROUNDS=2 (rounds, variants alternating),
   # CARRY_TUNE_SIZES="18 24 26" (only those sizes); without the build stage it configures build/ itself
   step radixtune
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCARRY_BUILD_TUNE=ON \
-    ${RADIX_VARIANTS:+"-DCARRY_TUNE_RADIX_VARIANTS=$RADIX_VARIANTS"} >>"$OUT/build.log" 2>&1 &&
-    cmake --build build -j "$JOBS" --target carry_tune_radix >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+  build_tune carry_tune_radix ${RADIX_VARIANTS:+"-DCARRY_TUNE_RADIX_VARIANTS=$RADIX_VARIANTS"}
   : >"$OUT/tune-radix.log"
   for r in $(seq "${RADIX_ROUNDS:-1}"); do
     if [ -n "${RADIX_VARIANTS:-}" ]; then exes=""; for v in ${RADIX_VARIANTS//;/ }; do exes="$exes build/validate/carry_tune_radix_$v"; done
@@ -138,8 +141,7 @@ test_stage appstest test_apps test_apps.log
 if has radixncu; then # carry's and CUB's onesweep passes side by side (u32 2^24, third pass; tune variant `base`):
   # DRAM bytes, L2 sectors and their misses by reads and writes, instructions (what limits the pairs pass)
   step radixncu
-  cmake -S . -B build -G Ninja -DCMAKE_BUILD_TYPE=Release -DCARRY_BUILD_TUNE=ON >>"$OUT/build.log" 2>&1 &&
-    cmake --build build -j "$JOBS" --target carry_tune_radix_base >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
+  build_tune carry_tune_radix_base
   M=gpu__time_duration.sum,dram__bytes_read.sum,dram__bytes_write.sum,lts__t_sectors_srcunit_tex_op_read.sum
   M=$M,lts__t_sectors_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum
   M=$M,lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum,smsp__inst_executed.sum

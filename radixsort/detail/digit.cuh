@@ -85,7 +85,6 @@ constexpr bool places_keys = radix_tuning::placed_stage<HAS_VALUES, LARGE> && di
 template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int COUNTS = radix_tuning::counts,
           bool PLACED = false, int THREADS = radix_tuning::threads>
 struct staged_tile_storage {
-  static constexpr int threads = THREADS;
   static constexpr int tile_items = THREADS * ITEMS;
   static constexpr bool stage_digits = stages_digits<HAS_VALUES, Digit>;
   static_assert(!PLACED || !stage_digits, "carry: a placed stage holds keys whose digits are recomputed");

@@ -165,8 +165,8 @@ struct multisplit {
     rounds<FULL>(ts, digit_at, valid, [&](int j, int p) { position[j] = p; });
     __syncthreads();
     // ---- phase 2: the engine's block scan over the counts, digit-major ----
-    std::uint32_t c[scan_items], tile_total;
-    scan_counts(ts, c, tile_total);
+    std::uint32_t c[scan_items];
+    scan_counts(ts, c);
     __syncthreads();
     // ---- phase 3: positions ----
     const int warp = threadIdx.x / detail::warp_threads;
@@ -188,21 +188,18 @@ struct multisplit {
     for (int j = 0; j < ITEMS; ++j)
       if (FULL || item_index(j) < valid) atomicAdd(&ts.count[warp][static_cast<unsigned>(digit_at(j))], 1u);
     __syncthreads();
-    std::uint32_t c[scan_items], tile_total;
+    std::uint32_t c[scan_items];
     if constexpr (radix == BLOCK_THREADS) {
       // ---- phase 2: the block scan; thread d's scan items are digit d of warps 0 .. warps - 1 ----
-      const std::uint32_t total = scan_counts(ts, c, tile_total);
+      const std::uint32_t total = scan_counts(ts, c);
       on_counts(static_cast<int>(c[0]), static_cast<int>(total));
     } else {
       // ---- phase 2: the block scan (a thread's scan items span digits); after its write-back, thread
-      // d < radix reads where digit d starts (its warp 0's count) and where the next digit starts ----
-      scan_counts(ts, c, tile_total);
+      // d < radix reads digit d's start and count as rank_by's callers do (`valid`: every counted item) ----
+      scan_counts(ts, c);
       __syncthreads();
-      if (threadIdx.x < radix) {
-        const std::uint32_t s = ts.count[0][threadIdx.x];
-        const std::uint32_t e = threadIdx.x + 1 < radix ? ts.count[0][threadIdx.x + 1] : tile_total;
-        on_counts(static_cast<int>(s), static_cast<int>(e - s));
-      }
+      const int d = static_cast<int>(threadIdx.x);
+      if (d < radix) on_counts(start(ts, d), count(ts, d, valid));
     }
     __syncthreads();
     // ---- phase 3: ranks within the warp from the warp's start of each digit: the positions ----
@@ -252,10 +249,8 @@ struct multisplit {
 
   /// The engine's block scan over the counts in digit-major order (digit d of warp w after every smaller
   /// digit and after digit d of warps below w), written back in place; c: this thread's scanned items.
-  /// Returns the sum of this thread's counts before the scan; `tile_total`: every count's sum. Ends
-  /// after the write-back (no barrier).
-  __device__ static std::uint32_t scan_counts(temp_storage& ts, std::uint32_t (&c)[scan_items],
-                                              std::uint32_t& tile_total) {
+  /// Returns the sum of this thread's counts before the scan. Ends after the write-back (no barrier).
+  __device__ static std::uint32_t scan_counts(temp_storage& ts, std::uint32_t (&c)[scan_items]) {
     std::uint32_t own = 0;
     CARRY_UNROLL
     for (int k = 0; k < scan_items; ++k) {
@@ -263,7 +258,8 @@ struct multisplit {
       c[k] = ts.count[f % warps][f / warps];
       own += c[k];
     }
-    scan_t(ts.scan).exclusive_scan(c, 0u, sum{}, tile_total);
+    std::uint32_t total;
+    scan_t(ts.scan).exclusive_scan(c, 0u, sum{}, total);
     __syncthreads(); // every count read before any is overwritten
     CARRY_UNROLL
     for (int k = 0; k < scan_items; ++k) {
