@@ -15,22 +15,44 @@ constexpr int radix = 1 << digit_bits;
 constexpr int threads = 256;
 
 /// Threads of a onesweep block (its mid and large tiles; the histogram, cluster and three-kernel blocks
-/// keep `threads`): a multiple of 32, at least radix. Above radix the first radix threads own a digit
-/// each (publish, look-back, offsets) and every thread ranks and scatters items, so a tile grows
-/// without lengthening any warp's ranking rounds, as CUB's sm_90 onesweep tiles of 384 threads do
-/// (NOTES.md, fifteenth session: CUB's u64 tiles hold 5760 keys against 3072 here). NOT MEASURED: the
-/// default is the 256 that every figure in this file was measured with; 384 (with items and blocks
-/// an SM to match, and within 48 KB: validate/test_cpu_radix.cpp's rule) is the next session's first
-/// experiment.
+/// keep `threads`), by what its tile holds: keys-only tiles of keys up to 4 bytes 256
+/// (CARRY_RADIX_THREADS_KEYS4), 8-byte keys and pairs whose wider type is at most 8 bytes 384
+/// (CARRY_RADIX_ONESWEEP_THREADS), 16-byte values 256 (not measured at 384). Above radix the first radix
+/// threads own a digit each (publish, look-back, offsets) and every thread ranks and scatters items, so
+/// a tile grows without lengthening any warp's ranking rounds, as CUB's sm_90 onesweep tiles of 384
+/// threads do (NOTES.md, fifteenth session). Measured (sixteenth session, h100-tune-radix-t384.log, two
+/// rounds alternating, CUB in the same runs), 384 threads at 2 blocks an SM, unplaced, against the
+/// 256-thread tiles then the default (24 items placed for 4-byte keys, 12 placed for 8-byte keys, 24 for
+/// 4-byte pairs, 16 for 8-byte pairs; 3 blocks an SM, 2 for u64/u64):
+///   - u32 keys: 20 items 2^26 1488-1489 us, 16 items 1640-1641, against 1400 (2^24: 408, 445 against
+///     389), so 4-byte keys keep 256 threads;
+///   - u64 keys: 12 items 4554-4557 us, 15 items 4703-4706, against 4716-4720 (CUB 4351-4356);
+///   - pairs u32/u32: 20 items 2432-2434 us, 16 items 2625-2626, against 2517-2518 (2^24 672 against 671-674);
+///   - 12 items for 8-byte pairs: u64/u64 8061-8108 us against 8398-8400 (CUB 8117-8180), u32/u64
+///     3325-3378 against 3584-3589 (CUB 3153-3233), u64/u32 6697-6737 against 7353-7354 (CUB 6408-6490);
+///   - the mid tiles (2^16, 2^18) within 3 % either way (u64 keys 2^16 70.4 us against 68.0, 2^18 86.1
+///     against 88.6).
 #ifndef CARRY_RADIX_ONESWEEP_THREADS
-#define CARRY_RADIX_ONESWEEP_THREADS 256
+#define CARRY_RADIX_ONESWEEP_THREADS 384
 #endif
-constexpr int onesweep_threads = CARRY_RADIX_ONESWEEP_THREADS;
-static_assert(onesweep_threads % 32 == 0 && onesweep_threads >= radix && onesweep_threads <= 1024,
+#ifndef CARRY_RADIX_THREADS_KEYS4
+#define CARRY_RADIX_THREADS_KEYS4 256
+#endif
+/// The onesweep block's threads for a tile whose wider type is WIDEST bytes (keys only: the key's).
+template <bool HAS_VALUES, int WIDEST>
+constexpr int onesweep_threads = WIDEST > 8 ? threads
+                                 : !HAS_VALUES && WIDEST <= 4 ? CARRY_RADIX_THREADS_KEYS4
+                                                              : CARRY_RADIX_ONESWEEP_THREADS;
+static_assert(CARRY_RADIX_ONESWEEP_THREADS % 32 == 0 && CARRY_RADIX_ONESWEEP_THREADS >= radix &&
+                  CARRY_RADIX_ONESWEEP_THREADS <= 1024 && CARRY_RADIX_THREADS_KEYS4 % 32 == 0 &&
+                  CARRY_RADIX_THREADS_KEYS4 >= radix && CARRY_RADIX_THREADS_KEYS4 <= 1024,
               "carry: onesweep blocks are whole warps, at least one thread a digit");
 
-/// Items a thread per tile by the wider of key and value (4-byte: 24 items, 6144 a tile, 24 KB staged;
-/// 8-byte: 12 for keys, 16 for pairs, below; 16-byte: 4). Sized by shared memory and registers. For u32
+/// Items a thread per tile by the wider of key and value and the block's threads (onesweep_threads): 4-byte
+/// keys 24 items of 256 threads (6144 a tile, 24 KB staged); 4-byte pairs 20 of 384 (7680); 8-byte keys
+/// and pairs 12 of 384 (4608); 16-byte values 4 of 256. The 384-thread figures are measured above
+/// (onesweep_threads); what follows is the history of the 256-thread tiles. Sized by shared memory and
+/// registers. For u32
 /// keys 16 beat 8 and 12 (below); with early counts, leader counts and a look-back window of 4, 20 items
 /// at 3 blocks an SM beat 16 at 4 (h100-tune-radix-8806bdc-2.log, u32 2^26, CUB 1443-1447 us in the same
 /// runs: keys 1800 against 1867 us, pairs 2716 against 3087). 24 items exceeded 48 KB of static shared
@@ -59,12 +81,18 @@ static_assert(onesweep_threads % 32 == 0 && onesweep_threads >= radix && oneswee
 #ifndef CARRY_RADIX_ITEMS8
 #define CARRY_RADIX_ITEMS8 12
 #endif
+/// (Those were 256-thread tiles; at 384 threads 8-byte pairs take 12 items, 4-byte pairs 20: above.)
 #ifndef CARRY_RADIX_ITEMS8_PAIRS
-#define CARRY_RADIX_ITEMS8_PAIRS 16
+#define CARRY_RADIX_ITEMS8_PAIRS 12
+#endif
+#ifndef CARRY_RADIX_ITEMS4_PAIRS
+#define CARRY_RADIX_ITEMS4_PAIRS 20
 #endif
 template <int BYTES, bool HAS_VALUES = false>
 constexpr int items() {
-  return BYTES <= 4 ? CARRY_RADIX_ITEMS4 : BYTES <= 8 ? (HAS_VALUES ? CARRY_RADIX_ITEMS8_PAIRS : CARRY_RADIX_ITEMS8) : 4;
+  return BYTES <= 4   ? (HAS_VALUES ? CARRY_RADIX_ITEMS4_PAIRS : CARRY_RADIX_ITEMS4)
+         : BYTES <= 8 ? (HAS_VALUES ? CARRY_RADIX_ITEMS8_PAIRS : CARRY_RADIX_ITEMS8)
+                      : 4;
 }
 /// Items a thread of the onesweep tiles of mid-sized inputs (n <= 2^CARRY_RADIX_MID_MAX_LOG2, above the
 /// cluster path), by the wider of key and value (0: the tile above at every size). Below about 2^20 a
@@ -143,21 +171,27 @@ constexpr int cluster_items_max() {
 /// u32/u64 in both runs (3607-3612 against 3517-3521, 3611-3622 against 3553-3589), but 8-byte keys
 /// with 8-byte values (u64/u64, 16 items) gained: 2^26 8175-8254 us (0.99-1.00x CUB) against 8864-9035
 /// (0.91-0.92x), 2^24 2120-2130 against 2225-2244. So pairs take 3 blocks, and 8-byte keys with 8-byte
-/// values 2 (CARRY_RADIX_MIN_BLOCKS_PAIRS88). u64/u32 pairs at 2 blocks were mixed
+/// values 2 (then a knob of their own). u64/u32 pairs at 2 blocks were mixed
 /// (h100-tune-radix-pairs84.log, at e16d63e, two rounds): 2^26 7241-7246 us against 7354-7355, 2^24
 /// 1865-1869 against 1799-1801, so they keep 3; 16-byte values were not measured (3).
 /// Keys at 2 blocks lost too (u32 2^26 1623-1625 us against 1399, u64 5421-5425 against 4890).
+/// (Those were 256-thread blocks.) Blocks of 384 threads (onesweep_threads: pairs up to 8-byte types and
+/// 8-byte keys) run 2 an SM, 24 warps as 3 of 256 (measured there; CUB's sm_90 onesweep runs the same);
+/// pairs with 16-byte values keep 256 threads at 3.
 #ifndef CARRY_RADIX_MIN_BLOCKS_PAIRS
-#define CARRY_RADIX_MIN_BLOCKS_PAIRS 3
+#define CARRY_RADIX_MIN_BLOCKS_PAIRS 2
 #endif
-#ifndef CARRY_RADIX_MIN_BLOCKS_PAIRS88
-#define CARRY_RADIX_MIN_BLOCKS_PAIRS88 2
+#ifndef CARRY_RADIX_MIN_BLOCKS_KEYS8
+#define CARRY_RADIX_MIN_BLOCKS_KEYS8 2
+#endif
+#ifndef CARRY_RADIX_MIN_BLOCKS_PAIRS16
+#define CARRY_RADIX_MIN_BLOCKS_PAIRS16 3
 #endif
 /// The onesweep kernel's blocks an SM for keys of KEY_BYTES and values of VALUE_BYTES (keys only: none).
 template <bool HAS_VALUES, int KEY_BYTES, int VALUE_BYTES>
-constexpr int onesweep_min_blocks = !HAS_VALUES ? CARRY_RADIX_MIN_BLOCKS
-                                    : KEY_BYTES == 8 && VALUE_BYTES == 8 ? CARRY_RADIX_MIN_BLOCKS_PAIRS88
-                                                                         : CARRY_RADIX_MIN_BLOCKS_PAIRS;
+constexpr int onesweep_min_blocks = !HAS_VALUES            ? (KEY_BYTES <= 4 ? CARRY_RADIX_MIN_BLOCKS : CARRY_RADIX_MIN_BLOCKS_KEYS8)
+                                    : VALUE_BYTES > 8 || KEY_BYTES > 8 ? CARRY_RADIX_MIN_BLOCKS_PAIRS16
+                                                                       : CARRY_RADIX_MIN_BLOCKS_PAIRS;
 
 /// How the multisplit's lanes find the others of their digit (block::peer_method): CARRY_RADIX_PEERS=0/1/2
 /// (match_any, ballot, atomic_or). With load/store counts, u32 keys at 2^26 took 4304 / 3585 / 3079 us,
@@ -230,11 +264,18 @@ constexpr bool early_counts = CARRY_RADIX_EARLY != 0;
 /// are one tile's latency, which a store in every round lengthens: u64 keys (6-item mid tiles) 2^16
 /// 71.6 us placed against 67.6, 2^18 93.6 against 89.2 (h100-radix-1cab5d4.txt against -e2f2cbf.txt);
 /// u32 (8-item mid tiles) level.
+/// Keys up to CARRY_RADIX_PLACED_KEY_BYTES only (sixteenth session): 8-byte keys run 384-thread tiles
+/// of 12 (onesweep_threads), whose placed stage (36 KB) beside the ranker's counters (24 KB) would not
+/// fit 48 KB; unplaced there they beat the placed 256-thread tile (4554-4557 us against 4716-4720).
 #ifndef CARRY_RADIX_PLACED
 #define CARRY_RADIX_PLACED 1
 #endif
-template <bool HAS_VALUES, bool LARGE>
-constexpr bool placed_stage = !HAS_VALUES && LARGE && early_counts && CARRY_RADIX_PLACED != 0;
+#ifndef CARRY_RADIX_PLACED_KEY_BYTES
+#define CARRY_RADIX_PLACED_KEY_BYTES 4
+#endif
+template <bool HAS_VALUES, bool LARGE, int KEY_BYTES = 4>
+constexpr bool placed_stage =
+    !HAS_VALUES && LARGE && early_counts && CARRY_RADIX_PLACED != 0 && KEY_BYTES <= CARRY_RADIX_PLACED_KEY_BYTES;
 
 /// Measured and removed (fourteenth session, h100-tune-radix-prefetch.log; CUB in the same runs, two
 /// rounds each): L2 prefetches in the onesweep pass (cp.async.bulk.prefetch.L2 of whole tiles, each

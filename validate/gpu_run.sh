@@ -146,12 +146,14 @@ if has radixncu; then # carry's and CUB's onesweep passes side by side (u32 2^24
   M=$M,lts__t_sectors_srcunit_tex_op_write.sum,lts__t_sectors_srcunit_tex_op_read_lookup_miss.sum
   M=$M,lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum,smsp__inst_executed.sum
   : >"$OUT/ncu-radix.txt"
-  for k in "carry pairs:regex:onesweep_kernel<24, (1|true), unsigned int, unsigned int" \
-           "carry keys:regex:onesweep_kernel<24, (0|false), unsigned int" \
-           "cub pairs:regex:OnesweepKernel<.*unsigned int, unsigned int" \
-           "cub keys:regex:OnesweepKernel<.*unsigned int, cub::.*NullType"; do
-    echo "== ${k%%:*} u32 2^24, third pass" >>"$OUT/ncu-radix.txt"
-    CARRY_TUNE_SIZES=24 ncu --clock-control none --kernel-name-base demangled -k "${k#*:}" -s 2 -c 1 --metrics "$M" \
+  # carry's kernels by their mangled names (template arguments: items, has values, key, value), CUB's demangled
+  for k in "carry pairs:mangled:regex:onesweep_kernelILi${NCU_PAIRS_ITEMS:-20}ELb1Ejj" \
+           "carry keys:mangled:regex:onesweep_kernelILi${NCU_KEYS_ITEMS:-24}ELb0Ej" \
+           "cub pairs:demangled:regex:OnesweepKernel<.*unsigned int, unsigned int" \
+           "cub keys:demangled:regex:OnesweepKernel<.*unsigned int, cub::.*NullType"; do
+    name=${k%%:*} rest=${k#*:}
+    echo "== $name u32 2^24, third pass" >>"$OUT/ncu-radix.txt"
+    CARRY_TUNE_SIZES=24 ncu --clock-control none --kernel-name-base "${rest%%:*}" -k "${rest#*:}" -s 2 -c 1 --metrics "$M" \
       build/validate/carry_tune_radix_base 2>&1 | grep -vE "^base " | tail -14 >>"$OUT/ncu-radix.txt" || status=1
   done
   tail -20 "$OUT/ncu-radix.txt"

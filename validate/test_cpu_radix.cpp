@@ -352,51 +352,75 @@ TEST_CASE("radix cluster items: the fewest items a thread that still fit the clu
 TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and pairs apart", "[radix]") {
   namespace rt = carry::radix_tuning;
   STATIC_REQUIRE(rt::items<1>() == rt::items<4>());
-  STATIC_REQUIRE(rt::items<4, true>() == rt::items<4>()); // 4-byte keys and pairs: one tile (24 items)
-  STATIC_REQUIRE(rt::items<8>() == CARRY_RADIX_ITEMS8);    // u64 / i64 / f64 keys (12)
+  STATIC_REQUIRE(rt::items<4>() == CARRY_RADIX_ITEMS4);             // u32 keys (24)
+  STATIC_REQUIRE(rt::items<4, true>() == CARRY_RADIX_ITEMS4_PAIRS); // 4-byte pairs (20)
+  STATIC_REQUIRE(rt::items<8>() == CARRY_RADIX_ITEMS8);             // u64 / i64 / f64 keys (12)
   STATIC_REQUIRE(rt::items<8, true>() == CARRY_RADIX_ITEMS8_PAIRS);
   STATIC_REQUIRE(rt::items<16, true>() == 4);
-  // every onesweep tile (onesweep_threads x items) fits 48 KB of static shared memory: the stage (keys,
-  // or values in the same bytes) shares its bytes with the multisplit's counters and masks (a warp x 256
+  // the block's threads: 4-byte keys (and narrower) 256, 8-byte keys and pairs up to 8 bytes 384,
+  // 16-byte values 256; every one a whole number of warps with a thread for every digit
+  STATIC_REQUIRE(rt::onesweep_threads<false, 1> == CARRY_RADIX_THREADS_KEYS4);
+  STATIC_REQUIRE(rt::onesweep_threads<false, 4> == CARRY_RADIX_THREADS_KEYS4);
+  STATIC_REQUIRE(rt::onesweep_threads<false, 8> == CARRY_RADIX_ONESWEEP_THREADS);
+  STATIC_REQUIRE(rt::onesweep_threads<true, 1> == CARRY_RADIX_ONESWEEP_THREADS);
+  STATIC_REQUIRE(rt::onesweep_threads<true, 4> == CARRY_RADIX_ONESWEEP_THREADS);
+  STATIC_REQUIRE(rt::onesweep_threads<true, 8> == CARRY_RADIX_ONESWEEP_THREADS);
+  STATIC_REQUIRE(rt::onesweep_threads<true, 16> == rt::threads);
+  // every onesweep tile (threads x items) fits 48 KB of static shared memory: the stage (keys, or
+  // values in the same bytes) shares its bytes with the multisplit's counters and masks (a warp x 256
   // each, and the scan's), or sits beside them when keys are placed in the ranking rounds
-  // (radix_tuning::placed_stage: keys-only large tiles), then one staged digit an item (pairs) and the
-  // 256 adjustments
-  constexpr auto shared_bytes = [](int items, int bytes, bool digits, bool placed) {
-    const int threads = rt::onesweep_threads, warps = threads / 32;
+  // (radix_tuning::placed_stage: keys-only large tiles of keys up to 4 bytes), then one staged digit an
+  // item (pairs; bin_by_key's digits in every form) and the 256 adjustments
+  constexpr auto shared_bytes = [](int threads, int items, int bytes, bool digits, bool placed) {
+    const int warps = threads / 32;
     const int stage = threads * items * bytes, ranker = 2 * warps * rt::radix * 4 + 64;
     const int shared = placed ? stage + ranker : (stage > ranker ? stage : ranker);
     return shared + (digits ? threads * items : 0) + rt::radix * 8;
   };
-  constexpr auto fits = [=](int items, int bytes, bool digits, bool placed) {
-    return shared_bytes(items, bytes, digits, placed) <= 48 * 1024;
+  constexpr auto fits = [=](int threads, int items, int bytes, bool digits, bool placed) {
+    return shared_bytes(threads, items, bytes, digits, placed) <= 48 * 1024;
   };
-  STATIC_REQUIRE(fits(rt::items<4>(), 4, false, rt::placed_stage<false, true>));
-  STATIC_REQUIRE(fits(rt::items<4, true>(), 4, true, rt::placed_stage<true, true>));
-  STATIC_REQUIRE(fits(rt::items<8>(), 8, false, rt::placed_stage<false, true>));
-  STATIC_REQUIRE(fits(rt::items<8, true>(), 8, true, rt::placed_stage<true, true>));
-  STATIC_REQUIRE(fits(rt::items<16, true>(), 16, true, rt::placed_stage<true, true>));
-  STATIC_REQUIRE(!fits(256 * 40 / rt::onesweep_threads, 4, true, false)); // what the rule refuses
-  STATIC_REQUIRE(!fits(256 * 32 / rt::onesweep_threads, 4, false, true)); // 32 KB of placed stage beside the ranker
-  // placed: keys-only large tiles only (pairs need the positions after the keys; mid tiles are latency)
+  STATIC_REQUIRE(fits(rt::onesweep_threads<false, 4>, rt::items<4>(), 4, false, rt::placed_stage<false, true, 4>));
+  STATIC_REQUIRE(fits(rt::onesweep_threads<false, 4>, rt::items<4>(), 4, true, false)); // bin_by_key, keys only
+  STATIC_REQUIRE(fits(rt::onesweep_threads<true, 4>, rt::items<4, true>(), 4, true, rt::placed_stage<true, true, 4>));
+  STATIC_REQUIRE(fits(rt::onesweep_threads<false, 8>, rt::items<8>(), 8, false, rt::placed_stage<false, true, 8>));
+  STATIC_REQUIRE(fits(rt::onesweep_threads<false, 8>, rt::items<8>(), 8, true, false));
+  STATIC_REQUIRE(fits(rt::onesweep_threads<true, 8>, rt::items<8, true>(), 8, true, rt::placed_stage<true, true, 8>));
+  STATIC_REQUIRE(fits(rt::onesweep_threads<true, 16>, rt::items<16, true>(), 16, true, rt::placed_stage<true, true, 16>));
+  STATIC_REQUIRE(!fits(256, 40, 4, true, false)); // what the rule refuses
+  STATIC_REQUIRE(!fits(256, 32, 4, false, true)); // 32 KB of placed stage beside the ranker
+  STATIC_REQUIRE(!fits(384, 12, 8, false, true)); // why 8-byte keys at 384 threads are not placed
+  STATIC_REQUIRE(!fits(384, 26, 4, true, false)); // nor 4-byte pairs at 26 items
+  // placed: keys-only large tiles of keys up to 4 bytes only (pairs need the positions after the keys;
+  // mid tiles are latency; 8-byte keys: above)
   STATIC_REQUIRE(!rt::placed_stage<true, true>);
   STATIC_REQUIRE(!rt::placed_stage<false, false>);
   STATIC_REQUIRE(rt::placed_stage<false, true> == (CARRY_RADIX_PLACED != 0 && rt::early_counts));
-  // blocks an SM: keys, pairs, and 8-byte keys with 8-byte values (the only pairs measured faster at 2)
+  STATIC_REQUIRE(rt::placed_stage<false, true, 2> == rt::placed_stage<false, true, 4>);
+  STATIC_REQUIRE(rt::placed_stage<false, true, 8> == (8 <= CARRY_RADIX_PLACED_KEY_BYTES && rt::placed_stage<false, true>));
+  // blocks an SM: 4-byte keys, 8-byte keys, pairs up to 8-byte types, pairs with 16-byte values
   STATIC_REQUIRE(rt::onesweep_min_blocks<false, 4, 1> == CARRY_RADIX_MIN_BLOCKS);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<false, 8, 1> == CARRY_RADIX_MIN_BLOCKS);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<false, 1, 1> == CARRY_RADIX_MIN_BLOCKS);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<false, 8, 1> == CARRY_RADIX_MIN_BLOCKS_KEYS8);
   STATIC_REQUIRE(rt::onesweep_min_blocks<true, 4, 4> == CARRY_RADIX_MIN_BLOCKS_PAIRS);
   STATIC_REQUIRE(rt::onesweep_min_blocks<true, 4, 8> == CARRY_RADIX_MIN_BLOCKS_PAIRS);
   STATIC_REQUIRE(rt::onesweep_min_blocks<true, 8, 4> == CARRY_RADIX_MIN_BLOCKS_PAIRS);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<true, 8, 16> == CARRY_RADIX_MIN_BLOCKS_PAIRS);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<true, 8, 8> == CARRY_RADIX_MIN_BLOCKS_PAIRS88);
-  // and those blocks' static shared memory fits an SM (228 KB, 1 KB of it reserved a block)
-  constexpr auto sm_fits = [=](int blocks, int items, int bytes, bool digits, bool placed) {
-    return blocks * (shared_bytes(items, bytes, digits, placed) + 1024) <= 228 * 1024;
+  STATIC_REQUIRE(rt::onesweep_min_blocks<true, 8, 8> == CARRY_RADIX_MIN_BLOCKS_PAIRS);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<true, 8, 16> == CARRY_RADIX_MIN_BLOCKS_PAIRS16);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<true, 1, 16> == CARRY_RADIX_MIN_BLOCKS_PAIRS16);
+  // and those blocks' static shared memory and threads fit an SM (228 KB, 1 KB of it reserved a block;
+  // 2048 threads)
+  constexpr auto sm_fits = [=](int blocks, int threads, int items, int bytes, bool digits, bool placed) {
+    return blocks * (shared_bytes(threads, items, bytes, digits, placed) + 1024) <= 228 * 1024 && blocks * threads <= 2048;
   };
-  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<false, 4, 1>, rt::items<4>(), 4, false, rt::placed_stage<false, true>));
-  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<false, 8, 1>, rt::items<8>(), 8, false, rt::placed_stage<false, true>));
-  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<true, 4, 4>, rt::items<4, true>(), 4, true, false));
-  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<true, 8, 8>, rt::items<8, true>(), 8, true, false));
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<false, 4, 1>, rt::onesweep_threads<false, 4>, rt::items<4>(), 4, false,
+                         rt::placed_stage<false, true, 4>));
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<false, 8, 1>, rt::onesweep_threads<false, 8>, rt::items<8>(), 8, false,
+                         rt::placed_stage<false, true, 8>));
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<true, 4, 4>, rt::onesweep_threads<true, 4>, rt::items<4, true>(), 4, true, false));
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<true, 8, 8>, rt::onesweep_threads<true, 8>, rt::items<8, true>(), 8, true, false));
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<true, 4, 16>, rt::onesweep_threads<true, 16>, rt::items<16, true>(), 16, true,
+                         false));
 }
 
 TEST_CASE("radix tile forms: whole and padded tiles by one rule", "[radix]") {
@@ -425,7 +449,7 @@ TEST_CASE("radix onesweep tiles: shorter tiles up to the mid-size limit", "[radi
   STATIC_REQUIRE(rt::mid_items<8>() < rt::items<8>());
   STATIC_REQUIRE(rt::mid_items<8>() < rt::items<8, true>());
   STATIC_REQUIRE(rt::mid_items<16>() == 0);
-  STATIC_REQUIRE(rt::mid_items_max_n >= rt::onesweep_threads * rt::items<4>()); // a mid-size input is several tiles
+  STATIC_REQUIRE(rt::mid_items_max_n >= rt::onesweep_threads<true, 4> * rt::items<4, true>()); // a mid-size input is several tiles
 }
 
 TEST_CASE("radix onesweep grid: a block a tile, or one wave of persistent blocks", "[radix]") {

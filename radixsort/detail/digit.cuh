@@ -39,20 +39,20 @@ template <class D>
 struct digit_recompute<D, std::void_t<decltype(D::recompute)>> : std::bool_constant<D::recompute> {};
 
 /// The engine's multisplit as every radix kernel ranks a tile of THREADS x ITEMS with it (256 threads
-/// but for the onesweep blocks: radix_tuning::onesweep_threads).
+/// but for the onesweep blocks: tile_shape's threads, radix_tuning::onesweep_threads).
 template <int ITEMS, int COUNTS = radix_tuning::counts, int THREADS = radix_tuning::threads>
 using tile_ranker = block::multisplit<THREADS, ITEMS, radix_tuning::digit_bits,
                                       static_cast<block::peer_method>(radix_tuning::peers),
                                       static_cast<block::count_method>(COUNTS),
                                       static_cast<warp_scan_shape>(radix_tuning::scan_warps)>;
 
-/// The onesweep tile shape for key K and value V (V = null_value: keys only): onesweep_threads x the
-/// items of the wider of the two.
+/// The onesweep tile shape for key K and value V (V = null_value: keys only): the block's threads
+/// (radix_tuning::onesweep_threads: 256 or 384) x the items of the wider of the two.
 template <class K, class V>
 struct tile_shape {
   static constexpr bool has_values = !std::is_same_v<V, null_value>;
   static constexpr int widest = has_values && sizeof(V) > sizeof(K) ? static_cast<int>(sizeof(V)) : static_cast<int>(sizeof(K));
-  static constexpr int threads = radix_tuning::onesweep_threads;
+  static constexpr int threads = radix_tuning::onesweep_threads<has_values, widest>;
   static constexpr int items = radix_tuning::items<widest, has_values>();
   static constexpr int tile_items = threads * items;
   static_assert(threads >= radix_tuning::radix, "carry: a thread for every digit");
@@ -71,9 +71,10 @@ template <bool HAS_VALUES, class Digit>
 constexpr bool stages_digits = HAS_VALUES || !digit_recompute<Digit>::value;
 
 /// Whether a onesweep tile stages its keys in the ranking rounds (staged_tile_storage's PLACED): keys
-/// only, digits recomputed from the keys, the large tile shape (LARGE), as radix_tuning::placed_stage.
-template <bool HAS_VALUES, class Digit, bool LARGE>
-constexpr bool places_keys = radix_tuning::placed_stage<HAS_VALUES, LARGE> && digit_recompute<Digit>::value;
+/// only, digits recomputed from the keys, the large tile shape (LARGE), keys of KEY_BYTES, as
+/// radix_tuning::placed_stage.
+template <bool HAS_VALUES, class Digit, bool LARGE, int KEY_BYTES>
+constexpr bool places_keys = radix_tuning::placed_stage<HAS_VALUES, LARGE, KEY_BYTES> && digit_recompute<Digit>::value;
 
 /// Shared memory of a ranked, staged tile of THREADS x ITEMS items, for a kernel whose digit is Digit: the
 /// multisplit's counters and the tile staged in sorted order (keys, then values in the same bytes) share

@@ -50,10 +50,9 @@ struct onesweep_args {
 /// block::tile_fill::padded (radix_tuning::padded_partial_tiles): every dead item ranks as the last digit,
 /// after every live item, at a staged position >= valid, never written; the published count leaves the
 /// dead items out. Both rank without a check or a ballot a round.
-template <bool FULL, int ITEMS, bool HAS_VALUES, class K, class V, class Digit, bool PLACED>
+template <bool FULL, int ITEMS, bool HAS_VALUES, class K, class V, class Digit, bool PLACED, int THREADS>
 __device__ __forceinline__ void onesweep_tile(
-    staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts, PLACED, radix_tuning::onesweep_threads>&
-        ts,
+    staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts, PLACED, THREADS>& ts,
     std::int64_t t, const K* ksrc, K* kdst, const V* vsrc_all, V* vdst, const onesweep_args& a, const Digit& digit,
     std::uint64_t* bases) {
   using ms = typename std::remove_reference_t<decltype(ts)>::ranker;
@@ -73,7 +72,7 @@ __device__ __forceinline__ void onesweep_tile(
       lookback::packed_counts::bind(static_cast<char*>(a.state) + a.words_offset), radix};
   const int dd = threadIdx.x;
   // thread dd owns digit dd (always, with one thread a digit; the first radix threads otherwise)
-  const bool owns_digit = radix_tuning::onesweep_threads == radix || dd < radix;
+  const bool owns_digit = THREADS == radix || dd < radix;
   // ---- the next executed pass's words of this tile, zeroed (alternating sets; that set's last user
   // was the pass before this one, a finished launch; its next user is a later launch) ----
   if (a.next_state != nullptr && owns_digit) {
@@ -134,13 +133,13 @@ __device__ __forceinline__ void onesweep_tile(
 /// radix_tuning::whole_tiles a whole tile runs onesweep_tile's FULL form; the input's last (partial) tile,
 /// and every tile without whole_tiles, the other (padded or checked: radix_tuning::padded_partial_tiles).
 template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
-__global__ void __launch_bounds__(radix_tuning::onesweep_threads,
+__global__ void __launch_bounds__(tile_shape<K, V>::threads,
                                   radix_tuning::onesweep_min_blocks<HAS_VALUES, sizeof(K), sizeof(V)>)
     onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, Digit digit, const sort_control* control,
                     std::uint64_t* bases) {
   using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts,
-                                      places_keys<HAS_VALUES, Digit, ITEMS == tile_shape<K, V>::items>,
-                                      radix_tuning::onesweep_threads>;
+                                      places_keys<HAS_VALUES, Digit, ITEMS == tile_shape<K, V>::items, sizeof(K)>,
+                                      tile_shape<K, V>::threads>;
   __shared__ storage ts;
   __shared__ std::uint32_t ticket;
   // ---- launched as the previous kernel's programmatic dependent (radix_tuning::pdl): wait for the
@@ -180,7 +179,7 @@ __global__ void __launch_bounds__(radix_tuning::onesweep_threads,
   if constexpr (radix_tuning::pdl && !radix_tuning::pdl_early) lookback::allow_dependents(); // the block's tiles are done
 }
 
-/// Launches pass p of `passes` over the layout's tiles (of onesweep_threads x ITEMS), one launch a portion (each with
+/// Launches pass p of `passes` over the layout's tiles (of tile_shape's threads x ITEMS), one launch a portion (each with
 /// its look-back words cleared: once for the whole call by its first memset, by the memset and the pass
 /// before (alternate), or prepared for the launch), taking control's skip mask and the bases the
 /// histogram left. `pdl`: the stream's last work is a kernel of this call that allows dependents (the
@@ -208,7 +207,7 @@ cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout
     const dim3 grid(static_cast<unsigned>(
         onesweep_grid(a.portion_tiles, radix_tuning::persistent_onesweep<HAS_VALUES>, sms,
                       radix_tuning::onesweep_min_blocks<HAS_VALUES, sizeof(K), sizeof(V)>))),
-        block(radix_tuning::onesweep_threads);
+        block(tile_shape<K, V>::threads);
     cudaError_t e;
     if (layout.clear_once || layout.alternate) {
       e = lookback::launch_after(kernel, grid, block, stream, pdl, kb, vb, a, digit, control, bases);

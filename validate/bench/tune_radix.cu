@@ -82,14 +82,16 @@ int main() {
   auto cold = [&](int r) { CARRY_CUDA_OR_DIE(cudaMemsetAsync(flush.ptr, r & 0xff, flush.n)); };
   std::printf("%s: peers %d, counts %d, early %d, window %d, items %d, min blocks %d, histogram %d blocks x %d vectors, "
               "whole tiles keys %d pairs %d, padded last tile keys %d pairs %d, 8-byte items %d, whole up to %d-byte keys, "
-              "8-byte pairs items %d, cluster counts %d, mid items %d/%d up to 2^%d, pdl %d, scan warps %d, onesweep threads %d\n",
+              "8-byte pairs items %d, cluster counts %d, mid items %d/%d up to 2^%d, pdl %d, scan warps %d, onesweep threads %d "
+              "(4-byte keys %d), 4-byte pairs items %d, blocks 8-byte keys %d pairs %d, placed up to %d-byte keys\n",
               variant, CARRY_RADIX_PEERS, CARRY_RADIX_COUNTS, CARRY_RADIX_EARLY, CARRY_RADIX_LOOKBACK_WINDOW,
               CARRY_RADIX_ITEMS4, CARRY_RADIX_MIN_BLOCKS, CARRY_RADIX_HIST_BLOCKS, CARRY_RADIX_HIST_VECTORS,
               CARRY_RADIX_WHOLE_KEYS, CARRY_RADIX_WHOLE_PAIRS, CARRY_RADIX_PADDED_KEYS, CARRY_RADIX_PADDED_PAIRS,
               CARRY_RADIX_ITEMS8, CARRY_RADIX_WHOLE_KEY_BYTES, CARRY_RADIX_ITEMS8_PAIRS,
               CARRY_RADIX_CLUSTER_COUNTS, CARRY_RADIX_MID_ITEMS4, CARRY_RADIX_MID_ITEMS8, CARRY_RADIX_MID_MAX_LOG2,
               CARRY_RADIX_PDL, CARRY_RADIX_SCAN_WARPS,
-              CARRY_RADIX_ONESWEEP_THREADS);
+              CARRY_RADIX_ONESWEEP_THREADS, CARRY_RADIX_THREADS_KEYS4, CARRY_RADIX_ITEMS4_PAIRS, CARRY_RADIX_MIN_BLOCKS_KEYS8,
+              CARRY_RADIX_MIN_BLOCKS_PAIRS, CARRY_RADIX_PLACED_KEY_BYTES);
   // temp storage for the largest call of each size (carry's pairs and three-kernel keys, CUB's keys)
   auto temp_for = [](std::size_t n, device_buffer<std::uint32_t>& kin, device_buffer<std::uint32_t>& kout,
                      device_buffer<std::uint32_t>& kref) {
@@ -142,7 +144,9 @@ int main() {
       std::printf("%s 2^%d %s u64 keys %.1f us (%.3fx cub %.1f)\n", variant, l, k8.ok ? "ok" : "MISMATCH", k8.carry_us,
                   k8.cub_us / k8.carry_us, k8.cub_us);
     }
-    if (l >= 24) { // pairs whose wider type is 8 bytes (CARRY_RADIX_ITEMS8_PAIRS): u64/u64, u32/u64, u64/u32
+    if (l >= 24) { // u32/u32 pairs (CARRY_RADIX_ITEMS4_PAIRS), then pairs whose wider type is 8 bytes
+      // (CARRY_RADIX_ITEMS8_PAIRS): u64/u64, u32/u64, u64/u32
+      pairs_against_cub<std::uint32_t, std::uint32_t>(cold, n, l);
       pairs_against_cub<std::uint64_t, std::uint64_t>(cold, n, l);
       pairs_against_cub<std::uint32_t, std::uint64_t>(cold, n, l);
       pairs_against_cub<std::uint64_t, std::uint32_t>(cold, n, l); // 8-byte keys, 4-byte values
