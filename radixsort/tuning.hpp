@@ -32,6 +32,17 @@ constexpr int threads = 256;
 ///     3325-3378 against 3584-3589 (CUB 3153-3233), u64/u32 6697-6737 against 7353-7354 (CUB 6408-6490);
 ///   - the mid tiles (2^16, 2^18) within 3 % either way (u64 keys 2^16 70.4 us against 68.0, 2^18 86.1
 ///     against 88.6).
+/// Then the items of the 384-thread pairs (h100-tune-radix-pairs384.log, two rounds, CUB in the same
+/// runs; the 256-thread tiles `t256` in the same runs): 4-byte pairs at 2^26 24 items 2327-2328 us
+/// (1.011-1.013x CUB), 22 items 2372-2376, 20 items 2440-2446, t256 2502-2506 (2^24: 659, 656, 671, 673);
+/// 8-byte pairs at 13 items against 12: u32/u64 3210-3215 us against 3292-3295 (CUB 3213-3229), u64/u32
+/// 6672-6673 against 6746-6757, u64/u64 8703-8707 against 8817-8937 (t256 9828-9850); 2^24 847 against
+/// 864-866, 1686 against 1705-1708, 2031 against 2045-2051. So 24 and 13: 48.1 and 46.9 KB of shared
+/// memory with the staged digits; ptxas 80 registers, no spill (u8/u8 pairs spill 32 bytes).
+/// Nsight Compute of one pass (h100-ncu-radix-7ace7b1.txt, u32 2^24, 20 items): carry's pairs pass
+/// moves the bytes CUB's does (DRAM 134.6 MB read, 121.4 written; CUB 134.8, 119.9) in 155 us against
+/// 145, executing 72.2 M warp instructions against 51.0 M; its keys pass 36.3 M against 44.4 M (87.7 us
+/// against 90.8).
 #ifndef CARRY_RADIX_ONESWEEP_THREADS
 #define CARRY_RADIX_ONESWEEP_THREADS 384
 #endif
@@ -49,8 +60,8 @@ static_assert(CARRY_RADIX_ONESWEEP_THREADS % 32 == 0 && CARRY_RADIX_ONESWEEP_THR
               "carry: onesweep blocks are whole warps, at least one thread a digit");
 
 /// Items a thread per tile by the wider of key and value and the block's threads (onesweep_threads): 4-byte
-/// keys 24 items of 256 threads (6144 a tile, 24 KB staged); 4-byte pairs 20 of 384 (7680); 8-byte keys
-/// and pairs 12 of 384 (4608); 16-byte values 4 of 256. The 384-thread figures are measured above
+/// keys 24 items of 256 threads (6144 a tile, 24 KB staged); 4-byte pairs 24 of 384 (9216); 8-byte keys
+/// 12 of 384 (4608), 8-byte pairs 13 (4992); 16-byte values 4 of 256. The 384-thread figures are measured above
 /// (onesweep_threads); what follows is the history of the 256-thread tiles. Sized by shared memory and
 /// registers. For u32
 /// keys 16 beat 8 and 12 (below); with early counts, leader counts and a look-back window of 4, 20 items
@@ -81,12 +92,12 @@ static_assert(CARRY_RADIX_ONESWEEP_THREADS % 32 == 0 && CARRY_RADIX_ONESWEEP_THR
 #ifndef CARRY_RADIX_ITEMS8
 #define CARRY_RADIX_ITEMS8 12
 #endif
-/// (Those were 256-thread tiles; at 384 threads 8-byte pairs take 12 items, 4-byte pairs 20: above.)
+/// (Those were 256-thread tiles; at 384 threads 8-byte pairs take 13 items, 4-byte pairs 24: above.)
 #ifndef CARRY_RADIX_ITEMS8_PAIRS
-#define CARRY_RADIX_ITEMS8_PAIRS 12
+#define CARRY_RADIX_ITEMS8_PAIRS 13
 #endif
 #ifndef CARRY_RADIX_ITEMS4_PAIRS
-#define CARRY_RADIX_ITEMS4_PAIRS 20
+#define CARRY_RADIX_ITEMS4_PAIRS 24
 #endif
 template <int BYTES, bool HAS_VALUES = false>
 constexpr int items() {

@@ -147,7 +147,7 @@ if has radixncu; then # carry's and CUB's onesweep passes side by side (u32 2^24
   M=$M,lts__t_sectors_srcunit_tex_op_write_lookup_miss.sum,smsp__inst_executed.sum
   : >"$OUT/ncu-radix.txt"
   # carry's kernels by their mangled names (template arguments: items, has values, key, value), CUB's demangled
-  for k in "carry pairs:mangled:regex:onesweep_kernelILi${NCU_PAIRS_ITEMS:-20}ELb1Ejj" \
+  for k in "carry pairs:mangled:regex:onesweep_kernelILi${NCU_PAIRS_ITEMS:-24}ELb1Ejj" \
            "carry keys:mangled:regex:onesweep_kernelILi${NCU_KEYS_ITEMS:-24}ELb0Ej" \
            "cub pairs:demangled:regex:OnesweepKernel<.*unsigned int, unsigned int" \
            "cub keys:demangled:regex:OnesweepKernel<.*unsigned int, cub::.*NullType"; do
