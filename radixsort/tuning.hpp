@@ -352,32 +352,46 @@ constexpr bool persistent_onesweep = !HAS_VALUES;
 ///   pairs u32/u32: whole + padded 2650 us at 2^26, padded alone 2636, old 2566 (2^24: 691 / 690 /
 ///   689; 2^18: 61.7 / 65.2 / 71.5), and bin_by_key's pass (same kernel, apps' digit) went from 2801 to
 ///   3177 us at 2^28 with whole + padded (h100-bench-apps of 1ea3d20: ptxas, 120 bytes of spills
-///   against none). So pairs keep the old form;
+///   against none). So pairs kept the old form then (256 threads; at 384, below, they take both);
 ///   u64 keys with whole + padded (1ea3d20): 5979 us at 2^26 against 5871, so 8-byte keys keep it too.
+/// Sixteenth session (h100-tune-radix-whole-pairs.log, one round, CUB in the same run; then the bench at
+/// the commit that made it the default): pairs of 384 threads whose key and value are
+/// at most 4 bytes take both forms, whole and padded: u32/u32 2^26 2264 us (1.037x CUB) against 2331
+/// (1.009x) checked, padded alone 2307; 2^24 609 against 659 (padded 640), although ptxas spills 144
+/// bytes in the whole form (80 registers; none checked). Pairs with an 8-byte key or value gained
+/// nothing (u64/u64 8651 against 8702, u32/u64 3294 against 3259, u64/u32 6705 against 6615), so they
+/// keep the checked form (CARRY_RADIX_WHOLE_PAIR_BYTES).
 #ifndef CARRY_RADIX_WHOLE_KEYS
 #define CARRY_RADIX_WHOLE_KEYS 1
 #endif
 #ifndef CARRY_RADIX_WHOLE_PAIRS
-#define CARRY_RADIX_WHOLE_PAIRS 0
+#define CARRY_RADIX_WHOLE_PAIRS 1
 #endif
 #ifndef CARRY_RADIX_PADDED_KEYS
 #define CARRY_RADIX_PADDED_KEYS 1
 #endif
 #ifndef CARRY_RADIX_PADDED_PAIRS
-#define CARRY_RADIX_PADDED_PAIRS 0
+#define CARRY_RADIX_PADDED_PAIRS 1
 #endif
 #ifndef CARRY_RADIX_WHOLE_KEY_BYTES
 #define CARRY_RADIX_WHOLE_KEY_BYTES 4
 #endif
-/// The rule both forms share: pairs by their own switch; keys by theirs, when at most WHOLE_KEY_BYTES.
-constexpr bool tile_form_on(bool has_values, int key_bytes, int keys_switch, int pairs_switch) {
-  return has_values ? pairs_switch != 0 : (keys_switch != 0 && key_bytes <= CARRY_RADIX_WHOLE_KEY_BYTES);
+#ifndef CARRY_RADIX_WHOLE_PAIR_BYTES
+#define CARRY_RADIX_WHOLE_PAIR_BYTES 4
+#endif
+/// The rule both forms share: pairs by their own switch, when key and value are at most WHOLE_PAIR_BYTES;
+/// keys by theirs, when at most WHOLE_KEY_BYTES.
+constexpr bool tile_form_on(bool has_values, int key_bytes, int keys_switch, int pairs_switch, int value_bytes = 0) {
+  return has_values ? (pairs_switch != 0 && key_bytes <= CARRY_RADIX_WHOLE_PAIR_BYTES &&
+                       value_bytes <= CARRY_RADIX_WHOLE_PAIR_BYTES)
+                    : (keys_switch != 0 && key_bytes <= CARRY_RADIX_WHOLE_KEY_BYTES);
 }
-template <bool HAS_VALUES, int KEY_BYTES>
-constexpr bool whole_tiles = tile_form_on(HAS_VALUES, KEY_BYTES, CARRY_RADIX_WHOLE_KEYS, CARRY_RADIX_WHOLE_PAIRS);
-template <bool HAS_VALUES, int KEY_BYTES>
+template <bool HAS_VALUES, int KEY_BYTES, int VALUE_BYTES = 0>
+constexpr bool whole_tiles =
+    tile_form_on(HAS_VALUES, KEY_BYTES, CARRY_RADIX_WHOLE_KEYS, CARRY_RADIX_WHOLE_PAIRS, VALUE_BYTES);
+template <bool HAS_VALUES, int KEY_BYTES, int VALUE_BYTES = 0>
 constexpr bool padded_partial_tiles =
-    tile_form_on(HAS_VALUES, KEY_BYTES, CARRY_RADIX_PADDED_KEYS, CARRY_RADIX_PADDED_PAIRS);
+    tile_form_on(HAS_VALUES, KEY_BYTES, CARRY_RADIX_PADDED_KEYS, CARRY_RADIX_PADDED_PAIRS, VALUE_BYTES);
 
 /// Small inputs: up to this many tiles run as one cluster of blocks (one launch, digit counts exchanged
 /// in distributed shared memory, every pass in the same launch), with the fewest of a quarter, a half or

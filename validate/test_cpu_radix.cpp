@@ -426,14 +426,19 @@ TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and p
 TEST_CASE("radix tile forms: whole and padded tiles by one rule", "[radix]") {
   namespace rt = carry::radix_tuning;
   STATIC_REQUIRE(rt::tile_form_on(true, 4, 1, 0) == false); // pairs follow their own switch
-  STATIC_REQUIRE(rt::tile_form_on(true, 8, 0, 1));
+  STATIC_REQUIRE(rt::tile_form_on(true, 4, 0, 1, 4) == (4 <= CARRY_RADIX_WHOLE_PAIR_BYTES)); // u32/u32 pairs
+  STATIC_REQUIRE(rt::tile_form_on(true, 4, 0, 1, 8) == (8 <= CARRY_RADIX_WHOLE_PAIR_BYTES)); // an 8-byte value
+  STATIC_REQUIRE(rt::tile_form_on(true, 8, 0, 1, 4) == (8 <= CARRY_RADIX_WHOLE_PAIR_BYTES)); // an 8-byte key
+  STATIC_REQUIRE(!rt::tile_form_on(true, 1, 0, 0, 1));
   STATIC_REQUIRE(rt::tile_form_on(false, 4, 1, 0));        // keys theirs, up to WHOLE_KEY_BYTES
   STATIC_REQUIRE(rt::tile_form_on(false, 8, 1, 0) == (8 <= CARRY_RADIX_WHOLE_KEY_BYTES));
   STATIC_REQUIRE(!rt::tile_form_on(false, 1, 0, 1));
   STATIC_REQUIRE(rt::whole_tiles<false, 4> == (CARRY_RADIX_WHOLE_KEYS != 0));
   STATIC_REQUIRE(rt::whole_tiles<true, 4> == (CARRY_RADIX_WHOLE_PAIRS != 0));
   STATIC_REQUIRE(rt::padded_partial_tiles<false, 4> == (CARRY_RADIX_PADDED_KEYS != 0));
-  STATIC_REQUIRE(rt::padded_partial_tiles<true, 8> == (CARRY_RADIX_PADDED_PAIRS != 0));
+  STATIC_REQUIRE(rt::padded_partial_tiles<true, 8> == (CARRY_RADIX_PADDED_PAIRS != 0 && 8 <= CARRY_RADIX_WHOLE_PAIR_BYTES));
+  STATIC_REQUIRE(rt::padded_partial_tiles<true, 4, 4> == (CARRY_RADIX_PADDED_PAIRS != 0));
+  STATIC_REQUIRE(rt::whole_tiles<true, 4, 16> == (16 <= CARRY_RADIX_WHOLE_PAIR_BYTES && CARRY_RADIX_WHOLE_PAIRS != 0));
 }
 
 TEST_CASE("radix onesweep tiles: shorter tiles up to the mid-size limit", "[radix]") {

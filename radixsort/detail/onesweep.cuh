@@ -65,7 +65,7 @@ __device__ __forceinline__ void onesweep_tile(
   int pos[ITEMS];
   const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); }; // recomputed: no registers held
   constexpr block::tile_fill fill = FULL ? block::tile_fill::whole
-                                    : radix_tuning::padded_partial_tiles<HAS_VALUES, sizeof(K)> ? block::tile_fill::padded
+                                    : radix_tuning::padded_partial_tiles<HAS_VALUES, sizeof(K), sizeof(V)> ? block::tile_fill::padded
                                                                                                   : block::tile_fill::checked;
   load_keys<ITEMS, FULL>(ksrc + base, valid, key);
   const lookback::chain_view<lookback::packed_counts> view{
@@ -160,7 +160,7 @@ __global__ void __launch_bounds__(tile_shape<K, V>::threads,
   }
   auto* counter = static_cast<std::uint32_t*>(a.state);
   const auto run = [&](std::int64_t t) {
-    if (radix_tuning::whole_tiles<HAS_VALUES, sizeof(K)> && a.tiles.valid_items(a.first_tile + t) == storage::tile_items)
+    if (radix_tuning::whole_tiles<HAS_VALUES, sizeof(K), sizeof(V)> && a.tiles.valid_items(a.first_tile + t) == storage::tile_items)
       onesweep_tile<true, ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, digit, bases);
     else
       onesweep_tile<false, ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, digit, bases);
