@@ -76,6 +76,18 @@ constexpr bool stages_digits = HAS_VALUES || !digit_recompute<Digit>::value;
 template <bool HAS_VALUES, class Digit, bool LARGE, int KEY_BYTES>
 constexpr bool places_keys = radix_tuning::placed_stage<HAS_VALUES, LARGE, KEY_BYTES> && digit_recompute<Digit>::value;
 
+/// Whether a onesweep kernel ranks its whole tiles in a form of their own (whole_form) and its last tile
+/// padded (padded_form), by radix_tuning::whole_tiles / padded_partial_tiles, for pairs only when their
+/// digit is recomputed from the key (the sort's): bin_by_key's pass with values, whose digits are held
+/// and staged, lost with both (a33189a's bench, h100-apps-a33189a.txt: 256 bins 2^28 2907 us against
+/// 2544, ptxas 144 bytes spilled), so it keeps the checked form.
+template <bool HAS_VALUES, class K, class V, class Digit>
+constexpr bool whole_form =
+    radix_tuning::whole_tiles<HAS_VALUES, sizeof(K), sizeof(V)> && (!HAS_VALUES || digit_recompute<Digit>::value);
+template <bool HAS_VALUES, class K, class V, class Digit>
+constexpr bool padded_form =
+    radix_tuning::padded_partial_tiles<HAS_VALUES, sizeof(K), sizeof(V)> && (!HAS_VALUES || digit_recompute<Digit>::value);
+
 /// Shared memory of a ranked, staged tile of THREADS x ITEMS items, for a kernel whose digit is Digit: the
 /// multisplit's counters and the tile staged in sorted order (keys, then values in the same bytes) share
 /// their bytes (a tile is ranked before it is staged; scatter_tile's first barrier separates them), then

@@ -47,7 +47,7 @@ struct onesweep_args {
 ///   PLACED storage (places_keys) each key went to the stage in its ranking round, and `pos` is unused.
 /// FULL: the tile is whole (every tile but the input's last), so no item is checked against `valid`
 /// (block::tile_fill::whole). Otherwise only the loads and the scatter check, and the ranking is
-/// block::tile_fill::padded (radix_tuning::padded_partial_tiles): every dead item ranks as the last digit,
+/// block::tile_fill::padded (padded_form: radix_tuning::padded_partial_tiles): every dead item ranks as the last digit,
 /// after every live item, at a staged position >= valid, never written; the published count leaves the
 /// dead items out. Both rank without a check or a ballot a round.
 template <bool FULL, int ITEMS, bool HAS_VALUES, class K, class V, class Digit, bool PLACED, int THREADS>
@@ -65,8 +65,8 @@ __device__ __forceinline__ void onesweep_tile(
   int pos[ITEMS];
   const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); }; // recomputed: no registers held
   constexpr block::tile_fill fill = FULL ? block::tile_fill::whole
-                                    : radix_tuning::padded_partial_tiles<HAS_VALUES, sizeof(K), sizeof(V)> ? block::tile_fill::padded
-                                                                                                  : block::tile_fill::checked;
+                                    : padded_form<HAS_VALUES, K, V, Digit> ? block::tile_fill::padded
+                                                                           : block::tile_fill::checked;
   load_keys<ITEMS, FULL>(ksrc + base, valid, key);
   const lookback::chain_view<lookback::packed_counts> view{
       lookback::packed_counts::bind(static_cast<char*>(a.state) + a.words_offset), radix};
@@ -130,8 +130,8 @@ __device__ __forceinline__ void onesweep_tile(
 /// once. Otherwise it takes a ticket (tiles in the order blocks start) and runs onesweep_tile; with
 /// radix_tuning::persistent_onesweep (keys only) it takes tickets until the portion's tiles are gone (a
 /// grid of one wave: a skipped pass costs one wave of blocks that exit, not one block a tile). With
-/// radix_tuning::whole_tiles a whole tile runs onesweep_tile's FULL form; the input's last (partial) tile,
-/// and every tile without whole_tiles, the other (padded or checked: radix_tuning::padded_partial_tiles).
+/// whole_form (radix_tuning::whole_tiles) a whole tile runs onesweep_tile's FULL form; the input's last (partial) tile,
+/// and every tile without whole_form, the other (padded or checked: padded_form).
 template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
 __global__ void __launch_bounds__(tile_shape<K, V>::threads,
                                   radix_tuning::onesweep_min_blocks<HAS_VALUES, sizeof(K), sizeof(V)>)
@@ -160,7 +160,7 @@ __global__ void __launch_bounds__(tile_shape<K, V>::threads,
   }
   auto* counter = static_cast<std::uint32_t*>(a.state);
   const auto run = [&](std::int64_t t) {
-    if (radix_tuning::whole_tiles<HAS_VALUES, sizeof(K), sizeof(V)> && a.tiles.valid_items(a.first_tile + t) == storage::tile_items)
+    if (whole_form<HAS_VALUES, K, V, Digit> && a.tiles.valid_items(a.first_tile + t) == storage::tile_items)
       onesweep_tile<true, ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, digit, bases);
     else
       onesweep_tile<false, ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, digit, bases);
