@@ -30,6 +30,25 @@ void pairs_case(std::int64_t max_n, key_dist d = key_dist::uniform) {
       for (bool desc : {false, true}) check_sort<true>(keys, values, 0, 8 * static_cast<int>(sizeof(K)), desc, with_algorithm(a));
   }
 }
+
+// Which onesweep kernels rank whole tiles and pad the last one (radix_detail::whole_form / padded_form):
+// keys of up to 4 bytes, the sort's pairs of up to 4-byte keys and values, and not a pass whose digits
+// are held (bin_by_key's, a Digit without `recompute`).
+namespace rd = carry::radix_detail;
+namespace rt = carry::radix_tuning;
+struct held_digit {
+  __device__ int bin_of(std::uint32_t k) const { return static_cast<int>(k & 255u); }
+};
+static_assert(!rd::digit_recompute<held_digit>::value);
+static_assert(rd::whole_form<true, std::uint32_t, std::uint32_t, rd::radix_digit<std::uint32_t>> ==
+              rt::whole_tiles<true, 4, 4>);
+static_assert(rd::padded_form<true, std::uint32_t, std::uint32_t, rd::radix_digit<std::uint32_t>> ==
+              rt::padded_partial_tiles<true, 4, 4>);
+static_assert(!rd::whole_form<true, std::uint32_t, std::uint32_t, held_digit>);
+static_assert(!rd::padded_form<true, std::uint32_t, std::uint32_t, held_digit>);
+static_assert(rd::whole_form<false, std::uint32_t, rd::null_value, held_digit> == rt::whole_tiles<false, 4>);
+static_assert(!rd::whole_form<true, std::uint64_t, std::uint64_t, rd::radix_digit<std::uint64_t>> ||
+              8 <= CARRY_RADIX_WHOLE_PAIR_BYTES);
 } // namespace
 
 TEST_CASE("sort_pairs u32 keys with values of 1, 2, 4, 8, 12 and 16 bytes", "[radix]") {
