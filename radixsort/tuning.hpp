@@ -284,9 +284,31 @@ constexpr bool early_counts = CARRY_RADIX_EARLY != 0;
 #ifndef CARRY_RADIX_PLACED_KEY_BYTES
 #define CARRY_RADIX_PLACED_KEY_BYTES 4
 #endif
-template <bool HAS_VALUES, bool LARGE, int KEY_BYTES = 4>
+/// Pairs placed (seventeenth session): keys staged in their ranking rounds and values in a stage of their
+/// own (so the staged keys still give each value's digit: no staged digit byte, two barriers fewer, key
+/// and value written out in one loop); the stages take dynamic shared memory (100 KB at 384 x 24 4-byte
+/// pairs). CARRY_RADIX_PLACED_PAIRS=1: the values loaded after the ranking and staged at the positions
+/// it left; 2: loaded before it and staged in the rounds beside their keys (no positions held, but
+/// ITEMS values live across the rounds: ptxas spills 168 bytes at 24 items). Pairs whose wider type is
+/// at most CARRY_RADIX_PLACED_PAIR_BYTES.
+#ifndef CARRY_RADIX_PLACED_PAIRS
+#define CARRY_RADIX_PLACED_PAIRS 0
+#endif
+constexpr bool placed_values_first = CARRY_RADIX_PLACED_PAIRS == 2;
+#ifndef CARRY_RADIX_PLACED_PAIR_BYTES
+#define CARRY_RADIX_PLACED_PAIR_BYTES 4
+#endif
+template <bool HAS_VALUES, bool LARGE, int KEY_BYTES = 4, int VALUE_BYTES = 0>
 constexpr bool placed_stage =
-    !HAS_VALUES && LARGE && early_counts && CARRY_RADIX_PLACED != 0 && KEY_BYTES <= CARRY_RADIX_PLACED_KEY_BYTES;
+    LARGE && early_counts && CARRY_RADIX_PLACED != 0 &&
+    (HAS_VALUES ? CARRY_RADIX_PLACED_PAIRS != 0 && KEY_BYTES <= CARRY_RADIX_PLACED_PAIR_BYTES &&
+                      VALUE_BYTES <= CARRY_RADIX_PLACED_PAIR_BYTES
+                : KEY_BYTES <= CARRY_RADIX_PLACED_KEY_BYTES);
+
+/// The most static shared memory a block may declare (48 KB on every CUDA GPU); a onesweep tile whose
+/// storage needs more takes it as dynamic shared memory (radix_detail::dynamic_tile_storage, up to
+/// 227 KB a block on sm_90).
+constexpr int static_shared_max = 48 * 1024;
 
 /// Measured and removed (fourteenth session, h100-tune-radix-prefetch.log; CUB in the same runs, two
 /// rounds each): L2 prefetches in the onesweep pass (cp.async.bulk.prefetch.L2 of whole tiles, each

@@ -44,7 +44,8 @@ struct onesweep_args {
 ///   the digit's global offset = the portion's base for d (histogram offsets plus earlier portions)
 ///   + the look-back's count; the portion's last tile leaves the next portion's bases;
 ///   scatter keys, then values, through shared memory (ends with a barrier: `ts` is free again); with
-///   PLACED storage (places_keys) each key went to the stage in its ranking round, and `pos` is unused.
+///   PLACED storage (places_keys) each key (and value: placed pairs load values before the ranking) went to
+///   the stage in its ranking round, and `pos` is unused.
 /// FULL: the tile is whole (every tile but the input's last), so no item is checked against `valid`
 /// (block::tile_fill::whole). Otherwise only the loads and the scatter check, and the ranking is
 /// block::tile_fill::padded (padded_form: radix_tuning::padded_partial_tiles): every dead item ranks as the last digit,
@@ -91,7 +92,19 @@ __device__ __forceinline__ void onesweep_tile(
       // spills with them in registers; the slot costs a shared store and load a tile)
       ts.adjust[dd] = std::uint64_t{static_cast<std::uint32_t>(c)} << 32 | static_cast<std::uint32_t>(s);
     };
-    if constexpr (PLACED) // each key to the stage in its round: no positions held (radix_tuning::placed_stage)
+    if constexpr (PLACED && HAS_VALUES && !radix_tuning::placed_values_first) // keys staged in their round
+      ms::template rank_early_place_by<fill>(ts.rank, digit_at, valid, on_counts, [&](int j, int p) {
+        ts.stage().keys[p] = key[j];
+        pos[j] = p;
+      });
+    else if constexpr (PLACED && HAS_VALUES) { // each key and value to the stages in its round (placed pairs)
+      V v[ITEMS];
+      load_keys<ITEMS, FULL>(vsrc_all + base, valid, v);
+      ms::template rank_early_place_by<fill>(ts.rank, digit_at, valid, on_counts, [&](int j, int p) {
+        ts.stage().keys[p] = key[j];
+        ts.stage().values[p] = v[j];
+      });
+    } else if constexpr (PLACED) // each key to the stage in its round: no positions held (radix_tuning::placed_stage)
       ms::template rank_early_place_by<fill>(ts.rank, digit_at, valid, on_counts,
                                              [&](int j, int p) { ts.stage().keys[p] = key[j]; });
     else
@@ -125,6 +138,13 @@ __device__ __forceinline__ void onesweep_tile(
                                   vdst);
 }
 
+/// The shared memory of a onesweep tile of ITEMS a thread (the large tile shape places keys: places_keys).
+template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
+using onesweep_storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts,
+                                             places_keys<HAS_VALUES, Digit, ITEMS == tile_shape<K, V>::items, sizeof(K),
+                                                         sizeof(V)>,
+                                             tile_shape<K, V>::threads>;
+
 /// Pass kernel. `Digit`: bin_of(key) in [0, 256), the pass's digit (radix_digit: a radix sort pass;
 /// apps' bin_digit: bin_by_key's one pass). A block whose pass the histogram marked skipped returns at
 /// once. Otherwise it takes a ticket (tiles in the order blocks start) and runs onesweep_tile; with
@@ -137,10 +157,15 @@ __global__ void __launch_bounds__(tile_shape<K, V>::threads,
                                   radix_tuning::onesweep_min_blocks<HAS_VALUES, sizeof(K), sizeof(V)>)
     onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, Digit digit, const sort_control* control,
                     std::uint64_t* bases) {
-  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts,
-                                      places_keys<HAS_VALUES, Digit, ITEMS == tile_shape<K, V>::items, sizeof(K)>,
-                                      tile_shape<K, V>::threads>;
-  __shared__ storage ts;
+  using storage = onesweep_storage<ITEMS, HAS_VALUES, K, V, Digit>;
+  // the tile's storage: static, or dynamic when it passes 48 KB (dynamic_tile_storage; the launch asks for it)
+  constexpr bool dynamic = dynamic_tile_storage<storage>;
+  __shared__ std::conditional_t<dynamic, char, storage> static_ts;
+  extern __shared__ uint4 onesweep_dynamic_smem[];
+  storage& ts = *[&] {
+    if constexpr (dynamic) return reinterpret_cast<storage*>(onesweep_dynamic_smem);
+    else return &static_ts;
+  }();
   __shared__ std::uint32_t ticket;
   // ---- launched as the previous kernel's programmatic dependent (radix_tuning::pdl): wait for the
   // previous one to finish (at once otherwise); pdl_early: let the next kernel launch now ----
@@ -191,6 +216,15 @@ cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout
                                  std::uint64_t* bases, int sms, cudaStream_t stream, bool pdl = false) {
   constexpr int items = ITEMS > 0 ? ITEMS : tile_shape<K, V>::items;
   auto* kernel = onesweep_kernel<items, HAS_VALUES, K, V, Digit>;
+  // ---- a tile storage past 48 KB is dynamic shared memory: the kernel's limit, once per device ----
+  using storage = onesweep_storage<items, HAS_VALUES, K, V, Digit>;
+  constexpr std::size_t smem = dynamic_tile_storage<storage> ? sizeof(storage) : 0;
+  if constexpr (smem > 0) {
+    if (const cudaError_t e = detail::set_once<detail::smem_tag<storage>>(
+            kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, static_cast<int>(smem));
+        e != cudaSuccess)
+      return e;
+  }
   for (std::int64_t q = 0; q < layout.portions; ++q) {
     onesweep_args a;
     a.tiles = layout.tiles;
@@ -210,10 +244,11 @@ cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout
         block(tile_shape<K, V>::threads);
     cudaError_t e;
     if (layout.clear_once || layout.alternate) {
-      e = lookback::launch_after(kernel, grid, block, stream, pdl, kb, vb, a, digit, control, bases);
+      e = lookback::launch_after_smem(kernel, grid, block, smem, stream, pdl, kb, vb, a, digit, control, bases);
     } else {
       e = lookback::launch_prepare(d_temp_storage, set, stream);
-      if (e == cudaSuccess) e = lookback::launch_prepared(kernel, grid, block, stream, kb, vb, a, digit, control, bases);
+      if (e == cudaSuccess)
+        e = lookback::launch_after_smem(kernel, grid, block, smem, stream, true, kb, vb, a, digit, control, bases);
     }
     if (e == cudaSuccess) e = detail::after_launch(stream);
     if (e != cudaSuccess) return e;

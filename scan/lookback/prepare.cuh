@@ -35,21 +35,27 @@ inline cudaError_t launch_prepare(void* base, const temp_part& region, cudaStrea
 /// (a prepare step, or another kernel of the same call that calls allow_dependents): it may start before
 /// that grid finishes, and must call wait_for_previous_grid in every block before it touches anything
 /// that grid writes or reads, and before it exits (so that its own completion implies the previous
-/// grid's). Without, a plain launch. Works under stream capture.
+/// grid's). Without, a plain launch. Works under stream capture. launch_after_smem: with `smem` bytes of
+/// dynamic shared memory a block (launch_after: none).
 template <class... Params, class... Args>
-cudaError_t launch_after(void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t stream, bool programmatic,
-                         Args&&... args) {
+cudaError_t launch_after_smem(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
+                              bool programmatic, Args&&... args) {
   cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr[0].val.programmaticStreamSerializationAllowed = 1;
   cudaLaunchConfig_t cfg = {};
   cfg.gridDim = grid;
   cfg.blockDim = block;
-  cfg.dynamicSmemBytes = 0;
+  cfg.dynamicSmemBytes = smem;
   cfg.stream = stream;
   cfg.attrs = attr;
   cfg.numAttrs = programmatic ? 1 : 0;
   return cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...);
+}
+template <class... Params, class... Args>
+cudaError_t launch_after(void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t stream, bool programmatic,
+                         Args&&... args) {
+  return launch_after_smem(kernel, grid, block, 0, stream, programmatic, std::forward<Args>(args)...);
 }
 
 /// launch_after, programmatic: the launch that follows a prepare step.
