@@ -275,14 +275,21 @@ constexpr bool early_counts = CARRY_RADIX_EARLY != 0;
 /// are one tile's latency, which a store in every round lengthens: u64 keys (6-item mid tiles) 2^16
 /// 71.6 us placed against 67.6, 2^18 93.6 against 89.2 (h100-radix-1cab5d4.txt against -e2f2cbf.txt);
 /// u32 (8-item mid tiles) level.
-/// Keys up to CARRY_RADIX_PLACED_KEY_BYTES only (sixteenth session): 8-byte keys run 384-thread tiles
-/// of 12 (onesweep_threads), whose placed stage (36 KB) beside the ranker's counters (24 KB) would not
-/// fit 48 KB; unplaced there they beat the placed 256-thread tile (4554-4557 us against 4716-4720).
+/// Keys up to CARRY_RADIX_PLACED_KEY_BYTES (sixteenth session: 4): 8-byte keys run 384-thread tiles of
+/// 12 (onesweep_threads), whose placed stage (36 KB) beside the ranker's counters (24 KB) does not fit
+/// 48 KB of static shared memory; unplaced there they beat the placed 256-thread tile (4554-4557 us
+/// against 4716-4720). Seventeenth session: the tile storage past 48 KB is dynamic shared memory
+/// (radix_detail::dynamic_tile_storage, 63.5 KB, 2 blocks an SM), and placed 8-byte keys gained
+/// (h100-tune-radix-dyn.log, CUB in the same run): u64 keys 2^26 4482 us against 4617 (0.971x CUB
+/// against 0.943x), 2^24 1151 against 1190; 15 items placed (CUB's tile of 5760, ptxas 16 bytes
+/// spilled) level (4488, 1147). 4-byte keys placed at 384 threads, 2 blocks an SM, were level at 24
+/// items (1397 us against 1399; 20 bytes spilled) and slower at 20 (1488); 256 x 28 placed (47 KB) level
+/// at 2^26 (1397) and slower at 2^24 (402 against 388). So 8.
 #ifndef CARRY_RADIX_PLACED
 #define CARRY_RADIX_PLACED 1
 #endif
 #ifndef CARRY_RADIX_PLACED_KEY_BYTES
-#define CARRY_RADIX_PLACED_KEY_BYTES 4
+#define CARRY_RADIX_PLACED_KEY_BYTES 8
 #endif
 /// Pairs placed (seventeenth session): keys staged in their ranking rounds and values in a stage of their
 /// own (so the staged keys still give each value's digit: no staged digit byte, two barriers fewer, key
@@ -290,7 +297,12 @@ constexpr bool early_counts = CARRY_RADIX_EARLY != 0;
 /// pairs). CARRY_RADIX_PLACED_PAIRS=1: the values loaded after the ranking and staged at the positions
 /// it left; 2: loaded before it and staged in the rounds beside their keys (no positions held, but
 /// ITEMS values live across the rounds: ptxas spills 168 bytes at 24 items). Pairs whose wider type is
-/// at most CARRY_RADIX_PLACED_PAIR_BYTES.
+/// at most CARRY_RADIX_PLACED_PAIR_BYTES. Measured and left off (h100-tune-radix-dyn.log, one round, CUB
+/// in the same run; the default u32/u32 pairs 2^26 2256 us, 2^24 603): mode 1 at 24 items 2319 / 633
+/// (ptxas 236 bytes spilled), at 20 items 2392 / 623 (no spill, 72 registers); mode 2 at 24 2900 / 777,
+/// at 20 2461 / 647; 8-byte pairs placed too (mode 1, 13 items) u64/u64 8876 against 8685. Fewer
+/// instructions and barriers did not pay for the 100 KB of stages a block (2 blocks an SM leave L1
+/// 25 KB) or for the spills.
 #ifndef CARRY_RADIX_PLACED_PAIRS
 #define CARRY_RADIX_PLACED_PAIRS 0
 #endif

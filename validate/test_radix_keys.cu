@@ -15,6 +15,19 @@ using A = carry::radix_sort_algorithm;
 namespace {
 constexpr A all_algorithms[] = {A::automatic, A::onesweep, A::three_kernel};
 
+// Which large onesweep tiles take dynamic shared memory (radix_detail::dynamic_tile_storage), so that
+// these tests know they run them: 8-byte keys placed at 384 threads (63.5 KB); 4-byte keys (43 KB) and
+// the mid tiles stay static
+namespace rd = carry::radix_detail;
+template <class K>
+using large_storage = rd::onesweep_storage<rd::tile_shape<K, rd::null_value>::items, false, K, rd::null_value,
+                                           rd::radix_digit<K>>;
+static_assert(rd::dynamic_tile_storage<large_storage<std::uint64_t>> == (8 <= CARRY_RADIX_PLACED_KEY_BYTES));
+static_assert(rd::dynamic_tile_storage<large_storage<double>> == (8 <= CARRY_RADIX_PLACED_KEY_BYTES));
+static_assert(!rd::dynamic_tile_storage<large_storage<std::uint32_t>>);
+static_assert(!rd::dynamic_tile_storage<rd::onesweep_storage<carry::radix_tuning::mid_items<8>(), false, std::uint64_t,
+                                                             rd::null_value, rd::radix_digit<std::uint64_t>>>);
+
 /// Every structure at edge sizes: the cluster path's limit (16 of its largest tiles), the onesweep's
 /// mid-size and large tiles (onesweep_edge_sizes: always run, whatever max_n, so that every key type
 /// meets both tiles), 16 large tiles, up to max_n.
