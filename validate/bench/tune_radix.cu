@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include <carry/radixsort/device_radix_sort.cuh>
@@ -116,9 +117,23 @@ int main() {
       c = end;
     }
   }
+  // CARRY_TUNE_ONLY=u64: the u64 keys rows alone (a round of 8-byte key variants in a fraction of the time)
+  const bool only_u64 = std::getenv("CARRY_TUNE_ONLY") != nullptr && std::string(std::getenv("CARRY_TUNE_ONLY")) == "u64";
   for (int l : sizes) {
     const std::size_t n = std::size_t{1} << l;
     const auto nn = static_cast<std::int64_t>(n);
+    if (only_u64) {
+      device_buffer<std::uint64_t> k8in(n), k8out(n), k8ref(n);
+      k8in.upload(make_keys<std::uint64_t>(n, key_dist::uniform, l));
+      std::size_t need = 0, b = 0;
+      carry::sort_keys(nullptr, need, k8in.ptr, k8out.ptr, nn);
+      cub_radix_keys(nullptr, b, k8in.ptr, k8ref.ptr, nn, 0, 64, false, true, 0);
+      device_buffer<unsigned char> temp8(std::max(need, b));
+      const keys_run k8 = keys_against_cub(cold, k8in, k8out, k8ref, temp8, n);
+      std::printf("%s 2^%d %s u64 keys %.1f us (%.3fx cub %.1f)\n", variant, l, k8.ok ? "ok" : "MISMATCH", k8.carry_us,
+                  k8.cub_us / k8.carry_us, k8.cub_us);
+      continue;
+    }
     const auto keys = make_keys<std::uint32_t>(n, key_dist::uniform, l);
     device_buffer<std::uint32_t> kin(n), kout(n), vin(n), vout(n), kref(n);
     kin.upload(keys);
@@ -155,7 +170,7 @@ int main() {
     }
   }
   // ---- the adaptive inputs at 2^26 (sorted, all equal, two values): check, then carry against CUB ----
-  {
+  if (!only_u64) {
     const std::size_t n = std::size_t{1} << 26;
     device_buffer<std::uint32_t> kin(n), kout(n), kref(n);
     auto temp = temp_for(n, kin, kout, kref);
