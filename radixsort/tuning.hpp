@@ -90,8 +90,15 @@ static_assert(CARRY_RADIX_ONESWEEP_THREADS % 32 == 0 && CARRY_RADIX_ONESWEEP_THR
 /// gained nothing from more items: 2^26 4974 us at 14, 4992 at 16, 4885-5032 at 12 (CUB 4350-4359),
 /// so they keep 12.
 #ifndef CARRY_RADIX_ITEMS8
-#define CARRY_RADIX_ITEMS8 12
+#define CARRY_RADIX_ITEMS8 15
 #endif
+/// Seventeenth session, 8-byte keys placed at 384 threads (placed_stage, dynamic shared memory): 15 items
+/// in the whole-tile form (CARRY_RADIX_WHOLE_KEY_BYTES 8; ptxas 80 registers, no spill). Three rounds
+/// (h100-tune-radix-u64-2.log, CUB in the same runs), 2^26 / 2^24 / 2^22: 12 items 4420-4423 /
+/// 1150-1152 / 345 us, 13: 4319-4381 / 1128-1134 / 343-344, 14: 4249-4255 / 1112 / 338-340, 14 whole
+/// 4259-4282 / 1099-1101 / 333, 15 whole 4195-4198 (1.04x CUB) / 1086-1088 (1.10x) / 329-330 (1.22x),
+/// 16 whole (12 bytes spilled) 4324-4325 / 1114 / 331. Placed and unwhole, 15 items spilled 16 bytes
+/// and tied with 12 (h100-tune-radix-dyn.log).
 /// (Those were 256-thread tiles; at 384 threads 8-byte pairs take 13 items, 4-byte pairs 24: above.)
 #ifndef CARRY_RADIX_ITEMS8_PAIRS
 #define CARRY_RADIX_ITEMS8_PAIRS 13
@@ -387,7 +394,8 @@ constexpr bool persistent_onesweep = !HAS_VALUES;
 ///   689; 2^18: 61.7 / 65.2 / 71.5), and bin_by_key's pass (same kernel, apps' digit) went from 2801 to
 ///   3177 us at 2^28 with whole + padded (h100-bench-apps of 1ea3d20: ptxas, 120 bytes of spills
 ///   against none). So pairs kept the old form then (256 threads; at 384, below, they take both);
-///   u64 keys with whole + padded (1ea3d20): 5979 us at 2^26 against 5871, so 8-byte keys keep it too.
+///   u64 keys with whole + padded (1ea3d20): 5979 us at 2^26 against 5871, so 8-byte keys kept it too,
+///   until their keys were placed (seventeenth session: 384 x 15 placed and whole, items8 above).
 /// Sixteenth session (h100-tune-radix-whole-pairs.log, one round, CUB in the same run; then the bench at
 /// the commit that made it the default): pairs of 384 threads whose key and value are
 /// at most 4 bytes take both forms, whole and padded: u32/u32 2^26 2264 us (1.037x CUB) against 2331
@@ -410,7 +418,7 @@ constexpr bool persistent_onesweep = !HAS_VALUES;
 #define CARRY_RADIX_PADDED_PAIRS 1
 #endif
 #ifndef CARRY_RADIX_WHOLE_KEY_BYTES
-#define CARRY_RADIX_WHOLE_KEY_BYTES 4
+#define CARRY_RADIX_WHOLE_KEY_BYTES 8
 #endif
 #ifndef CARRY_RADIX_WHOLE_PAIR_BYTES
 #define CARRY_RADIX_WHOLE_PAIR_BYTES 4
