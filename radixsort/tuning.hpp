@@ -61,7 +61,7 @@ static_assert(CARRY_RADIX_ONESWEEP_THREADS % 32 == 0 && CARRY_RADIX_ONESWEEP_THR
 
 /// Items a thread per tile by the wider of key and value and the block's threads (onesweep_threads): 4-byte
 /// keys 24 items of 256 threads (6144 a tile, 24 KB staged); 4-byte pairs 24 of 384 (9216); 8-byte keys
-/// 12 of 384 (4608), 8-byte pairs 13 (4992); 16-byte values 4 of 256. The 384-thread figures are measured above
+/// 15 of 384 (5760, placed, dynamic shared memory), 8-byte pairs 13 (4992); 16-byte values 4 of 256. The 384-thread figures are measured above
 /// (onesweep_threads); what follows is the history of the 256-thread tiles. Sized by shared memory and
 /// registers. For u32
 /// keys 16 beat 8 and 12 (below); with early counts, leader counts and a look-back window of 4, 20 items
@@ -286,7 +286,8 @@ constexpr bool early_counts = CARRY_RADIX_EARLY != 0;
 /// 12 (onesweep_threads), whose placed stage (36 KB) beside the ranker's counters (24 KB) does not fit
 /// 48 KB of static shared memory; unplaced there they beat the placed 256-thread tile (4554-4557 us
 /// against 4716-4720). Seventeenth session: the tile storage past 48 KB is dynamic shared memory
-/// (radix_detail::dynamic_tile_storage, 63.5 KB, 2 blocks an SM), and placed 8-byte keys gained
+/// (radix_detail::dynamic_tile_storage: 63.5 KB at 12 items, 71 KB at the 15 of CARRY_RADIX_ITEMS8; 2
+/// blocks an SM), and placed 8-byte keys gained
 /// (h100-tune-radix-dyn.log, CUB in the same run): u64 keys 2^26 4482 us against 4617 (0.971x CUB
 /// against 0.943x), 2^24 1151 against 1190; 15 items placed (CUB's tile of 5760, ptxas 16 bytes
 /// spilled) level (4488, 1147). 4-byte keys placed at 384 threads, 2 blocks an SM, were level at 24

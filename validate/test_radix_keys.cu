@@ -16,7 +16,7 @@ namespace {
 constexpr A all_algorithms[] = {A::automatic, A::onesweep, A::three_kernel};
 
 // Which large onesweep tiles take dynamic shared memory (radix_detail::dynamic_tile_storage), so that
-// these tests know they run them: 8-byte keys placed at 384 threads (63.5 KB); 4-byte keys (43 KB) and
+// these tests know they run them: 8-byte keys placed at 384 x 15 (71 KB); 4-byte keys (43 KB) and
 // the mid tiles stay static
 namespace rd = carry::radix_detail;
 template <class K>

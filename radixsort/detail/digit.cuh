@@ -129,7 +129,7 @@ struct staged_tile_storage {
 
 /// Whether a onesweep kernel keeps its tile storage S in dynamic shared memory: when S and the kernel's
 /// ticket word would pass the 48 KB a block's static shared memory may take (radix_tuning::
-/// static_shared_max), as the placed stage of 8-byte keys at 384 threads does (63.5 KB). Such a launch
+/// static_shared_max), as the placed stage of 8-byte keys at 384 x 15 does (71 KB). Such a launch
 /// asks for sizeof(S) bytes and sets the kernel's dynamic-memory limit once per device (detail::set_once).
 template <class S>
 constexpr bool dynamic_tile_storage = sizeof(S) + sizeof(std::uint32_t) > radix_tuning::static_shared_max;
