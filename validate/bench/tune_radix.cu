@@ -122,7 +122,8 @@ int main() {
   for (int l : sizes) {
     const std::size_t n = std::size_t{1} << l;
     const auto nn = static_cast<std::int64_t>(n);
-    if (only_u64) {
+    // u64 keys (8-byte tiles: CARRY_RADIX_ITEMS8, CARRY_RADIX_WHOLE_KEY_BYTES, CARRY_RADIX_MID_ITEMS8)
+    const auto u64_keys = [&] {
       device_buffer<std::uint64_t> k8in(n), k8out(n), k8ref(n);
       k8in.upload(make_keys<std::uint64_t>(n, key_dist::uniform, l));
       std::size_t need = 0, b = 0;
@@ -132,6 +133,9 @@ int main() {
       const keys_run k8 = keys_against_cub(cold, k8in, k8out, k8ref, temp8, n);
       std::printf("%s 2^%d %s u64 keys %.1f us (%.3fx cub %.1f)\n", variant, l, k8.ok ? "ok" : "MISMATCH", k8.carry_us,
                   k8.cub_us / k8.carry_us, k8.cub_us);
+    };
+    if (only_u64) {
+      u64_keys();
       continue;
     }
     const auto keys = make_keys<std::uint32_t>(n, key_dist::uniform, l);
@@ -150,17 +154,7 @@ int main() {
     ok = ok && kout.download(n) == want && vout.download(n) == want; // values = keys: they sort alike
     std::printf("%s 2^%d %s keys %.1f us (%.3fx cub %.1f), three %.1f, pairs %.1f\n", variant, l,
                 ok ? "ok" : "MISMATCH", k.carry_us, k.cub_us / k.carry_us, k.cub_us, keys_three, pairs);
-    if (l >= 16) { // u64 keys (8-byte tiles: CARRY_RADIX_ITEMS8, CARRY_RADIX_WHOLE_KEY_BYTES, CARRY_RADIX_MID_ITEMS8)
-      device_buffer<std::uint64_t> k8in(n), k8out(n), k8ref(n);
-      k8in.upload(make_keys<std::uint64_t>(n, key_dist::uniform, l));
-      std::size_t need = 0, b = 0;
-      carry::sort_keys(nullptr, need, k8in.ptr, k8out.ptr, nn);
-      cub_radix_keys(nullptr, b, k8in.ptr, k8ref.ptr, nn, 0, 64, false, true, 0);
-      device_buffer<unsigned char> temp8(std::max(need, b));
-      const keys_run k8 = keys_against_cub(cold, k8in, k8out, k8ref, temp8, n);
-      std::printf("%s 2^%d %s u64 keys %.1f us (%.3fx cub %.1f)\n", variant, l, k8.ok ? "ok" : "MISMATCH", k8.carry_us,
-                  k8.cub_us / k8.carry_us, k8.cub_us);
-    }
+    if (l >= 16) u64_keys();
     if (l >= 24) { // u32/u32 pairs (CARRY_RADIX_ITEMS4_PAIRS), then pairs whose wider type is 8 bytes
       // (CARRY_RADIX_ITEMS8_PAIRS): u64/u64, u32/u64, u64/u32
       pairs_against_cub<std::uint32_t, std::uint32_t>(cold, n, l);
