@@ -70,9 +70,9 @@ struct cluster_shape {
 template <bool HAS_VALUES, class Digit>
 constexpr bool stages_digits = HAS_VALUES || !digit_recompute<Digit>::value;
 
-/// Whether a onesweep tile stages its keys in the ranking rounds (staged_tile_storage's PLACED): keys
-/// only, digits recomputed from the keys, the large tile shape (LARGE), keys of KEY_BYTES, as
-/// radix_tuning::placed_stage.
+/// Whether a onesweep tile stages its keys in the ranking rounds (staged_tile_storage's PLACED): digits
+/// recomputed from the keys, the large tile shape (LARGE), keys of KEY_BYTES (and values of VALUE_BYTES:
+/// placed pairs, off by default), as radix_tuning::placed_stage.
 template <bool HAS_VALUES, class Digit, bool LARGE, int KEY_BYTES, int VALUE_BYTES = 0>
 constexpr bool places_keys =
     radix_tuning::placed_stage<HAS_VALUES, LARGE, KEY_BYTES, VALUE_BYTES> && digit_recompute<Digit>::value;

@@ -44,8 +44,9 @@ struct onesweep_args {
 ///   the digit's global offset = the portion's base for d (histogram offsets plus earlier portions)
 ///   + the look-back's count; the portion's last tile leaves the next portion's bases;
 ///   scatter keys, then values, through shared memory (ends with a barrier: `ts` is free again); with
-///   PLACED storage (places_keys) each key (and value: placed pairs load values before the ranking) went to
-///   the stage in its ranking round, and `pos` is unused.
+///   PLACED storage (places_keys) each key went to the stage in its ranking round (keys only: `pos` is
+///   unused; placed pairs, radix_tuning::placed_stage: their values are staged from `pos` after the
+///   ranking, or loaded before it and staged in the rounds too).
 /// FULL: the tile is whole (every tile but the input's last), so no item is checked against `valid`
 /// (block::tile_fill::whole). Otherwise only the loads and the scatter check, and the ranking is
 /// block::tile_fill::padded (padded_form: radix_tuning::padded_partial_tiles): every dead item ranks as the last digit,
