@@ -299,31 +299,18 @@ constexpr bool early_counts = CARRY_RADIX_EARLY != 0;
 #ifndef CARRY_RADIX_PLACED_KEY_BYTES
 #define CARRY_RADIX_PLACED_KEY_BYTES 8
 #endif
-/// Pairs placed (seventeenth session): keys staged in their ranking rounds and values in a stage of their
-/// own (so the staged keys still give each value's digit: no staged digit byte, two barriers fewer, key
-/// and value written out in one loop); the stages take dynamic shared memory (100 KB at 384 x 24 4-byte
-/// pairs). CARRY_RADIX_PLACED_PAIRS=1: the values loaded after the ranking and staged at the positions
-/// it left; 2: loaded before it and staged in the rounds beside their keys (no positions held, but
-/// ITEMS values live across the rounds: ptxas spills 168 bytes at 24 items). Pairs whose wider type is
-/// at most CARRY_RADIX_PLACED_PAIR_BYTES. Measured and left off (h100-tune-radix-dyn.log, one round, CUB
-/// in the same run; the default u32/u32 pairs 2^26 2256 us, 2^24 603): mode 1 at 24 items 2319 / 633
-/// (ptxas 236 bytes spilled), at 20 items 2392 / 623 (no spill, 72 registers); mode 2 at 24 2900 / 777,
-/// at 20 2461 / 647; 8-byte pairs placed too (mode 1, 13 items) u64/u64 8876 against 8685. Fewer
-/// instructions and barriers did not pay for the 100 KB of stages a block (2 blocks an SM leave L1
-/// 25 KB) or for the spills.
-#ifndef CARRY_RADIX_PLACED_PAIRS
-#define CARRY_RADIX_PLACED_PAIRS 0
-#endif
-constexpr bool placed_values_first = CARRY_RADIX_PLACED_PAIRS == 2;
-#ifndef CARRY_RADIX_PLACED_PAIR_BYTES
-#define CARRY_RADIX_PLACED_PAIR_BYTES 4
-#endif
-template <bool HAS_VALUES, bool LARGE, int KEY_BYTES = 4, int VALUE_BYTES = 0>
+/// Measured and removed (seventeenth session, h100-tune-radix-dyn.log, one round, CUB in the same run;
+/// the code is in commit 1f7da74): pairs placed, keys staged in their ranking rounds and values in a
+/// stage of their own (no staged digit byte, two barriers fewer, key and value written out in one loop;
+/// 100 KB of dynamic shared memory a block at 384 x 24 4-byte pairs). Against the default u32/u32 pairs
+/// (2^26 2256 us, 2^24 603): values staged after the ranking at 24 items 2319 / 633 (ptxas 236 bytes
+/// spilled), at 20 items 2392 / 623 (no spill); values loaded before the ranking and staged in its
+/// rounds at 24 items 2900 / 777 (168 bytes spilled), at 20 2461 / 647; 8-byte pairs placed too (after,
+/// 13 items) u64/u64 8876 against 8685. Fewer instructions and barriers did not pay for the stages'
+/// shared memory (2 blocks an SM leave about 25 KB of L1) or the spills; not profiled.
+template <bool HAS_VALUES, bool LARGE, int KEY_BYTES = 4>
 constexpr bool placed_stage =
-    LARGE && early_counts && CARRY_RADIX_PLACED != 0 &&
-    (HAS_VALUES ? CARRY_RADIX_PLACED_PAIRS != 0 && KEY_BYTES <= CARRY_RADIX_PLACED_PAIR_BYTES &&
-                      VALUE_BYTES <= CARRY_RADIX_PLACED_PAIR_BYTES
-                : KEY_BYTES <= CARRY_RADIX_PLACED_KEY_BYTES);
+    !HAS_VALUES && LARGE && early_counts && CARRY_RADIX_PLACED != 0 && KEY_BYTES <= CARRY_RADIX_PLACED_KEY_BYTES;
 
 /// The most static shared memory a block may declare (48 KB on every CUDA GPU); a onesweep tile whose
 /// storage needs more takes it as dynamic shared memory (radix_detail::dynamic_tile_storage, up to

@@ -386,11 +386,11 @@ TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and p
   };
   STATIC_REQUIRE(fits(rt::onesweep_threads<false, 4>, rt::items<4>(), 4, false, rt::placed_stage<false, true, 4>));
   STATIC_REQUIRE(fits(rt::onesweep_threads<false, 4>, rt::items<4>(), 4, true, false)); // bin_by_key, keys only
-  STATIC_REQUIRE(fits(rt::onesweep_threads<true, 4>, rt::items<4, true>(), 4, true, rt::placed_stage<true, true, 4, 4>));
+  STATIC_REQUIRE(fits(rt::onesweep_threads<true, 4>, rt::items<4, true>(), 4, true, rt::placed_stage<true, true, 4>));
   STATIC_REQUIRE(fits_dynamic(rt::onesweep_threads<false, 8>, rt::items<8>(), 8, false, rt::placed_stage<false, true, 8>));
   STATIC_REQUIRE(fits_dynamic(rt::onesweep_threads<false, 8>, rt::items<8>(), 8, true, false)); // bin_by_key, u64 keys
-  STATIC_REQUIRE(fits(rt::onesweep_threads<true, 8>, rt::items<8, true>(), 8, true, rt::placed_stage<true, true, 8, 8>));
-  STATIC_REQUIRE(fits(rt::onesweep_threads<true, 16>, rt::items<16, true>(), 16, true, rt::placed_stage<true, true, 16, 16>));
+  STATIC_REQUIRE(fits(rt::onesweep_threads<true, 8>, rt::items<8, true>(), 8, true, rt::placed_stage<true, true, 8>));
+  STATIC_REQUIRE(fits(rt::onesweep_threads<true, 16>, rt::items<16, true>(), 16, true, rt::placed_stage<true, true, 16>));
   STATIC_REQUIRE(!fits(256, 40, 4, true, false)); // what the rule refuses
   STATIC_REQUIRE(!fits(256, 32, 4, false, true)); // 32 KB of placed stage beside the ranker
   STATIC_REQUIRE(!fits(384, 12, 8, false, true)); // 8-byte keys placed at 384 threads: dynamic (63.5 KB)
@@ -398,8 +398,8 @@ TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and p
   STATIC_REQUIRE(!fits(384, 26, 4, true, false)); // nor 4-byte pairs at 26 items
   // placed: keys-only large tiles of keys up to 4 bytes only (pairs need the positions after the keys;
   // mid tiles are latency; 8-byte keys: above)
-  STATIC_REQUIRE(rt::placed_stage<true, true, 4, 4> == (CARRY_RADIX_PLACED_PAIRS != 0 && rt::placed_stage<false, true, 4>));
-  STATIC_REQUIRE(!rt::placed_stage<true, true, 4, 16>); // values wider than CARRY_RADIX_PLACED_PAIR_BYTES
+  STATIC_REQUIRE(!rt::placed_stage<true, true>);
+  STATIC_REQUIRE(!rt::placed_stage<true, true, 8>);
   STATIC_REQUIRE(!rt::placed_stage<false, false>);
   STATIC_REQUIRE(rt::placed_stage<false, true> == (CARRY_RADIX_PLACED != 0 && rt::early_counts));
   STATIC_REQUIRE(rt::placed_stage<false, true, 2> == rt::placed_stage<false, true, 4>);

@@ -70,12 +70,11 @@ struct cluster_shape {
 template <bool HAS_VALUES, class Digit>
 constexpr bool stages_digits = HAS_VALUES || !digit_recompute<Digit>::value;
 
-/// Whether a onesweep tile stages its keys in the ranking rounds (staged_tile_storage's PLACED): digits
-/// recomputed from the keys, the large tile shape (LARGE), keys of KEY_BYTES (and values of VALUE_BYTES:
-/// placed pairs, off by default), as radix_tuning::placed_stage.
-template <bool HAS_VALUES, class Digit, bool LARGE, int KEY_BYTES, int VALUE_BYTES = 0>
-constexpr bool places_keys =
-    radix_tuning::placed_stage<HAS_VALUES, LARGE, KEY_BYTES, VALUE_BYTES> && digit_recompute<Digit>::value;
+/// Whether a onesweep tile stages its keys in the ranking rounds (staged_tile_storage's PLACED): keys
+/// only, digits recomputed from the keys, the large tile shape (LARGE), keys of KEY_BYTES, as
+/// radix_tuning::placed_stage.
+template <bool HAS_VALUES, class Digit, bool LARGE, int KEY_BYTES>
+constexpr bool places_keys = radix_tuning::placed_stage<HAS_VALUES, LARGE, KEY_BYTES> && digit_recompute<Digit>::value;
 
 /// Whether a onesweep kernel ranks its whole tiles in a form of their own (whole_form) and its last tile
 /// padded (padded_form), by radix_tuning::whole_tiles / padded_partial_tiles, for pairs only when their
@@ -100,28 +99,22 @@ template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int COUNTS 
           bool PLACED = false, int THREADS = radix_tuning::threads>
 struct staged_tile_storage {
   static constexpr int tile_items = THREADS * ITEMS;
-  // a placed stage keeps every staged key until the tile is written, so digits are recomputed from it
-  static constexpr bool stage_digits = !PLACED && stages_digits<HAS_VALUES, Digit>;
-  static_assert(!PLACED || digit_recompute<Digit>::value, "carry: a placed stage holds keys whose digits are recomputed");
+  static constexpr bool stage_digits = stages_digits<HAS_VALUES, Digit>;
+  static_assert(!PLACED || !stage_digits, "carry: a placed stage holds keys whose digits are recomputed");
   using ranker = tile_ranker<ITEMS, COUNTS, THREADS>; // COUNTS: its block::count_method
   union stage_type { // values overwrite the written-out keys
     K keys[tile_items];
     V values[HAS_VALUES ? tile_items : 1];
   };
-  struct pair_stage_type { // placed pairs: keys and values side by side
-    K keys[tile_items];
-    V values[tile_items];
-  };
-  using placed_type = std::conditional_t<HAS_VALUES, pair_stage_type, stage_type>;
   union {
     typename ranker::temp_storage rank;                      // while the tile is ranked
     std::conditional_t<PLACED, char, stage_type> shared_stage; // once it is ranked (not PLACED)
   };
-  std::conditional_t<PLACED, placed_type, char> own_stage; // PLACED: staged while it is ranked
+  std::conditional_t<PLACED, stage_type, char> own_stage; // PLACED: staged while it is ranked
   unsigned char digit[stage_digits ? tile_items : 1];
   std::uint64_t adjust[radix_tuning::radix]; // global offset of digit d's first item - its staged start
 
-  __device__ auto& stage() {
+  __device__ stage_type& stage() {
     if constexpr (PLACED) return own_stage;
     else return shared_stage;
   }
@@ -162,9 +155,8 @@ __device__ void load_keys(const K* src, int valid, const Digit& digit, K (&k)[IT
 /// overwrite the stage (stages_digits); else it is staged beside the key. ts.adjust must be set and
 /// visible after a barrier; the stage shares its bytes with the ranker's counters, so the call starts
 /// with a barrier (every thread's ranking done) unless RANKED (the caller had one since its last read of
-/// ts.rank). PLACED storage: the keys were staged in the ranking rounds, and the call's one barrier
-/// before the stage is read covers them; placed pairs stage their values beside them (here from pos and
-/// vsrc, or in the rounds too: radix_tuning::placed_values_first) and each value leaves with its key. Ends with a barrier. FULL: the tile is whole
+/// ts.rank). PLACED storage: the keys were staged in the ranking rounds (pos is not read), and the
+/// call's one barrier before the stage is read covers them. Ends with a barrier. FULL: the tile is whole
 /// (valid == tile items), nothing is checked.
 template <int ITEMS, bool HAS_VALUES, bool FULL = false, bool RANKED = false, class K, class V, class Digit,
           class DigitAt, int COUNTS, bool PLACED, int THREADS>
@@ -176,19 +168,7 @@ __device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit,
   constexpr int threads = THREADS;
   constexpr bool stage_digits = storage::stage_digits;
   if constexpr (!RANKED && !PLACED) __syncthreads(); // every thread's ranking done: the stage overwrites the counters
-  // ---- keys through shared memory (PLACED: staged in the ranking rounds); placed pairs whose values
-  // were not staged in the rounds stage them now, in a stage of their own ----
-  if constexpr (PLACED && HAS_VALUES && !radix_tuning::placed_values_first) {
-    V v[ITEMS];
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j) {
-      const int i = ranker::item_index(j);
-      if (FULL || i < valid) v[j] = vsrc[i];
-    }
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j)
-      if (FULL || ranker::item_index(j) < valid) ts.stage().values[pos[j]] = v[j];
-  }
+  // ---- keys through shared memory (PLACED: staged in the ranking rounds, pos unused) ----
   if constexpr (!PLACED) {
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j)
@@ -204,19 +184,13 @@ __device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit,
     if (FULL || i < valid) {
       const K key = ts.stage().keys[i];
       const unsigned dg = stage_digits ? ts.digit[i] : static_cast<unsigned>(digit.bin_of(key));
-      const std::uint64_t to = ts.adjust[dg] + static_cast<std::uint64_t>(i);
-      kdst[to] = key;
-      if constexpr (HAS_VALUES && PLACED) vdst[to] = ts.stage().values[i]; // placed pairs: the value beside it
+      kdst[ts.adjust[dg] + static_cast<std::uint64_t>(i)] = key;
     }
   }
-  // ---- values to the same places (the staged digits still say where; placed pairs went with their keys) ----
-  if constexpr (HAS_VALUES && !PLACED) {
+  // ---- values to the same places (the staged digits still say where) ----
+  if constexpr (HAS_VALUES) {
     V v[ITEMS];
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j) {
-      const int i = ranker::item_index(j);
-      if (FULL || i < valid) v[j] = vsrc[i];
-    }
+    load_keys<ITEMS, FULL>(vsrc, valid, v); // the tile's values, as its keys were loaded
     __syncthreads(); // every staged key written out before values overwrite them
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j)

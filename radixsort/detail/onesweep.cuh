@@ -44,9 +44,7 @@ struct onesweep_args {
 ///   the digit's global offset = the portion's base for d (histogram offsets plus earlier portions)
 ///   + the look-back's count; the portion's last tile leaves the next portion's bases;
 ///   scatter keys, then values, through shared memory (ends with a barrier: `ts` is free again); with
-///   PLACED storage (places_keys) each key went to the stage in its ranking round (keys only: `pos` is
-///   unused; placed pairs, radix_tuning::placed_stage: their values are staged from `pos` after the
-///   ranking, or loaded before it and staged in the rounds too).
+///   PLACED storage (places_keys) each key went to the stage in its ranking round, and `pos` is unused.
 /// FULL: the tile is whole (every tile but the input's last), so no item is checked against `valid`
 /// (block::tile_fill::whole). Otherwise only the loads and the scatter check, and the ranking is
 /// block::tile_fill::padded (padded_form: radix_tuning::padded_partial_tiles): every dead item ranks as the last digit,
@@ -93,19 +91,7 @@ __device__ __forceinline__ void onesweep_tile(
       // spills with them in registers; the slot costs a shared store and load a tile)
       ts.adjust[dd] = std::uint64_t{static_cast<std::uint32_t>(c)} << 32 | static_cast<std::uint32_t>(s);
     };
-    if constexpr (PLACED && HAS_VALUES && !radix_tuning::placed_values_first) // keys staged in their round
-      ms::template rank_early_place_by<fill>(ts.rank, digit_at, valid, on_counts, [&](int j, int p) {
-        ts.stage().keys[p] = key[j];
-        pos[j] = p;
-      });
-    else if constexpr (PLACED && HAS_VALUES) { // each key and value to the stages in its round (placed pairs)
-      V v[ITEMS];
-      load_keys<ITEMS, FULL>(vsrc_all + base, valid, v);
-      ms::template rank_early_place_by<fill>(ts.rank, digit_at, valid, on_counts, [&](int j, int p) {
-        ts.stage().keys[p] = key[j];
-        ts.stage().values[p] = v[j];
-      });
-    } else if constexpr (PLACED) // each key to the stage in its round: no positions held (radix_tuning::placed_stage)
+    if constexpr (PLACED) // each key to the stage in its round: no positions held (radix_tuning::placed_stage)
       ms::template rank_early_place_by<fill>(ts.rank, digit_at, valid, on_counts,
                                              [&](int j, int p) { ts.stage().keys[p] = key[j]; });
     else
@@ -142,8 +128,7 @@ __device__ __forceinline__ void onesweep_tile(
 /// The shared memory of a onesweep tile of ITEMS a thread (the large tile shape places keys: places_keys).
 template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
 using onesweep_storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts,
-                                             places_keys<HAS_VALUES, Digit, ITEMS == tile_shape<K, V>::items, sizeof(K),
-                                                         sizeof(V)>,
+                                             places_keys<HAS_VALUES, Digit, ITEMS == tile_shape<K, V>::items, sizeof(K)>,
                                              tile_shape<K, V>::threads>;
 
 /// Pass kernel. `Digit`: bin_of(key) in [0, 256), the pass's digit (radix_digit: a radix sort pass;
