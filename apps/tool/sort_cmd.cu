@@ -117,11 +117,15 @@ int run(const config& c) {
       return c.descending ? carry::sort_keys_descending(t, b, kin, kout, n, begin, end, opt)
                           : carry::sort_keys(t, b, static_cast<const K*>(kin), kout, n, begin, end, opt);
   };
-  auto cub_call = [&](void* t, std::size_t& b, bool wide) -> cudaError_t {
+  // ref: into the check's reference buffers; else into carry's output (the timed calls: both write the
+  // same buffers, since a pass's scatter speed depends on where its output lies)
+  auto cub_call = [&](void* t, std::size_t& b, bool wide, bool ref = true) -> cudaError_t {
+    K* ko = ref ? kref : kout;
+    V* vo = ref ? vref : vout;
     if constexpr (pairs)
-      return carry_validate::cub_radix_pairs(t, b, kin, kref, vin, vref, n, begin, end, c.descending, wide, cudaStream_t{});
+      return carry_validate::cub_radix_pairs(t, b, kin, ko, vin, vo, n, begin, end, c.descending, wide, cudaStream_t{});
     else
-      return carry_validate::cub_radix_keys(t, b, kin, kref, n, begin, end, c.descending, wide, cudaStream_t{});
+      return carry_validate::cub_radix_keys(t, b, kin, ko, n, begin, end, c.descending, wide, cudaStream_t{});
   };
   std::size_t bytes = 0, c32 = 0, c64 = 0;
   CHECK_CUDA(carry_call(nullptr, bytes));
@@ -167,7 +171,7 @@ int run(const config& c) {
   double t_cub = 1e30;
   for (bool wide : {false, true}) {
     if (!wide && n > INT_MAX) continue;
-    t_cub = std::min(t_cub, time_cold([&] { std::size_t t = temp_bytes; CHECK_CUDA(cub_call(temp, t, wide)); }));
+    t_cub = std::min(t_cub, time_cold([&] { std::size_t t = temp_bytes; CHECK_CUDA(cub_call(temp, t, wide, false)); }));
   }
   const double t_copy = time_cold([&] {
     CHECK_CUDA(cudaMemcpyAsync(kout, kin, un * sizeof(K), cudaMemcpyDeviceToDevice));

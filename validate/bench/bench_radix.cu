@@ -3,7 +3,9 @@
 // run: keys u32, f32 and u64, pairs u32/u32 (and u64/u64 from 2^20), and at 2^26 sorted, all-equal and
 // two-valued u32 keys. Every timed call starts on a cold L2 (a 192 MB memset first) and is queued behind a
 // spin kernel (GPU time alone); medians after warm-up. Each carry result is checked bitwise against CUB
-// once before timing.
+// once before timing. Timed calls of carry, CUB and the copy write the same output buffers, taken in turn
+// from `out_sets` separately allocated sets: a pass's scatter speed depends on where its output lies
+// (NOTES.md, eighteenth session), so no implementation keeps a luckier buffer than another.
 #include <algorithm>
 #include <climits>
 #include <cstdio>
@@ -34,6 +36,7 @@ struct row {
 };
 std::vector<row> rows;
 int reps = 20;
+constexpr int out_sets = 4;
 
 device_buffer<unsigned char>& temp_of(std::size_t bytes) {
   static device_buffer<unsigned char>* t = nullptr;
@@ -51,8 +54,12 @@ void bench_sort(const std::string& op, const char* type, const std::vector<K>& k
   constexpr bool pairs = !std::is_same_v<V, carry::radix_detail::null_value>;
   const std::int64_t n = static_cast<std::int64_t>(keys.size());
   const std::size_t un = keys.size();
-  device_buffer<K> kin(un), kout(un), kref(un);
-  device_buffer<V> vin(pairs ? un : 0), vout(pairs ? un : 0), vref(pairs ? un : 0);
+  device_buffer<K> kin(un), kref(un);
+  device_buffer<V> vin(pairs ? un : 0), vref(pairs ? un : 0);
+  std::vector<device_buffer<K>> kouts;
+  std::vector<device_buffer<V>> vouts;
+  for (int i = 0; i < out_sets; ++i) kouts.emplace_back(un), vouts.emplace_back(pairs ? un : 0);
+  int set = 0; // the output set of the next call; each timed implementation starts at set 0
   kin.upload(keys);
   if constexpr (pairs) {
     const auto bytes = random_bits<unsigned char>(un * sizeof(V), 3);
@@ -65,17 +72,29 @@ void bench_sort(const std::string& op, const char* type, const std::vector<K>& k
   auto carry_call = [&](void* t, std::size_t& b, A a) {
     carry::radix_sort_options o;
     o.algorithm = a;
+    K* kout = kouts[set].ptr;
+    V* vout = vouts[set].ptr;
     if constexpr (pairs)
-      return carry::sort_pairs(t, b, static_cast<const K*>(kin.ptr), kout.ptr, static_cast<const V*>(vin.ptr), vout.ptr, n, 0,
+      return carry::sort_pairs(t, b, static_cast<const K*>(kin.ptr), kout, static_cast<const V*>(vin.ptr), vout, n, 0,
                                8 * static_cast<int>(sizeof(K)), o);
     else
-      return carry::sort_keys(t, b, static_cast<const K*>(kin.ptr), kout.ptr, n, 0, 8 * static_cast<int>(sizeof(K)), o);
+      return carry::sort_keys(t, b, static_cast<const K*>(kin.ptr), kout, n, 0, 8 * static_cast<int>(sizeof(K)), o);
   };
-  auto cub_call = [&](void* t, std::size_t& b, bool wide) {
+  // ref: the check's reference buffers; else the current output set, as carry's calls
+  auto cub_call = [&](void* t, std::size_t& b, bool wide, bool ref = false) {
+    K* kout = ref ? kref.ptr : kouts[set].ptr;
+    V* vout = ref ? vref.ptr : vouts[set].ptr;
     if constexpr (pairs)
-      return cub_radix_pairs(t, b, kin.ptr, kref.ptr, vin.ptr, vref.ptr, n, 0, 8 * static_cast<int>(sizeof(K)), false, wide, 0);
+      return cub_radix_pairs(t, b, kin.ptr, kout, vin.ptr, vout, n, 0, 8 * static_cast<int>(sizeof(K)), false, wide, 0);
     else
-      return cub_radix_keys(t, b, kin.ptr, kref.ptr, n, 0, 8 * static_cast<int>(sizeof(K)), false, wide, 0);
+      return cub_radix_keys(t, b, kin.ptr, kout, n, 0, 8 * static_cast<int>(sizeof(K)), false, wide, 0);
+  };
+  // one timed call on the current set, then the next set
+  auto rotating = [&](auto&& call) {
+    return [&, call] {
+      call();
+      set = (set + 1) % out_sets;
+    };
   };
   std::size_t need = 0;
   for (A a : {A::automatic, A::three_kernel}) {
@@ -92,15 +111,15 @@ void bench_sort(const std::string& op, const char* type, const std::vector<K>& k
   auto& temp = temp_of(need);
   // ---- check once, bitwise against CUB ----
   std::size_t b = need;
-  CARRY_CUDA_OR_DIE(cub_call(temp.ptr, b, n > INT_MAX));
+  CARRY_CUDA_OR_DIE(cub_call(temp.ptr, b, n > INT_MAX, true));
   for (A a : {A::automatic, A::three_kernel}) {
     if (a == A::three_kernel && !with_three) continue;
     b = need;
     CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, 0xFF, need));
     CARRY_CUDA_OR_DIE(carry_call(temp.ptr, b, a));
     CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-    bool same = same_bits(kout.download(un), kref.download(un));
-    if constexpr (pairs) same = same && same_bits(vout.download(un), vref.download(un));
+    bool same = same_bits(kouts[set].download(un), kref.download(un));
+    if constexpr (pairs) same = same && same_bits(vouts[set].download(un), vref.download(un));
     if (!same) {
       std::fprintf(stderr, "MISMATCH: %s %s at n = %lld\n", op.c_str(), a == A::automatic ? "carry" : "carry three_kernel",
                    static_cast<long long>(n));
@@ -110,21 +129,22 @@ void bench_sort(const std::string& op, const char* type, const std::vector<K>& k
   // ---- time ----
   const double item = static_cast<double>(sizeof(K) + (pairs ? sizeof(V) : 0));
   const int passes = static_cast<int>(sizeof(K));
-  auto t_carry = [&](A a) {
-    return median_event_us_after(cold, [&] { std::size_t t = need; CARRY_CUDA_OR_DIE(carry_call(temp.ptr, t, a)); }, reps, true);
+  auto timed = [&](auto&& call) {
+    set = 0;
+    return median_event_us_after(cold, rotating(call), reps, true);
   };
+  auto t_carry = [&](A a) { return timed([&, a] { std::size_t t = need; CARRY_CUDA_OR_DIE(carry_call(temp.ptr, t, a)); }); };
   rows.push_back({op, "carry", type, n, t_carry(A::automatic), sizeof(K) + passes * 2.0 * item});
   if (with_three) rows.push_back({op, "carry three_kernel", type, n, t_carry(A::three_kernel), passes * (sizeof(K) + 2.0 * item)});
   for (bool wide : {false, true}) {
     if (!wide && n > INT_MAX) continue;
     rows.push_back({op, wide ? "cub (int64 n)" : "cub (int n)", type, n,
-                    median_event_us_after(cold, [&] { std::size_t t = need; CARRY_CUDA_OR_DIE(cub_call(temp.ptr, t, wide)); }, reps, true),
-                    0.0});
+                    timed([&, wide] { std::size_t t = need; CARRY_CUDA_OR_DIE(cub_call(temp.ptr, t, wide)); }), 0.0});
   }
-  rows.push_back({op, "memcpy", type, n, median_event_us_after(cold, [&] {
-                    CARRY_CUDA_OR_DIE(cudaMemcpyAsync(kout.ptr, kin.ptr, un * sizeof(K), cudaMemcpyDeviceToDevice));
-                    if (pairs) CARRY_CUDA_OR_DIE(cudaMemcpyAsync(vout.ptr, vin.ptr, un * sizeof(V), cudaMemcpyDeviceToDevice));
-                  }, reps, true), 2.0 * item});
+  rows.push_back({op, "memcpy", type, n, timed([&] {
+                    CARRY_CUDA_OR_DIE(cudaMemcpyAsync(kouts[set].ptr, kin.ptr, un * sizeof(K), cudaMemcpyDeviceToDevice));
+                    if (pairs) CARRY_CUDA_OR_DIE(cudaMemcpyAsync(vouts[set].ptr, vin.ptr, un * sizeof(V), cudaMemcpyDeviceToDevice));
+                  }), 2.0 * item});
 }
 
 } // namespace
