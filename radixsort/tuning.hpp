@@ -337,6 +337,16 @@ constexpr int static_shared_max = 48 * 1024;
 ///   - both: u32/u32 2886-2902.
 /// So the values' load latency is not what holds the pairs pass back, and an evict-first hint on the
 /// reads costs more than it saves the scatter's partially written lines.
+/// Measured and removed (eighteenth session, h100-probe-variants-hints.txt: carry_probe_outputs built
+/// with each knob, u32 keys sorted into 4 separately allocated outputs, two rounds, CUB into the same
+/// outputs in the same runs), means of 8 medians, base 5654 / 1409 / 394.5 us at 2^28 / 2^26 / 2^24:
+///   - key loads with an L2 evict-first policy (createpolicy + ld.global.L2::cache_hint, L1 as plain
+///     loads): 5719 / 1439 / 401.6 (1-2 % slower, as the .cs loads above);
+///   - the next pass's look-back words zeroed with an evict-first policy: 5641 / 1411 / 392.1 (level);
+///   - the scattered keys stored with an L2 evict-last policy: 5594 / 1409 / 392.0 (1 % faster at 2^28
+///     only; not adopted: evict-last lines would outlive the call in the caller's L2).
+/// None removed the dependence of a pass's time on where its output lies (NOTES.md, eighteenth session:
+/// one of the four outputs stays 3 % slower in every variant).
 
 /// Words a onesweep look-back thread reads a round trip (lookback::look_back_chain's WINDOW), keys-only
 /// kernels (the persistent ones); pairs read 1. Nsight Compute of the 8806bdc pass (above) counted 11.6
