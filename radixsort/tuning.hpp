@@ -211,6 +211,37 @@ constexpr int onesweep_min_blocks = !HAS_VALUES            ? (KEY_BYTES <= 4 ? C
                                     : VALUE_BYTES > 8 || KEY_BYTES > 8 ? CARRY_RADIX_MIN_BLOCKS_PAIRS16
                                                                        : CARRY_RADIX_MIN_BLOCKS_PAIRS;
 
+/// Wide tiles for large inputs of 4-byte keys (keys only): blocks of CARRY_RADIX_WIDE_THREADS_KEYS4 (384)
+/// threads x the large tile's items (24: 9216 keys, placed, dynamic shared memory), 2 blocks an SM
+/// (CARRY_RADIX_MIN_BLOCKS_WIDE), for inputs of at least 2^CARRY_RADIX_WIDE_MIN_LOG2 keys; smaller
+/// inputs keep 256 x 24. Measured (eighteenth session; carry_probe_outputs, u32 keys sorted into 4-6
+/// separately allocated outputs, CUB into the same outputs in the same runs, means of the medians;
+/// h100-probe-variants-wide.txt), 384 x 24 against 256 x 24:
+///   - 2^28 5459 / 5484 us against 5560 / 5642 (two runs: 1.012-1.016x CUB against 0.984-0.999x), and the
+///     output that was 3 % slower for 256 x 24 is 1 % slower for 384 x 24 (5517-5551 against 5744-5820);
+///   - 2^27 2784 against 2884 us; 2^26 1407-1416 against 1409-1416; 2^23-2^24 level (393 against 392);
+///   - 2^22 144.8 against 142.2 us, 2^19 64.5 against 57.9 (fewer tiles than the SMs' slots), 2^20-2^21
+///     1-3 % faster;
+///   - 384 x 28 and 384 x 32: 2^28 5486 and 5720 us, 2^24 414.5 and 448.8 (slower).
+/// So from 2^25 (level at 2^23-2^26, faster above; the threshold is where it cannot lose).
+#ifndef CARRY_RADIX_WIDE_THREADS_KEYS4
+#define CARRY_RADIX_WIDE_THREADS_KEYS4 384
+#endif
+#ifndef CARRY_RADIX_WIDE_MIN_LOG2
+#define CARRY_RADIX_WIDE_MIN_LOG2 25
+#endif
+#ifndef CARRY_RADIX_MIN_BLOCKS_WIDE
+#define CARRY_RADIX_MIN_BLOCKS_WIDE 2
+#endif
+/// The wide tile's threads for keys of KEY_BYTES (0: no wide tile; only 4-byte keys without values).
+template <bool HAS_VALUES, int KEY_BYTES>
+constexpr int wide_threads = !HAS_VALUES && KEY_BYTES == 4 ? CARRY_RADIX_WIDE_THREADS_KEYS4 : 0;
+constexpr std::int64_t wide_min_n = std::int64_t{1} << CARRY_RADIX_WIDE_MIN_LOG2;
+constexpr int wide_min_blocks = CARRY_RADIX_MIN_BLOCKS_WIDE;
+static_assert(CARRY_RADIX_WIDE_THREADS_KEYS4 % 32 == 0 && CARRY_RADIX_WIDE_THREADS_KEYS4 >= 256 &&
+                  CARRY_RADIX_WIDE_THREADS_KEYS4 <= 1024,
+              "carry: wide onesweep blocks are whole warps, at least one thread a digit");
+
 /// How the multisplit's lanes find the others of their digit (block::peer_method): CARRY_RADIX_PEERS=0/1/2
 /// (match_any, ballot, atomic_or). With load/store counts, u32 keys at 2^26 took 4304 / 3585 / 3079 us,
 /// CUB 1440 (h100-tune-radix.log; again in h100-tune-radix-7f01b2b.log: 2920 / 2484 against 2067).

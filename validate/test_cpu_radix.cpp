@@ -427,6 +427,14 @@ TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and p
   STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<true, 8, 8>, rt::onesweep_threads<true, 8>, rt::items<8, true>(), 8, true, false));
   STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<true, 4, 16>, rt::onesweep_threads<true, 16>, rt::items<16, true>(), 16, true,
                          false));
+  // the wide tile of large 4-byte keys-only inputs: 384 x 24 placed, past 48 KB (dynamic), 2 an SM
+  STATIC_REQUIRE(fits_dynamic(rt::wide_threads<false, 4>, rt::items<4>(), 4, false, rt::placed_stage<false, true, 4>));
+  STATIC_REQUIRE(sm_fits(rt::wide_min_blocks, rt::wide_threads<false, 4>, rt::items<4>(), 4, false,
+                         rt::placed_stage<false, true, 4>));
+  STATIC_REQUIRE(rt::wide_threads<false, 4> % 32 == 0 && rt::wide_threads<false, 4> >= rt::radix);
+  STATIC_REQUIRE(rt::wide_threads<true, 4> == 0); // pairs, other key widths: no wide tile
+  STATIC_REQUIRE(rt::wide_threads<false, 2> == 0);
+  STATIC_REQUIRE(rt::wide_threads<false, 8> == 0);
 }
 
 TEST_CASE("radix tile forms: whole and padded tiles by one rule", "[radix]") {
@@ -445,6 +453,19 @@ TEST_CASE("radix tile forms: whole and padded tiles by one rule", "[radix]") {
   STATIC_REQUIRE(rt::padded_partial_tiles<true, 8> == (CARRY_RADIX_PADDED_PAIRS != 0 && 8 <= CARRY_RADIX_WHOLE_PAIR_BYTES));
   STATIC_REQUIRE(rt::padded_partial_tiles<true, 4, 4> == (CARRY_RADIX_PADDED_PAIRS != 0));
   STATIC_REQUIRE(rt::whole_tiles<true, 4, 16> == (16 <= CARRY_RADIX_WHOLE_PAIR_BYTES && CARRY_RADIX_WHOLE_PAIRS != 0));
+}
+
+TEST_CASE("radix onesweep tiles: wide blocks for large inputs of 4-byte keys", "[radix]") {
+  using carry::radix_detail::onesweep_threads_for;
+  constexpr std::int64_t m = std::int64_t{1} << 25;
+  REQUIRE(onesweep_threads_for(m, 24, 24, 256, 384, m) == 384);          // at the threshold
+  REQUIRE(onesweep_threads_for(m - 1, 24, 24, 256, 384, m) == 256);      // below it
+  REQUIRE(onesweep_threads_for(std::int64_t{1} << 40, 8, 24, 256, 384, m) == 256); // the mid tile keeps its blocks
+  REQUIRE(onesweep_threads_for(std::int64_t{1} << 40, 24, 24, 256, 0, m) == 256);  // no wide tile
+  REQUIRE(onesweep_threads_for(std::int64_t{1} << 40, 24, 24, 384, 384, m) == 384); // wide == the tile's own
+  STATIC_REQUIRE(onesweep_threads_for(std::int64_t{1} << 30, 24, 24, 256, 384, std::int64_t{1} << 30) == 384);
+  // the threshold lies above the mid-size tiles, so a wide tile is always a large one
+  STATIC_REQUIRE(carry::radix_tuning::wide_min_n > carry::radix_tuning::mid_items_max_n);
 }
 
 TEST_CASE("radix onesweep tiles: shorter tiles up to the mid-size limit", "[radix]") {

@@ -66,9 +66,12 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
       return e;
   constexpr int mid_items = radix_tuning::mid_items<shape::widest>();
   const int onesweep_items_ = onesweep_items(nn, shape::items, mid_items, radix_tuning::mid_items_max_n);
+  constexpr int wide_threads = radix_tuning::wide_threads<HAS_VALUES, sizeof(K)>;
+  const int onesweep_threads_ =
+      onesweep_threads_for(nn, onesweep_items_, shape::items, shape::threads, wide_threads, radix_tuning::wide_min_n);
   const std::int64_t tile_items = path == sort_path::three_kernel ? three_shape<K, V>::tile_items
                                   : path == sort_path::cluster    ? cshape::tile_items
-                                                                  : std::int64_t{shape::threads} * onesweep_items_;
+                                                                  : std::int64_t{onesweep_threads_} * onesweep_items_;
   const sort_layout layout = make_sort_layout(path, nn, passes, tile_items, sizeof(K), HAS_VALUES ? sizeof(V) : 0,
                                               kb.double_buffer, three.grid, scan_bytes);
   if (d_temp_storage == nullptr) {
@@ -165,21 +168,30 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     radix_histogram_kernel<hthreads, K><<<grid, hthreads, 0, stream>>>(kb.in, h, hist, control, bases);
     if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
   }
-  // ---- one pass per digit, in tiles of onesweep_items_ (the mid-size tile or the large one) ----
-  const auto run_passes = [&](auto items) {
+  // ---- one pass per digit, in tiles of onesweep_threads_ x onesweep_items_ (the mid-size tile, the
+  // large one, or for large inputs of 4-byte keys the wide one) ----
+  const auto run_passes = [&](auto items, auto threads) {
     for (int p = 0; p < passes; ++p) {
       const radix_digit<K> digit{pass_digit(begin_bit, end_bit, p, radix_tuning::digit_bits, descending)};
-      if (const cudaError_t e = launch_onesweep_pass<HAS_VALUES, decltype(items)::value>(
+      if (const cudaError_t e = launch_onesweep_pass<HAS_VALUES, decltype(items)::value, decltype(threads)::value>(
               d_temp_storage, layout, p, passes, digit, kb, vb, control, bases, lim.sms, stream, radix_tuning::pdl);
           e != cudaSuccess)
         return e;
     }
     return cudaSuccess;
   };
-  if (const cudaError_t e = onesweep_items_ == shape::items ? run_passes(std::integral_constant<int, shape::items>{})
-                                                             : run_passes(std::integral_constant<int, mid_items>{});
-      e != cudaSuccess)
-    return e;
+  using large = std::integral_constant<int, shape::items>;
+  using tile_threads = std::integral_constant<int, 0>; // tile_shape's
+  cudaError_t passes_done = cudaSuccess;
+  if constexpr (wide_threads > 0 && wide_threads != shape::threads) {
+    if (onesweep_threads_ == wide_threads) passes_done = run_passes(large{}, std::integral_constant<int, wide_threads>{});
+    else passes_done = onesweep_items_ == shape::items ? run_passes(large{}, tile_threads{})
+                                                       : run_passes(std::integral_constant<int, mid_items>{}, tile_threads{});
+  } else {
+    passes_done = onesweep_items_ == shape::items ? run_passes(large{}, tile_threads{})
+                                                  : run_passes(std::integral_constant<int, mid_items>{}, tile_threads{});
+  }
+  if (passes_done != cudaSuccess) return passes_done;
   // ---- the result where the caller expects it (after the last pass, its programmatic dependent) ----
   if (const cudaError_t e = lookback::launch_after(finish_copy_kernel<HAS_VALUES, K, V>, dim3(copy_blocks(nn)), dim3(256),
                                                    stream, radix_tuning::pdl, kb, vb,

@@ -125,11 +125,19 @@ __device__ __forceinline__ void onesweep_tile(
                                   vdst);
 }
 
-/// The shared memory of a onesweep tile of ITEMS a thread (the large tile shape places keys: places_keys).
-template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
+/// The shared memory of a onesweep tile of THREADS x ITEMS (the large tile shape places keys: places_keys).
+/// THREADS: tile_shape's, or the wide tile's (radix_tuning::wide_threads).
+template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int THREADS = tile_shape<K, V>::threads>
 using onesweep_storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts,
                                              places_keys<HAS_VALUES, Digit, ITEMS == tile_shape<K, V>::items, sizeof(K)>,
-                                             tile_shape<K, V>::threads>;
+                                             THREADS>;
+
+/// Blocks an SM a onesweep kernel of THREADS threads must allow: tile_shape's blocks radix_tuning::
+/// onesweep_min_blocks, the wide tile's radix_tuning::wide_min_blocks.
+template <bool HAS_VALUES, class K, class V, int THREADS>
+constexpr int pass_min_blocks = THREADS == tile_shape<K, V>::threads
+                                    ? radix_tuning::onesweep_min_blocks<HAS_VALUES, sizeof(K), sizeof(V)>
+                                    : radix_tuning::wide_min_blocks;
 
 /// Pass kernel. `Digit`: bin_of(key) in [0, 256), the pass's digit (radix_digit: a radix sort pass;
 /// apps' bin_digit: bin_by_key's one pass). A block whose pass the histogram marked skipped returns at
@@ -138,12 +146,11 @@ using onesweep_storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, rad
 /// grid of one wave: a skipped pass costs one wave of blocks that exit, not one block a tile). With
 /// whole_form (radix_tuning::whole_tiles) a whole tile runs onesweep_tile's FULL form; the input's last (partial) tile,
 /// and every tile without whole_form, the other (padded or checked: padded_form).
-template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
-__global__ void __launch_bounds__(tile_shape<K, V>::threads,
-                                  radix_tuning::onesweep_min_blocks<HAS_VALUES, sizeof(K), sizeof(V)>)
+template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int THREADS = tile_shape<K, V>::threads>
+__global__ void __launch_bounds__(THREADS, (pass_min_blocks<HAS_VALUES, K, V, THREADS>))
     onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, Digit digit, const sort_control* control,
                     std::uint64_t* bases) {
-  using storage = onesweep_storage<ITEMS, HAS_VALUES, K, V, Digit>;
+  using storage = onesweep_storage<ITEMS, HAS_VALUES, K, V, Digit, THREADS>;
   // the tile's storage: static, or dynamic when it passes 48 KB (dynamic_tile_storage; the launch asks for it)
   constexpr bool dynamic = dynamic_tile_storage<storage>;
   __shared__ std::conditional_t<dynamic, char, storage> static_ts;
@@ -195,15 +202,17 @@ __global__ void __launch_bounds__(tile_shape<K, V>::threads,
 /// before (alternate), or prepared for the launch), taking control's skip mask and the bases the
 /// histogram left. `pdl`: the stream's last work is a kernel of this call that allows dependents (the
 /// histogram, the pass before), so a launch without a prepare step may be its programmatic dependent.
-/// The radix sort's passes and bin_by_key's one pass alike.
-template <bool HAS_VALUES, int ITEMS = 0, class K, class V, class Digit>
+/// The radix sort's passes and bin_by_key's one pass alike. THREADS: the blocks' threads (0: tile_shape's;
+/// the wide tile's radix_tuning::wide_threads).
+template <bool HAS_VALUES, int ITEMS = 0, int THREADS = 0, class K, class V, class Digit>
 cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout, int p, int passes, const Digit& digit,
                                  const pass_buffers<K>& kb, const pass_buffers<V>& vb, const sort_control* control,
                                  std::uint64_t* bases, int sms, cudaStream_t stream, bool pdl = false) {
   constexpr int items = ITEMS > 0 ? ITEMS : tile_shape<K, V>::items;
-  auto* kernel = onesweep_kernel<items, HAS_VALUES, K, V, Digit>;
+  constexpr int threads = THREADS > 0 ? THREADS : tile_shape<K, V>::threads;
+  auto* kernel = onesweep_kernel<items, HAS_VALUES, K, V, Digit, threads>;
   // ---- a tile storage past 48 KB is dynamic shared memory: the kernel's limit, once per device ----
-  using storage = onesweep_storage<items, HAS_VALUES, K, V, Digit>;
+  using storage = onesweep_storage<items, HAS_VALUES, K, V, Digit, threads>;
   constexpr std::size_t smem = dynamic_tile_storage<storage> ? sizeof(storage) : 0;
   if constexpr (smem > 0) {
     if (const cudaError_t e = detail::set_once<detail::smem_tag<storage>>(
@@ -226,8 +235,8 @@ cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout
     a.alternate = layout.alternate, a.set_bytes = layout.state_set_bytes;
     const dim3 grid(static_cast<unsigned>(
         onesweep_grid(a.portion_tiles, radix_tuning::persistent_onesweep<HAS_VALUES>, sms,
-                      radix_tuning::onesweep_min_blocks<HAS_VALUES, sizeof(K), sizeof(V)>))),
-        block(tile_shape<K, V>::threads);
+                      pass_min_blocks<HAS_VALUES, K, V, threads>))),
+        block(threads);
     cudaError_t e;
     if (layout.clear_once || layout.alternate) {
       e = lookback::launch_after_smem(kernel, grid, block, smem, stream, pdl, kb, vb, a, digit, control, bases);

@@ -53,6 +53,16 @@ CARRY_HD constexpr int onesweep_items(std::int64_t n, int items, int mid_items, 
   return mid_items > 0 && n <= mid_max_n ? mid_items : items;
 }
 
+/// Threads of the onesweep blocks for n keys: `wide_threads` (radix_tuning::wide_threads, when > 0 and not
+/// `threads`) for the large tiles (`items` == `large_items`) of inputs of at least `wide_min_n` keys,
+/// `threads` otherwise.
+///   n 2^26, items 24 (large), threads 256, wide 384, wide_min_n 2^25 -> 384;  n 2^24 -> 256;
+///   items 8 (the mid tile) -> 256;  wide 0 -> 256
+CARRY_HD constexpr int onesweep_threads_for(std::int64_t n, int items, int large_items, int threads, int wide_threads,
+                                            std::int64_t wide_min_n) {
+  return wide_threads > 0 && wide_threads != threads && items == large_items && n >= wide_min_n ? wide_threads : threads;
+}
+
 /// Tiles of one onesweep launch (a portion): the largest whole number of tiles within portion_items_max.
 CARRY_HD constexpr std::int64_t portion_tiles(std::int64_t tile_items) {
   return radix_tuning::portion_items_max / tile_items;

@@ -1,18 +1,25 @@
-// Sanitizer target for the large u32/u32 pairs onesweep tile (384 x 24): sorts n pairs through the
-// onesweep path (temp storage 0xFF first) and checks keys and values against std::stable_sort.
-// usage: carry_probe_race_pairs n...   (build with -DCARRY_RADIX_MID_MAX_LOG2=14 so that n > 2^14 takes
-// the large tile; run under compute-sanitizer --tool racecheck / memcheck)
+// Sanitizer target for the large onesweep tiles: sorts n u32/u32 pairs (384 x 24) or, after the
+// argument `keys`, n u32 keys (the wide tile, 384 x 24) through the onesweep path (temp storage 0xFF
+// first) and checks them against std::stable_sort.
+// usage: carry_probe_race [keys] n...   (built with -DCARRY_RADIX_MID_MAX_LOG2=14 and
+// -DCARRY_RADIX_WIDE_MIN_LOG2=15 so that these sizes take the large tiles; run under compute-sanitizer)
 #include <carry/radixsort/device_radix_sort.cuh>
 #include <algorithm>
 #include <cstdio>
 #include <cstdlib>
 #include <numeric>
 #include <random>
+#include <string>
 #include <vector>
 
 int main(int argc, char** argv) {
   int failures = 0;
+  bool keys_only = false;
   for (int a = 1; a < argc; ++a) {
+    if (std::string(argv[a]) == "keys") {
+      keys_only = true;
+      continue;
+    }
     const long n = std::atol(argv[a]);
     std::vector<unsigned> k(n), v(n);
     std::mt19937 rng(static_cast<unsigned>(n));
@@ -27,19 +34,24 @@ int main(int argc, char** argv) {
     carry::radix_sort_options opt;
     opt.algorithm = carry::radix_sort_algorithm::onesweep;
     std::size_t bytes = 0;
-    carry::sort_pairs(nullptr, bytes, static_cast<const unsigned*>(ki), ko, static_cast<const unsigned*>(vi), vo, n, 0, 32, opt);
+    auto sort = [&](void* t) {
+      return keys_only ? carry::sort_keys(t, bytes, static_cast<const unsigned*>(ki), ko, n, 0, 32, opt)
+                       : carry::sort_pairs(t, bytes, static_cast<const unsigned*>(ki), ko, static_cast<const unsigned*>(vi),
+                                           vo, n, 0, 32, opt);
+    };
+    sort(nullptr);
     void* temp;
     cudaMalloc(&temp, bytes);
     cudaMemset(temp, 0xFF, bytes);
-    const cudaError_t e =
-        carry::sort_pairs(temp, bytes, static_cast<const unsigned*>(ki), ko, static_cast<const unsigned*>(vi), vo, n, 0, 32, opt);
+    const cudaError_t e = sort(temp);
     cudaDeviceSynchronize();
     std::vector<unsigned> gk(n), gv(n);
     cudaMemcpy(gk.data(), ko, n * 4, cudaMemcpyDeviceToHost);
     cudaMemcpy(gv.data(), vo, n * 4, cudaMemcpyDeviceToHost);
     long bad = 0;
-    for (long i = 0; i < n; ++i) bad += gk[i] != k[order[i]] || gv[i] != v[order[i]];
-    std::printf("n %ld: %s, %ld of %ld pairs differ from std::stable_sort\n", n, cudaGetErrorString(e), bad, n);
+    for (long i = 0; i < n; ++i) bad += gk[i] != k[order[i]] || (!keys_only && gv[i] != v[order[i]]);
+    std::printf("n %ld %s: %s, %ld of %ld differ from std::stable_sort\n", n, keys_only ? "keys" : "pairs",
+                cudaGetErrorString(e), bad, n);
     failures += bad != 0 || e != cudaSuccess;
     cudaFree(ki), cudaFree(ko), cudaFree(vi), cudaFree(vo), cudaFree(temp);
   }
