@@ -218,12 +218,16 @@ constexpr int onesweep_min_blocks = !HAS_VALUES            ? (KEY_BYTES <= 4 ? C
 /// separately allocated outputs, CUB into the same outputs in the same runs, means of the medians;
 /// h100-probe-variants-wide.txt), 384 x 24 against 256 x 24:
 ///   - 2^28 5459 / 5484 us against 5560 / 5642 (two runs: 1.012-1.016x CUB against 0.984-0.999x), and the
-///     output that was 3 % slower for 256 x 24 is 1 % slower for 384 x 24 (5517-5551 against 5744-5820);
+///     slowest output sits 1.4-1.7 % above the others for 384 x 24 (5517-5551 us) against 4.3-4.5 % for
+///     256 x 24 (5744-5820);
 ///   - 2^27 2784 against 2884 us; 2^26 1407-1416 against 1409-1416; 2^23-2^24 level (393 against 392);
 ///   - 2^22 144.8 against 142.2 us, 2^19 64.5 against 57.9 (fewer tiles than the SMs' slots), 2^20-2^21
 ///     1-3 % faster;
 ///   - 384 x 28 and 384 x 32: 2^28 5486 and 5720 us, 2^24 414.5 and 448.8 (slower).
-/// So from 2^25 (level at 2^23-2^26, faster above; the threshold is where it cannot lose).
+/// So from 2^25 (level at 2^23-2^26, faster above; the threshold is where it cannot lose). The
+/// benchmark at 552e4b0 (h100-radix-keys-552e4b0.txt against h100-radix.txt at 3632a61): u32 keys 2^28
+/// 5675 -> 5481 us (0.975x -> 1.009x CUB), f32 5827 -> 5733 (1.00x -> 1.016x); 2^26 u32 1407 -> 1398,
+/// f32 1458 -> 1479 (one run each).
 #ifndef CARRY_RADIX_WIDE_THREADS_KEYS4
 #define CARRY_RADIX_WIDE_THREADS_KEYS4 384
 #endif
