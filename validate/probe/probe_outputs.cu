@@ -10,24 +10,17 @@
 #include <thread>
 #include <vector>
 
+#include "common/timing.cuh"
+
 int gap_ms = 0;
+/// Median of `reps` event-timed calls (the shared timer: 3 warm-ups; an idle gap of gap_ms before each).
 template <class F>
-float median_us(F&& f, int reps) {
-  cudaEvent_t a, b;
-  cudaEventCreate(&a), cudaEventCreate(&b);
-  std::vector<float> t;
-  for (int r = 0; r < reps + 1; ++r) {
-    if (gap_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(gap_ms));
-    cudaEventRecord(a);
-    f();
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, a, b);
-    if (r > 0) t.push_back(ms * 1000);
-  }
-  std::sort(t.begin(), t.end());
-  return t[t.size() / 2];
+double median_us(F&& f, int reps) {
+  return carry_validate::median_event_us_after(
+      [](int) {
+        if (gap_ms > 0) std::this_thread::sleep_for(std::chrono::milliseconds(gap_ms));
+      },
+      f, reps);
 }
 
 int main(int argc, char** argv) {
@@ -51,8 +44,8 @@ int main(int argc, char** argv) {
   cudaMalloc(&temp, bytes);
   for (int i = 0; i < nbuf; ++i) {
     std::size_t b = bytes;
-    const float c = median_us([&] { carry::sort_keys(temp, b, static_cast<const unsigned*>(in), outs[i], n, 0, 32); }, reps);
-    const float k = median_us([&] {
+    const double c = median_us([&] { carry::sort_keys(temp, b, static_cast<const unsigned*>(in), outs[i], n, 0, 32); }, reps);
+    const double k = median_us([&] {
       cub::DeviceRadixSort::SortKeys(temp, b, static_cast<const unsigned*>(in), outs[i], static_cast<std::int64_t>(n), 0, 32);
     }, reps);
     std::printf("gap %d ms out %d (%p): carry %.1f us, cub %.1f us, ratio %.3f\n", gap_ms, i, static_cast<void*>(outs[i]), c, k, k / c);

@@ -8,6 +8,8 @@
 #include <random>
 #include <vector>
 
+#include "common/timing.cuh"
+
 int main(int argc, char** argv) {
   const long n = argc > 1 ? std::atol(argv[1]) : (1L << 28);
   const int end_bit = argc > 2 ? std::atoi(argv[2]) : 32;
@@ -26,26 +28,19 @@ int main(int argc, char** argv) {
   char* temp_base;
   cudaMalloc(&temp_base, bytes + temp_off);
   void* temp = temp_base + temp_off;
-  cudaEvent_t a, b;
-  cudaEventCreate(&a), cudaEventCreate(&b);
-  std::vector<float> t;
-  for (int r = 0; r < reps + 1; ++r) {
-    cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice); // the double-buffer form overwrites it
-    cudaEventRecord(a);
-    if (db) {
-      carry::double_buffer<unsigned> d(in, out);
-      carry::sort_keys(temp, bytes, d, n, 0, end_bit);
-    } else {
-      carry::sort_keys(temp, bytes, static_cast<const unsigned*>(in), out, n, 0, end_bit);
-    }
-    cudaEventRecord(b);
-    cudaEventSynchronize(b);
-    float ms = 0;
-    cudaEventElapsedTime(&ms, a, b);
-    if (r > 0) t.push_back(ms * 1000);
-  }
-  std::sort(t.begin(), t.end());
+  // the shared timer; the input is uploaded again before each timed call (the double-buffer form sorts it in place)
+  const double median = carry_validate::median_event_us_after(
+      [&](int) { cudaMemcpy(in, h.data(), n * 4, cudaMemcpyHostToDevice); },
+      [&] {
+        if (db) {
+          carry::double_buffer<unsigned> d(in, out);
+          carry::sort_keys(temp, bytes, d, n, 0, end_bit);
+        } else {
+          carry::sort_keys(temp, bytes, static_cast<const unsigned*>(in), out, n, 0, end_bit);
+        }
+      },
+      reps);
   std::printf("probe n %ld bits %d out_off %ld temp_off %ld db %d: median %.1f us (%s)\n", n, end_bit, out_off, temp_off,
-              db, t[t.size() / 2], cudaGetErrorString(cudaGetLastError()));
+              db, median, cudaGetErrorString(cudaGetLastError()));
   return 0;
 }

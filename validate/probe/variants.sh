@@ -5,7 +5,7 @@ set -u
 mkdir -p /tmp/inc && ln -sfn "$PWD" /tmp/inc/carry
 for v in $VARIANTS; do
   n=${v%%:*} f=${v#*:}
-  nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I/tmp/inc ${f//,/ } validate/probe/probe_outputs.cu -o /tmp/po_$n &
+  nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I/tmp/inc -Ivalidate ${f//,/ } validate/probe/probe_outputs.cu -o /tmp/po_$n &
 done
 wait
 : >"$OUT/variants.txt"
