@@ -31,6 +31,10 @@ void pairs_case(std::int64_t max_n, key_dist d = key_dist::uniform) {
   }
 }
 
+} // namespace
+
+// (a named namespace: a helper type of an unnamed one whose member is never called draws nvcc's #177)
+namespace form_checks {
 // Which onesweep kernels rank whole tiles and pad the last one (radix_detail::whole_form / padded_form):
 // keys of up to 4 bytes, the sort's pairs of up to 4-byte keys and values, and not a pass whose digits
 // are held (bin_by_key's, a Digit without `recompute`).
@@ -49,7 +53,7 @@ static_assert(!rd::padded_form<true, std::uint32_t, std::uint32_t, held_digit>);
 static_assert(rd::whole_form<false, std::uint32_t, rd::null_value, held_digit> == rt::whole_tiles<false, 4>);
 static_assert(!rd::whole_form<true, std::uint64_t, std::uint64_t, rd::radix_digit<std::uint64_t>> ||
               8 <= CARRY_RADIX_WHOLE_PAIR_BYTES);
-} // namespace
+} // namespace form_checks
 
 TEST_CASE("sort_pairs u32 keys with values of 1, 2, 4, 8, 12 and 16 bytes", "[radix]") {
   pairs_case<std::uint32_t, std::uint32_t>(std::int64_t{1} << 21);

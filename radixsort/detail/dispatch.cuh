@@ -182,15 +182,16 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   };
   using large = std::integral_constant<int, shape::items>;
   using tile_threads = std::integral_constant<int, 0>; // tile_shape's
-  cudaError_t passes_done = cudaSuccess;
-  if constexpr (wide_threads > 0 && wide_threads != shape::threads) {
-    if (onesweep_threads_ == wide_threads) passes_done = run_passes(large{}, std::integral_constant<int, wide_threads>{});
-    else passes_done = onesweep_items_ == shape::items ? run_passes(large{}, tile_threads{})
-                                                       : run_passes(std::integral_constant<int, mid_items>{}, tile_threads{});
-  } else {
-    passes_done = onesweep_items_ == shape::items ? run_passes(large{}, tile_threads{})
-                                                  : run_passes(std::integral_constant<int, mid_items>{}, tile_threads{});
-  }
+  const auto run_tile_passes = [&] {
+    return onesweep_items_ == shape::items ? run_passes(large{}, tile_threads{})
+                                           : run_passes(std::integral_constant<int, mid_items>{}, tile_threads{});
+  };
+  cudaError_t passes_done;
+  if constexpr (wide_threads > 0 && wide_threads != shape::threads) // the wide kernel only where it can run
+    passes_done = onesweep_threads_ == wide_threads ? run_passes(large{}, std::integral_constant<int, wide_threads>{})
+                                                    : run_tile_passes();
+  else
+    passes_done = run_tile_passes();
   if (passes_done != cudaSuccess) return passes_done;
   // ---- the result where the caller expects it (after the last pass, its programmatic dependent) ----
   if (const cudaError_t e = lookback::launch_after(finish_copy_kernel<HAS_VALUES, K, V>, dim3(copy_blocks(nn)), dim3(256),

@@ -59,7 +59,6 @@ void bench_sort(const std::string& op, const char* type, const std::vector<K>& k
   std::vector<device_buffer<K>> kouts;
   std::vector<device_buffer<V>> vouts;
   for (int i = 0; i < out_sets; ++i) kouts.emplace_back(un), vouts.emplace_back(pairs ? un : 0);
-  int set = 0; // the output set of the next call; each timed implementation starts at set 0
   kin.upload(keys);
   if constexpr (pairs) {
     const auto bytes = random_bits<unsigned char>(un * sizeof(V), 3);
@@ -68,82 +67,73 @@ void bench_sort(const std::string& op, const char* type, const std::vector<K>& k
     vin.upload(v);
   }
   device_buffer<unsigned char> flush(std::size_t{192} << 20);
-  auto cold = [&](int r) { CARRY_CUDA_OR_DIE(cudaMemsetAsync(flush.ptr, r & 0xff, flush.n)); };
-  auto carry_call = [&](void* t, std::size_t& b, A a) {
+  const l2_flush cold{flush.ptr, flush.n};
+  // s: the output set a call writes (carry's, CUB's and the copy's timed calls alike); CUB's check
+  // writes the reference buffers (s < 0)
+  auto carry_call = [&](void* t, std::size_t& b, A a, int s) {
     carry::radix_sort_options o;
     o.algorithm = a;
-    K* kout = kouts[set].ptr;
-    V* vout = vouts[set].ptr;
     if constexpr (pairs)
-      return carry::sort_pairs(t, b, static_cast<const K*>(kin.ptr), kout, static_cast<const V*>(vin.ptr), vout, n, 0,
-                               8 * static_cast<int>(sizeof(K)), o);
+      return carry::sort_pairs(t, b, static_cast<const K*>(kin.ptr), kouts[s].ptr, static_cast<const V*>(vin.ptr),
+                               vouts[s].ptr, n, 0, 8 * static_cast<int>(sizeof(K)), o);
     else
-      return carry::sort_keys(t, b, static_cast<const K*>(kin.ptr), kout, n, 0, 8 * static_cast<int>(sizeof(K)), o);
+      return carry::sort_keys(t, b, static_cast<const K*>(kin.ptr), kouts[s].ptr, n, 0, 8 * static_cast<int>(sizeof(K)), o);
   };
-  // ref: the check's reference buffers; else the current output set, as carry's calls
-  auto cub_call = [&](void* t, std::size_t& b, bool wide, bool ref = false) {
-    K* kout = ref ? kref.ptr : kouts[set].ptr;
-    V* vout = ref ? vref.ptr : vouts[set].ptr;
+  auto cub_call = [&](void* t, std::size_t& b, bool wide, int s) {
+    K* kout = s < 0 ? kref.ptr : kouts[s].ptr;
+    V* vout = s < 0 ? vref.ptr : vouts[s].ptr;
     if constexpr (pairs)
       return cub_radix_pairs(t, b, kin.ptr, kout, vin.ptr, vout, n, 0, 8 * static_cast<int>(sizeof(K)), false, wide, 0);
     else
       return cub_radix_keys(t, b, kin.ptr, kout, n, 0, 8 * static_cast<int>(sizeof(K)), false, wide, 0);
   };
-  // one timed call on the current set, then the next set
-  auto rotating = [&](auto&& call) {
-    return [&, call] {
-      call();
-      set = (set + 1) % out_sets;
-    };
-  };
   std::size_t need = 0;
   for (A a : {A::automatic, A::three_kernel}) {
     std::size_t b = 0;
-    CARRY_CUDA_OR_DIE(carry_call(nullptr, b, a));
+    CARRY_CUDA_OR_DIE(carry_call(nullptr, b, a, 0));
     need = std::max(need, b);
   }
   for (bool wide : {false, true}) {
     std::size_t b = 0;
     if (!wide && n > INT_MAX) continue;
-    CARRY_CUDA_OR_DIE(cub_call(nullptr, b, wide));
+    CARRY_CUDA_OR_DIE(cub_call(nullptr, b, wide, -1));
     need = std::max(need, b);
   }
   auto& temp = temp_of(need);
   // ---- check once, bitwise against CUB ----
   std::size_t b = need;
-  CARRY_CUDA_OR_DIE(cub_call(temp.ptr, b, n > INT_MAX, true));
+  CARRY_CUDA_OR_DIE(cub_call(temp.ptr, b, n > INT_MAX, -1));
   for (A a : {A::automatic, A::three_kernel}) {
     if (a == A::three_kernel && !with_three) continue;
     b = need;
     CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, 0xFF, need));
-    CARRY_CUDA_OR_DIE(carry_call(temp.ptr, b, a));
+    CARRY_CUDA_OR_DIE(carry_call(temp.ptr, b, a, 0));
     CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-    bool same = same_bits(kouts[set].download(un), kref.download(un));
-    if constexpr (pairs) same = same && same_bits(vouts[set].download(un), vref.download(un));
+    bool same = same_bits(kouts[0].download(un), kref.download(un));
+    if constexpr (pairs) same = same && same_bits(vouts[0].download(un), vref.download(un));
     if (!same) {
       std::fprintf(stderr, "MISMATCH: %s %s at n = %lld\n", op.c_str(), a == A::automatic ? "carry" : "carry three_kernel",
                    static_cast<long long>(n));
       std::exit(1);
     }
   }
-  // ---- time ----
+  // ---- time: every implementation writes the output sets in the same turn ----
   const double item = static_cast<double>(sizeof(K) + (pairs ? sizeof(V) : 0));
   const int passes = static_cast<int>(sizeof(K));
-  auto timed = [&](auto&& call) {
-    set = 0;
-    return median_event_us_after(cold, rotating(call), reps, true);
+  auto timed = [&](auto&& call) { return median_rotating_event_us_after(cold, call, out_sets, reps, true); };
+  auto t_carry = [&](A a) {
+    return timed([&, a](int s) { std::size_t t = need; CARRY_CUDA_OR_DIE(carry_call(temp.ptr, t, a, s)); });
   };
-  auto t_carry = [&](A a) { return timed([&, a] { std::size_t t = need; CARRY_CUDA_OR_DIE(carry_call(temp.ptr, t, a)); }); };
   rows.push_back({op, "carry", type, n, t_carry(A::automatic), sizeof(K) + passes * 2.0 * item});
   if (with_three) rows.push_back({op, "carry three_kernel", type, n, t_carry(A::three_kernel), passes * (sizeof(K) + 2.0 * item)});
   for (bool wide : {false, true}) {
     if (!wide && n > INT_MAX) continue;
     rows.push_back({op, wide ? "cub (int64 n)" : "cub (int n)", type, n,
-                    timed([&, wide] { std::size_t t = need; CARRY_CUDA_OR_DIE(cub_call(temp.ptr, t, wide)); }), 0.0});
+                    timed([&, wide](int s) { std::size_t t = need; CARRY_CUDA_OR_DIE(cub_call(temp.ptr, t, wide, s)); }), 0.0});
   }
-  rows.push_back({op, "memcpy", type, n, timed([&] {
-                    CARRY_CUDA_OR_DIE(cudaMemcpyAsync(kouts[set].ptr, kin.ptr, un * sizeof(K), cudaMemcpyDeviceToDevice));
-                    if (pairs) CARRY_CUDA_OR_DIE(cudaMemcpyAsync(vouts[set].ptr, vin.ptr, un * sizeof(V), cudaMemcpyDeviceToDevice));
+  rows.push_back({op, "memcpy", type, n, timed([&](int s) {
+                    CARRY_CUDA_OR_DIE(cudaMemcpyAsync(kouts[s].ptr, kin.ptr, un * sizeof(K), cudaMemcpyDeviceToDevice));
+                    if (pairs) CARRY_CUDA_OR_DIE(cudaMemcpyAsync(vouts[s].ptr, vin.ptr, un * sizeof(V), cudaMemcpyDeviceToDevice));
                   }), 2.0 * item});
 }
 

@@ -65,8 +65,7 @@ constexpr std::size_t flush_bytes = std::size_t{192} << 20;
 /// Median microseconds of call(r) (r: the rotation) with a cold L2 before each (l2_flush); blocked:
 /// queued behind a spin kernel too (GPU time alone).
 inline double time_cold(gpu_state& g, const std::function<void(int)>& call, int rotations, int reps, bool blocked) {
-  int r = 0;
-  return median_event_us_after(l2_flush{g.flush, flush_bytes}, [&] { call(r++ % rotations); }, reps, blocked);
+  return median_rotating_event_us_after(l2_flush{g.flush, flush_bytes}, call, rotations, reps, blocked);
 }
 
 } // namespace carry_validate

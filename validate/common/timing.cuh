@@ -75,11 +75,18 @@ struct l2_flush {
   void operator()(int r) const { CARRY_CUDA_OR_DIE(cudaMemsetAsync(buffer, r & 0xff, bytes)); }
 };
 
-/// median_event_us of `call(r)`, r = the rotation index (0, 1, .., rotations-1, 0, ..).
+/// median_event_us_after of `call(r)`, r = the rotation index (0, 1, .., rotations-1, 0, ..; the
+/// warm-up calls take the first indices), `before()` queued ahead of each timed call.
+template <class Before, class F>
+double median_rotating_event_us_after(Before&& before, F&& call, int rotations, int reps, bool blocked = false) {
+  int r = 0;
+  return median_event_us_after(before, [&] { call(r++ % rotations); }, reps, blocked);
+}
+
+/// median_rotating_event_us_after with nothing queued before each call.
 template <class F>
 double median_rotating_event_us(F&& call, int rotations, int reps, bool blocked = false) {
-  int r = 0;
-  return median_event_us([&] { call(r++ % rotations); }, reps, blocked);
+  return median_rotating_event_us_after([](int) {}, call, rotations, reps, blocked);
 }
 
 /// Median microseconds per call of `call(r)` (r = the rotation index) as GPU time behind queued work:
