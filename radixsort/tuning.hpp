@@ -122,6 +122,10 @@ constexpr int items() {
 /// 2^17 48.6 against 59.5, 2^18 55.5 against 63.9; u64 keys 2^16 68.0 against 75.2, 2^17 74.5 against
 /// 81.4, 2^18 88.6 (level); 12 items for 4-byte tiles: 2^18 44.0, 2^19 53.2; 8 for 8-byte: u64 2^16
 /// 69.9. Up to 2^20 (h100-tune-radix-pdl-early.log): u64 at 2^20 153 us against 143.
+/// Nineteenth session (h100-tune-radix-lastsync.log, two rounds, CUB in the same run): 4 and 6 items for
+/// 4-byte tiles (256 and 171 tiles at 2^18, more tiles than SMs) against 8: u32 keys 2^18 48.2-48.8 and
+/// 46.0-46.1 us against 43.2-43.3, 2^17 39.9-40.0 and 39.0-39.4 against 38.9-39.0; pairs 2^18 60.0-60.2
+/// and 53.2-53.5 against 53.1-53.2. Shorter tiles do not shorten the pass; 8 stays.
 #ifndef CARRY_RADIX_MID_ITEMS4
 #define CARRY_RADIX_MID_ITEMS4 8
 #endif
@@ -488,6 +492,20 @@ constexpr int cluster_tiles = 16;
 #define CARRY_RADIX_CLUSTER_PADDED 1
 #endif
 constexpr bool cluster_padded = CARRY_RADIX_CLUSTER_PADDED != 0;
+
+/// The cluster path's last pass ends without the cluster barrier the other passes end with (its fence
+/// waits for the pass's global stores; the barrier protects only a next pass, and no block can leave
+/// before every count it expects has arrived in its inbox). 1: the barrier after every pass, as before.
+/// Prediction (before measuring): one barrier of about 1050 cycles at 2^16 (the phase probe,
+/// h100-probe-cluster-mailbox.txt), 0.3-0.5 us a call at 2^14 and 2^16. Measured
+/// (h100-tune-radix-lastsync.log, two rounds, CUB in the same run): u32 keys 2^16 22.5 / 22.7 us against
+/// 23.1 / 23.1 with the barrier (CUB 54.2-55.4), pairs u32/u32 30.7 / 30.8 against 31.1 / 31.1; but
+/// 2^14 16.3 / 16.3 against 16.1 / 16.1 (pairs 19.9 / 20.1 against 19.8 / 19.9), a loss of 0.1-0.2 us
+/// that the barrier's cost does not explain (not probed).
+#ifndef CARRY_RADIX_CLUSTER_LAST_SYNC
+#define CARRY_RADIX_CLUSTER_LAST_SYNC 0
+#endif
+constexpr bool cluster_last_sync = CARRY_RADIX_CLUSTER_LAST_SYNC != 0;
 
 /// The cluster path's exchange of digit counts (cluster_sort.cuh): each block's counts are known early
 /// (the multisplit's histogram and scan come first) and travel through the engine's mailbox

@@ -47,7 +47,7 @@ struct cluster_args {
 ///   thread d sums digit d's counts over all blocks and over the blocks before b;
 ///   the engine's block scan of the totals gives each digit's start;
 ///   scatter keys, then values, to the pass's destination; cluster barrier (the pass's global writes
-///   visible to every block; every inbox read before the next pass's sends).
+///   visible to every block; every inbox read before the next pass's sends), but for the last pass.
 template <int ITEMS, bool HAS_VALUES, class K, class V>
 __global__ void __launch_bounds__(radix_tuning::threads)
     cluster_sort_kernel(pass_buffers<K> kb, pass_buffers<V> vb, cluster_args a) {
@@ -114,6 +114,10 @@ __global__ void __launch_bounds__(radix_tuning::threads)
     scatter_tile<ITEMS, HAS_VALUES, false, true>(ts, digit, key, digit_at, pos, valid, kb.dst(p, a.passes), vsrc,
                                     HAS_VALUES ? vb.dst(p, a.passes) : nullptr);
     CARRY_CTRACE(6);
+    // ---- end of pass: a cluster barrier before the next pass reads what every block wrote. The last pass
+    // has none (radix_tuning::cluster_last_sync): no block reads another's writes after it, and every
+    // block's inbox has received all it expects (mailbox_wait) before the block can leave ----
+    if (!radix_tuning::cluster_last_sync && p + 1 == a.passes) break;
     cluster.sync();
     CARRY_CTRACE(7);
   }
