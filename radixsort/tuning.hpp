@@ -493,19 +493,15 @@ constexpr int cluster_tiles = 16;
 #endif
 constexpr bool cluster_padded = CARRY_RADIX_CLUSTER_PADDED != 0;
 
-/// The cluster path's last pass ends without the cluster barrier the other passes end with (its fence
-/// waits for the pass's global stores; the barrier protects only a next pass, and no block can leave
-/// before every count it expects has arrived in its inbox). 1: the barrier after every pass, as before.
-/// Prediction (before measuring): one barrier of about 1050 cycles at 2^16 (the phase probe,
-/// h100-probe-cluster-mailbox.txt), 0.3-0.5 us a call at 2^14 and 2^16. Measured
-/// (h100-tune-radix-lastsync.log, two rounds, CUB in the same run): u32 keys 2^16 22.5 / 22.7 us against
-/// 23.1 / 23.1 with the barrier (CUB 54.2-55.4), pairs u32/u32 30.7 / 30.8 against 31.1 / 31.1; but
-/// 2^14 16.3 / 16.3 against 16.1 / 16.1 (pairs 19.9 / 20.1 against 19.8 / 19.9), a loss of 0.1-0.2 us
-/// that the barrier's cost does not explain (not probed).
-#ifndef CARRY_RADIX_CLUSTER_LAST_SYNC
-#define CARRY_RADIX_CLUSTER_LAST_SYNC 0
-#endif
-constexpr bool cluster_last_sync = CARRY_RADIX_CLUSTER_LAST_SYNC != 0;
+/// The cluster path's last pass ends without the cluster barrier the other passes end with
+/// (cluster_sort.cuh: its fence waits for the pass's global stores; the barrier protects only a next
+/// pass, and no block can leave before every count it expects has arrived in its inbox). Prediction
+/// (before measuring): one barrier of about 1050 cycles at 2^16 (the phase probe,
+/// h100-probe-cluster-mailbox.txt), 0.3-0.5 us a call at 2^14 and 2^16. Measured against the barrier
+/// after every pass (h100-tune-radix-lastsync.log: variant `lastsync`, a knob removed since; two rounds,
+/// CUB in the same run): u32 keys 2^16 22.5 / 22.7 us against 23.1 / 23.1 (CUB 54.2-55.4), pairs
+/// u32/u32 30.7 / 30.8 against 31.1 / 31.1; but 2^14 16.3 / 16.3 against 16.1 / 16.1 (pairs 19.9 / 20.1
+/// against 19.8 / 19.9), a loss of 0.1-0.2 us that the barrier's cost does not explain (not probed).
 
 /// The cluster path's exchange of digit counts (cluster_sort.cuh): each block's counts are known early
 /// (the multisplit's histogram and scan come first) and travel through the engine's mailbox
