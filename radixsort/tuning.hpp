@@ -522,6 +522,26 @@ constexpr bool cluster_padded = CARRY_RADIX_CLUSTER_PADDED != 0;
 /// 35.8 against 28.3 (h100-tune-radix-61efde3.log). Scattered 4-byte remote stores cost more than the
 /// staged, coalesced global writes and the next pass's loads from L2.
 
+/// Mid-size inputs by buckets (radixsort/detail/bucket_sort.cuh): above the cluster path and up to
+/// 2^CARRY_RADIX_BUCKET_MAX_LOG2 keys (0: never), a call whose top executed digit splits the keys into
+/// buckets of at most bucket_items x 256 keys (the histogram's last block decides, on the device) runs
+/// one onesweep pass on that digit (MSD) and then one block a bucket that sorts its bucket by the lower
+/// executed digits in shared memory, LSD; otherwise (a larger bucket) the onesweep passes as before.
+/// Why: at 2^18 a onesweep pass is one mid tile's latency (about 9.5 us, four of them), where a block
+/// sorts a bucket of about 1024 keys by three digits without leaving shared memory. Prediction (not yet
+/// measured): u32 keys at 2^18 from 43 us to 25-32 us (histogram, one pass, the bucket kernel, and the
+/// four passes' launches that find nothing to do). Keys and values of at most bucket_bytes_max bytes
+/// together (the bucket's keys and values staged side by side beside the ranker's counters fit 48 KB).
+#ifndef CARRY_RADIX_BUCKET_MAX_LOG2
+#define CARRY_RADIX_BUCKET_MAX_LOG2 18
+#endif
+#ifndef CARRY_RADIX_BUCKET_ITEMS
+#define CARRY_RADIX_BUCKET_ITEMS 8
+#endif
+constexpr std::int64_t bucket_max_n = CARRY_RADIX_BUCKET_MAX_LOG2 > 0 ? std::int64_t{1} << CARRY_RADIX_BUCKET_MAX_LOG2 : 0;
+constexpr int bucket_items = CARRY_RADIX_BUCKET_ITEMS;
+constexpr int bucket_bytes_max = 12;
+
 /// Onesweep look-back words are packed 32-bit counts (state in 2 bits, counts below 2^30): a launch
 /// sorts a portion of at most this many items, so no chain count can overflow; a larger input takes one
 /// launch per portion, each starting from the digit offsets the previous one left. 2^29 (was 2^28) so

@@ -468,6 +468,49 @@ TEST_CASE("radix onesweep tiles: wide blocks for large inputs of 4-byte keys", "
   STATIC_REQUIRE(carry::radix_tuning::wide_min_n > carry::radix_tuning::mid_items_max_n);
 }
 
+TEST_CASE("radix bucket form: when the call launches it, and what the histogram chooses", "[radix]") {
+  using carry::radix_detail::bucket_applies;
+  using carry::radix_detail::bucket_lower_passes;
+  using carry::radix_detail::bucket_msd_pass;
+  using A = carry::radix_sort_algorithm;
+  constexpr std::int64_t m = std::int64_t{1} << 18;
+  REQUIRE(bucket_applies(m, 4, A::automatic, 4, true, 1, m, 12));
+  REQUIRE(bucket_applies(70000, 2, A::automatic, 12, true, 1, m, 12));     // u32/u64 pairs, two passes
+  REQUIRE_FALSE(bucket_applies(m + 1, 4, A::automatic, 4, true, 1, m, 12)); // above the limit
+  REQUIRE_FALSE(bucket_applies(m, 1, A::automatic, 4, true, 1, m, 12));     // one pass: nothing below it
+  REQUIRE_FALSE(bucket_applies(m, 4, A::onesweep, 4, true, 1, m, 12));      // an algorithm asked for
+  REQUIRE_FALSE(bucket_applies(m, 4, A::automatic, 16, true, 1, m, 12));    // u64/u64 pairs
+  REQUIRE_FALSE(bucket_applies(m, 4, A::automatic, 4, false, 1, m, 12));    // words not cleared once
+  REQUIRE_FALSE(bucket_applies(m, 4, A::automatic, 4, true, 2, m, 12));     // two portions
+  REQUIRE_FALSE(bucket_applies(0, 4, A::automatic, 4, true, 1, m, 12));     // empty
+  REQUIRE_FALSE(bucket_applies(m, 4, A::automatic, 4, true, 1, 0, 12));     // turned off
+  REQUIRE(bucket_msd_pass(0b0000u, 4) == 3);
+  REQUIRE(bucket_msd_pass(0b1000u, 4) == 2);  // a constant top digit: the next one splits
+  REQUIRE(bucket_msd_pass(0b0101u, 4) == 3);
+  REQUIRE(bucket_msd_pass(0b1110u, 4) == -1); // one pass runs
+  REQUIRE(bucket_msd_pass(0b1111u, 4) == -1); // none (sorted, or all equal)
+  REQUIRE(bucket_msd_pass(0u, 1) == -1);
+  REQUIRE(bucket_msd_pass(0u, 8) == 7);
+  REQUIRE(bucket_lower_passes(0b0100u, 3) == 0b0011u);
+  REQUIRE(bucket_lower_passes(0u, 1) == 0b0001u);
+  REQUIRE(bucket_lower_passes(0b1000u, 2) == 0b0011u);
+  // every mask of 4 passes: the MSD pass runs, the lower mask is exactly the other passes that run
+  for (unsigned skip = 0; skip < 16; ++skip) {
+    const int top = bucket_msd_pass(skip, 4);
+    int runs = 0;
+    for (int p = 0; p < 4; ++p) runs += (skip >> p & 1u) ? 0 : 1;
+    if (runs < 2) {
+      REQUIRE(top == -1);
+      continue;
+    }
+    REQUIRE((skip >> top & 1u) == 0u);
+    const unsigned lower = bucket_lower_passes(skip, top);
+    REQUIRE(lower == ((~skip & 0xfu) & ~(1u << top)));
+  }
+  // the bucket form lies within the mid tiles (its MSD pass runs them)
+  STATIC_REQUIRE(carry::radix_tuning::bucket_max_n <= carry::radix_tuning::mid_items_max_n);
+}
+
 TEST_CASE("radix onesweep tiles: shorter tiles up to the mid-size limit", "[radix]") {
   using carry::radix_detail::onesweep_items;
   namespace rt = carry::radix_tuning;

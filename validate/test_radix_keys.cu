@@ -211,6 +211,45 @@ TEST_CASE("sort_keys: partial bit ranges", "[radix]") {
   }
 }
 
+TEST_CASE("sort_keys: mid sizes by buckets where the top digit allows it, by the passes where it does not", "[radix]") {
+  namespace rt = carry::radix_tuning;
+  STATIC_REQUIRE(rt::bucket_max_n == (std::int64_t{1} << 18)); // the sizes below lie inside it
+  // which way the histogram must send each input (sort_control::bucket_top: the MSD pass + 1, 0 = the
+  // passes): uniform keys make buckets of n / 256 (MSD pass 3); keys below 2^24 have a constant top digit
+  // (skipped), so pass 2 splits them; bits 4..20 run two passes (MSD pass 1); the AND of three random
+  // words puts about 34 % of the keys in bucket 0, more than a block holds, so the passes sort them
+  struct input {
+    key_dist dist;
+    std::uint32_t mask;
+    int begin, end;
+    unsigned top;
+  };
+  const input inputs[] = {{key_dist::uniform, ~0u, 0, 32, 4}, {key_dist::uniform, 0x00FFFFFFu, 0, 32, 3},
+                          {key_dist::uniform, ~0u, 4, 20, 2}, {key_dist::low_entropy, ~0u, 0, 32, 0},
+                          {key_dist::two_values, ~0u, 0, 32, 0}};
+  for (std::int64_t n : capped_sizes({65537, 100003, std::int64_t{1} << 18})) {
+    for (const input& in : inputs) {
+      auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), in.dist, static_cast<std::uint64_t>(n) + 5);
+      for (auto& k : keys) k &= in.mask;
+      const int passes = carry::radix_detail::radix_passes(in.begin, in.end, rt::digit_bits);
+      for (bool desc : {false, true}) {
+        INFO(dist_name(in.dist) << " mask " << std::hex << in.mask << std::dec << " bits " << in.begin << ".." << in.end);
+        unsigned top = 99;
+        check_sort<false>(keys, std::vector<carry::radix_detail::null_value>{}, in.begin, in.end, desc,
+                          with_algorithm(A::automatic), true, [&](const unsigned char* t) {
+                            top = mid_control_after<std::uint32_t>(t, n, passes).bucket_top;
+                          });
+        REQUIRE(top == in.top);
+      }
+    }
+    // 2-byte keys: the high byte splits, the low byte sorts each bucket; 8-byte keys: eight passes
+    check_keys(make_keys<std::uint16_t>(static_cast<std::size_t>(n), key_dist::uniform, 7), 0, 16, false,
+               with_algorithm(A::automatic));
+    check_keys(make_keys<double>(static_cast<std::size_t>(n), key_dist::specials, 8), 0, 64, true,
+               with_algorithm(A::automatic));
+  }
+}
+
 TEST_CASE("sort_keys: floats with +-0.0, +-inf, NaNs of both signs and denormals", "[radix]") {
   for (std::int64_t n : capped_sizes({100, 4097, 100003})) {
     for (A a : all_algorithms)

@@ -75,6 +75,32 @@ TEST_CASE("sort_pairs: u64, f32 and i16 keys; equal and two-valued keys keep val
   pairs_case<float, std::uint32_t>(200000, key_dist::specials);
 }
 
+TEST_CASE("sort_pairs: mid sizes by buckets (u32 keys with 2- and 4-byte values), and by the passes", "[radix]") {
+  namespace rt = carry::radix_tuning;
+  STATIC_REQUIRE(rt::bucket_max_n >= 100003);
+  for (std::int64_t n : capped_sizes({70001, 100003})) {
+    for (key_dist d : {key_dist::uniform, key_dist::low_entropy}) {
+      const auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), d, static_cast<std::uint64_t>(n));
+      const auto v32 = make_values<std::uint32_t>(static_cast<std::size_t>(n), 3);
+      const auto v16 = make_values<std::uint16_t>(static_cast<std::size_t>(n), 4);
+      const unsigned want = d == key_dist::uniform ? 4u : 0u; // MSD pass 3, or the passes (bucket 0 too large)
+      for (bool desc : {false, true}) {
+        INFO(dist_name(d));
+        unsigned top = 99;
+        check_sort<true>(keys, v32, 0, 32, desc, with_algorithm(A::automatic), true, [&](const unsigned char* t) {
+          top = mid_control_after<std::uint32_t, std::uint32_t>(t, n, 4).bucket_top;
+        });
+        REQUIRE(top == want);
+        top = 99;
+        check_sort<true>(keys, v16, 0, 32, desc, with_algorithm(A::automatic), true, [&](const unsigned char* t) {
+          top = mid_control_after<std::uint32_t, std::uint16_t>(t, n, 4).bucket_top;
+        });
+        REQUIRE(top == want);
+      }
+    }
+  }
+}
+
 TEST_CASE("sort_pairs: partial bit ranges", "[radix]") {
   const auto keys = make_keys<std::uint32_t>(100003, key_dist::uniform, 5);
   const auto values = make_values<std::uint32_t>(100003, 6);

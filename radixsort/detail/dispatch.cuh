@@ -15,6 +15,7 @@
 #include "../../scan/lookback/prepare.cuh"
 #include "../radix_sort_options.hpp"
 #include "../tuning.hpp"
+#include "bucket_sort.cuh"
 #include "cluster_sort.cuh"
 #include "histogram.cuh"
 #include "onesweep.cuh"
@@ -148,7 +149,14 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     }
     return cudaSuccess;
   }
-  // ---- onesweep: counts of every digit up front, then one look-back pass per digit ----
+  // ---- onesweep: counts of every digit up front, then one look-back pass per digit (or, for mid sizes
+  // whose top digit makes small buckets, the bucket form: bucket_sort.cuh) ----
+  constexpr std::size_t item_bytes = sizeof(K) + (HAS_VALUES ? sizeof(V) : 0);
+  constexpr bool bucket_types = radix_tuning::bucket_max_n > 0 && item_bytes <= radix_tuning::bucket_bytes_max;
+  constexpr int bucket_tile = bucket_storage<radix_tuning::bucket_items, HAS_VALUES, K, V>::tile_items;
+  const bool bucket = bucket_types && onesweep_items_ == mid_items &&
+                      bucket_applies(nn, passes, opt.algorithm, item_bytes, layout.clear_once, layout.portions,
+                                     radix_tuning::bucket_max_n, radix_tuning::bucket_bytes_max);
   const lookback::temp_part cleared = layout.cleared();
   if (const cudaError_t e = cudaMemsetAsync(cleared.in(d_temp_storage), 0, cleared.bytes, stream); e != cudaSuccess)
     return e;
@@ -165,8 +173,33 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     histogram_args h;
     h.n = nn, h.passes = passes, h.begin_bit = begin_bit, h.end_bit = end_bit, h.descending = descending;
     h.adaptive = opt.adaptive;
+    h.bucket_capacity = bucket ? bucket_tile : 0;
     radix_histogram_kernel<hthreads, K><<<grid, hthreads, 0, stream>>>(kb.in, h, hist, control, bases);
     if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
+  }
+  // ---- the bucket form (the histogram chose it, or these two launches find nothing to do): the MSD
+  // pass over the mid tiles, then one block a bucket ----
+  if constexpr (bucket_types) {
+    if (bucket) {
+      onesweep_args bits;
+      bits.begin_bit = begin_bit, bits.end_bit = end_bit, bits.descending = descending;
+      const radix_digit<K> unused{pass_digit(begin_bit, end_bit, passes - 1, radix_tuning::digit_bits, descending)};
+      if (const cudaError_t e = launch_onesweep_pass<HAS_VALUES, mid_items, 0, true>(
+              d_temp_storage, layout, passes - 1, passes, unused, kb, vb, control, bases, lim.sms, stream,
+              radix_tuning::pdl, bits);
+          e != cudaSuccess)
+        return e;
+      bucket_args ba;
+      ba.host_passes = passes, ba.begin_bit = begin_bit, ba.end_bit = end_bit, ba.descending = descending;
+      if (const cudaError_t e = lookback::launch_after(
+              bucket_sort_kernel<radix_tuning::bucket_items, HAS_VALUES, K, V>, dim3(radix_tuning::radix),
+              dim3(radix_tuning::threads), stream, radix_tuning::pdl, kb, vb, ba,
+              static_cast<const sort_control*>(control), static_cast<const std::uint64_t*>(hist),
+              static_cast<const std::uint64_t*>(bases));
+          e != cudaSuccess)
+        return e;
+      if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
+    }
   }
   // ---- one pass per digit, in tiles of onesweep_threads_ x onesweep_items_ (the mid-size tile, the
   // large one, or for large inputs of 4-byte keys the wide one) ----

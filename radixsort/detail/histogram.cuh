@@ -23,6 +23,7 @@ struct histogram_args {
   int begin_bit = 0, end_bit = 0;
   bool descending = false;
   bool adaptive = true;
+  int bucket_capacity = 0; // > 0: the bucket form was launched, for buckets of up to this many keys
 };
 
 /// Keys of K in one 16-byte vector, and the keys a histogram thread reads per segment.
@@ -112,6 +113,10 @@ __device__ __forceinline__ void histogram_segment(const K* keys, std::int64_t s,
 /// bases[pass * 512 + digit] (portion 0's slot) and the skip mask: pass p is skipped when one digit
 /// holds all n keys, or when the keys are already in order (adaptive only); and, when every pass is
 /// constant over all the key's bits, control->equal_keys (adaptive only: the finish is then a fill).
+/// With a.bucket_capacity > 0 it also chooses the bucket form (bucket_sort.cuh) when at least two passes
+/// are left to run and no digit of the top one holds more than bucket_capacity keys: control->
+/// bucket_top = that pass + 1, bucket_passes = the passes below it that run, and every pass is marked
+/// skipped (the passes' launches find nothing to do).
 ///
 /// Each warp reads segments of keys grid-stride (histogram_segment: 16-byte vectors, neighbours checked
 /// in registers; whole segments with no check against n); digits are counted in shared memory, one
@@ -173,9 +178,23 @@ __global__ void __launch_bounds__(THREADS, radix_tuning::histogram_blocks_per_sm
     if (a.adaptive && (sorted || any_constant)) skip |= 1u << p;
     every_constant = every_constant && any_constant;
   }
+  // ---- the bucket form: the top pass that runs splits the keys into buckets that fit a block ----
+  unsigned bucket_top = 0, bucket_passes = 0;
+  if (a.bucket_capacity > 0) {
+    const int top = bucket_msd_pass(skip, a.passes);
+    if (top >= 0) {
+      const std::uint64_t c = __ldcg(reinterpret_cast<const unsigned long long*>(hist + top * radix + threadIdx.x));
+      if (!__syncthreads_or(c > static_cast<std::uint64_t>(a.bucket_capacity))) {
+        bucket_top = static_cast<unsigned>(top) + 1u;
+        bucket_passes = bucket_lower_passes(skip, top);
+      }
+    }
+  }
   if (threadIdx.x == 0) {
-    control->skip_mask = skip;
+    control->skip_mask = bucket_top != 0 ? skip | ((1u << a.passes) - 1u) : skip;
     control->equal_keys = a.adaptive && every_constant && a.begin_bit == 0 && a.end_bit == radix_key<K>::bits;
+    control->bucket_top = bucket_top;
+    control->bucket_passes = bucket_passes;
   }
 }
 

@@ -34,6 +34,9 @@ struct onesweep_args {
   bool alternate = false;
   std::size_t set_bytes = 0;
   void* next_state = nullptr; // the set whose words (and ticket counter) this pass's tiles zero
+  // the bucket form's MSD pass (onesweep_kernel's MSD): the call's bits, to find its digit on the device
+  int begin_bit = 0, end_bit = 0;
+  bool descending = false;
 };
 
 /// One onesweep tile: tile t of the portion (t from a ticket, so its predecessors run or ran).
@@ -146,7 +149,13 @@ constexpr int pass_min_blocks = THREADS == tile_shape<K, V>::threads
 /// grid of one wave: a skipped pass costs one wave of blocks that exit, not one block a tile). With
 /// whole_form (radix_tuning::whole_tiles) a whole tile runs onesweep_tile's FULL form; the input's last (partial) tile,
 /// and every tile without whole_form, the other (padded or checked: padded_form).
-template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int THREADS = tile_shape<K, V>::threads>
+/// MSD (radix sorts only): the bucket form's first step. It runs only when the histogram chose the bucket
+/// form (control->bucket_top), as the one pass of the call: its digit is pass bucket_top - 1's (found
+/// here from a's bits; `digit` is not used), it reads the input and writes kb.out (the route of a call
+/// whose one pass runs), and it takes the state set the host gave (the last pass's, which then does not
+/// run).
+template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int THREADS = tile_shape<K, V>::threads,
+          bool MSD = false>
 __global__ void __launch_bounds__(THREADS, (pass_min_blocks<HAS_VALUES, K, V, THREADS>))
     onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, Digit digit, const sort_control* control,
                     std::uint64_t* bases) {
@@ -165,8 +174,17 @@ __global__ void __launch_bounds__(THREADS, (pass_min_blocks<HAS_VALUES, K, V, TH
   if constexpr (radix_tuning::pdl_early) lookback::allow_dependents();
   lookback::wait_for_previous_grid();
   const unsigned skip = control->skip_mask; // written by the histogram, launches ago
-  if (skip >> a.pass & 1u) return;
-  const int k = executed_passes(skip, a.host_passes), j = executed_before(skip, a.pass);
+  int k, j; // the passes that run, and those before this one
+  if constexpr (MSD) {
+    const unsigned top = control->bucket_top;
+    if (top == 0) return; // the passes sort this call
+    a.pass = static_cast<int>(top) - 1;
+    digit = Digit{digit_extract(pass_digit(a.begin_bit, a.end_bit, a.pass, radix_tuning::digit_bits, a.descending))};
+    k = 1, j = 0;
+  } else {
+    if (skip >> a.pass & 1u) return;
+    k = executed_passes(skip, a.host_passes), j = executed_before(skip, a.pass);
+  }
   const K* ksrc = kb.src(j, k);
   K* kdst = kb.dst(j, k);
   const V* vsrc = HAS_VALUES ? vb.src(j, k) : nullptr;
@@ -204,13 +222,16 @@ __global__ void __launch_bounds__(THREADS, (pass_min_blocks<HAS_VALUES, K, V, TH
 /// histogram, the pass before), so a launch without a prepare step may be its programmatic dependent.
 /// The radix sort's passes and bin_by_key's one pass alike. THREADS: the blocks' threads (0: tile_shape's;
 /// the wide tile's radix_tuning::wide_threads).
-template <bool HAS_VALUES, int ITEMS = 0, int THREADS = 0, class K, class V, class Digit>
+/// MSD: the bucket form's MSD pass (onesweep_kernel's MSD; p = the last pass, whose state set it takes),
+/// `bits` giving the call's bit range and direction.
+template <bool HAS_VALUES, int ITEMS = 0, int THREADS = 0, bool MSD = false, class K, class V, class Digit>
 cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout, int p, int passes, const Digit& digit,
                                  const pass_buffers<K>& kb, const pass_buffers<V>& vb, const sort_control* control,
-                                 std::uint64_t* bases, int sms, cudaStream_t stream, bool pdl = false) {
+                                 std::uint64_t* bases, int sms, cudaStream_t stream, bool pdl = false,
+                                 const onesweep_args& bits = {}) {
   constexpr int items = ITEMS > 0 ? ITEMS : tile_shape<K, V>::items;
   constexpr int threads = THREADS > 0 ? THREADS : tile_shape<K, V>::threads;
-  auto* kernel = onesweep_kernel<items, HAS_VALUES, K, V, Digit, threads>;
+  auto* kernel = onesweep_kernel<items, HAS_VALUES, K, V, Digit, threads, MSD>;
   // ---- a tile storage past 48 KB is dynamic shared memory: the kernel's limit, once per device ----
   using storage = onesweep_storage<items, HAS_VALUES, K, V, Digit, threads>;
   constexpr std::size_t smem = dynamic_tile_storage<storage> ? sizeof(storage) : 0;
@@ -228,6 +249,7 @@ cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout
     const std::int64_t left = layout.tiles.num_tiles - a.first_tile;
     a.portion_tiles = left < layout.portion_tiles ? left : layout.portion_tiles;
     a.pass = p, a.host_passes = passes;
+    a.begin_bit = bits.begin_bit, a.end_bit = bits.end_bit, a.descending = bits.descending;
     const lookback::temp_part set{layout.state.offset + (layout.clear_once ? static_cast<std::size_t>(p) * layout.state_set_bytes : 0),
                                   layout.state_set_bytes};
     a.state = set.in(d_temp_storage);
@@ -314,6 +336,7 @@ __global__ void __launch_bounds__(256)
     finish_copy_kernel(pass_buffers<K> kb, pass_buffers<V> vb, const sort_control* control, int host_passes,
                        std::int64_t n) {
   lookback::wait_for_previous_grid(); // launched as the last pass's programmatic dependent (radix_tuning::pdl)
+  if (control != nullptr && control->bucket_top != 0) return; // the bucket form wrote the target
   const unsigned skip = control != nullptr ? control->skip_mask : 0u;
   const int k = executed_passes(skip, host_passes);
   if (!kb.needs_copy(k, host_passes)) return;

@@ -46,6 +46,34 @@ CARRY_HD constexpr int cluster_items(std::int64_t n, int threads, int items_max,
   return items_max;
 }
 
+/// Whether a onesweep call of n keys also launches the bucket form (radix_tuning::bucket_max_n; the
+/// histogram then chooses on the device between it and the passes): the automatic algorithm, at least
+/// two passes, n up to `max_n`, keys and values of at most `bytes_max` bytes together (`item_bytes`),
+/// and look-back words cleared once for the whole call in one portion (the MSD pass borrows the last
+/// pass's set).
+///   n 2^18, 4 passes, automatic, u32 keys (4 bytes), clear_once, 1 portion, max 2^18 -> true;
+///   n 2^18 + 1 -> false;  1 pass -> false;  u64/u64 pairs (16 bytes, max 12) -> false
+CARRY_HD constexpr bool bucket_applies(std::int64_t n, int passes, radix_sort_algorithm algorithm, std::size_t item_bytes,
+                                       bool clear_once, std::int64_t portions, std::int64_t max_n, int bytes_max) {
+  return algorithm == radix_sort_algorithm::automatic && passes >= 2 && n > 0 && n <= max_n &&
+         item_bytes <= static_cast<std::size_t>(bytes_max) && clear_once && portions == 1;
+}
+
+/// The bucket form's MSD pass for a skip mask: the top pass that runs when at least two of `passes` run,
+/// else -1 (one pass is its own MSD pass; none, nothing to sort).
+///   skip 0b0000, 4 passes -> 3;  skip 0b1000 -> 2;  skip 0b1110 -> -1 (one runs);  skip 0b1111 -> -1
+CARRY_HD constexpr int bucket_msd_pass(unsigned skip_mask, int passes) {
+  int top = -1, runs = 0;
+  for (int p = 0; p < passes; ++p)
+    if (!(skip_mask >> p & 1u)) top = p, ++runs;
+  return runs >= 2 ? top : -1;
+}
+/// The passes below the MSD pass `top` that run (they sort each bucket), as a mask.
+///   skip 0b0100, top 3 -> 0b0011;  skip 0, top 1 -> 0b0001
+CARRY_HD constexpr unsigned bucket_lower_passes(unsigned skip_mask, int top) {
+  return ~skip_mask & ((1u << top) - 1u);
+}
+
 /// Items a thread of the onesweep tiles for n keys: `mid_items` (radix_tuning::mid_items, when > 0) up to
 /// `mid_max_n` keys, `items` above.
 ///   n 2^18, items 20, mid 8, mid_max_n 2^19 -> 8;  n 2^20 -> 20;  mid 0 -> 20
@@ -81,6 +109,8 @@ struct sort_control {
   unsigned arrivals;  ///< histogram blocks done (the last one turns counts into digit offsets)
   unsigned skip_mask; ///< bit p: pass p is skipped (its digit is constant, or the keys are sorted)
   unsigned equal_keys; ///< every key has the same image over all its bits (adaptive only): the result is a fill
+  unsigned bucket_top;    ///< bucket form chosen (histogram): its MSD pass + 1; 0: the passes run
+  unsigned bucket_passes; ///< bucket form: bit p, pass p (below the MSD pass) sorts the buckets
 };
 
 /// Where a sort keeps its scratch in temp storage.

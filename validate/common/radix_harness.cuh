@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <functional>
 #include <type_traits>
 #include <vector>
 
@@ -76,9 +77,11 @@ inline device_buffer<unsigned char> dirty_temp(std::size_t bytes, int fill, std:
 }
 
 /// Sorts `keys` (and `values` when HAS_VALUES) with carry's pointer form and checks everything.
+/// `inspect` (when given) sees the call's temp storage on the device once the call is done.
 template <bool HAS_VALUES, class K, class V>
 void check_sort(const std::vector<K>& keys, const std::vector<V>& values, int begin, int end, bool desc,
-                carry::radix_sort_options opt, bool with_cub = true) {
+                carry::radix_sort_options opt, bool with_cub = true,
+                const std::function<void(const unsigned char*)>& inspect = nullptr) {
   const std::int64_t n = static_cast<std::int64_t>(keys.size());
   INFO("n " << n << " bits " << begin << ".." << end << (desc ? " descending" : "") << " " << algorithm_name(opt.algorithm)
             << (opt.adaptive ? "" : " non-adaptive") << " key bytes " << sizeof(K)
@@ -104,6 +107,7 @@ void check_sort(const std::vector<K>& keys, const std::vector<V>& values, int be
   auto temp = dirty_temp(bytes, n % 3 == 0 ? 0xFF : n % 3 == 1 ? 0 : -1, static_cast<std::uint64_t>(n));
   REQUIRE(call(temp.ptr, bytes) == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  if (inspect) inspect(temp.ptr);
   const auto order = reference_sort_order(keys, begin, end, desc);
   const auto got = kout.download(keys.size());
   REQUIRE(same_bits(got, permuted(keys, order)));
@@ -133,6 +137,23 @@ void check_sort(const std::vector<K>& keys, const std::vector<V>& values, int be
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   REQUIRE(same_bits(ck.download(keys.size()), got));
   if constexpr (HAS_VALUES) REQUIRE(same_bits(cv.download(values.size()), vgot));
+}
+
+/// The control words a onesweep call of n keys (K, V: null_value for keys only; the pointer form) left
+/// in its temp storage `temp` (on the device): which way the histogram sent the call (sort_control::
+/// bucket_top). For n up to the mid-size limit (the layout of the mid tiles, as the dispatch plans it).
+template <class K, class V = carry::radix_detail::null_value>
+carry::radix_detail::sort_control mid_control_after(const unsigned char* temp, std::int64_t n, int passes) {
+  namespace rd = carry::radix_detail;
+  namespace rt = carry::radix_tuning;
+  using shape = rd::tile_shape<K, V>;
+  constexpr bool has_values = !std::is_same_v<V, rd::null_value>;
+  const std::int64_t tile = std::int64_t{shape::threads} * rt::mid_items<shape::widest>();
+  const rd::sort_layout l = rd::make_sort_layout(rd::sort_path::onesweep, n, passes, tile, sizeof(K),
+                                                 has_values ? sizeof(V) : 0, false, 0, 0);
+  rd::sort_control c{};
+  CARRY_CUDA_OR_DIE(cudaMemcpy(&c, temp + l.control.offset, sizeof(c), cudaMemcpyDeviceToHost));
+  return c;
 }
 
 template <class K>

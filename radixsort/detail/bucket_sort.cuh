@@ -1,0 +1,103 @@
+// The bucket form's second step: after the MSD pass, one block a bucket of the top digit sorts the bucket by
+// the lower digits that run, LSD, in shared memory with the engine's multisplit, and writes the result.
+#pragma once
+
+#include <cstdint>
+
+#include "../../scan/block/multisplit.cuh"
+#include "../../scan/lookback/prepare.cuh"
+#include "../tuning.hpp"
+#include "digit.cuh"
+#include "key_traits.hpp"
+#include "plan.hpp"
+
+namespace carry {
+namespace radix_detail {
+
+/// What the bucket kernel needs to know of the call.
+struct bucket_args {
+  int host_passes = 0; // the passes the host planned (where the caller expects the result)
+  int begin_bit = 0, end_bit = 0;
+  bool descending = false;
+};
+
+/// Shared memory of a bucket of up to 256 x ITEMS keys: the ranker's counters, and the bucket staged in
+/// each pass's order, keys and values side by side (both are needed for the next pass).
+template <int ITEMS, bool HAS_VALUES, class K, class V>
+struct bucket_storage {
+  static constexpr int tile_items = radix_tuning::threads * ITEMS;
+  using ranker = tile_ranker<ITEMS, radix_tuning::cluster_counts>; // one latency chain, as the cluster's tiles
+  typename ranker::temp_storage rank;
+  K keys[tile_items];
+  V values[HAS_VALUES ? tile_items : 1];
+};
+
+/// Block b sorts bucket b of the MSD pass's digit (pass control->bucket_top - 1): its keys (and values)
+/// lie at [bases of b, + its count) of kb.out, where the MSD pass put them in input order. For every
+/// pass in control->bucket_passes, lowest first: rank the bucket by the pass's digit (multisplit,
+/// stable), stage keys and values at their ranks, take them back warp-striped. Then write them to the
+/// same range of the caller's target (kb.out itself in the pointer form: every item is loaded before
+/// the first barrier, so the block may overwrite its own range). Stable, since the MSD pass and each
+/// ranking are. Returns at once unless the histogram chose the bucket form; the histogram chose it only
+/// when no bucket holds more than tile_items keys.
+///   bucket of digit 0x12 holding [0x1203 0x1201 0x1202] (u16 keys, one lower pass) -> [0x1201 0x1202 0x1203]
+template <int ITEMS, bool HAS_VALUES, class K, class V>
+__global__ void __launch_bounds__(radix_tuning::threads)
+    bucket_sort_kernel(pass_buffers<K> kb, pass_buffers<V> vb, bucket_args a, const sort_control* control,
+                       const std::uint64_t* hist, const std::uint64_t* bases) {
+  using storage = bucket_storage<ITEMS, HAS_VALUES, K, V>;
+  using ms = typename storage::ranker;
+  constexpr int radix = radix_tuning::radix;
+  __shared__ storage ts;
+  lookback::wait_for_previous_grid(); // launched as the MSD pass's programmatic dependent (radix_tuning::pdl)
+  const unsigned top = control->bucket_top;
+  if (top == 0) return; // the passes sort this call
+  const unsigned lower = control->bucket_passes;
+  const int p_top = static_cast<int>(top) - 1;
+  const int b = static_cast<int>(blockIdx.x);
+  const int count = static_cast<int>(hist[p_top * radix + b]); // <= tile_items: the histogram's choice
+  if (count == 0) return;
+  const std::int64_t start = static_cast<std::int64_t>(bases[p_top * 2 * radix + b]);
+  // ---- load the bucket, warp-striped ----
+  K key[ITEMS];
+  V val[HAS_VALUES ? ITEMS : 1];
+  load_keys<ITEMS>(kb.out + start, count, key);
+  if constexpr (HAS_VALUES) load_keys<ITEMS>(vb.out + start, count, val);
+  // ---- one multisplit pass a digit, in shared memory ----
+  for (int p = 0; p < p_top; ++p) {
+    if (!(lower >> p & 1u)) continue; // the same for every thread
+    const radix_digit<K> digit{pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending)};
+    int pos[ITEMS];
+    ms::template rank_by<block::tile_fill::checked>(
+        ts.rank, [&](int j) { return static_cast<unsigned>(digit.bin_of(key[j])); }, count, pos);
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j)
+      if (ms::item_index(j) < count) {
+        ts.keys[pos[j]] = key[j];
+        if constexpr (HAS_VALUES) ts.values[pos[j]] = val[j];
+      }
+    __syncthreads();
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j)
+      if (ms::item_index(j) < count) {
+        key[j] = ts.keys[ms::item_index(j)];
+        if constexpr (HAS_VALUES) val[j] = ts.values[ms::item_index(j)];
+      }
+    __syncthreads(); // the stage read before the next pass stages into it
+  }
+  // ---- write the sorted bucket where the caller expects the result ----
+  K* kdst = const_cast<K*>(kb.target(a.host_passes)) + start;
+  CARRY_UNROLL
+  for (int j = 0; j < ITEMS; ++j)
+    if (ms::item_index(j) < count) kdst[ms::item_index(j)] = key[j];
+  if constexpr (HAS_VALUES) {
+    V* vdst = const_cast<V*>(vb.target(a.host_passes)) + start;
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j)
+      if (ms::item_index(j) < count) vdst[ms::item_index(j)] = val[j];
+  }
+  if constexpr (radix_tuning::pdl && !radix_tuning::pdl_early) lookback::allow_dependents();
+}
+
+} // namespace radix_detail
+} // namespace carry
