@@ -221,6 +221,77 @@ TEST_CASE("radix passes: the LSD model of the device passes equals a stable sort
 }
 
 namespace {
+/// The bucket form as the device runs it, on the CPU: the histogram's skip mask (a pass whose digit is
+/// the same for every key is skipped), its MSD pass (bucket_msd_pass) and lower passes
+/// (bucket_lower_passes); one stable counting pass by the MSD digit, then each bucket on its own, LSD
+/// over the lower passes. Returns false (and leaves `out`) when the form does not apply (fewer than two
+/// passes run); else `out` must equal a stable sort by the bit range.
+template <class K>
+bool bucket_model(const std::vector<K>& k, int begin, int end, bool descending, std::vector<K>& out) {
+  using carry::radix_detail::bucket_lower_passes;
+  using carry::radix_detail::bucket_msd_pass;
+  const int passes = radix_passes(begin, end, 8);
+  unsigned skip = 0;
+  for (int p = 0; p < passes; ++p) {
+    const digit_extract s(pass_digit(begin, end, p, 8, descending));
+    std::set<unsigned> seen;
+    for (const K& x : k) seen.insert(s(radix_key<K>::ordered(x)));
+    if (seen.size() <= 1) skip |= 1u << p;
+  }
+  const int top = bucket_msd_pass(skip, passes);
+  if (top < 0) return false;
+  const unsigned lower = bucket_lower_passes(skip, top);
+  const digit_extract msd(pass_digit(begin, end, top, 8, descending));
+  std::vector<std::vector<K>> buckets(256);
+  for (const K& x : k) buckets[msd(radix_key<K>::ordered(x))].push_back(x);
+  out.clear();
+  for (auto& b : buckets) {
+    for (int p = 0; p < top; ++p) {
+      if (!(lower >> p & 1u)) continue;
+      const digit_extract s(pass_digit(begin, end, p, 8, descending));
+      std::vector<std::vector<K>> sub(256);
+      for (const K& x : b) sub[s(radix_key<K>::ordered(x))].push_back(x);
+      b.clear();
+      for (auto& q : sub) b.insert(b.end(), q.begin(), q.end());
+    }
+    out.insert(out.end(), b.begin(), b.end());
+  }
+  return true;
+}
+template <class K>
+void bucket_case(key_dist dist) {
+  auto keys = carry_validate::make_keys<K>(3000, dist, 9);
+  const int bits = 8 * static_cast<int>(sizeof(K));
+  for (int masked : {0, 1}) {
+    if (masked) // a constant top byte: the MSD pass is the one below it
+      for (K& x : keys) {
+        auto u = radix_key<K>::ordered(x);
+        u &= static_cast<decltype(u)>(~(decltype(u){0xFF} << (bits - 8)));
+        x = radix_key<K>::from_ordered(u);
+      }
+    for (auto [b, e] : std::vector<std::pair<int, int>>{{0, bits}, {4, bits < 20 ? bits : 20}, {0, bits < 13 ? bits : 13}})
+      for (bool desc : {false, true}) {
+        INFO("bits " << b << ".." << e << (desc ? " descending" : "") << (masked ? " top byte constant" : ""));
+        std::vector<K> got;
+        if (!bucket_model(keys, b, e, desc, got)) continue;
+        const auto want = carry_validate::permuted(keys, carry_validate::reference_sort_order(keys, b, e, desc));
+        REQUIRE(carry_validate::same_bits(got, want));
+      }
+  }
+}
+} // namespace
+
+TEST_CASE("radix bucket form: an MSD pass, then each bucket by the lower passes that run, is a stable sort", "[radix]") {
+  for (key_dist d : {key_dist::uniform, key_dist::low_entropy, key_dist::specials, key_dist::two_values}) {
+    bucket_case<std::uint16_t>(d);
+    bucket_case<std::uint32_t>(d);
+    bucket_case<std::int64_t>(d);
+    bucket_case<float>(d);
+    bucket_case<double>(d);
+  }
+}
+
+namespace {
 template <class K>
 void sorted_keys_case() {
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, std::size_t{100003}})
