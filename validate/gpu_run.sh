@@ -36,8 +36,10 @@ fi
 if has sanitize; then
   step sanitize
   # a separate build with line information, so that any report names its source line
-  # (and mid-size radix tiles only up to 2^14 keys, so that the capped radix sizes meet both onesweep tiles)
-  BUILD_DIR=build-san CARRY_CMAKE_ARGS="-DCMAKE_CUDA_FLAGS=-lineinfo -DCARRY_BUILD_BENCH=OFF -DCARRY_BUILD_APPS=OFF -DCARRY_TEST_MID_MAX_LOG2=14" \
+  # (and mid-size radix tiles only up to 2^14 keys, so that the capped radix sizes meet both onesweep tiles;
+  # the bucket form runs on the mid tiles only: SANITIZE_MID_MAX_LOG2= (empty) keeps them, with
+  # SANITIZE_ONLY="test_radix_keys:sort_keys:+mid+sizes* test_radix_pairs:sort_pairs:+mid+sizes*")
+  BUILD_DIR=build-san CARRY_CMAKE_ARGS="-DCMAKE_CUDA_FLAGS=-lineinfo -DCARRY_BUILD_BENCH=OFF -DCARRY_BUILD_APPS=OFF -DCARRY_TEST_MID_MAX_LOG2=${SANITIZE_MID_MAX_LOG2-14}" \
     ./build.sh test -N >"$OUT/build-san.log" 2>&1 || { tail -30 "$OUT/build-san.log"; exit 1; }
   # Sanitizers slow kernels 10-100x: sizes up to 150000 (several tiles of every policy, both passes).
   export CARRY_TEST_MAX_N=${CARRY_TEST_MAX_N:-150000} # the caller's, when set (SANITIZE_ONLY runs of the radix tests: 20000)

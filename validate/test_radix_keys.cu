@@ -239,7 +239,7 @@ TEST_CASE("sort_keys: mid sizes by buckets where the top digit allows it, by the
                           with_algorithm(A::automatic), true, [&](const unsigned char* t) {
                             top = mid_control_after<std::uint32_t>(t, n, passes).bucket_top;
                           });
-        REQUIRE(top == in.top);
+        REQUIRE(top == (bucket_tiles(n) ? in.top : 0u));
       }
     }
     // 2-byte keys: the high byte splits, the low byte sorts each bucket; 8-byte keys: eight passes

@@ -83,7 +83,8 @@ TEST_CASE("sort_pairs: mid sizes by buckets (u32 keys with 2- and 4-byte values)
       const auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), d, static_cast<std::uint64_t>(n));
       const auto v32 = make_values<std::uint32_t>(static_cast<std::size_t>(n), 3);
       const auto v16 = make_values<std::uint16_t>(static_cast<std::size_t>(n), 4);
-      const unsigned want = d == key_dist::uniform ? 4u : 0u; // MSD pass 3, or the passes (bucket 0 too large)
+      // MSD pass 3, or the passes (bucket 0 too large; or a build whose mid tiles stop below n)
+      const unsigned want = d == key_dist::uniform && bucket_tiles(n) ? 4u : 0u;
       for (bool desc : {false, true}) {
         INFO(dist_name(d));
         unsigned top = 99;

@@ -141,14 +141,24 @@ void check_sort(const std::vector<K>& keys, const std::vector<V>& values, int be
 
 /// The control words a onesweep call of n keys (K, V: null_value for keys only; the pointer form) left
 /// in its temp storage `temp` (on the device): which way the histogram sent the call (sort_control::
-/// bucket_top). For n up to the mid-size limit (the layout of the mid tiles, as the dispatch plans it).
+/// bucket_top). For the onesweep path of n keys (its tiles as the dispatch plans them: mid tiles up to
+/// radix_tuning::mid_items_max_n, the large ones above).
+/// Whether the bucket form can take n keys in this build: it runs on the mid tiles (a sanitizer build that
+/// lowers their limit, CARRY_TEST_MID_MAX_LOG2, sends such sizes to the passes).
+inline bool bucket_tiles(std::int64_t n) {
+  return n <= carry::radix_tuning::bucket_max_n && n <= carry::radix_tuning::mid_items_max_n;
+}
+
 template <class K, class V = carry::radix_detail::null_value>
 carry::radix_detail::sort_control mid_control_after(const unsigned char* temp, std::int64_t n, int passes) {
   namespace rd = carry::radix_detail;
   namespace rt = carry::radix_tuning;
   using shape = rd::tile_shape<K, V>;
   constexpr bool has_values = !std::is_same_v<V, rd::null_value>;
-  const std::int64_t tile = std::int64_t{shape::threads} * rt::mid_items<shape::widest>();
+  const int items = rd::onesweep_items(n, shape::items, rt::mid_items<shape::widest>(), rt::mid_items_max_n);
+  const int threads = rd::onesweep_threads_for(n, items, shape::items, shape::threads,
+                                               rt::wide_threads<has_values, sizeof(K)>, rt::wide_min_n);
+  const std::int64_t tile = std::int64_t{threads} * items;
   const rd::sort_layout l = rd::make_sort_layout(rd::sort_path::onesweep, n, passes, tile, sizeof(K),
                                                  has_values ? sizeof(V) : 0, false, 0, 0);
   rd::sort_control c{};
