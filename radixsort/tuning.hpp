@@ -528,10 +528,16 @@ constexpr bool cluster_padded = CARRY_RADIX_CLUSTER_PADDED != 0;
 /// one onesweep pass on that digit (MSD) and then one block a bucket that sorts its bucket by the lower
 /// executed digits in shared memory, LSD; otherwise (a larger bucket) the onesweep passes as before.
 /// Why: at 2^18 a onesweep pass is one mid tile's latency (about 9.5 us, four of them), where a block
-/// sorts a bucket of about 1024 keys by three digits without leaving shared memory. Prediction (not yet
-/// measured): u32 keys at 2^18 from 43 us to 25-32 us (histogram, one pass, the bucket kernel, and the
-/// four passes' launches that find nothing to do). Keys and values of at most bucket_bytes_max bytes
-/// together (the bucket's keys and values staged side by side beside the ranker's counters fit 48 KB).
+/// sorts a bucket of about 1024 keys by three digits without leaving shared memory. Predicted: u32 keys
+/// at 2^18 from 43 us to 25-32 us. Measured (h100-tune-radix-bucket.log, two rounds, variant nobucket =
+/// CARRY_RADIX_BUCKET_MAX_LOG2=0, CUB in the same run): u32 keys 2^18 33.9-34.2 us against 43.1-43.2,
+/// 2^17 31.6-32.0 against 39.1-39.2, pairs u32/u32 2^18 37.0-37.3 against 53.2, u64 keys 2^18 53.1-53.4
+/// against 82.9-83.1 and 2^16 46.4-46.8 against 67.3-67.6 (above the 8-byte keys' cluster limit); 2^20
+/// (outside the form) level. Short of the prediction by the launches that find nothing to do: under
+/// Nsight Compute (h100-timeline-bucket-c386afc.csv) the MSD pass takes 9.5 us, the bucket kernel 10.4
+/// (10.3 at 2^17: latency, not size), each skipped pass and the finish 2.7. Keys and values of at most
+/// bucket_bytes_max bytes together (the bucket's keys and values staged beside the ranker's counters fit
+/// 48 KB).
 #ifndef CARRY_RADIX_BUCKET_MAX_LOG2
 #define CARRY_RADIX_BUCKET_MAX_LOG2 18
 #endif
