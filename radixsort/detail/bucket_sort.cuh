@@ -1,5 +1,6 @@
 // The bucket form's second step: after the MSD pass, one block a bucket of the top digit sorts the bucket by
-// the lower digits that run, LSD, in shared memory with the engine's multisplit, and writes the result.
+// the lower digits that run, LSD, in shared memory with the engine's multisplit, and writes the result
+// (the call's last launch, which is the finishing copy when the histogram did not choose the form).
 #pragma once
 
 #include <cstdint>
@@ -9,6 +10,7 @@
 #include "../tuning.hpp"
 #include "digit.cuh"
 #include "key_traits.hpp"
+#include "onesweep.cuh"
 #include "plan.hpp"
 
 namespace carry {
@@ -38,23 +40,17 @@ struct bucket_storage {
 /// stable), stage keys and values at their ranks, take them back warp-striped. Then write them to the
 /// same range of the caller's target (kb.out itself in the pointer form: every item is loaded before
 /// the first barrier, so the block may overwrite its own range). Stable, since the MSD pass and each
-/// ranking are. Returns at once unless the histogram chose the bucket form; the histogram chose it only
-/// when no bucket holds more than tile_items keys.
+/// ranking are. The histogram chose the form only when no bucket holds more than tile_items keys.
 ///   bucket of digit 0x12 holding [0x1203 0x1201 0x1202] (u16 keys, one lower pass) -> [0x1201 0x1202 0x1203]
 template <int ITEMS, bool HAS_VALUES, class K, class V>
-__global__ void __launch_bounds__(radix_tuning::threads)
-    bucket_sort_kernel(pass_buffers<K> kb, pass_buffers<V> vb, bucket_args a, const sort_control* control,
-                       const std::uint64_t* hist, const std::uint64_t* bases) {
-  using storage = bucket_storage<ITEMS, HAS_VALUES, K, V>;
-  using ms = typename storage::ranker;
+__device__ __forceinline__ void bucket_sort_block(bucket_storage<ITEMS, HAS_VALUES, K, V>& ts, int b,
+                                                  const pass_buffers<K>& kb, const pass_buffers<V>& vb,
+                                                  const bucket_args& a, const sort_control* control,
+                                                  const std::uint64_t* hist, const std::uint64_t* bases) {
+  using ms = typename bucket_storage<ITEMS, HAS_VALUES, K, V>::ranker;
   constexpr int radix = radix_tuning::radix;
-  __shared__ storage ts;
-  lookback::wait_for_previous_grid(); // launched as the MSD pass's programmatic dependent (radix_tuning::pdl)
-  const unsigned top = control->bucket_top;
-  if (top == 0) return; // the passes sort this call
   const unsigned lower = control->bucket_passes;
-  const int p_top = static_cast<int>(top) - 1;
-  const int b = static_cast<int>(blockIdx.x);
+  const int p_top = static_cast<int>(control->bucket_top) - 1;
   const int count = static_cast<int>(hist[p_top * radix + b]); // <= tile_items: the histogram's choice
   if (count == 0) return;
   const std::int64_t start = static_cast<std::int64_t>(bases[p_top * 2 * radix + b]);
@@ -96,7 +92,24 @@ __global__ void __launch_bounds__(radix_tuning::threads)
     for (int j = 0; j < ITEMS; ++j)
       if (ms::item_index(j) < count) vdst[ms::item_index(j)] = val[j];
   }
-  if constexpr (radix_tuning::pdl && !radix_tuning::pdl_early) lookback::allow_dependents();
+}
+
+/// The last launch of a call the bucket form may take (radix_tuning::bucket_max_n), in place of
+/// finish_copy_kernel, with at least radix blocks: when the histogram chose the form, block b < radix
+/// sorts bucket b (bucket_sort_block); otherwise the finishing copy, grid-stride (finish_copy). One
+/// launch for both, so that neither way pays a launch that finds nothing to do.
+template <int ITEMS, bool HAS_VALUES, class K, class V>
+__global__ void __launch_bounds__(radix_tuning::threads)
+    bucket_finish_kernel(pass_buffers<K> kb, pass_buffers<V> vb, bucket_args a, const sort_control* control,
+                         const std::uint64_t* hist, const std::uint64_t* bases, std::int64_t n) {
+  __shared__ bucket_storage<ITEMS, HAS_VALUES, K, V> ts;
+  lookback::wait_for_previous_grid(); // launched as the last pass's programmatic dependent (radix_tuning::pdl)
+  if (control->bucket_top != 0) { // the same for every block
+    if (blockIdx.x < static_cast<unsigned>(radix_tuning::radix))
+      bucket_sort_block<ITEMS, HAS_VALUES>(ts, static_cast<int>(blockIdx.x), kb, vb, a, control, hist, bases);
+    return;
+  }
+  finish_copy<HAS_VALUES>(kb, vb, control, a.host_passes, n);
 }
 
 } // namespace radix_detail

@@ -177,39 +177,29 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     radix_histogram_kernel<hthreads, K><<<grid, hthreads, 0, stream>>>(kb.in, h, hist, control, bases);
     if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
   }
-  // ---- the bucket form (the histogram chose it, or these two launches find nothing to do): the MSD
-  // pass over the mid tiles, then one block a bucket ----
-  if constexpr (bucket_types) {
-    if (bucket) {
-      onesweep_args bits;
-      bits.begin_bit = begin_bit, bits.end_bit = end_bit, bits.descending = descending;
-      const radix_digit<K> unused{pass_digit(begin_bit, end_bit, passes - 1, radix_tuning::digit_bits, descending)};
-      if (const cudaError_t e = launch_onesweep_pass<HAS_VALUES, mid_items, 0, true>(
-              d_temp_storage, layout, passes - 1, passes, unused, kb, vb, control, bases, lim.sms, stream,
-              radix_tuning::pdl, bits);
-          e != cudaSuccess)
-        return e;
-      bucket_args ba;
-      ba.host_passes = passes, ba.begin_bit = begin_bit, ba.end_bit = end_bit, ba.descending = descending;
-      if (const cudaError_t e = lookback::launch_after(
-              bucket_sort_kernel<radix_tuning::bucket_items, HAS_VALUES, K, V>, dim3(radix_tuning::radix),
-              dim3(radix_tuning::threads), stream, radix_tuning::pdl, kb, vb, ba,
-              static_cast<const sort_control*>(control), static_cast<const std::uint64_t*>(hist),
-              static_cast<const std::uint64_t*>(bases));
-          e != cudaSuccess)
-        return e;
-      if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
-    }
-  }
   // ---- one pass per digit, in tiles of onesweep_threads_ x onesweep_items_ (the mid-size tile, the
   // large one, or for large inputs of 4-byte keys the wide one) ----
+  // (where the bucket form may run, the last pass's launch is its MSD pass when the histogram chose it:
+  // onesweep_kernel's MSD; the passes before it find nothing to do then)
   const auto run_passes = [&](auto items, auto threads) {
+    constexpr bool msd_tiles = bucket_types && decltype(items)::value == mid_items && decltype(threads)::value == 0;
     for (int p = 0; p < passes; ++p) {
       const radix_digit<K> digit{pass_digit(begin_bit, end_bit, p, radix_tuning::digit_bits, descending)};
-      if (const cudaError_t e = launch_onesweep_pass<HAS_VALUES, decltype(items)::value, decltype(threads)::value>(
-              d_temp_storage, layout, p, passes, digit, kb, vb, control, bases, lim.sms, stream, radix_tuning::pdl);
-          e != cudaSuccess)
-        return e;
+      cudaError_t e;
+      if constexpr (msd_tiles) {
+        if (bucket && p + 1 == passes) {
+          onesweep_args bits;
+          bits.begin_bit = begin_bit, bits.end_bit = end_bit, bits.descending = descending;
+          e = launch_onesweep_pass<HAS_VALUES, mid_items, 0, true>(d_temp_storage, layout, p, passes, digit, kb, vb,
+                                                                   control, bases, lim.sms, stream, radix_tuning::pdl,
+                                                                   bits);
+          if (e != cudaSuccess) return e;
+          continue;
+        }
+      }
+      e = launch_onesweep_pass<HAS_VALUES, decltype(items)::value, decltype(threads)::value>(
+          d_temp_storage, layout, p, passes, digit, kb, vb, control, bases, lim.sms, stream, radix_tuning::pdl);
+      if (e != cudaSuccess) return e;
     }
     return cudaSuccess;
   };
@@ -226,7 +216,23 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   else
     passes_done = run_tile_passes();
   if (passes_done != cudaSuccess) return passes_done;
-  // ---- the result where the caller expects it (after the last pass, its programmatic dependent) ----
+  // ---- the result where the caller expects it (after the last pass, its programmatic dependent): the
+  // bucket form's buckets, sorted in shared memory, or the finishing copy ----
+  if constexpr (bucket_types) {
+    if (bucket) {
+      bucket_args ba;
+      ba.host_passes = passes, ba.begin_bit = begin_bit, ba.end_bit = end_bit, ba.descending = descending;
+      const unsigned blocks = copy_blocks(nn) > unsigned{radix_tuning::radix} ? copy_blocks(nn) : unsigned{radix_tuning::radix};
+      if (const cudaError_t e = lookback::launch_after(
+              bucket_finish_kernel<radix_tuning::bucket_items, HAS_VALUES, K, V>, dim3(blocks),
+              dim3(radix_tuning::threads), stream, radix_tuning::pdl, kb, vb, ba,
+              static_cast<const sort_control*>(control), static_cast<const std::uint64_t*>(hist),
+              static_cast<const std::uint64_t*>(bases), nn);
+          e != cudaSuccess)
+        return e;
+      return detail::after_launch(stream);
+    }
+  }
   if (const cudaError_t e = lookback::launch_after(finish_copy_kernel<HAS_VALUES, K, V>, dim3(copy_blocks(nn)), dim3(256),
                                                    stream, radix_tuning::pdl, kb, vb,
                                                    static_cast<const sort_control*>(control), passes, nn);

@@ -116,7 +116,7 @@ __device__ __forceinline__ void histogram_segment(const K* keys, std::int64_t s,
 /// With a.bucket_capacity > 0 it also chooses the bucket form (bucket_sort.cuh) when at least two passes
 /// are left to run and no digit of the top one holds more than bucket_capacity keys: control->
 /// bucket_top = that pass + 1, bucket_passes = the passes below it that run, and every pass is marked
-/// skipped (the passes' launches find nothing to do).
+/// skipped (the passes' launches find nothing to do; the last one's launch runs the MSD pass instead).
 ///
 /// Each warp reads segments of keys grid-stride (histogram_segment: 16-byte vectors, neighbours checked
 /// in registers; whole segments with no check against n); digits are counted in shared memory, one

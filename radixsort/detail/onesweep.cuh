@@ -149,11 +149,12 @@ constexpr int pass_min_blocks = THREADS == tile_shape<K, V>::threads
 /// grid of one wave: a skipped pass costs one wave of blocks that exit, not one block a tile). With
 /// whole_form (radix_tuning::whole_tiles) a whole tile runs onesweep_tile's FULL form; the input's last (partial) tile,
 /// and every tile without whole_form, the other (padded or checked: padded_form).
-/// MSD (radix sorts only): the bucket form's first step. It runs only when the histogram chose the bucket
-/// form (control->bucket_top), as the one pass of the call: its digit is pass bucket_top - 1's (found
-/// here from a's bits; `digit` is not used), it reads the input and writes kb.out (the route of a call
-/// whose one pass runs), and it takes the state set the host gave (the last pass's, which then does not
-/// run).
+/// MSD (radix sorts only, the launch of the call's last pass where the bucket form may run): when the
+/// histogram chose the bucket form (control->bucket_top), this launch is the form's first step instead
+/// of the last pass (which the histogram then marked skipped), as the one pass of the call: its digit is
+/// pass bucket_top - 1's (found here from a's bits; `digit` is not used), it reads the input and writes
+/// kb.out (the route of a call whose one pass runs), and it takes the last pass's state set, unused
+/// otherwise. When the histogram did not choose it, the launch is the last pass as usual.
 template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int THREADS = tile_shape<K, V>::threads,
           bool MSD = false>
 __global__ void __launch_bounds__(THREADS, (pass_min_blocks<HAS_VALUES, K, V, THREADS>))
@@ -175,9 +176,8 @@ __global__ void __launch_bounds__(THREADS, (pass_min_blocks<HAS_VALUES, K, V, TH
   lookback::wait_for_previous_grid();
   const unsigned skip = control->skip_mask; // written by the histogram, launches ago
   int k, j; // the passes that run, and those before this one
-  if constexpr (MSD) {
-    const unsigned top = control->bucket_top;
-    if (top == 0) return; // the passes sort this call
+  const unsigned top = MSD ? control->bucket_top : 0u;
+  if (top != 0) { // ---- the bucket form's MSD pass ----
     a.pass = static_cast<int>(top) - 1;
     digit = Digit{digit_extract(pass_digit(a.begin_bit, a.end_bit, a.pass, radix_tuning::digit_bits, a.descending))};
     k = 1, j = 0;
@@ -222,8 +222,8 @@ __global__ void __launch_bounds__(THREADS, (pass_min_blocks<HAS_VALUES, K, V, TH
 /// histogram, the pass before), so a launch without a prepare step may be its programmatic dependent.
 /// The radix sort's passes and bin_by_key's one pass alike. THREADS: the blocks' threads (0: tile_shape's;
 /// the wide tile's radix_tuning::wide_threads).
-/// MSD: the bucket form's MSD pass (onesweep_kernel's MSD; p = the last pass, whose state set it takes),
-/// `bits` giving the call's bit range and direction.
+/// MSD: the last pass's launch (p = passes - 1) as the bucket form's MSD pass where the histogram chose
+/// it (onesweep_kernel's MSD), `bits` giving the call's bit range and direction.
 template <bool HAS_VALUES, int ITEMS = 0, int THREADS = 0, bool MSD = false, class K, class V, class Digit>
 cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout, int p, int passes, const Digit& digit,
                                  const pass_buffers<K>& kb, const pass_buffers<V>& vb, const sort_control* control,
@@ -331,11 +331,10 @@ __device__ __forceinline__ bool equal_keys_are_copies(const K& first) {
 /// The call's last step: when the passes that ran (all but those in the skip mask; `control` null: all
 /// of them) left keys and values somewhere else than the caller expects, copy them there; keys only,
 /// with every key equal over all its bits (control->equal_keys), fill the target with the first key.
+/// Grid-stride over any grid (finish_copy_kernel's; the bucket form's fused last launch, bucket_sort.cuh).
 template <bool HAS_VALUES, class K, class V>
-__global__ void __launch_bounds__(256)
-    finish_copy_kernel(pass_buffers<K> kb, pass_buffers<V> vb, const sort_control* control, int host_passes,
-                       std::int64_t n) {
-  lookback::wait_for_previous_grid(); // launched as the last pass's programmatic dependent (radix_tuning::pdl)
+__device__ __forceinline__ void finish_copy(const pass_buffers<K>& kb, const pass_buffers<V>& vb,
+                                            const sort_control* control, int host_passes, std::int64_t n) {
   if (control != nullptr && control->bucket_top != 0) return; // the bucket form wrote the target
   const unsigned skip = control != nullptr ? control->skip_mask : 0u;
   const int k = executed_passes(skip, host_passes);
@@ -352,6 +351,15 @@ __global__ void __launch_bounds__(256)
   }
   copy_items(kb.result(k), const_cast<K*>(kb.target(host_passes)), n);
   if constexpr (HAS_VALUES) copy_items(vb.result(k), const_cast<V*>(vb.target(host_passes)), n);
+}
+
+/// finish_copy as a kernel of its own (launched as the last pass's programmatic dependent, radix_tuning::pdl).
+template <bool HAS_VALUES, class K, class V>
+__global__ void __launch_bounds__(256)
+    finish_copy_kernel(pass_buffers<K> kb, pass_buffers<V> vb, const sort_control* control, int host_passes,
+                       std::int64_t n) {
+  lookback::wait_for_previous_grid();
+  finish_copy<HAS_VALUES>(kb, vb, control, host_passes, n);
 }
 
 } // namespace radix_detail
