@@ -178,8 +178,10 @@ __global__ void __launch_bounds__(THREADS, (pass_min_blocks<HAS_VALUES, K, V, TH
   int k, j; // the passes that run, and those before this one
   const unsigned top = MSD ? control->bucket_top : 0u;
   if (top != 0) { // ---- the bucket form's MSD pass ----
-    a.pass = static_cast<int>(top) - 1;
-    digit = Digit{digit_extract(pass_digit(a.begin_bit, a.end_bit, a.pass, radix_tuning::digit_bits, a.descending))};
+    if constexpr (MSD) { // (radix digits only)
+      a.pass = static_cast<int>(top) - 1;
+      digit = Digit{digit_extract(pass_digit(a.begin_bit, a.end_bit, a.pass, radix_tuning::digit_bits, a.descending))};
+    }
     k = 1, j = 0;
   } else {
     if (skip >> a.pass & 1u) return;
