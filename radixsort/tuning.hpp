@@ -535,7 +535,11 @@ constexpr bool cluster_padded = CARRY_RADIX_CLUSTER_PADDED != 0;
 /// against 82.9-83.1 and 2^16 46.4-46.8 against 67.3-67.6 (above the 8-byte keys' cluster limit); 2^20
 /// (outside the form) level. Short of the prediction by the launches that find nothing to do: under
 /// Nsight Compute (h100-timeline-bucket-c386afc.csv) the MSD pass takes 9.5 us, the bucket kernel 10.4
-/// (10.3 at 2^17: latency, not size), each skipped pass and the finish 2.7. Keys and values of at most
+/// (10.3 at 2^17: latency, not size), each skipped pass and the finish 2.7. Then (09128ad) the MSD pass
+/// became the last pass's launch and the bucket sort the finishing launch (bucket_finish_kernel), two
+/// launches fewer whichever way the histogram goes: u32 keys 2^18 32.2-32.3 us, 2^17 30.3, pairs 2^18
+/// 35.5, u64 keys 2^18 51.4-51.9 (h100-tune-radix-fold-09128ad.log, two rounds; CUB 61.7-63.8 at 2^18
+/// against 61.9-64.9 in the run above, a different session). Keys and values of at most
 /// bucket_bytes_max bytes together (the bucket's keys and values staged beside the ranker's counters fit
 /// 48 KB).
 #ifndef CARRY_RADIX_BUCKET_MAX_LOG2
