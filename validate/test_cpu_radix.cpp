@@ -182,17 +182,21 @@ TEST_CASE("radix digits: taken in the key's own width, equal to the 64-bit image
 }
 
 namespace {
+/// One stable counting pass of `k` by pass p's digit of the bits [begin, end) (the device's digit).
+template <class K>
+void digit_pass(std::vector<K>& k, int begin, int end, int p, bool descending) {
+  const digit_extract s(pass_digit(begin, end, p, 8, descending));
+  std::vector<std::vector<K>> buckets(256);
+  for (const K& x : k) buckets[s(radix_key<K>::ordered(x))].push_back(x);
+  k.clear();
+  for (auto& b : buckets) k.insert(k.end(), b.begin(), b.end());
+}
+
 /// The passes as the device runs them (one stable counting pass per digit, LSD) on the CPU: must equal
 /// a stable sort by the bit range.
 template <class K>
 std::vector<K> lsd_model(std::vector<K> k, int begin, int end, bool descending) {
-  for (int p = 0; p < radix_passes(begin, end, 8); ++p) {
-    const digit_extract s(pass_digit(begin, end, p, 8, descending)); // the device's digit
-    std::vector<std::vector<K>> buckets(256);
-    for (const K& x : k) buckets[s(radix_key<K>::ordered(x))].push_back(x);
-    k.clear();
-    for (auto& b : buckets) k.insert(k.end(), b.begin(), b.end());
-  }
+  for (int p = 0; p < radix_passes(begin, end, 8); ++p) digit_pass(k, begin, end, p, descending);
   return k;
 }
 template <class K>
@@ -246,14 +250,8 @@ bool bucket_model(const std::vector<K>& k, int begin, int end, bool descending, 
   for (const K& x : k) buckets[msd(radix_key<K>::ordered(x))].push_back(x);
   out.clear();
   for (auto& b : buckets) {
-    for (int p = 0; p < top; ++p) {
-      if (!(lower >> p & 1u)) continue;
-      const digit_extract s(pass_digit(begin, end, p, 8, descending));
-      std::vector<std::vector<K>> sub(256);
-      for (const K& x : b) sub[s(radix_key<K>::ordered(x))].push_back(x);
-      b.clear();
-      for (auto& q : sub) b.insert(b.end(), q.begin(), q.end());
-    }
+    for (int p = 0; p < top; ++p)
+      if (lower >> p & 1u) digit_pass(b, begin, end, p, descending);
     out.insert(out.end(), b.begin(), b.end());
   }
   return true;

@@ -2,6 +2,7 @@
 // launches of the cluster, onesweep and three-kernel paths.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>
@@ -222,9 +223,9 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     if (bucket) {
       bucket_args ba;
       ba.host_passes = passes, ba.begin_bit = begin_bit, ba.end_bit = end_bit, ba.descending = descending;
-      const unsigned blocks = copy_blocks(nn) > unsigned{radix_tuning::radix} ? copy_blocks(nn) : unsigned{radix_tuning::radix};
       if (const cudaError_t e = lookback::launch_after(
-              bucket_finish_kernel<radix_tuning::bucket_items, HAS_VALUES, K, V>, dim3(blocks),
+              bucket_finish_kernel<radix_tuning::bucket_items, HAS_VALUES, K, V>,
+              dim3(std::max(copy_blocks(nn), unsigned{radix_tuning::radix})),
               dim3(radix_tuning::threads), stream, radix_tuning::pdl, kb, vb, ba,
               static_cast<const sort_control*>(control), static_cast<const std::uint64_t*>(hist),
               static_cast<const std::uint64_t*>(bases), nn);

@@ -139,16 +139,16 @@ void check_sort(const std::vector<K>& keys, const std::vector<V>& values, int be
   if constexpr (HAS_VALUES) REQUIRE(same_bits(cv.download(values.size()), vgot));
 }
 
-/// The control words a onesweep call of n keys (K, V: null_value for keys only; the pointer form) left
-/// in its temp storage `temp` (on the device): which way the histogram sent the call (sort_control::
-/// bucket_top). For the onesweep path of n keys (its tiles as the dispatch plans them: mid tiles up to
-/// radix_tuning::mid_items_max_n, the large ones above).
 /// Whether the bucket form can take n keys in this build: it runs on the mid tiles (a sanitizer build that
 /// lowers their limit, CARRY_TEST_MID_MAX_LOG2, sends such sizes to the passes).
 inline bool bucket_tiles(std::int64_t n) {
   return n <= carry::radix_tuning::bucket_max_n && n <= carry::radix_tuning::mid_items_max_n;
 }
 
+/// The control words a onesweep call of n keys (K, V: null_value for keys only; the pointer form) left
+/// in its temp storage `temp` (on the device): which way the histogram sent the call (sort_control::
+/// bucket_top). For the onesweep path of n keys (its tiles as the dispatch plans them: mid tiles up to
+/// radix_tuning::mid_items_max_n, the large ones above).
 template <class K, class V = carry::radix_detail::null_value>
 carry::radix_detail::sort_control mid_control_after(const unsigned char* temp, std::int64_t n, int passes) {
   namespace rd = carry::radix_detail;
