@@ -503,6 +503,29 @@ constexpr bool cluster_padded = CARRY_RADIX_CLUSTER_PADDED != 0;
 /// u32/u32 30.7 / 30.8 against 31.1 / 31.1; but 2^14 16.3 / 16.3 against 16.1 / 16.1 (pairs 19.9 / 20.1
 /// against 19.8 / 19.9), a loss of 0.1-0.2 us that the barrier's cost does not explain (not probed).
 
+/// The cluster path's local form (cluster_sort.cuh; branch cluster-local, NOT yet run on a GPU): of
+/// two passes or more, the top digit's pass runs first (MSD), its counts exchanged like any pass's; when
+/// every block's range (radix_detail::local_owner: the digits whose output starts in the block's
+/// blocks-th part of n) fits cluster_local_items(ITEMS) a thread, the pass scatters, one cluster barrier
+/// follows, and each block sorts its range by every digit (a range holds several top digits) in its own
+/// shared memory (the bucket form's block sort, block_sort.cuh), with no more exchanges or cluster
+/// barriers; otherwise the LSD passes run as before (the top one skipped when its digit is constant,
+/// pointer forms). Why: at 2^16 a pass is about 10000 cycles, of which loading from the L2, the
+/// exchange, the sums and the barrier are about 4800 (eleventh session's probe); a local pass is the
+/// ranking (18 rounds against 16) and a shared-memory stage, about 5000. Prediction (before any
+/// measurement): u32 keys 2^16 22.6 us to 18-20 (one exchanged pass and four local ones against four
+/// exchanged); skewed top digits pay one exchange more (about 2 us) unless the digit is constant.
+/// Only where the local storage fits static shared memory beside the inbox (cluster_sort.cuh): 4-byte
+/// keys at 16 items a thread (34.9 KB of it, 44 KB in all) do, 4-byte pairs at 16 items do not.
+#ifndef CARRY_RADIX_CLUSTER_LOCAL
+#define CARRY_RADIX_CLUSTER_LOCAL 1
+#endif
+constexpr bool cluster_local = CARRY_RADIX_CLUSTER_LOCAL != 0;
+/// Items a thread of the local phase for cluster tiles of `items`: an eighth more (at least one), so that
+/// a range of n / blocks keys and one digit's share fits (uniform u32 keys at 2^16: 4096 + about 305
+/// against 256 x 18 = 4608). More items cost more ranking rounds in every local pass.
+constexpr int cluster_local_items(int items) { return items + (items / 8 > 0 ? items / 8 : 1); }
+
 /// The cluster path's exchange of digit counts (cluster_sort.cuh): each block's counts are known early
 /// (the multisplit's histogram and scan come first) and travel through the engine's mailbox
 /// (lookback::mailbox_send: each warp's counts as 16-byte st.async into every block's inbox, counted on

@@ -3,6 +3,7 @@
 // argument checks, and the routing of passes through the caller's buffers when passes are skipped.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdint>
 #include <limits>
@@ -287,6 +288,127 @@ TEST_CASE("radix bucket form: an MSD pass, then each bucket by the lower passes 
     bucket_case<float>(d);
     bucket_case<double>(d);
   }
+}
+
+TEST_CASE("radix cluster local form: local_owner and local_ranges", "[radix]") {
+  // the worked examples
+  REQUIRE(local_owner(0, 65536, 16) == 0);
+  REQUIRE(local_owner(4095, 65536, 16) == 0);
+  REQUIRE(local_owner(4096, 65536, 16) == 1);
+  REQUIRE(local_owner(65535, 65536, 16) == 15);
+  REQUIRE(local_owner(65536, 65536, 16) == 15);
+  {
+    const std::uint32_t c[4] = {3, 1, 0, 4};
+    std::int64_t lo[3];
+    REQUIRE(local_ranges(c, 4, 8, 2, lo) == 4);
+    REQUIRE((lo[0] == 0 && lo[1] == 4 && lo[2] == 8));
+  }
+  // every digit inside one range, the ranges in order covering [0, n), the largest as returned
+  std::mt19937_64 rng(5);
+  for (int trial = 0; trial < 400; ++trial) {
+    const int blocks = 1 + static_cast<int>(rng() % 16);
+    std::vector<std::uint32_t> counts(256, 0);
+    const int kind = trial % 4; // uniform, skewed, one digit, sparse
+    std::int64_t n = 0;
+    for (int d = 0; d < 256; ++d) {
+      std::uint32_t c = kind == 0 ? static_cast<std::uint32_t>(rng() % 600)
+                        : kind == 1 ? static_cast<std::uint32_t>(d < 3 ? rng() % 20000 : rng() % 5)
+                        : kind == 2 ? (d == 77 ? 4000u : 0u)
+                                    : (rng() % 9 == 0 ? static_cast<std::uint32_t>(rng() % 3000) : 0u);
+      counts[static_cast<std::size_t>(d)] = c;
+      n += c;
+    }
+    if (n == 0) continue;
+    std::vector<std::int64_t> lo(static_cast<std::size_t>(blocks) + 1);
+    const std::int64_t largest = local_ranges(counts.data(), 256, n, blocks, lo.data());
+    INFO("trial " << trial << " blocks " << blocks << " n " << n);
+    REQUIRE(lo[0] == 0);
+    REQUIRE(lo[static_cast<std::size_t>(blocks)] == n);
+    std::int64_t most = 0;
+    for (int r = 0; r < blocks; ++r) {
+      REQUIRE(lo[static_cast<std::size_t>(r)] <= lo[static_cast<std::size_t>(r) + 1]);
+      most = std::max(most, lo[static_cast<std::size_t>(r) + 1] - lo[static_cast<std::size_t>(r)]);
+    }
+    REQUIRE(most == largest);
+    std::int64_t start = 0, biggest = 0;
+    for (int d = 0; d < 256; ++d) {
+      const std::int64_t c = counts[static_cast<std::size_t>(d)];
+      const int o = local_owner(static_cast<std::uint64_t>(start), n, blocks);
+      if (c > 0) {
+        REQUIRE(lo[static_cast<std::size_t>(o)] <= start);
+        REQUIRE(start + c <= lo[static_cast<std::size_t>(o) + 1]);
+      }
+      biggest = std::max(biggest, c);
+      start += c;
+    }
+    // a range is its blocks-th part of n and at most one digit more
+    REQUIRE(largest <= (n + blocks - 1) / blocks + biggest);
+  }
+}
+
+namespace {
+/// The cluster path's local form on the CPU: tiles of `tile` keys; the top digit's counts over them give
+/// the blocks' ranges (local_ranges); when every range fits `cap`, a stable pass by the top digit, then
+/// each range on its own LSD over every pass; returns false when a range is too large (the device runs
+/// the LSD passes then). `out` must equal a stable sort by the bit range.
+template <class K>
+bool local_model(const std::vector<K>& k, int begin, int end, bool descending, std::int64_t tile, std::int64_t cap,
+                 std::vector<K>& out) {
+  const int passes = radix_passes(begin, end, 8);
+  if (passes < 2) return false;
+  const std::int64_t n = static_cast<std::int64_t>(k.size());
+  const int blocks = static_cast<int>((n + tile - 1) / tile);
+  const digit_extract msd(pass_digit(begin, end, passes - 1, 8, descending));
+  std::vector<std::uint32_t> counts(256, 0);
+  for (const K& x : k) ++counts[msd(radix_key<K>::ordered(x))];
+  std::vector<std::int64_t> lo(static_cast<std::size_t>(blocks) + 1);
+  if (local_ranges(counts.data(), 256, n, blocks, lo.data()) > cap) return false;
+  std::vector<std::vector<K>> by_top(256);
+  for (const K& x : k) by_top[msd(radix_key<K>::ordered(x))].push_back(x);
+  std::vector<K> mid;
+  for (auto& b : by_top) mid.insert(mid.end(), b.begin(), b.end());
+  out.clear();
+  for (int r = 0; r < blocks; ++r) {
+    std::vector<K> range(mid.begin() + lo[static_cast<std::size_t>(r)], mid.begin() + lo[static_cast<std::size_t>(r) + 1]);
+    for (int p = 0; p < passes; ++p) {
+      const digit_extract s(pass_digit(begin, end, p, 8, descending));
+      std::vector<std::vector<K>> sub(256);
+      for (const K& x : range) sub[s(radix_key<K>::ordered(x))].push_back(x);
+      range.clear();
+      for (auto& q : sub) range.insert(range.end(), q.begin(), q.end());
+    }
+    out.insert(out.end(), range.begin(), range.end());
+  }
+  return true;
+}
+template <class K>
+void local_case(key_dist dist, std::size_t n, std::int64_t tile, std::int64_t cap, bool expect_local) {
+  const auto keys = carry_validate::make_keys<K>(n, dist, 13);
+  const int bits = 8 * static_cast<int>(sizeof(K));
+  for (bool desc : {false, true}) {
+    INFO(carry_validate::dist_name(dist) << " n " << n << (desc ? " descending" : ""));
+    std::vector<K> got;
+    const bool local = local_model(keys, 0, bits, desc, tile, cap, got);
+    REQUIRE(local == expect_local);
+    if (!local) continue;
+    const auto want = carry_validate::permuted(keys, carry_validate::reference_sort_order(keys, 0, bits, desc));
+    REQUIRE(carry_validate::same_bits(got, want));
+  }
+}
+} // namespace
+
+TEST_CASE("radix cluster local form: the top digit's pass, then each range by every pass, is a stable sort", "[radix]") {
+  // u32 keys at 2^16 in 16 tiles of 4096, ranges of at most 256 x cluster_local_items(16) keys: uniform
+  // keys take the form; low-entropy ones (a third in one digit) do not
+  const std::int64_t cap = 256 * carry::radix_tuning::cluster_local_items(16);
+  local_case<std::uint32_t>(key_dist::uniform, 65536, 4096, cap, true);
+  local_case<std::uint32_t>(key_dist::uniform, 60001, 4096, cap, true);
+  local_case<std::uint32_t>(key_dist::low_entropy, 65536, 4096, cap, false);
+  local_case<float>(key_dist::uniform, 16384, 1024, 256 * carry::radix_tuning::cluster_local_items(4), true);
+  local_case<std::int64_t>(key_dist::uniform, 20000, 2048, 256 * carry::radix_tuning::cluster_local_items(8), true);
+  local_case<std::uint16_t>(key_dist::uniform, 5000, 1024, 256 * carry::radix_tuning::cluster_local_items(4), true);
+  STATIC_REQUIRE(carry::radix_tuning::cluster_local_items(16) == 18);
+  STATIC_REQUIRE(carry::radix_tuning::cluster_local_items(4) == 5);
 }
 
 namespace {

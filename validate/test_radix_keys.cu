@@ -250,6 +250,39 @@ TEST_CASE("sort_keys: mid sizes by buckets where the top digit allows it, by the
   }
 }
 
+TEST_CASE("sort_keys: cluster sizes by the local form, and by the passes where a range would not fit", "[radix]") {
+  // the cluster path (radix_tuning::cluster_local): uniform top digits make ranges that fit a block (the
+  // top digit's pass, then each block alone); a constant top digit (keys below 2^24) or a skewed one
+  // (low entropy) sends the call to the LSD passes after that exchange, the constant one without the
+  // top pass; two passes (bits 4..20, u16), one pass (u8: no local form), 8-byte keys (pairs: test_radix_pairs)
+  using nv = carry::radix_detail::null_value;
+  const std::int64_t ctile = carry::radix_detail::cluster_shape<std::uint32_t, nv>::tile_items;
+  struct input {
+    key_dist dist;
+    std::uint32_t mask;
+    int begin, end;
+  };
+  const input inputs[] = {{key_dist::uniform, ~0u, 0, 32},      {key_dist::uniform, 0x00FFFFFFu, 0, 32},
+                          {key_dist::low_entropy, ~0u, 0, 32}, {key_dist::two_values, ~0u, 0, 32},
+                          {key_dist::uniform, ~0u, 4, 20},     {key_dist::uniform, ~0u, 0, 13}};
+  for (std::int64_t n : capped_sizes({1, 2, 255, 1000, 4097, 16384, 30001, 16 * ctile - 1, 16 * ctile})) {
+    for (const input& in : inputs) {
+      auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), in.dist, static_cast<std::uint64_t>(n) + 11);
+      for (auto& k : keys) k &= in.mask;
+      for (bool desc : {false, true}) {
+        INFO(dist_name(in.dist) << " mask " << std::hex << in.mask << std::dec << " bits " << in.begin << ".." << in.end);
+        check_keys(keys, in.begin, in.end, desc, with_algorithm(A::automatic));
+      }
+    }
+    check_keys(make_keys<std::uint16_t>(static_cast<std::size_t>(n), key_dist::uniform, 3), 0, 16, false,
+               with_algorithm(A::automatic));
+    check_keys(make_keys<std::uint8_t>(static_cast<std::size_t>(n), key_dist::uniform, 4), 0, 8, true,
+               with_algorithm(A::automatic));
+    check_keys(make_keys<std::uint64_t>(static_cast<std::size_t>(n), key_dist::uniform, 5), 0, 64, false,
+               with_algorithm(A::automatic));
+  }
+}
+
 TEST_CASE("sort_keys: floats with +-0.0, +-inf, NaNs of both signs and denormals", "[radix]") {
   for (std::int64_t n : capped_sizes({100, 4097, 100003})) {
     for (A a : all_algorithms)

@@ -102,6 +102,24 @@ TEST_CASE("sort_pairs: mid sizes by buckets (u32 keys with 2- and 4-byte values)
   }
 }
 
+TEST_CASE("sort_pairs: cluster sizes by the local form and by the passes (u32 keys, 1- and 4-byte values)", "[radix]") {
+  // radix_tuning::cluster_local: uniform keys take it, low-entropy ones and keys below 2^24 the passes
+  // (where the local storage of keys and values fits the kernel's budget; otherwise the passes always)
+  using nv = carry::radix_detail::null_value;
+  const std::int64_t ctile = carry::radix_detail::cluster_shape<std::uint32_t, nv>::tile_items;
+  for (std::int64_t n : capped_sizes({3, 1000, 4097, 16384, 16 * ctile - 1}))
+    for (key_dist d : {key_dist::uniform, key_dist::low_entropy})
+      for (std::uint32_t mask : {~0u, 0x00FFFFFFu}) {
+        auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), d, static_cast<std::uint64_t>(n) + 21);
+        for (auto& k : keys) k &= mask;
+        INFO(dist_name(d) << " mask " << std::hex << mask);
+        for (bool desc : {false, true}) {
+          check_sort<true>(keys, make_values<std::uint32_t>(keys.size(), 22), 0, 32, desc, with_algorithm(A::automatic));
+          check_sort<true>(keys, make_values<std::uint8_t>(keys.size(), 23), 0, 32, desc, with_algorithm(A::automatic));
+        }
+      }
+}
+
 TEST_CASE("sort_pairs: partial bit ranges", "[radix]") {
   const auto keys = make_keys<std::uint32_t>(100003, key_dist::uniform, 5);
   const auto values = make_values<std::uint32_t>(100003, 6);

@@ -8,6 +8,7 @@
 #include "../../scan/block/multisplit.cuh"
 #include "../../scan/lookback/prepare.cuh"
 #include "../tuning.hpp"
+#include "block_sort.cuh"
 #include "digit.cuh"
 #include "key_traits.hpp"
 #include "onesweep.cuh"
@@ -23,16 +24,9 @@ struct bucket_args {
   bool descending = false;
 };
 
-/// Shared memory of a bucket of up to 256 x ITEMS keys: the ranker's counters, and the bucket staged in
-/// each pass's order, keys and values side by side (both are needed for the next pass).
+/// Shared memory of a block sorting a bucket of up to 256 x ITEMS keys (block_sort.cuh).
 template <int ITEMS, bool HAS_VALUES, class K, class V>
-struct bucket_storage {
-  static constexpr int tile_items = radix_tuning::threads * ITEMS;
-  using ranker = tile_ranker<ITEMS, radix_tuning::cluster_counts>; // one latency chain, as the cluster's tiles
-  typename ranker::temp_storage rank;
-  K keys[tile_items];
-  V values[HAS_VALUES ? tile_items : 1];
-};
+using bucket_storage = block_sort_storage<ITEMS, HAS_VALUES, K, V>;
 
 /// Block b sorts bucket b of the MSD pass's digit (pass control->bucket_top - 1): its keys (and values)
 /// lie at [bases of b, + its count) of kb.out, where the MSD pass put them in input order. For every
@@ -47,51 +41,14 @@ __device__ __forceinline__ void bucket_sort_block(bucket_storage<ITEMS, HAS_VALU
                                                   const pass_buffers<K>& kb, const pass_buffers<V>& vb,
                                                   const bucket_args& a, const sort_control* control,
                                                   const std::uint64_t* hist, const std::uint64_t* bases) {
-  using ms = typename bucket_storage<ITEMS, HAS_VALUES, K, V>::ranker;
   constexpr int radix = radix_tuning::radix;
-  const unsigned lower = control->bucket_passes;
   const int p_top = static_cast<int>(control->bucket_top) - 1;
   const int count = static_cast<int>(hist[p_top * radix + b]); // <= tile_items: the histogram's choice
-  if (count == 0) return;
   const std::int64_t start = static_cast<std::int64_t>(bases[p_top * 2 * radix + b]);
-  // ---- load the bucket, warp-striped ----
-  K key[ITEMS];
-  V val[HAS_VALUES ? ITEMS : 1];
-  load_keys<ITEMS>(kb.out + start, count, key);
-  if constexpr (HAS_VALUES) load_keys<ITEMS>(vb.out + start, count, val);
-  // ---- one multisplit pass a digit, in shared memory ----
-  for (int p = 0; p < p_top; ++p) {
-    if (!(lower >> p & 1u)) continue; // the same for every thread
-    const radix_digit<K> digit{pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending)};
-    int pos[ITEMS];
-    ms::template rank_by<block::tile_fill::checked>(
-        ts.rank, [&](int j) { return static_cast<unsigned>(digit.bin_of(key[j])); }, count, pos);
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j)
-      if (ms::item_index(j) < count) {
-        ts.keys[pos[j]] = key[j];
-        if constexpr (HAS_VALUES) ts.values[pos[j]] = val[j];
-      }
-    __syncthreads();
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j)
-      if (ms::item_index(j) < count) {
-        key[j] = ts.keys[ms::item_index(j)];
-        if constexpr (HAS_VALUES) val[j] = ts.values[ms::item_index(j)];
-      }
-    __syncthreads(); // the stage read before the next pass stages into it
-  }
-  // ---- write the sorted bucket where the caller expects the result ----
-  K* kdst = const_cast<K*>(kb.target(a.host_passes)) + start;
-  CARRY_UNROLL
-  for (int j = 0; j < ITEMS; ++j)
-    if (ms::item_index(j) < count) kdst[ms::item_index(j)] = key[j];
-  if constexpr (HAS_VALUES) {
-    V* vdst = const_cast<V*>(vb.target(a.host_passes)) + start;
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j)
-      if (ms::item_index(j) < count) vdst[ms::item_index(j)] = val[j];
-  }
+  sort_block_range<ITEMS, HAS_VALUES>(ts, kb.out + start, HAS_VALUES ? vb.out + start : nullptr,
+                                      const_cast<K*>(kb.target(a.host_passes)) + start,
+                                      HAS_VALUES ? const_cast<V*>(vb.target(a.host_passes)) + start : nullptr, count,
+                                      control->bucket_passes, a.begin_bit, a.end_bit, a.descending);
 }
 
 /// The last launch of a call the bucket form may take (radix_tuning::bucket_max_n), in place of

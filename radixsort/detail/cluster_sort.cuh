@@ -2,6 +2,7 @@
 // its tile with the engine's multisplit and the blocks' digit counts meeting in distributed shared memory.
 #pragma once
 
+#include <cstddef>
 #include <cstdint>
 #include <type_traits>
 
@@ -10,6 +11,7 @@
 #include "../../scan/block_scan.cuh"
 #include "../../scan/lookback/cluster.cuh"
 #include "../../scan/operators.hpp"
+#include "block_sort.cuh"
 #include "digit.cuh"
 #include "plan.hpp"
 
@@ -41,13 +43,21 @@ struct cluster_args {
 ///   load tile b from the pass's source; the multisplit's histogram and scan of it (rank_early_by;
 ///   radix_tuning::cluster_padded: block::tile_fill::padded, no per-item checks) give digit d's count;
 ///   every block's warps send their 256 counts into every block's inbox through the engine's mailbox
-///   (16-byte st.async counted on the receiver's transaction barrier; at the first pass after a cluster
+///   (16-byte st.async counted on the receiver's transaction barrier; at the first exchange after a cluster
 ///   barrier: every block started, its barrier initialised); the ranking rounds run while the counts
 ///   travel; mailbox_wait gives this block every block's counts;
 ///   thread d sums digit d's counts over all blocks and over the blocks before b;
 ///   the engine's block scan of the totals gives each digit's start;
 ///   scatter keys, then values, to the pass's destination; cluster barrier (the pass's global writes
 ///   visible to every block; every inbox read before the next pass's sends), but for the last pass.
+/// The local form (radix_tuning::cluster_local, two passes or more): the top digit's pass comes first,
+/// as above up to the digits' starts; when every block's range of digits (local_owner, local_ranges)
+/// holds at most the local storage's keys, it scatters in -> out, a cluster barrier follows, and block
+/// b sorts its range of out by every digit, LSD, in its own shared memory into the caller's target
+/// (sort_block_range; a range holds several top digits, so the top one is among them): no more
+/// exchanges or barriers. Otherwise a cluster barrier, and the passes above,
+/// LSD (without the top one when its digit is constant and the result may land in out: its scatter
+/// would keep the order).
 template <int ITEMS, bool HAS_VALUES, class K, class V>
 __global__ void __launch_bounds__(radix_tuning::threads)
     cluster_sort_kernel(pass_buffers<K> kb, pass_buffers<V> vb, cluster_args a) {
@@ -61,11 +71,26 @@ __global__ void __launch_bounds__(radix_tuning::threads)
   constexpr block::tile_fill fill = radix_tuning::cluster_padded ? block::tile_fill::padded : block::tile_fill::checked;
   using scan_t = block_scan<std::uint32_t, radix_tuning::threads, block_scan_algorithm::coarsened, 1,
                             static_cast<warp_scan_shape>(radix_tuning::scan_warps)>;
+  // the local form where its storage, beside the inbox, the scan's and the ranges', fits static shared memory
+  constexpr int local_items = radix_tuning::cluster_local_items(ITEMS);
+  using local_storage = block_sort_storage<local_items, HAS_VALUES, K, V>;
+  constexpr std::size_t beside = sizeof(std::uint16_t) * radix_tuning::cluster_tiles * radix + sizeof(std::uint64_t) +
+                                 sizeof(typename scan_t::temp_storage) +
+                                 sizeof(std::uint32_t) * (radix + radix_tuning::cluster_tiles + 1);
+  constexpr bool local_form =
+      radix_tuning::cluster_local && sizeof(local_storage) + beside <= static_cast<std::size_t>(radix_tuning::static_shared_max);
   static_assert(storage::tile_items < 65536, "carry: a tile's digit count fits 16 bits");
-  __shared__ storage ts;
+  union smem_type { // the tile's storage while tiles are exchanged; the local phase's after its barrier
+    storage tile;
+    std::conditional_t<local_form, local_storage, char> local;
+  };
+  __shared__ smem_type sm;
+  storage& ts = sm.tile;
   __shared__ alignas(16) std::uint16_t counts[radix_tuning::cluster_tiles][radix]; // inbox: [r][d] from block r
   __shared__ std::uint64_t counts_full; // the inbox's transaction barrier
   __shared__ typename scan_t::temp_storage scan_ts;
+  __shared__ std::uint32_t starts[local_form ? radix : 1];                  // the top digit's output starts
+  __shared__ std::uint32_t lo[local_form ? radix_tuning::cluster_tiles + 1 : 1]; // the blocks' ranges
   cg::cluster_group cluster = cg::this_cluster();
   const unsigned rank = cluster.block_rank(), blocks = cluster.num_blocks();
   const std::int64_t base = a.tiles.tile_base(rank);
@@ -73,28 +98,29 @@ __global__ void __launch_bounds__(radix_tuning::threads)
   const int dd = threadIdx.x;
   const unsigned counts_bytes = lookback::mailbox_bytes<radix, std::uint16_t>(static_cast<int>(blocks));
   CARRY_CTIME(0);
-  lookback::mailbox_start(&counts_full, counts_bytes); // armed for the first pass's counts
+  lookback::mailbox_start(&counts_full, counts_bytes); // armed for the first exchange's counts
   lookback::cluster_started();
-  for (int p = 0; p < a.passes; ++p) {
-    CARRY_CTRACE(0);
-    const digit_spec spec = pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending);
-    // ---- load and rank; every block's count of digit dd ----
-    K key[ITEMS];
-    int pos[ITEMS];
-    const radix_digit<K> digit{spec};
+  unsigned exchange = 0; // exchanges so far: the mailbox's phase
+  // One exchange of the counts of `digit` over the blocks' tiles `key`: returns the global offset of digit
+  // dd's first key of this tile minus its start in the tile (the scatter's adjustment), and digit dd's
+  // total and first output position through `total` and `first`.
+  // (p: the pass, for the phase probe's trace)
+  const auto exchange_counts = [&](int p, const radix_digit<K>& digit, const K (&key)[ITEMS], int (&pos)[ITEMS],
+                                   std::uint32_t& total_out, std::uint32_t& first) {
+    (void)p;
     const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); };
-    load_keys<ITEMS>(kb.src(p, a.passes) + base, valid, key);
     int start = 0; // where digit dd starts in this tile
     ms::template rank_early_by<fill>(ts.rank, digit_at, valid, pos, [&](int s, int c) {
       CARRY_CTRACE(1);
-      if (p == 0) lookback::cluster_wait(); // every block started: its inbox may be written
+      if (exchange == 0) lookback::cluster_wait(); // every block started: its inbox may be written
       lookback::mailbox_send<radix>(&counts[0][0], &counts_full, static_cast<std::uint16_t>(c),
                                     static_cast<int>(rank), static_cast<int>(blocks));
       start = s;
       CARRY_CTRACE(2);
     });
     CARRY_CTRACE(3);
-    lookback::mailbox_wait(&counts_full, static_cast<unsigned>(p) & 1u); // every block's counts in the inbox
+    lookback::mailbox_wait(&counts_full, exchange & 1u); // every block's counts in the inbox
+    ++exchange;
     CARRY_CTRACE(4);
     std::uint32_t total[1] = {0}; // digit dd's keys in the whole input
     std::uint32_t before = 0;     // ... in the tiles before this one
@@ -103,21 +129,81 @@ __global__ void __launch_bounds__(radix_tuning::threads)
       total[0] += c;
       before += r < rank ? c : 0u;
     }
-    // the next exchange's bytes: after this block's wait, so before any block can send them
-    if (threadIdx.x == 0 && p + 1 < a.passes) lookback::mailbox_expect(&counts_full, counts_bytes);
+    total_out = total[0];
     scan_t(scan_ts).exclusive_scan(total, std::uint32_t{0}, sum{});
-    ts.adjust[dd] = std::uint64_t{total[0]} + before - static_cast<std::uint64_t>(start);
+    first = total[0];
+    return std::uint64_t{total[0]} + before - static_cast<std::uint64_t>(start);
+  };
+  int k = a.passes; // the LSD passes that run (the route's count)
+  if constexpr (local_form) {
+    if (a.passes >= 2) {
+      const int p = a.passes - 1; // ---- the local form: the top digit first ----
+      const radix_digit<K> digit{pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending)};
+      K key[ITEMS];
+      int pos[ITEMS];
+      load_keys<ITEMS>(kb.in + base, valid, key);
+      std::uint32_t total = 0, first = 0;
+      const std::uint64_t adjust = exchange_counts(p, digit, key, pos, total, first);
+      // ---- the blocks' ranges (local_ranges, in parallel): digit dd writes its start into lo[r] for
+      // the blocks r after the previous digit's block up to its own ----
+      const std::int64_t n = a.tiles.num_items;
+      starts[dd] = first;
+      if (dd <= static_cast<int>(blocks)) lo[dd] = static_cast<std::uint32_t>(n);
+      __syncthreads();
+      const int own = local_owner(first, n, static_cast<int>(blocks));
+      const int prev = dd == 0 ? -1 : local_owner(starts[dd - 1], n, static_cast<int>(blocks));
+      for (int r = prev + 1; r <= own; ++r) lo[r] = first;
+      const bool constant = total == static_cast<std::uint64_t>(n); // every key has digit dd
+      __syncthreads();
+      const bool too_big = dd < static_cast<int>(blocks) && lo[dd + 1] - lo[dd] > static_cast<std::uint32_t>(local_storage::tile_items);
+      if (!__syncthreads_or(too_big)) { // the same in every block: the same counts
+        // ---- scatter by the top digit, in -> out; then each block its range, alone, by every digit ----
+        ts.adjust[dd] = adjust;
+        const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); };
+        scatter_tile<ITEMS, HAS_VALUES, false, true>(ts, digit, key, digit_at, pos, valid, kb.out,
+                                                     HAS_VALUES ? vb.in + base : nullptr, HAS_VALUES ? vb.out : nullptr);
+        cluster.sync(); // every block's scatter visible; after it no block touches another's shared memory
+        const std::uint32_t lo_r = lo[rank], hi_r = lo[rank + 1];
+        sort_block_range<local_items, HAS_VALUES>(
+            sm.local, kb.out + lo_r, HAS_VALUES ? vb.out + lo_r : nullptr, const_cast<K*>(kb.target(a.passes)) + lo_r,
+            HAS_VALUES ? const_cast<V*>(vb.target(a.passes)) + lo_r : nullptr, static_cast<int>(hi_r - lo_r),
+            (1u << a.passes) - 1u, a.begin_bit, a.end_bit, a.descending);
+        CARRY_CTIME(1);
+        return;
+      }
+      // ---- the LSD passes: their first exchange after every inbox is read; the top pass only when its
+      // digit is not constant (or the result must land where all passes would put it) ----
+      const bool top_constant = __syncthreads_or(constant);
+      if (threadIdx.x == 0) lookback::mailbox_expect(&counts_full, counts_bytes);
+      if (top_constant && !kb.double_buffer) k = a.passes - 1;
+      cluster.sync();
+    }
+  }
+  for (int p = 0; p < k; ++p) {
+    CARRY_CTRACE(0);
+    const digit_spec spec = pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending);
+    // ---- load and rank; every block's count of digit dd ----
+    K key[ITEMS];
+    int pos[ITEMS];
+    const radix_digit<K> digit{spec};
+    const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); };
+    load_keys<ITEMS>(kb.src(p, k) + base, valid, key);
+    std::uint32_t total = 0, first = 0;
+    const std::uint64_t adjust = exchange_counts(p, digit, key, pos, total, first);
+    // the next exchange's bytes: after this block's wait, so before any block can send them
+    if (threadIdx.x == 0 && p + 1 < k) lookback::mailbox_expect(&counts_full, counts_bytes);
+    ts.adjust[dd] = adjust;
     CARRY_CTRACE(5);
     // ---- scatter (its first barrier publishes the adjustments; mailbox_wait's barrier came after every
     // thread's ranking rounds, so the stage may overwrite the counters: RANKED) ----
-    const V* vsrc = HAS_VALUES ? vb.src(p, a.passes) + base : nullptr;
-    scatter_tile<ITEMS, HAS_VALUES, false, true>(ts, digit, key, digit_at, pos, valid, kb.dst(p, a.passes), vsrc,
-                                    HAS_VALUES ? vb.dst(p, a.passes) : nullptr);
+    const V* vsrc = HAS_VALUES ? vb.src(p, k) + base : nullptr;
+    scatter_tile<ITEMS, HAS_VALUES, false, true>(ts, digit, key, digit_at, pos, valid, kb.dst(p, k), vsrc,
+                                    HAS_VALUES ? vb.dst(p, k) : nullptr);
     CARRY_CTRACE(6);
     // ---- end of pass: a cluster barrier before the next pass reads what every block wrote. The last pass
     // has none (radixsort/tuning.hpp records the measurement): no block reads another's writes after it,
     // and every block's inbox has received all it expects (mailbox_wait) before the block can leave ----
-    if (p + 1 == a.passes) break;
+    if (p + 1 == k) break;
     cluster.sync();
     CARRY_CTRACE(7);
   }

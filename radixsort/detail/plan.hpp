@@ -46,6 +46,37 @@ CARRY_HD constexpr int cluster_items(std::int64_t n, int threads, int items_max,
   return items_max;
 }
 
+/// The cluster path's local form (cluster_sort.cuh): after the top digit's pass, block r of `blocks`
+/// sorts by the lower digits the keys of the digits whose output starts in the r-th blocks-th part of
+/// the n keys. The block for a digit whose first key goes to output position `start`:
+///   n 65536, 16 blocks: start 0 -> 0;  4095 -> 0;  4096 -> 1;  65535 -> 15;  65536 (empty last digits) -> 15
+CARRY_HD constexpr int local_owner(std::uint64_t start, std::int64_t n, int blocks) {
+  const std::uint64_t o = n > 0 ? start * static_cast<std::uint64_t>(blocks) / static_cast<std::uint64_t>(n) : 0u;
+  return o >= static_cast<std::uint64_t>(blocks) ? blocks - 1 : static_cast<int>(o);
+}
+
+/// The ranges that local_owner gives, as the cluster kernel builds them (each digit d, in parallel there,
+/// writes its start into lo[r] for the blocks r after the previous digit's block up to its own): lo[r] =
+/// the first output position of block r's range, lo[blocks] = n (lo has blocks + 1 entries). Every digit
+/// lies inside one range. Returns the largest range (the local form runs when it fits one block).
+///   counts [3 1 0 4] (4 digits), n 8, 2 blocks: starts [0 3 4 4], owners [0 0 1 1] -> lo [0 4 8], largest 4
+CARRY_HD inline std::int64_t local_ranges(const std::uint32_t* counts, int digits, std::int64_t n, int blocks,
+                                          std::int64_t* lo) {
+  for (int r = 0; r <= blocks; ++r) lo[r] = n;
+  std::uint64_t start = 0;
+  int prev = -1;
+  for (int d = 0; d < digits; ++d) {
+    const int o = local_owner(start, n, blocks);
+    for (int r = prev + 1; r <= o; ++r) lo[r] = static_cast<std::int64_t>(start);
+    prev = o;
+    start += counts[d];
+  }
+  std::int64_t largest = 0;
+  for (int r = 0; r < blocks; ++r)
+    if (lo[r + 1] - lo[r] > largest) largest = lo[r + 1] - lo[r];
+  return largest;
+}
+
 /// Whether a onesweep call of n keys also launches the bucket form (radix_tuning::bucket_max_n; the
 /// histogram then chooses on the device between it and the passes): the automatic algorithm, at least
 /// two passes, n up to `max_n`, keys and values of at most `bytes_max` bytes together (`item_bytes`),

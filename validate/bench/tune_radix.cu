@@ -85,7 +85,7 @@ int main() {
               "whole tiles keys %d pairs %d, padded last tile keys %d pairs %d, 8-byte items %d, whole up to %d-byte keys, "
               "8-byte pairs items %d, cluster counts %d, mid items %d/%d up to 2^%d, pdl %d, scan warps %d, onesweep threads %d "
               "(4-byte keys %d), 4-byte pairs items %d, blocks 8-byte keys %d pairs %d, placed up to %d-byte keys, "
-              "whole pairs up to %d bytes, buckets up to 2^%d\n",
+              "whole pairs up to %d bytes, buckets up to 2^%d, cluster local %d\n",
               variant, CARRY_RADIX_PEERS, CARRY_RADIX_COUNTS, CARRY_RADIX_EARLY, CARRY_RADIX_LOOKBACK_WINDOW,
               CARRY_RADIX_ITEMS4, CARRY_RADIX_MIN_BLOCKS, CARRY_RADIX_HIST_BLOCKS, CARRY_RADIX_HIST_VECTORS,
               CARRY_RADIX_WHOLE_KEYS, CARRY_RADIX_WHOLE_PAIRS, CARRY_RADIX_PADDED_KEYS, CARRY_RADIX_PADDED_PAIRS,
@@ -94,7 +94,7 @@ int main() {
               CARRY_RADIX_PDL, CARRY_RADIX_SCAN_WARPS,
               CARRY_RADIX_ONESWEEP_THREADS, CARRY_RADIX_THREADS_KEYS4, CARRY_RADIX_ITEMS4_PAIRS, CARRY_RADIX_MIN_BLOCKS_KEYS8,
               CARRY_RADIX_MIN_BLOCKS_PAIRS, CARRY_RADIX_PLACED_KEY_BYTES, CARRY_RADIX_WHOLE_PAIR_BYTES,
-              CARRY_RADIX_BUCKET_MAX_LOG2);
+              CARRY_RADIX_BUCKET_MAX_LOG2, CARRY_RADIX_CLUSTER_LOCAL);
   // temp storage for the largest call of each size (carry's pairs and three-kernel keys, CUB's keys)
   auto temp_for = [](std::size_t n, device_buffer<std::uint32_t>& kin, device_buffer<std::uint32_t>& kout,
                      device_buffer<std::uint32_t>& kref) {
