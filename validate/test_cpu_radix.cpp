@@ -363,20 +363,12 @@ bool local_model(const std::vector<K>& k, int begin, int end, bool descending, s
   for (const K& x : k) ++counts[msd(radix_key<K>::ordered(x))];
   std::vector<std::int64_t> lo(static_cast<std::size_t>(blocks) + 1);
   if (local_ranges(counts.data(), 256, n, blocks, lo.data()) > cap) return false;
-  std::vector<std::vector<K>> by_top(256);
-  for (const K& x : k) by_top[msd(radix_key<K>::ordered(x))].push_back(x);
-  std::vector<K> mid;
-  for (auto& b : by_top) mid.insert(mid.end(), b.begin(), b.end());
+  std::vector<K> mid = k;
+  digit_pass(mid, begin, end, passes - 1, descending);
   out.clear();
   for (int r = 0; r < blocks; ++r) {
     std::vector<K> range(mid.begin() + lo[static_cast<std::size_t>(r)], mid.begin() + lo[static_cast<std::size_t>(r) + 1]);
-    for (int p = 0; p < passes; ++p) {
-      const digit_extract s(pass_digit(begin, end, p, 8, descending));
-      std::vector<std::vector<K>> sub(256);
-      for (const K& x : range) sub[s(radix_key<K>::ordered(x))].push_back(x);
-      range.clear();
-      for (auto& q : sub) range.insert(range.end(), q.begin(), q.end());
-    }
+    for (int p = 0; p < passes; ++p) digit_pass(range, begin, end, p, descending);
     out.insert(out.end(), range.begin(), range.end());
   }
   return true;
