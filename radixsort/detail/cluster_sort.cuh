@@ -59,7 +59,7 @@ struct cluster_args {
 /// LSD (without the top one when its digit is constant and the result may land in out: its scatter
 /// would keep the order).
 template <int ITEMS, bool HAS_VALUES, class K, class V>
-__global__ void __launch_bounds__(radix_tuning::threads)
+__global__ void __launch_bounds__(radix_tuning::threads, 1) // one block an SM: a cluster of one block a tile
     cluster_sort_kernel(pass_buffers<K> kb, pass_buffers<V> vb, cluster_args a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap(); // clusters need sm_90: the dispatch never launches this kernel on older devices
