@@ -163,8 +163,9 @@ int main() {
       pairs_against_cub<std::uint64_t, std::uint32_t>(cold, n, l); // 8-byte keys, 4-byte values
     }
   }
-  // ---- the adaptive inputs at 2^26 (sorted, all equal, two values): check, then carry against CUB ----
-  if (!only_u64) {
+  // ---- the adaptive inputs at 2^26 (sorted, all equal, two values): check, then carry against CUB
+  // (CARRY_TUNE_NO_ADAPTIVE=1: not run) ----
+  if (!only_u64 && std::getenv("CARRY_TUNE_NO_ADAPTIVE") == nullptr) {
     const std::size_t n = std::size_t{1} << 26;
     device_buffer<std::uint32_t> kin(n), kout(n), kref(n);
     auto temp = temp_for(n, kin, kout, kref);
