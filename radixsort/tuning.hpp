@@ -299,9 +299,15 @@ constexpr int ranker_chains(int code) { return (code >> 3 & 1) + 1; }
 #define CARRY_RADIX_CLUSTER_CHAINS 2
 #endif
 #ifndef CARRY_RADIX_CLUSTER_PEERS // block::peer_method's value; -1: `peers` above
-#define CARRY_RADIX_CLUSTER_PEERS (CARRY_RADIX_CLUSTER_CHAINS == 2 ? 0 : -1)
+#define CARRY_RADIX_CLUSTER_PEERS (CARRY_RADIX_CLUSTER_CHAINS == 2 ? 1 : -1)
 #endif
 constexpr int cluster_ranker = ranker_code(cluster_counts, CARRY_RADIX_CLUSTER_PEERS + 1, CARRY_RADIX_CLUSTER_CHAINS);
+/// The block sorts' (block_sort.cuh) ranker: the cluster's peers, chains as the cluster's unless set
+/// (two chains of atomic_or masks leave the bucket form's pairs without room in 48 KB).
+#ifndef CARRY_RADIX_BLOCK_SORT_CHAINS
+#define CARRY_RADIX_BLOCK_SORT_CHAINS CARRY_RADIX_CLUSTER_CHAINS
+#endif
+constexpr int block_sort_ranker = ranker_code(cluster_counts, CARRY_RADIX_CLUSTER_PEERS + 1, CARRY_RADIX_BLOCK_SORT_CHAINS);
 
 /// The warp scan inside every block scan of a radix tile (the multisplit's digit counts, the cluster
 /// path's digit totals; warp_scan_shape): 1 Kogge-Stone (5 dependent shuffle steps), 0 Brent-Kung (9, the
