@@ -279,36 +279,6 @@ constexpr int counts = CARRY_RADIX_COUNTS; // block::count_method's value
 #endif
 constexpr int cluster_counts = CARRY_RADIX_CLUSTER_COUNTS;
 
-/// A radix tile's ranker as one int (the COUNTS argument of tile_ranker and the tile storages):
-/// block::count_method (bit 0), block::peer_method + 1 (bits 1-2; 0: `peers` above) and the
-/// multisplit's counting chains - 1 (bit 3). A bare count method (0 or 1) is the tuned peers, one chain.
-constexpr int ranker_code(int count_method, int peer_method_plus_1 = 0, int chains = 1) {
-  return count_method | peer_method_plus_1 << 1 | (chains - 1) << 3;
-}
-constexpr int ranker_counts(int code) { return code & 1; }
-constexpr int ranker_peers(int code) { return (code >> 1 & 3) == 0 ? peers : (code >> 1 & 3) - 1; }
-constexpr int ranker_chains(int code) { return (code >> 3 & 1) + 1; }
-
-/// The cluster path's and the block sorts' (bucket form, local form) ranking: two counting chains a
-/// warp (block::multisplit's CHAINS: a warp's first and second half of its items counted side by side)
-/// with match_any peers (two chains of atomic_or masks would not fit 48 KB of static shared memory
-/// beside the local form's stage), or one chain with the onesweep's peers. Why: these blocks are 8 warps
-/// ranking 4-18 items a thread on one latency chain (tenth to twentieth sessions' probes); two chains
-/// halve the dependent rounds. (Branch cluster-local, measurement below.)
-#ifndef CARRY_RADIX_CLUSTER_CHAINS
-#define CARRY_RADIX_CLUSTER_CHAINS 2
-#endif
-#ifndef CARRY_RADIX_CLUSTER_PEERS // block::peer_method's value; -1: `peers` above
-#define CARRY_RADIX_CLUSTER_PEERS (CARRY_RADIX_CLUSTER_CHAINS == 2 ? 1 : -1)
-#endif
-constexpr int cluster_ranker = ranker_code(cluster_counts, CARRY_RADIX_CLUSTER_PEERS + 1, CARRY_RADIX_CLUSTER_CHAINS);
-/// The block sorts' (block_sort.cuh) ranker: the cluster's peers, chains as the cluster's unless set
-/// (two chains of atomic_or masks leave the bucket form's pairs without room in 48 KB).
-#ifndef CARRY_RADIX_BLOCK_SORT_CHAINS
-#define CARRY_RADIX_BLOCK_SORT_CHAINS CARRY_RADIX_CLUSTER_CHAINS
-#endif
-constexpr int block_sort_ranker = ranker_code(cluster_counts, CARRY_RADIX_CLUSTER_PEERS + 1, CARRY_RADIX_BLOCK_SORT_CHAINS);
-
 /// The warp scan inside every block scan of a radix tile (the multisplit's digit counts, the cluster
 /// path's digit totals; warp_scan_shape): 1 Kogge-Stone (5 dependent shuffle steps), 0 Brent-Kung (9, the
 /// scan engine's default). Measured on the cluster path (validate/probe/probe_cluster.cu, kernel time by

@@ -25,12 +25,11 @@ constexpr int bits = 8, radix = 1 << bits;
 /// after rank_by, or from on_counts with rank_early_by). Dead items' digits are never read: the
 /// kernel gives them 0, which would move every position if a form ranked them as live. MODE: 0 rank_by,
 /// 1 rank_early_by, 2 rank_early_place_by (positions written by `place`; a dead item placed below
-/// `valid` counts in *dead_low). THREADS: the block (threads d < radix own digit d). CHAINS: counting
-/// chains a warp.
-template <int ITEMS, peer_method P, count_method C, tile_fill F, int MODE, int THREADS, int CHAINS>
+/// `valid` counts in *dead_low). THREADS: the block (threads d < radix own digit d).
+template <int ITEMS, peer_method P, count_method C, tile_fill F, int MODE, int THREADS>
 __global__ void __launch_bounds__(THREADS)
     multisplit_kernel(const unsigned* digits, int valid, int* positions, int* starts, int* counts, int* dead_low) {
-  using ms = carry::block::multisplit<THREADS, ITEMS, bits, P, C, carry::warp_scan_shape::kogge_stone, CHAINS>;
+  using ms = carry::block::multisplit<THREADS, ITEMS, bits, P, C>;
   __shared__ typename ms::temp_storage ts;
   unsigned d[ITEMS];
   int pos[ITEMS];
@@ -78,7 +77,7 @@ std::vector<unsigned> make_digits(int n, digits_kind k, std::uint32_t seed) {
 
 /// Ranks the first `valid` items of one tile on the GPU and checks positions, starts and counts against
 /// a CPU stable rank; outputs poisoned first.
-template <int ITEMS, peer_method P, count_method C, tile_fill F, int MODE, int THREADS, int CHAINS>
+template <int ITEMS, peer_method P, count_method C, tile_fill F, int MODE, int THREADS>
 void check_rank(int valid, digits_kind kind, std::uint32_t seed) {
   constexpr int tile = THREADS * ITEMS;
   const auto digits = make_digits(valid, kind, seed);
@@ -95,7 +94,7 @@ void check_rank(int valid, digits_kind kind, std::uint32_t seed) {
   d_dead_low.upload(std::vector<int>{0});
   d_digits.upload(digits); // poisons first: dead items' digits are 0xA5A5A5A5 (never read)
   d_pos.poison(), d_start.poison(), d_count.poison();
-  multisplit_kernel<ITEMS, P, C, F, MODE, THREADS, CHAINS>
+  multisplit_kernel<ITEMS, P, C, F, MODE, THREADS>
       <<<1, THREADS>>>(d_digits.ptr, valid, d_pos.ptr, d_start.ptr, d_count.ptr, d_dead_low.ptr);
   REQUIRE(cudaGetLastError() == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
@@ -107,7 +106,7 @@ void check_rank(int valid, digits_kind kind, std::uint32_t seed) {
     wrong_start += got_start[static_cast<std::size_t>(d)] != start[static_cast<std::size_t>(d)];
     wrong_count += got_count[static_cast<std::size_t>(d)] != count[static_cast<std::size_t>(d)];
   }
-  INFO(THREADS << " threads, " << ITEMS << " items, " << CHAINS << " chains, peers " << static_cast<int>(P) << ", counts " << static_cast<int>(C) << ", fill "
+  INFO(THREADS << " threads, " << ITEMS << " items, peers " << static_cast<int>(P) << ", counts " << static_cast<int>(C) << ", fill "
              << static_cast<int>(F) << (MODE == 2 ? ", placed" : MODE == 1 ? ", early" : ", late") << ", valid "
              << valid << " of " << tile
              << ", digits " << static_cast<int>(kind));
@@ -119,7 +118,7 @@ void check_rank(int valid, digits_kind kind, std::uint32_t seed) {
 }
 
 /// Every digit distribution, for the valid counts a form allows (whole: only the full tile).
-template <int ITEMS, peer_method P, count_method C, tile_fill F, int MODE, int THREADS = 256, int CHAINS = 1>
+template <int ITEMS, peer_method P, count_method C, tile_fill F, int MODE, int THREADS = 256>
 void check_form() {
   constexpr int tile = THREADS * ITEMS;
   std::vector<int> valids{tile};
@@ -127,7 +126,7 @@ void check_form() {
   std::uint32_t seed = 1;
   for (int v : valids)
     for (digits_kind k : {digits_kind::uniform, digits_kind::one_digit, digits_kind::last_digit, digits_kind::few})
-      check_rank<ITEMS, P, C, F, MODE, THREADS, CHAINS>(v, k, seed++);
+      check_rank<ITEMS, P, C, F, MODE, THREADS>(v, k, seed++);
 }
 
 constexpr auto atomic_or = peer_method::atomic_or;
@@ -168,21 +167,4 @@ TEST_CASE("multisplit: blocks of more threads than digits (384 and 512), every f
   check_form<15, atomic_or, leader, tile_fill::checked, 0, 384>();
   check_form<4, peer_method::ballot, leader, tile_fill::padded, 1, 512>();
   check_form<4, atomic_or, count_method::load_store, tile_fill::checked, 1, 512>();
-}
-
-TEST_CASE("multisplit: two counting chains a warp (the cluster's and block sorts' ranker), even and odd items",
-          "[gpu][block]") {
-  constexpr auto match_any = peer_method::match_any;
-  constexpr auto load_store = count_method::load_store;
-  // the cluster path's exchanged passes (rank_early_by, padded) and the block sorts (rank_by, checked)
-  check_form<16, match_any, load_store, tile_fill::padded, 1, 256, 2>();
-  check_form<16, match_any, load_store, tile_fill::checked, 1, 256, 2>();
-  check_form<18, match_any, load_store, tile_fill::checked, 0, 256, 2>();
-  check_form<9, match_any, load_store, tile_fill::checked, 0, 256, 2>();
-  check_form<5, match_any, load_store, tile_fill::whole, 0, 256, 2>();
-  check_form<1, match_any, load_store, tile_fill::checked, 0, 256, 2>(); // the second chain empty
-  // the other peer and count methods, placed positions, more threads than digits
-  check_form<7, atomic_or, leader, tile_fill::checked, 2, 256, 2>();
-  check_form<8, atomic_or, load_store, tile_fill::padded, 0, 256, 2>();
-  check_form<6, peer_method::ballot, leader, tile_fill::checked, 1, 384, 2>();
 }

@@ -17,7 +17,7 @@ namespace radix_detail {
 template <int ITEMS, bool HAS_VALUES, class K, class V>
 struct block_sort_storage {
   static constexpr int tile_items = radix_tuning::threads * ITEMS;
-  using ranker = tile_ranker<ITEMS, radix_tuning::block_sort_ranker>; // latency-bound, as the cluster's tiles
+  using ranker = tile_ranker<ITEMS, radix_tuning::cluster_counts>; // one latency chain, as the cluster's tiles
   typename ranker::temp_storage rank;
   K keys[tile_items];
   V values[HAS_VALUES ? tile_items : 1];

@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(radix_tuning::threads, 1) // one block an SM: 
   __trap(); // clusters need sm_90: the dispatch never launches this kernel on older devices
 #else
   namespace cg = cooperative_groups;
-  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, radix_digit<K>, radix_tuning::cluster_ranker>;
+  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, radix_digit<K>, radix_tuning::cluster_counts>;
   using ms = typename storage::ranker;
   constexpr int radix = radix_tuning::radix;
   constexpr block::tile_fill fill = radix_tuning::cluster_padded ? block::tile_fill::padded : block::tile_fill::checked;

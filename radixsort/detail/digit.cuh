@@ -39,15 +39,12 @@ template <class D>
 struct digit_recompute<D, std::void_t<decltype(D::recompute)>> : std::bool_constant<D::recompute> {};
 
 /// The engine's multisplit as every radix kernel ranks a tile of THREADS x ITEMS with it (256 threads
-/// but for the onesweep blocks: tile_shape's threads, radix_tuning::onesweep_threads). CODE: the ranker
-/// (radix_tuning::ranker_code: count method, peer method, chains; a bare count method means the
-/// tuned peers and one chain).
-template <int ITEMS, int CODE = radix_tuning::counts, int THREADS = radix_tuning::threads>
+/// but for the onesweep blocks: tile_shape's threads, radix_tuning::onesweep_threads).
+template <int ITEMS, int COUNTS = radix_tuning::counts, int THREADS = radix_tuning::threads>
 using tile_ranker = block::multisplit<THREADS, ITEMS, radix_tuning::digit_bits,
-                                      static_cast<block::peer_method>(radix_tuning::ranker_peers(CODE)),
-                                      static_cast<block::count_method>(radix_tuning::ranker_counts(CODE)),
-                                      static_cast<warp_scan_shape>(radix_tuning::scan_warps),
-                                      radix_tuning::ranker_chains(CODE)>;
+                                      static_cast<block::peer_method>(radix_tuning::peers),
+                                      static_cast<block::count_method>(COUNTS),
+                                      static_cast<warp_scan_shape>(radix_tuning::scan_warps)>;
 
 /// The onesweep tile shape for key K and value V (V = null_value: keys only): the block's threads
 /// (radix_tuning::onesweep_threads: 256 or 384) x the items of the wider of the two.
@@ -104,7 +101,7 @@ struct staged_tile_storage {
   static constexpr int tile_items = THREADS * ITEMS;
   static constexpr bool stage_digits = stages_digits<HAS_VALUES, Digit>;
   static_assert(!PLACED || !stage_digits, "carry: a placed stage holds keys whose digits are recomputed");
-  using ranker = tile_ranker<ITEMS, COUNTS, THREADS>; // COUNTS: its ranker (radix_tuning::ranker_code)
+  using ranker = tile_ranker<ITEMS, COUNTS, THREADS>; // COUNTS: its block::count_method
   union stage_type { // values overwrite the written-out keys
     K keys[tile_items];
     V values[HAS_VALUES ? tile_items : 1];

@@ -52,28 +52,20 @@ enum class tile_fill {
 ///   8 items, digits [1 0 1 1 0 2 0 1]  ->  positions [3 0 4 5 1 7 2 6]
 /// SCAN_WARPS: the warp scan of phase 2's block scan (warp_scan_shape; a tile's ranking is one latency
 /// chain, so Kogge-Stone's 5 steps by default).
-/// CHAINS: independent counting chains a warp (1 or 2). With 2, a warp's items split into a first and a
-/// second half (a thread's j < ceil(ITEMS / 2), and the rest), each with its own counters ("virtual warp"
-/// 2w and 2w + 1, in that order in the scan), and one round takes an item of each half: twice the
-/// counters, half the dependent rounds (a latency-bound block: few warps, many items).
 template <int BLOCK_THREADS, int ITEMS, int RADIX_BITS, peer_method PEERS = peer_method::match_any,
-          count_method COUNTS = count_method::load_store, warp_scan_shape SCAN_WARPS = warp_scan_shape::kogge_stone,
-          int CHAINS = 1>
+          count_method COUNTS = count_method::load_store, warp_scan_shape SCAN_WARPS = warp_scan_shape::kogge_stone>
 struct multisplit {
-  static_assert(CHAINS == 1 || CHAINS == 2, "carry: one or two counting chains a warp");
   static constexpr int radix = 1 << RADIX_BITS;
   static constexpr int warps = BLOCK_THREADS / detail::warp_threads;
-  static constexpr int chain_items = (ITEMS + CHAINS - 1) / CHAINS; // a chain's rounds (the first's items)
-  static constexpr int vwarps = warps * CHAINS;                     // counter sets: one a chain of a warp
   static constexpr int tile_items = BLOCK_THREADS * ITEMS;
-  static constexpr int counters = radix * vwarps;
+  static constexpr int counters = radix * warps;
   static_assert(BLOCK_THREADS % detail::warp_threads == 0, "carry: multisplit blocks are whole warps");
   static_assert(counters % BLOCK_THREADS == 0, "carry: radix x warps must be a multiple of the block size");
   static constexpr int scan_items = counters / BLOCK_THREADS;
   using scan_t = block_scan<std::uint32_t, BLOCK_THREADS, block_scan_algorithm::coarsened, scan_items, SCAN_WARPS>;
   struct temp_storage {
-    std::uint32_t count[vwarps][radix]; // chain-major while counting (each lane's digit: its own bank)
-    std::uint32_t mask[PEERS == peer_method::atomic_or ? vwarps : 1][radix]; // atomic_or: lanes of a digit
+    std::uint32_t count[warps][radix]; // warp-major while counting (each lane's digit: its own bank)
+    std::uint32_t mask[PEERS == peer_method::atomic_or ? warps : 1][radix]; // atomic_or: lanes of a digit
     typename scan_t::temp_storage scan;
   };
 
@@ -104,11 +96,6 @@ struct multisplit {
   __device__ static int item_index(int j) {
     const int lane = threadIdx.x % detail::warp_threads, warp = threadIdx.x / detail::warp_threads;
     return warp * detail::warp_threads * ITEMS + j * detail::warp_threads + lane;
-  }
-
-  /// The counter set (virtual warp) of a thread's j-th item.
-  __device__ static int vwarp_of(int j) {
-    return static_cast<int>(threadIdx.x / detail::warp_threads) * CHAINS + (CHAINS == 1 ? 0 : j / chain_items);
   }
 
   /// Positions of the first `valid` items of the tile (`digit[j]` < radix for those); dead items get
@@ -182,10 +169,11 @@ struct multisplit {
     scan_counts(ts, c);
     __syncthreads();
     // ---- phase 3: positions ----
+    const int warp = threadIdx.x / detail::warp_threads;
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j)
       if (FULL || item_index(j) < valid)
-        position[j] += static_cast<int>(ts.count[vwarp_of(j)][static_cast<unsigned>(digit_at(j))]);
+        position[j] += static_cast<int>(ts.count[warp][static_cast<unsigned>(digit_at(j))]);
   }
 
   /// rank_early_place_by's work; FULL: every item is live.
@@ -193,15 +181,16 @@ struct multisplit {
   __device__ static void rank_early_all_by(temp_storage& ts, DigitAt digit_at, int valid, Place place,
                                            OnCounts on_counts) {
     static_assert(radix <= BLOCK_THREADS, "carry: rank_early_by gives one digit to each of the first radix threads");
+    const int warp = threadIdx.x / detail::warp_threads;
     clear(ts);
-    // ---- phase 1: the warps' (chains') digit counts (shared atomics without return) ----
+    // ---- phase 1: the warps' digit counts (shared atomics without return) ----
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j)
-      if (FULL || item_index(j) < valid) atomicAdd(&ts.count[vwarp_of(j)][static_cast<unsigned>(digit_at(j))], 1u);
+      if (FULL || item_index(j) < valid) atomicAdd(&ts.count[warp][static_cast<unsigned>(digit_at(j))], 1u);
     __syncthreads();
     std::uint32_t c[scan_items];
     if constexpr (radix == BLOCK_THREADS) {
-      // ---- phase 2: the block scan; thread d's scan items are digit d of counter sets 0 .. vwarps - 1 ----
+      // ---- phase 2: the block scan; thread d's scan items are digit d of warps 0 .. warps - 1 ----
       const std::uint32_t total = scan_counts(ts, c);
       on_counts(static_cast<int>(c[0]), static_cast<int>(total));
     } else {
@@ -232,10 +221,6 @@ struct multisplit {
   /// item is live.
   template <bool FULL, class DigitAt, class Place>
   __device__ static void rounds(temp_storage& ts, DigitAt digit_at, int valid, Place place) {
-    if constexpr (CHAINS == 2) {
-      rounds2<FULL>(ts, digit_at, valid, place);
-      return;
-    }
     const int lane = threadIdx.x % detail::warp_threads, warp = threadIdx.x / detail::warp_threads;
     const unsigned below = (1u << lane) - 1u;
     CARRY_UNROLL
@@ -262,70 +247,6 @@ struct multisplit {
     }
   }
 
-  /// rounds with two chains: round j takes item j of the first half (counter set 2w) and item
-  /// chain_items + j of the second (set 2w + 1), their shared-memory steps side by side; each chain's
-  /// rounds stay in order (stability within a set; the scan puts set 2w's items of a digit first).
-  template <bool FULL, class DigitAt, class Place>
-  __device__ static void rounds2(temp_storage& ts, DigitAt digit_at, int valid, Place place) {
-    const int lane = threadIdx.x % detail::warp_threads, warp = threadIdx.x / detail::warp_threads;
-    const unsigned below = (1u << lane) - 1u;
-    CARRY_UNROLL
-    for (int j = 0; j < chain_items; ++j) {
-      constexpr int C = 2;
-      bool live[C];
-      unsigned active[C], dj[C], peers[C];
-      CARRY_UNROLL
-      for (int c = 0; c < C; ++c) {
-        const int jc = c * chain_items + j;
-        const bool exists = jc < ITEMS; // the second half may be one item shorter (compile time)
-        live[c] = exists && (FULL || item_index(jc) < valid);
-        active[c] = FULL && exists ? 0xffffffffu : __ballot_sync(0xffffffffu, live[c]);
-        dj[c] = live[c] ? static_cast<unsigned>(digit_at(exists ? jc : 0)) : 0u;
-      }
-      // ---- the lanes of each chain's digit ----
-      if constexpr (PEERS == peer_method::atomic_or) {
-        CARRY_UNROLL
-        for (int c = 0; c < C; ++c)
-          if (live[c]) atomicOr(&ts.mask[warp * C + c][dj[c]], 1u << lane);
-        __syncwarp();
-        CARRY_UNROLL
-        for (int c = 0; c < C; ++c) peers[c] = live[c] ? ts.mask[warp * C + c][dj[c]] : 0u;
-        __syncwarp();
-        CARRY_UNROLL
-        for (int c = 0; c < C; ++c)
-          if (live[c] && lane == __ffs(peers[c]) - 1) ts.mask[warp * C + c][dj[c]] = 0; // for the next round
-      } else {
-        CARRY_UNROLL
-        for (int c = 0; c < C; ++c) peers[c] = peers_of(ts, active[c], live[c], dj[c], warp, lane);
-      }
-      // ---- each chain's running counts ----
-      if constexpr (COUNTS == count_method::load_store) {
-        std::uint32_t before[C];
-        CARRY_UNROLL
-        for (int c = 0; c < C; ++c) {
-          before[c] = live[c] ? ts.count[warp * C + c][dj[c]] : 0u;
-          if (live[c]) place(c * chain_items + j, static_cast<int>(before[c]) + __popc(peers[c] & below));
-        }
-        __syncwarp(); // every lane's count read before its group's leader writes it
-        CARRY_UNROLL
-        for (int c = 0; c < C; ++c)
-          if (live[c] && lane == __ffs(peers[c]) - 1)
-            ts.count[warp * C + c][dj[c]] = before[c] + static_cast<std::uint32_t>(__popc(peers[c]));
-      } else {
-        CARRY_UNROLL
-        for (int c = 0; c < C; ++c) {
-          const int leader = live[c] ? __ffs(peers[c]) - 1 : lane;
-          std::uint32_t before = 0;
-          if (live[c] && lane == leader)
-            before = atomicAdd(&ts.count[warp * C + c][dj[c]], static_cast<std::uint32_t>(__popc(peers[c])));
-          before = __shfl_sync(0xffffffffu, before, leader);
-          if (live[c]) place(c * chain_items + j, static_cast<int>(before) + __popc(peers[c] & below));
-        }
-      }
-      __syncwarp(); // this round's count updates happen before the next round's (stability)
-    }
-  }
-
   /// The engine's block scan over the counts in digit-major order (digit d of warp w after every smaller
   /// digit and after digit d of warps below w), written back in place; c: this thread's scanned items.
   /// Returns the sum of this thread's counts before the scan. Ends after the write-back (no barrier).
@@ -333,8 +254,8 @@ struct multisplit {
     std::uint32_t own = 0;
     CARRY_UNROLL
     for (int k = 0; k < scan_items; ++k) {
-      const int f = threadIdx.x * scan_items + k; // digit-major index: digit f / vwarps, set f % vwarps
-      c[k] = ts.count[f % vwarps][f / vwarps];
+      const int f = threadIdx.x * scan_items + k; // digit-major index: digit f / warps, warp f % warps
+      c[k] = ts.count[f % warps][f / warps];
       own += c[k];
     }
     std::uint32_t total;
@@ -343,7 +264,7 @@ struct multisplit {
     CARRY_UNROLL
     for (int k = 0; k < scan_items; ++k) {
       const int f = threadIdx.x * scan_items + k;
-      ts.count[f % vwarps][f / vwarps] = c[k];
+      ts.count[f % warps][f / warps] = c[k];
     }
     return own;
   }
