@@ -525,6 +525,24 @@ constexpr bool cluster_local = CARRY_RADIX_CLUSTER_LOCAL != 0;
 /// a range of n / blocks keys and one digit's share fits (uniform u32 keys at 2^16: 4096 + about 305
 /// against 256 x 18 = 4608). More items cost more ranking rounds in every local pass.
 constexpr int cluster_local_items(int items) { return items + (items / 8 > 0 ? items / 8 : 1); }
+/// The local form only for tiles of at most this many items a thread (cluster_sort.cuh, cluster_layout):
+/// its block sorts cost about in proportion to the items (measurement above).
+#ifndef CARRY_RADIX_CLUSTER_LOCAL_MAX_ITEMS
+#define CARRY_RADIX_CLUSTER_LOCAL_MAX_ITEMS 8
+#endif
+constexpr int cluster_local_max_items = CARRY_RADIX_CLUSTER_LOCAL_MAX_ITEMS;
+
+/// Wide cluster blocks: where the cluster path's tiles take all of cluster_items_max (2^16 4-byte keys in
+/// 16 tiles of 4096), blocks of cluster_wide_threads with half the items a thread (the same tiles), their
+/// shared memory dynamic; threads 256-511 rank and scatter but own no digit. Why: the local form's
+/// block sorts are latency-bound on 8 warps (measurement above); 16 warps of 9 items each should take
+/// each local pass from about 3.7 us to 2 (as 2^15's tiles of 8 items), for one exchanged pass of 512
+/// threads (about 0.5 us slower, h100-tune-radix-4c79c57.log's 512-thread blocks).
+#ifndef CARRY_RADIX_CLUSTER_WIDE
+#define CARRY_RADIX_CLUSTER_WIDE 1
+#endif
+constexpr bool cluster_wide = CARRY_RADIX_CLUSTER_WIDE != 0;
+constexpr int cluster_wide_threads = 512;
 
 /// The cluster path's exchange of digit counts (cluster_sort.cuh): each block's counts are known early
 /// (the multisplit's histogram and scan come first) and travel through the engine's mailbox

@@ -254,7 +254,8 @@ TEST_CASE("sort_keys: cluster sizes by the local form, and by the passes where a
   // the cluster path (radix_tuning::cluster_local): uniform top digits make ranges that fit a block (the
   // top digit's pass, then each block alone); a constant top digit (keys below 2^24) or a skewed one
   // (low entropy) sends the call to the LSD passes after that exchange, the constant one without the
-  // top pass; two passes (bits 4..20, u16), one pass (u8: no local form), 8-byte keys (pairs: test_radix_pairs)
+  // top pass; two passes (bits 4..20, u16), one pass (u8: no local form), 8-byte keys (pairs: test_radix_pairs).
+  // Past 8 tiles of the smallest shape the tiles are the largest, ranked by wide blocks (radix_tuning::cluster_wide)
   using nv = carry::radix_detail::null_value;
   const std::int64_t ctile = carry::radix_detail::cluster_shape<std::uint32_t, nv>::tile_items;
   struct input {

@@ -1,4 +1,4 @@
-// One block sorts a range of up to 256 x ITEMS keys (and values) by some of its digits, LSD, in shared
+// One block sorts a range of up to THREADS x ITEMS keys (and values) by some of its digits, LSD, in shared
 // memory with the engine's multisplit: the bucket form's buckets and the cluster path's local phase.
 #pragma once
 
@@ -12,12 +12,12 @@
 namespace carry {
 namespace radix_detail {
 
-/// Shared memory of a block sorting up to 256 x ITEMS keys: the ranker's counters, and the range staged
-/// in each pass's order, keys and values side by side (both are needed for the next pass).
-template <int ITEMS, bool HAS_VALUES, class K, class V>
+/// Shared memory of a block of THREADS sorting up to THREADS x ITEMS keys: the ranker's counters, and the
+/// range staged in each pass's order, keys and values side by side (both are needed for the next pass).
+template <int ITEMS, bool HAS_VALUES, class K, class V, int THREADS = radix_tuning::threads>
 struct block_sort_storage {
-  static constexpr int tile_items = radix_tuning::threads * ITEMS;
-  using ranker = tile_ranker<ITEMS, radix_tuning::cluster_counts>; // one latency chain, as the cluster's tiles
+  static constexpr int tile_items = THREADS * ITEMS;
+  using ranker = tile_ranker<ITEMS, radix_tuning::cluster_counts, THREADS>; // one latency chain, as the cluster's tiles
   typename ranker::temp_storage rank;
   K keys[tile_items];
   V values[HAS_VALUES ? tile_items : 1];
@@ -29,11 +29,11 @@ struct block_sort_storage {
 /// kdst may be ksrc (the block's own range). Each pass: rank by the digit (multisplit, stable), stage
 /// keys and values at their ranks, take them back warp-striped.
 ///   [0x1203 0x1201 0x1202] (u16 keys, lower = pass 0) -> [0x1201 0x1202 0x1203]
-template <int ITEMS, bool HAS_VALUES, class K, class V>
-__device__ __forceinline__ void sort_block_range(block_sort_storage<ITEMS, HAS_VALUES, K, V>& ts, const K* ksrc,
+template <int ITEMS, bool HAS_VALUES, class K, class V, int THREADS>
+__device__ __forceinline__ void sort_block_range(block_sort_storage<ITEMS, HAS_VALUES, K, V, THREADS>& ts, const K* ksrc,
                                                  const V* vsrc, K* kdst, V* vdst, int count, unsigned lower,
                                                  int begin_bit, int end_bit, bool descending) {
-  using ms = typename block_sort_storage<ITEMS, HAS_VALUES, K, V>::ranker;
+  using ms = typename block_sort_storage<ITEMS, HAS_VALUES, K, V, THREADS>::ranker;
   if (count == 0) return; // the same for every thread
   // ---- load, warp-striped ----
   K key[ITEMS];

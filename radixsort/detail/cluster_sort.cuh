@@ -39,6 +39,33 @@ struct cluster_args {
   bool descending = false;
 };
 
+/// The cluster kernel's shared memory for tiles of THREADS x ITEMS: the tile's storage while tiles are
+/// exchanged and the local phase's after its barrier share their bytes (`shared`), static up to 48 KB or
+/// dynamic for the wide blocks (radix_tuning::cluster_wide: 512 threads, whose counters alone are 32 KB);
+/// the inbox, the scan's and the ranges' storage are static beside it.
+template <int ITEMS, bool HAS_VALUES, class K, class V, int THREADS>
+struct cluster_layout {
+  static constexpr int radix = radix_tuning::radix;
+  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, radix_digit<K>, radix_tuning::cluster_counts, false, THREADS>;
+  using scan_t = block_scan<std::uint32_t, THREADS, block_scan_algorithm::coarsened, 1,
+                            static_cast<warp_scan_shape>(radix_tuning::scan_warps)>;
+  static constexpr int local_items = radix_tuning::cluster_local_items(ITEMS);
+  using local_storage = block_sort_storage<local_items, HAS_VALUES, K, V, THREADS>;
+  static constexpr bool dynamic = THREADS > radix_tuning::threads;
+  static constexpr std::size_t beside = sizeof(std::uint16_t) * radix_tuning::cluster_tiles * radix + sizeof(std::uint64_t) +
+                                        sizeof(typename scan_t::temp_storage) +
+                                        sizeof(std::uint32_t) * (radix + radix_tuning::cluster_tiles + 1);
+  // the local form: tiles of up to cluster_local_max_items a thread, where its storage fits
+  static constexpr bool local_form =
+      radix_tuning::cluster_local && ITEMS <= radix_tuning::cluster_local_max_items &&
+      (dynamic || sizeof(local_storage) + beside <= static_cast<std::size_t>(radix_tuning::static_shared_max));
+  union shared {
+    storage tile;
+    std::conditional_t<local_form, local_storage, char> local;
+  };
+  static constexpr std::size_t dynamic_bytes = dynamic ? sizeof(shared) : 0; // the launch's dynamic shared memory
+};
+
 /// Every pass over the whole input, block b (cluster rank b) owning tile b. Per pass:
 ///   load tile b from the pass's source; the multisplit's histogram and scan of it (rank_early_by;
 ///   radix_tuning::cluster_padded: block::tile_fill::padded, no per-item checks) give digit d's count;
@@ -50,7 +77,7 @@ struct cluster_args {
 ///   the engine's block scan of the totals gives each digit's start;
 ///   scatter keys, then values, to the pass's destination; cluster barrier (the pass's global writes
 ///   visible to every block; every inbox read before the next pass's sends), but for the last pass.
-/// The local form (radix_tuning::cluster_local, two passes or more): the top digit's pass comes first,
+/// The local form (cluster_layout::local_form, two passes or more): the top digit's pass comes first,
 /// as above up to the digits' starts; when every block's range of digits (local_owner, local_ranges)
 /// holds at most the local storage's keys, it scatters in -> out, a cluster barrier follows, and block
 /// b sorts its range of out by every digit, LSD, in its own shared memory into the caller's target
@@ -58,33 +85,31 @@ struct cluster_args {
 /// exchanges or barriers. Otherwise a cluster barrier, and the passes above,
 /// LSD (without the top one when its digit is constant and the result may land in out: its scatter
 /// would keep the order).
-template <int ITEMS, bool HAS_VALUES, class K, class V>
-__global__ void __launch_bounds__(radix_tuning::threads, 1) // one block an SM: a cluster of one block a tile
+/// THREADS: 256, or 512 for the wide blocks (threads d < 256 own digit d; the others rank and scatter).
+template <int ITEMS, bool HAS_VALUES, class K, class V, int THREADS = radix_tuning::threads>
+__global__ void __launch_bounds__(THREADS, 1) // one block an SM: a cluster of one block a tile
     cluster_sort_kernel(pass_buffers<K> kb, pass_buffers<V> vb, cluster_args a) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap(); // clusters need sm_90: the dispatch never launches this kernel on older devices
 #else
   namespace cg = cooperative_groups;
-  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, radix_digit<K>, radix_tuning::cluster_counts>;
+  using layout = cluster_layout<ITEMS, HAS_VALUES, K, V, THREADS>;
+  using storage = typename layout::storage;
   using ms = typename storage::ranker;
+  using scan_t = typename layout::scan_t;
+  using local_storage = typename layout::local_storage;
   constexpr int radix = radix_tuning::radix;
   constexpr block::tile_fill fill = radix_tuning::cluster_padded ? block::tile_fill::padded : block::tile_fill::checked;
-  using scan_t = block_scan<std::uint32_t, radix_tuning::threads, block_scan_algorithm::coarsened, 1,
-                            static_cast<warp_scan_shape>(radix_tuning::scan_warps)>;
-  // the local form where its storage, beside the inbox, the scan's and the ranges', fits static shared memory
-  constexpr int local_items = radix_tuning::cluster_local_items(ITEMS);
-  using local_storage = block_sort_storage<local_items, HAS_VALUES, K, V>;
-  constexpr std::size_t beside = sizeof(std::uint16_t) * radix_tuning::cluster_tiles * radix + sizeof(std::uint64_t) +
-                                 sizeof(typename scan_t::temp_storage) +
-                                 sizeof(std::uint32_t) * (radix + radix_tuning::cluster_tiles + 1);
-  constexpr bool local_form =
-      radix_tuning::cluster_local && sizeof(local_storage) + beside <= static_cast<std::size_t>(radix_tuning::static_shared_max);
+  constexpr int local_items = layout::local_items;
+  constexpr bool local_form = layout::local_form;
   static_assert(storage::tile_items < 65536, "carry: a tile's digit count fits 16 bits");
-  union smem_type { // the tile's storage while tiles are exchanged; the local phase's after its barrier
-    storage tile;
-    std::conditional_t<local_form, local_storage, char> local;
-  };
-  __shared__ smem_type sm;
+  static_assert(THREADS >= radix && THREADS % 32 == 0, "carry: a thread for every digit");
+  __shared__ std::conditional_t<layout::dynamic, char, typename layout::shared> static_sm;
+  extern __shared__ uint4 cluster_dynamic_smem[];
+  typename layout::shared& sm = *[&] {
+    if constexpr (layout::dynamic) return reinterpret_cast<typename layout::shared*>(cluster_dynamic_smem);
+    else return &static_sm;
+  }();
   storage& ts = sm.tile;
   __shared__ alignas(16) std::uint16_t counts[radix_tuning::cluster_tiles][radix]; // inbox: [r][d] from block r
   __shared__ std::uint64_t counts_full; // the inbox's transaction barrier
@@ -96,6 +121,7 @@ __global__ void __launch_bounds__(radix_tuning::threads, 1) // one block an SM: 
   const std::int64_t base = a.tiles.tile_base(rank);
   const int valid = a.tiles.valid_items(rank);
   const int dd = threadIdx.x;
+  const bool digit_thread = THREADS == radix || dd < radix; // thread dd owns digit dd
   const unsigned counts_bytes = lookback::mailbox_bytes<radix, std::uint16_t>(static_cast<int>(blocks));
   CARRY_CTIME(0);
   lookback::mailbox_start(&counts_full, counts_bytes); // armed for the first exchange's counts
@@ -119,13 +145,15 @@ __global__ void __launch_bounds__(radix_tuning::threads, 1) // one block an SM: 
       CARRY_CTRACE(2);
     });
     CARRY_CTRACE(3);
+    if constexpr (THREADS > radix) // the threads without a digit wait at the start barrier too
+      if (exchange == 0 && !digit_thread) lookback::cluster_wait();
     lookback::mailbox_wait(&counts_full, exchange & 1u); // every block's counts in the inbox
     ++exchange;
     CARRY_CTRACE(4);
     std::uint32_t total[1] = {0}; // digit dd's keys in the whole input
     std::uint32_t before = 0;     // ... in the tiles before this one
     for (unsigned r = 0; r < blocks; ++r) {
-      const std::uint32_t c = counts[r][dd];
+      const std::uint32_t c = digit_thread ? counts[r][dd] : 0u;
       total[0] += c;
       before += r < rank ? c : 0u;
     }
@@ -147,18 +175,20 @@ __global__ void __launch_bounds__(radix_tuning::threads, 1) // one block an SM: 
       // ---- the blocks' ranges (local_ranges, in parallel): digit dd writes its start into lo[r] for
       // the blocks r after the previous digit's block up to its own ----
       const std::int64_t n = a.tiles.num_items;
-      starts[dd] = first;
+      if (digit_thread) starts[dd] = first;
       if (dd <= static_cast<int>(blocks)) lo[dd] = static_cast<std::uint32_t>(n);
       __syncthreads();
-      const int own = local_owner(first, n, static_cast<int>(blocks));
-      const int prev = dd == 0 ? -1 : local_owner(starts[dd - 1], n, static_cast<int>(blocks));
-      for (int r = prev + 1; r <= own; ++r) lo[r] = first;
-      const bool constant = total == static_cast<std::uint64_t>(n); // every key has digit dd
+      if (digit_thread) {
+        const int own = local_owner(first, n, static_cast<int>(blocks));
+        const int prev = dd == 0 ? -1 : local_owner(starts[dd - 1], n, static_cast<int>(blocks));
+        for (int r = prev + 1; r <= own; ++r) lo[r] = first;
+      }
+      const bool constant = digit_thread && total == static_cast<std::uint64_t>(n); // every key has digit dd
       __syncthreads();
       const bool too_big = dd < static_cast<int>(blocks) && lo[dd + 1] - lo[dd] > static_cast<std::uint32_t>(local_storage::tile_items);
       if (!__syncthreads_or(too_big)) { // the same in every block: the same counts
         // ---- scatter by the top digit, in -> out; then each block its range, alone, by every digit ----
-        ts.adjust[dd] = adjust;
+        if (digit_thread) ts.adjust[dd] = adjust;
         const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); };
         scatter_tile<ITEMS, HAS_VALUES, false, true>(ts, digit, key, digit_at, pos, valid, kb.out,
                                                      HAS_VALUES ? vb.in + base : nullptr, HAS_VALUES ? vb.out : nullptr);
@@ -192,7 +222,7 @@ __global__ void __launch_bounds__(radix_tuning::threads, 1) // one block an SM: 
     const std::uint64_t adjust = exchange_counts(p, digit, key, pos, total, first);
     // the next exchange's bytes: after this block's wait, so before any block can send them
     if (threadIdx.x == 0 && p + 1 < k) lookback::mailbox_expect(&counts_full, counts_bytes);
-    ts.adjust[dd] = adjust;
+    if (digit_thread) ts.adjust[dd] = adjust;
     CARRY_CTRACE(5);
     // ---- scatter (its first barrier publishes the adjustments; mailbox_wait's barrier came after every
     // thread's ranking rounds, so the stage may overwrite the counters: RANKED) ----

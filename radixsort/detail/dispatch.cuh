@@ -25,17 +25,30 @@
 namespace carry {
 namespace radix_detail {
 
-template <int ITEMS, bool HAS_VALUES, class K, class V>
+template <int ITEMS, bool HAS_VALUES, class K, class V, int THREADS>
 struct cluster_tag {};
 
 /// Tiles the cluster path may take on this device for this kernel: the largest cluster it co-schedules
-/// (at most radix_tuning::cluster_tiles; 0 when clusters are not available). Cached per device.
-template <int ITEMS, bool HAS_VALUES, class K, class V>
+/// (at most radix_tuning::cluster_tiles; 0 when clusters are not available). Cached per device; sets
+/// the kernel's dynamic shared memory limit where it has dynamic storage (before any launch of it).
+template <int ITEMS, bool HAS_VALUES, class K, class V, int THREADS = radix_tuning::threads>
 int cluster_tiles_available() {
-  auto* kernel = cluster_sort_kernel<ITEMS, HAS_VALUES, K, V>;
-  return detail::cluster_limit<cluster_tag<ITEMS, HAS_VALUES, K, V>>(kernel, radix_tuning::threads,
-                                                                     radix_tuning::cluster_tiles, 0);
+  auto* kernel = cluster_sort_kernel<ITEMS, HAS_VALUES, K, V, THREADS>;
+  return detail::cluster_limit<cluster_tag<ITEMS, HAS_VALUES, K, V, THREADS>>(
+      kernel, THREADS, radix_tuning::cluster_tiles,
+      static_cast<int>(cluster_layout<ITEMS, HAS_VALUES, K, V, THREADS>::dynamic_bytes));
 }
+
+/// The cluster path's kernel for its largest tiles (cluster_shape): wide blocks (radix_tuning::cluster_wide)
+/// of half the items a thread where the items split evenly, else 256 threads.
+template <class K, class V>
+struct cluster_full {
+  using cshape = cluster_shape<K, V>;
+  static constexpr bool wide = radix_tuning::cluster_wide && cshape::items % 2 == 0 &&
+                               cshape::tile_items % radix_tuning::cluster_wide_threads == 0;
+  static constexpr int threads = wide ? radix_tuning::cluster_wide_threads : radix_tuning::threads;
+  static constexpr int items = cshape::tile_items / threads;
+};
 
 /// The three-kernel form's tile shape: the counting-sort pass of apps (bin_by_key's kernels).
 template <class K, class V>
@@ -57,7 +70,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   int cluster_tiles = 0;
   if (opt.algorithm == radix_sort_algorithm::automatic && nn > 0 &&
       nn <= std::int64_t{radix_tuning::cluster_tiles} * cshape::tile_items)
-    cluster_tiles = cluster_tiles_available<cshape::items, HAS_VALUES, K, V>();
+    cluster_tiles = cluster_tiles_available<cluster_full<K, V>::items, HAS_VALUES, K, V, cluster_full<K, V>::threads>();
   const sort_path path = choose_sort_path(nn, passes, opt.algorithm, cshape::tile_items, cluster_tiles);
   const apps_detail::bin_plan three = apps_detail::plan_bins(nn, three_shape<K, V>::tile_items, radix_tuning::radix);
   std::size_t scan_bytes = 0;
@@ -103,9 +116,13 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     cluster_args a;
     a.tiles = layout.tiles;
     a.passes = passes, a.begin_bit = begin_bit, a.end_bit = end_bit, a.descending = descending;
-    auto launch = [&](auto kernel) {
-      return lookback::launch_cluster(kernel, static_cast<unsigned>(a.tiles.num_tiles), radix_tuning::threads, 0, stream,
-                                      kb, vb, a);
+    using full = cluster_full<K, V>;
+    auto launch = [&](auto kernel, unsigned threads = radix_tuning::threads, std::size_t smem = 0) {
+      return lookback::launch_cluster(kernel, static_cast<unsigned>(a.tiles.num_tiles), threads, smem, stream, kb, vb, a);
+    };
+    const auto launch_full = [&] {
+      return launch(cluster_sort_kernel<full::items, HAS_VALUES, K, V, full::threads>, full::threads,
+                    cluster_layout<full::items, HAS_VALUES, K, V, full::threads>::dynamic_bytes);
     };
     cudaError_t e = cudaSuccess;
     if constexpr (cshape::items >= 4) {
@@ -119,9 +136,9 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
       a.tiles = detail::plan_tiles(nn, std::int64_t{radix_tuning::threads} * use);
       e = use == quarter ? launch(cluster_sort_kernel<quarter, HAS_VALUES, K, V>)
           : use == half  ? launch(cluster_sort_kernel<half, HAS_VALUES, K, V>)
-                         : launch(cluster_sort_kernel<cshape::items, HAS_VALUES, K, V>);
+                         : launch_full();
     } else {
-      e = launch(cluster_sort_kernel<cshape::items, HAS_VALUES, K, V>);
+      e = launch_full();
     }
     if (e != cudaSuccess) return e;
     return detail::after_launch(stream);
