@@ -503,20 +503,21 @@ constexpr bool cluster_padded = CARRY_RADIX_CLUSTER_PADDED != 0;
 /// u32/u32 30.7 / 30.8 against 31.1 / 31.1; but 2^14 16.3 / 16.3 against 16.1 / 16.1 (pairs 19.9 / 20.1
 /// against 19.8 / 19.9), a loss of 0.1-0.2 us that the barrier's cost does not explain (not probed).
 
-/// The cluster path's local form (cluster_sort.cuh; branch cluster-local, NOT yet run on a GPU): of
-/// two passes or more, the top digit's pass runs first (MSD), its counts exchanged like any pass's; when
-/// every block's range (radix_detail::local_owner: the digits whose output starts in the block's
-/// blocks-th part of n) fits cluster_local_items(ITEMS) a thread, the pass scatters, one cluster barrier
-/// follows, and each block sorts its range by every digit (a range holds several top digits) in its own
-/// shared memory (the bucket form's block sort, block_sort.cuh), with no more exchanges or cluster
-/// barriers; otherwise the LSD passes run as before (the top one skipped when its digit is constant,
-/// pointer forms). Why: at 2^16 a pass is about 10000 cycles, of which loading from the L2, the
-/// exchange, the sums and the barrier are about 4800 (eleventh session's probe); a local pass is the
-/// ranking (18 rounds against 16) and a shared-memory stage, about 5000. Prediction (before any
-/// measurement): u32 keys 2^16 22.6 us to 18-20 (one exchanged pass and four local ones against four
-/// exchanged); skewed top digits pay one exchange more (about 2 us) unless the digit is constant.
-/// Only where the local storage fits static shared memory beside the inbox (cluster_sort.cuh): 4-byte
-/// keys at 16 items a thread (34.9 KB of it, 44 KB in all) do, 4-byte pairs at 16 items do not.
+/// The cluster path's local form (cluster_sort.cuh, cluster_layout): of two passes or more, the top
+/// digit's pass runs first (MSD), its counts exchanged like any pass's; when every block's range
+/// (radix_detail::local_owner: the digits whose output starts in the block's blocks-th part of n) fits
+/// cluster_local_items(ITEMS) a thread, the pass scatters, one cluster barrier follows, and each block
+/// sorts its range by every digit (a range holds several top digits) in its own shared memory (the
+/// bucket form's block sort, block_sort.cuh), with no more exchanges or cluster barriers; otherwise the
+/// LSD passes run as before (the top one skipped when its digit is constant, pointer forms).
+/// Predicted (a pass about 10000 cycles at 2^16, of which the L2 loads, exchange, sums and barrier are
+/// about 4800; a local pass about 5000): u32 keys 2^16 22.6 us to 18-20. Measured against the passes
+/// (h100-tune-radix-local-90b42e3.log and h100-tune-radix-wide-9b57b44.log, CUB 46.7-56.2 in the same
+/// runs), 256-thread blocks: u32 keys 2^14 (4 items) 12.7 us against 16.5, 2^15 (8) 16.4 against 18.4,
+/// pairs u32/u32 2^14 14.6 against 20.0; but 2^16 (16 items) 24.2 against 22.7: each local pass took
+/// about 3.7 us at 18 items a thread, twice 2^15's, the block sorts being latency-bound on 8 warps
+/// (two counting chains a warp did not help: h100-tune-radix-chains-fa3b713.log). Hence the local form
+/// up to 8 items a thread, and wide blocks for 2^16 (cluster_wide, below).
 #ifndef CARRY_RADIX_CLUSTER_LOCAL
 #define CARRY_RADIX_CLUSTER_LOCAL 1
 #endif
@@ -537,7 +538,11 @@ constexpr int cluster_local_max_items = CARRY_RADIX_CLUSTER_LOCAL_MAX_ITEMS;
 /// shared memory dynamic; threads 256-511 rank and scatter but own no digit. Why: the local form's
 /// block sorts are latency-bound on 8 warps (measurement above); 16 warps of 9 items each should take
 /// each local pass from about 3.7 us to 2 (as 2^15's tiles of 8 items), for one exchanged pass of 512
-/// threads (about 0.5 us slower, h100-tune-radix-4c79c57.log's 512-thread blocks).
+/// threads (about 0.5 us slower, h100-tune-radix-4c79c57.log's 512-thread blocks). Measured
+/// (h100-tune-radix-wide-9b57b44.log, two rounds, CUB in the same run): u32 keys 2^16 21.3 / 21.3 us
+/// (CUB 55.6 / 56.2) against 22.6 / 22.7 with neither (nowidenolocal) and 24.2 / 24.4 with the local form
+/// at 16 items of 256 threads (nowidelocal16); pairs u32/u32 2^16 25.3 against 30.8. Wide blocks without
+/// the local form lose (25.2 / 25.3: four exchanged passes of 512 threads).
 #ifndef CARRY_RADIX_CLUSTER_WIDE
 #define CARRY_RADIX_CLUSTER_WIDE 1
 #endif

@@ -14,11 +14,16 @@
 
 namespace carry_validate {
 
-/// Drops the sizes above CARRY_TEST_MAX_N (environment), for runs under compute-sanitizer.
+/// Drops the sizes above CARRY_TEST_MAX_N and below CARRY_TEST_MIN_N (environment), for runs under
+/// compute-sanitizer.
 inline std::vector<std::int64_t> capped_sizes(std::vector<std::int64_t> s) {
   if (const char* cap = std::getenv("CARRY_TEST_MAX_N")) {
     const std::int64_t max_n = std::atoll(cap);
     s.erase(std::remove_if(s.begin(), s.end(), [&](std::int64_t n) { return n > max_n; }), s.end());
+  }
+  if (const char* low = std::getenv("CARRY_TEST_MIN_N")) { // a sanitizer run of the largest sizes alone
+    const std::int64_t min_n = std::atoll(low);
+    s.erase(std::remove_if(s.begin(), s.end(), [&](std::int64_t n) { return n < min_n; }), s.end());
   }
   return s;
 }
