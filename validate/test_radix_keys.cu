@@ -266,7 +266,7 @@ TEST_CASE("sort_keys: cluster sizes by the local form, and by the passes where a
   const input inputs[] = {{key_dist::uniform, ~0u, 0, 32},      {key_dist::uniform, 0x00FFFFFFu, 0, 32},
                           {key_dist::low_entropy, ~0u, 0, 32}, {key_dist::two_values, ~0u, 0, 32},
                           {key_dist::uniform, ~0u, 4, 20},     {key_dist::uniform, ~0u, 0, 13}};
-  for (std::int64_t n : capped_sizes({1, 2, 255, 1000, 4097, 16384, 30001, 16 * ctile - 1, 16 * ctile})) {
+  for (std::int64_t n : capped_sizes({1, 2, 255, 1000, 4097, 16384, 30001, 40000, 16 * ctile - 1, 16 * ctile})) {
     for (const input& in : inputs) {
       auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), in.dist, static_cast<std::uint64_t>(n) + 11);
       for (auto& k : keys) k &= in.mask;

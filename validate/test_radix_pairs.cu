@@ -107,7 +107,7 @@ TEST_CASE("sort_pairs: cluster sizes by the local form and by the passes (u32 ke
   // (where the local storage of keys and values fits the kernel's budget; otherwise the passes always)
   using nv = carry::radix_detail::null_value;
   const std::int64_t ctile = carry::radix_detail::cluster_shape<std::uint32_t, nv>::tile_items;
-  for (std::int64_t n : capped_sizes({3, 1000, 4097, 16384, 16 * ctile - 1}))
+  for (std::int64_t n : capped_sizes({3, 1000, 4097, 16384, 40000, 16 * ctile - 1}))
     for (key_dist d : {key_dist::uniform, key_dist::low_entropy})
       for (std::uint32_t mask : {~0u, 0x00FFFFFFu}) {
         auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), d, static_cast<std::uint64_t>(n) + 21);
