@@ -390,7 +390,8 @@ void local_case(key_dist dist, std::size_t n, std::int64_t tile, std::int64_t ca
 } // namespace
 
 TEST_CASE("radix cluster local form: the top digit's pass, then each range by every pass, is a stable sort", "[radix]") {
-  // u32 keys at 2^16 in 16 tiles of 4096, ranges of at most 256 x cluster_local_items(16) keys: uniform
+  // u32 keys at 2^16 in 16 tiles of 4096, ranges of at most 256 x cluster_local_items(16) keys (the wide
+  // blocks' 512 x cluster_local_items(8), the same): uniform
   // keys take the form; low-entropy ones (a third in one digit) do not
   const std::int64_t cap = 256 * carry::radix_tuning::cluster_local_items(16);
   local_case<std::uint32_t>(key_dist::uniform, 65536, 4096, cap, true);
@@ -506,6 +507,16 @@ TEST_CASE("radix temp layout: parts apart, aligned, the memset covers counts and
   const sort_layout three = make_sort_layout(sort_path::three_kernel, 1 << 20, 4, 2048, 4, 0, false, 512, 9999);
   REQUIRE(three.counts.bytes == 512u * 256 * 8);
   REQUIRE(three.scan.bytes == 9999);
+}
+
+TEST_CASE("radix cluster wide blocks: the largest tiles' threads", "[radix]") {
+  REQUIRE(cluster_full_threads(4096, 16, true, 512, 256) == 512);  // 2^16 u32 keys: 512 x 8
+  REQUIRE(cluster_full_threads(4096, 16, false, 512, 256) == 256); // wide blocks off: 256 x 16
+  REQUIRE(cluster_full_threads(2048, 8, true, 512, 256) == 512);   // 8-byte keys: 512 x 4
+  REQUIRE(cluster_full_threads(768, 3, true, 512, 256) == 256);    // items that do not split evenly
+  REQUIRE(cluster_full_threads(256, 2, true, 512, 256) == 256);    // a tile smaller than a wide block
+  // the wide block's local capacity is the 256-thread one's (the CPU model above): 512 x 9 = 256 x 18
+  STATIC_REQUIRE(512 * carry::radix_tuning::cluster_local_items(8) == 256 * carry::radix_tuning::cluster_local_items(16));
 }
 
 TEST_CASE("radix cluster items: the fewest items a thread that still fit the cluster", "[radix]") {

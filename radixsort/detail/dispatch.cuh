@@ -44,9 +44,8 @@ int cluster_tiles_available() {
 template <class K, class V>
 struct cluster_full {
   using cshape = cluster_shape<K, V>;
-  static constexpr bool wide = radix_tuning::cluster_wide && cshape::items % 2 == 0 &&
-                               cshape::tile_items % radix_tuning::cluster_wide_threads == 0;
-  static constexpr int threads = wide ? radix_tuning::cluster_wide_threads : radix_tuning::threads;
+  static constexpr int threads = cluster_full_threads(cshape::tile_items, cshape::items, radix_tuning::cluster_wide,
+                                                      radix_tuning::cluster_wide_threads, radix_tuning::threads);
   static constexpr int items = cshape::tile_items / threads;
 };
 

@@ -46,6 +46,14 @@ CARRY_HD constexpr int cluster_items(std::int64_t n, int threads, int items_max,
   return items_max;
 }
 
+/// Threads of the cluster path's blocks for its largest tiles (tile_items keys, items_max a thread of
+/// `threads`): `wide_threads` with the same tiles where wide blocks are on and the tile splits evenly
+/// over them (each thread then holds tile_items / wide_threads), else `threads`.
+///   tile 4096, items_max 16, wide on, 512 / 256 -> 512 (8 items a thread);  wide off -> 256
+CARRY_HD constexpr int cluster_full_threads(int tile_items, int items_max, bool wide, int wide_threads, int threads) {
+  return wide && items_max % 2 == 0 && tile_items % wide_threads == 0 ? wide_threads : threads;
+}
+
 /// The cluster path's local form (cluster_sort.cuh): after the top digit's pass, block r of `blocks`
 /// sorts by the lower digits the keys of the digits whose output starts in the r-th blocks-th part of
 /// the n keys. The block for a digit whose first key goes to output position `start`:
