@@ -548,6 +548,14 @@ constexpr int cluster_local_max_items = CARRY_RADIX_CLUSTER_LOCAL_MAX_ITEMS;
 #endif
 constexpr bool cluster_wide = CARRY_RADIX_CLUSTER_WIDE != 0;
 constexpr int cluster_wide_threads = 512;
+/// A diagnostic knob, off in every release: 1 puts every cluster kernel's tile and local storage in
+/// dynamic shared memory, as the wide blocks' is (cluster_sort.cuh, cluster_layout). For splitting the
+/// open racecheck question of the wide kernel (NOTES.md, twenty-first session): a racecheck build with
+/// it on tells whether dynamic memory or 512 threads is what racecheck does not get through.
+#ifndef CARRY_RADIX_CLUSTER_DYNAMIC
+#define CARRY_RADIX_CLUSTER_DYNAMIC 0
+#endif
+constexpr bool cluster_dynamic_always = CARRY_RADIX_CLUSTER_DYNAMIC != 0;
 
 /// The cluster path's exchange of digit counts (cluster_sort.cuh): each block's counts are known early
 /// (the multisplit's histogram and scan come first) and travel through the engine's mailbox

@@ -51,7 +51,7 @@ struct cluster_layout {
                             static_cast<warp_scan_shape>(radix_tuning::scan_warps)>;
   static constexpr int local_items = radix_tuning::cluster_local_items(ITEMS);
   using local_storage = block_sort_storage<local_items, HAS_VALUES, K, V, THREADS>;
-  static constexpr bool dynamic = THREADS > radix_tuning::threads;
+  static constexpr bool dynamic = THREADS > radix_tuning::threads || radix_tuning::cluster_dynamic_always;
   static constexpr std::size_t beside = sizeof(std::uint16_t) * radix_tuning::cluster_tiles * radix + sizeof(std::uint64_t) +
                                         sizeof(typename scan_t::temp_storage) +
                                         sizeof(std::uint32_t) * (radix + radix_tuning::cluster_tiles + 1);

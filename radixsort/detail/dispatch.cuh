@@ -116,12 +116,15 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     a.tiles = layout.tiles;
     a.passes = passes, a.begin_bit = begin_bit, a.end_bit = end_bit, a.descending = descending;
     using full = cluster_full<K, V>;
-    auto launch = [&](auto kernel, unsigned threads = radix_tuning::threads, std::size_t smem = 0) {
-      return lookback::launch_cluster(kernel, static_cast<unsigned>(a.tiles.num_tiles), threads, smem, stream, kb, vb, a);
+    // the kernel of ITEMS x THREADS, with its dynamic shared memory (cluster_layout)
+    const auto launch = [&](auto items, auto threads) {
+      constexpr int I = decltype(items)::value, T = decltype(threads)::value;
+      return lookback::launch_cluster(cluster_sort_kernel<I, HAS_VALUES, K, V, T>, static_cast<unsigned>(a.tiles.num_tiles),
+                                      T, cluster_layout<I, HAS_VALUES, K, V, T>::dynamic_bytes, stream, kb, vb, a);
     };
+    using narrow = std::integral_constant<int, radix_tuning::threads>;
     const auto launch_full = [&] {
-      return launch(cluster_sort_kernel<full::items, HAS_VALUES, K, V, full::threads>, full::threads,
-                    cluster_layout<full::items, HAS_VALUES, K, V, full::threads>::dynamic_bytes);
+      return launch(std::integral_constant<int, full::items>{}, std::integral_constant<int, full::threads>{});
     };
     cudaError_t e = cudaSuccess;
     if constexpr (cshape::items >= 4) {
@@ -133,8 +136,8 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                         : cluster_tiles;
       const int use = detail::ceil_div(nn, std::int64_t{radix_tuning::threads} * items) <= fits ? items : cshape::items;
       a.tiles = detail::plan_tiles(nn, std::int64_t{radix_tuning::threads} * use);
-      e = use == quarter ? launch(cluster_sort_kernel<quarter, HAS_VALUES, K, V>)
-          : use == half  ? launch(cluster_sort_kernel<half, HAS_VALUES, K, V>)
+      e = use == quarter ? launch(std::integral_constant<int, quarter>{}, narrow{})
+          : use == half  ? launch(std::integral_constant<int, half>{}, narrow{})
                          : launch_full();
     } else {
       e = launch_full();
