@@ -18,7 +18,7 @@
 #ifdef CARRY_CLUSTER_TRACE
 // the phase probe (validate/probe/probe_cluster.cu): thread 0's clock64 at 8 points of each pass
 __device__ long long carry_cluster_trace[16][8][8];
-__device__ unsigned long long carry_cluster_gt[16][2]; // %globaltimer as each block starts and ends
+__device__ unsigned long long carry_cluster_gt[16][3]; // %globaltimer as each block starts, ends and starts its local phase
 #define CARRY_CTRACE(k) \
   do { if (threadIdx.x == 0 && p < 8) carry_cluster_trace[rank][p][k] = clock64(); } while (0)
 #define CARRY_CTIME(slot) \
@@ -169,6 +169,7 @@ __global__ void __launch_bounds__(THREADS, 1) // one block an SM: a cluster of o
       const radix_digit<K> digit{pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending)};
       K key[ITEMS];
       int pos[ITEMS];
+      CARRY_CTRACE(0);
       load_keys<ITEMS>(kb.in + base, valid, key);
       std::uint32_t total = 0, first = 0;
       const std::uint64_t adjust = exchange_counts(p, digit, key, pos, total, first);
@@ -189,10 +190,14 @@ __global__ void __launch_bounds__(THREADS, 1) // one block an SM: a cluster of o
       if (!__syncthreads_or(too_big)) { // the same in every block: the same counts
         // ---- scatter by the top digit, in -> out; then each block its range, alone, by every digit ----
         if (digit_thread) ts.adjust[dd] = adjust;
+        CARRY_CTRACE(5);
         const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); };
         scatter_tile<ITEMS, HAS_VALUES, false, true>(ts, digit, key, digit_at, pos, valid, kb.out,
                                                      HAS_VALUES ? vb.in + base : nullptr, HAS_VALUES ? vb.out : nullptr);
+        CARRY_CTRACE(6);
         cluster.sync(); // every block's scatter visible; after it no block touches another's shared memory
+        CARRY_CTRACE(7);
+        CARRY_CTIME(2);
         const std::uint32_t lo_r = lo[rank], hi_r = lo[rank + 1];
         sort_block_range<local_items, HAS_VALUES>(
             sm.local, kb.out + lo_r, HAS_VALUES ? vb.out + lo_r : nullptr, const_cast<K*>(kb.target(a.passes)) + lo_r,

@@ -1,4 +1,5 @@
-// Phase probe of the radix sort's cluster path: thread 0's clock64 at 8 points of every pass, per block.
+// Phase probe of the radix sort's cluster path: thread 0's clock64 at 8 points of every pass, per block,
+// and the local form's phase (globaltimer, from the barrier after its top pass to the block's end).
 #define CARRY_CLUSTER_TRACE 1
 #include <carry/radixsort/device_radix_sort.cuh>
 #include <algorithm>
@@ -44,8 +45,10 @@ int main(int argc, char** argv) {
          o == ref ? "sorted ok" : "WRONG");
   // the trace of the last run (several runs to see the spread)
   for (int run = 0; run < 3; ++run) {
-    long long tr[16][8][8];
-    unsigned long long gt[16][2];
+    static long long tr[16][8][8] = {};
+    cudaMemcpyToSymbol(carry_cluster_trace, tr, sizeof tr); // passes that do not run (the local form) read 0
+    unsigned long long gt[16][3] = {};
+    cudaMemcpyToSymbol(carry_cluster_gt, gt, sizeof gt); // slot 2 stays 0 where the local form does not run
     cudaMemset(temp, 0, bytes);
     carry::sort_keys(temp, bytes, in, out, n, 0, end_bit, s);
     cudaStreamSynchronize(s);
@@ -57,7 +60,19 @@ int main(int argc, char** argv) {
     printf("run %d: kernel span (globaltimer, first start to last end) %.2f us\n", run, (g1 - g0) / 1000.0);
     printf("  block start offsets (ns):");
     for (int bl = 0; bl < 16; ++bl) printf(" %llu", gt[bl][0] - g0);
-    printf("\n  phases (cycles; mean over 16 blocks [min max]); 0 start,1 counted,2 pushed,3 ranked,4 "
+    printf("\n");
+    if (gt[0][2] != 0) { // the local form ran: its top pass is the last pass's row below
+      double local = 0, before = 0;
+      unsigned long long lo = ~0ull, hi = 0;
+      for (int bl = 0; bl < 16; ++bl) {
+        const unsigned long long d = gt[bl][1] - gt[bl][2];
+        local += static_cast<double>(d), before += static_cast<double>(gt[bl][2] - gt[bl][0]);
+        lo = std::min(lo, d), hi = std::max(hi, d);
+      }
+      printf("  local form: start to its barrier %.2f us; local phase %.2f us [%.2f %.2f] (mean over 16 blocks)\n",
+             before / 16000.0, local / 16000.0, lo / 1000.0, hi / 1000.0);
+    }
+    printf("  phases (cycles; mean over 16 blocks [min max]); 0 start,1 counted,2 pushed,3 ranked,4 "
            "waited,5 adjusted,6 scattered,7 synced\n");
     for (int p = 0; p < passes; ++p) {
       printf("  pass %d:", p);
