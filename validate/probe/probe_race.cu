@@ -1,8 +1,10 @@
 // Sanitizer target for the large onesweep tiles: sorts n u32/u32 pairs (384 x 24) or, after the
 // argument `keys`, n u32 keys (the wide tile, 384 x 24) through the onesweep path (temp storage 0xFF
 // first) and checks them against std::stable_sort.
-// usage: carry_probe_race [keys] n...   (built with -DCARRY_RADIX_MID_MAX_LOG2=14 and
-// -DCARRY_RADIX_WIDE_MIN_LOG2=15 so that these sizes take the large tiles; run under compute-sanitizer)
+// usage: carry_probe_race [keys] [auto] n...   (built with -DCARRY_RADIX_MID_MAX_LOG2=14 and
+// -DCARRY_RADIX_WIDE_MIN_LOG2=15 so that these sizes take the large tiles; run under compute-sanitizer).
+// `auto`: the automatic path with uniform keys instead (up to 2^16 u32 keys the cluster path, its local
+// form; 32769-65536 keys its wide blocks): one carry call for racecheck, no CUB.
 #include <carry/radixsort/device_radix_sort.cuh>
 #include <algorithm>
 #include <cstdio>
@@ -14,16 +16,21 @@
 
 int main(int argc, char** argv) {
   int failures = 0;
-  bool keys_only = false;
+  bool keys_only = false, automatic = false;
   for (int a = 1; a < argc; ++a) {
     if (std::string(argv[a]) == "keys") {
       keys_only = true;
       continue;
     }
+    if (std::string(argv[a]) == "auto") {
+      automatic = true;
+      continue;
+    }
     const long n = std::atol(argv[a]);
     std::vector<unsigned> k(n), v(n);
     std::mt19937 rng(static_cast<unsigned>(n));
-    for (long i = 0; i < n; ++i) k[i] = rng() & (i % 3 == 0 ? 0xFFu : 0xFFFFFFFFu), v[i] = static_cast<unsigned>(i);
+    for (long i = 0; i < n; ++i)
+      k[i] = rng() & (i % 3 == 0 && !automatic ? 0xFFu : 0xFFFFFFFFu), v[i] = static_cast<unsigned>(i);
     std::vector<long> order(n);
     std::iota(order.begin(), order.end(), 0L);
     std::stable_sort(order.begin(), order.end(), [&](long x, long y) { return k[x] < k[y]; });
@@ -32,7 +39,7 @@ int main(int argc, char** argv) {
     cudaMemcpy(ki, k.data(), n * 4, cudaMemcpyHostToDevice);
     cudaMemcpy(vi, v.data(), n * 4, cudaMemcpyHostToDevice);
     carry::radix_sort_options opt;
-    opt.algorithm = carry::radix_sort_algorithm::onesweep;
+    opt.algorithm = automatic ? carry::radix_sort_algorithm::automatic : carry::radix_sort_algorithm::onesweep;
     std::size_t bytes = 0;
     auto sort = [&](void* t) {
       return keys_only ? carry::sort_keys(t, bytes, static_cast<const unsigned*>(ki), ko, n, 0, 32, opt)
