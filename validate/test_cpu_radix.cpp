@@ -183,14 +183,28 @@ TEST_CASE("radix digits: taken in the key's own width, equal to the 64-bit image
 }
 
 namespace {
-/// One stable counting pass of `k` by pass p's digit of the bits [begin, end) (the device's digit).
+/// `k` split stably into 256 buckets by pass p's digit of the bits [begin, end) (the device's digit).
 template <class K>
-void digit_pass(std::vector<K>& k, int begin, int end, int p, bool descending) {
+std::vector<std::vector<K>> by_digit(const std::vector<K>& k, int begin, int end, int p, bool descending) {
   const digit_extract s(pass_digit(begin, end, p, 8, descending));
   std::vector<std::vector<K>> buckets(256);
   for (const K& x : k) buckets[s(radix_key<K>::ordered(x))].push_back(x);
+  return buckets;
+}
+
+/// One stable counting pass of `k` by pass p's digit (by_digit's buckets, in digit order).
+template <class K>
+void digit_pass(std::vector<K>& k, int begin, int end, int p, bool descending) {
+  const auto buckets = by_digit(k, begin, end, p, descending);
   k.clear();
   for (auto& b : buckets) k.insert(k.end(), b.begin(), b.end());
+}
+
+/// A CPU model's result `got` must be `keys` stably sorted by the bits [begin, end).
+template <class K>
+void require_stable_sort(const std::vector<K>& got, const std::vector<K>& keys, int begin, int end, bool descending) {
+  const auto want = carry_validate::permuted(keys, carry_validate::reference_sort_order(keys, begin, end, descending));
+  REQUIRE(carry_validate::same_bits(got, want));
 }
 
 /// The passes as the device runs them (one stable counting pass per digit, LSD) on the CPU: must equal
@@ -207,8 +221,7 @@ void lsd_case(key_dist dist) {
   for (auto [b, e] : std::vector<std::pair<int, int>>{{0, bits}, {4, bits < 20 ? bits : 20}, {bits - 1, bits}, {3, 4}, {0, 0}})
     for (bool desc : {false, true}) {
       INFO("bits " << b << ".." << e << (desc ? " descending" : ""));
-      const auto want = carry_validate::permuted(keys, carry_validate::reference_sort_order(keys, b, e, desc));
-      REQUIRE(carry_validate::same_bits(lsd_model(keys, b, e, desc), want));
+      require_stable_sort(lsd_model(keys, b, e, desc), keys, b, e, desc);
     }
 }
 } // namespace
@@ -246,9 +259,7 @@ bool bucket_model(const std::vector<K>& k, int begin, int end, bool descending, 
   const int top = bucket_msd_pass(skip, passes);
   if (top < 0) return false;
   const unsigned lower = bucket_lower_passes(skip, top);
-  const digit_extract msd(pass_digit(begin, end, top, 8, descending));
-  std::vector<std::vector<K>> buckets(256);
-  for (const K& x : k) buckets[msd(radix_key<K>::ordered(x))].push_back(x);
+  auto buckets = by_digit(k, begin, end, top, descending);
   out.clear();
   for (auto& b : buckets) {
     for (int p = 0; p < top; ++p)
@@ -273,8 +284,7 @@ void bucket_case(key_dist dist) {
         INFO("bits " << b << ".." << e << (desc ? " descending" : "") << (masked ? " top byte constant" : ""));
         std::vector<K> got;
         if (!bucket_model(keys, b, e, desc, got)) continue;
-        const auto want = carry_validate::permuted(keys, carry_validate::reference_sort_order(keys, b, e, desc));
-        REQUIRE(carry_validate::same_bits(got, want));
+        require_stable_sort(got, keys, b, e, desc);
       }
   }
 }
@@ -383,8 +393,7 @@ void local_case(key_dist dist, std::size_t n, std::int64_t tile, std::int64_t ca
     const bool local = local_model(keys, 0, bits, desc, tile, cap, got);
     REQUIRE(local == expect_local);
     if (!local) continue;
-    const auto want = carry_validate::permuted(keys, carry_validate::reference_sort_order(keys, 0, bits, desc));
-    REQUIRE(carry_validate::same_bits(got, want));
+    require_stable_sort(got, keys, 0, bits, desc);
   }
 }
 } // namespace

@@ -5,12 +5,9 @@
 
 #include <cstdint>
 
-#include "../../scan/block/multisplit.cuh"
 #include "../../scan/lookback/prepare.cuh"
 #include "../tuning.hpp"
 #include "block_sort.cuh"
-#include "digit.cuh"
-#include "key_traits.hpp"
 #include "onesweep.cuh"
 #include "plan.hpp"
 
@@ -29,12 +26,10 @@ template <int ITEMS, bool HAS_VALUES, class K, class V>
 using bucket_storage = block_sort_storage<ITEMS, HAS_VALUES, K, V>;
 
 /// Block b sorts bucket b of the MSD pass's digit (pass control->bucket_top - 1): its keys (and values)
-/// lie at [bases of b, + its count) of kb.out, where the MSD pass put them in input order. For every
-/// pass in control->bucket_passes, lowest first: rank the bucket by the pass's digit (multisplit,
-/// stable), stage keys and values at their ranks, take them back warp-striped. Then write them to the
-/// same range of the caller's target (kb.out itself in the pointer form: every item is loaded before
-/// the first barrier, so the block may overwrite its own range). Stable, since the MSD pass and each
-/// ranking are. The histogram chose the form only when no bucket holds more than tile_items keys.
+/// lie at [bases of b, + its count) of kb.out, where the MSD pass put them in input order; the block
+/// sorts them by the passes in control->bucket_passes (sort_block_range) into the same range of the
+/// caller's target (kb.out itself in the pointer form). Stable, since the MSD pass and the block sort
+/// are. The histogram chose the form only when no bucket holds more than tile_items keys.
 ///   bucket of digit 0x12 holding [0x1203 0x1201 0x1202] (u16 keys, one lower pass) -> [0x1201 0x1202 0x1203]
 template <int ITEMS, bool HAS_VALUES, class K, class V>
 __device__ __forceinline__ void bucket_sort_block(bucket_storage<ITEMS, HAS_VALUES, K, V>& ts, int b,
