@@ -38,6 +38,14 @@ template <int BYTES>
 constexpr int bin_items() {
   return BYTES <= 4 ? 8 : 4;
 }
+/// bin_by_key's one onesweep pass (up to 256 bins) recomputes each key's bin from the key, as the sort's
+/// passes recompute their digit, rather than stage it beside the key (apps_detail::bin_whole_digit); the
+/// caller's functor is then called more than once a key. Measurement: validate/results/NOTES.md
+/// (twenty-second session).
+#ifndef CARRY_BIN_RECOMPUTE
+#define CARRY_BIN_RECOMPUTE 0
+#endif
+constexpr bool bin_recompute = CARRY_BIN_RECOMPUTE != 0;
 /// Blocks of the upsweep and the downsweep: each takes an even share of the tiles, in order, so the
 /// per-block digit counts (radix x blocks of them) stay small. A constant, so the size query depends on
 /// n alone: about four waves of 2 blocks an SM on the H100.

@@ -205,6 +205,16 @@ TEST_CASE("bin_by_key helpers: clamped bins, digit passes, plans, layouts", "[ap
   CHECK(clamp_bin(2, 5) == 2);
   CHECK(clamp_bin(9, 5) == 4);
   CHECK(clamp_bin(0, 1) == 0);
+  // the 32-bit form agrees with clamp_bin wherever a bin is unsigned
+  CHECK(clamp_bin_unsigned(2, 5) == 2);
+  CHECK(clamp_bin_unsigned(9, 5) == 4);
+  CHECK(clamp_bin_unsigned(0xFFFFFFFFu, 5) == 4);
+  CHECK(clamp_bin_unsigned(0, 1) == 0);
+  CHECK(clamp_bin_unsigned(255, 256) == 255);
+  CHECK(clamp_bin_unsigned(256, 256) == 255);
+  for (unsigned b : {0u, 1u, 4u, 5u, 6u, 255u, 256u, 65535u, 0x7FFFFFFFu, 0x80000000u, 0xFFFFFFFFu})
+    for (int bins : {1, 2, 5, 256, 257, 1 << 24})
+      CHECK(clamp_bin_unsigned(b, bins) == clamp_bin(static_cast<long long>(b), bins));
   CHECK(digit_passes(1, 8) == 1);
   CHECK(digit_passes(256, 8) == 1);
   CHECK(digit_passes(257, 8) == 2);

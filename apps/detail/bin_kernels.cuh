@@ -30,6 +30,16 @@ struct bin_digit {
   }
 };
 
+/// The digit of bin_by_key's one onesweep pass (num_bins <= 256): the clamped bin itself, no shift or
+/// mask. `recompute` (apps_tuning::bin_recompute): the pass recomputes it from the keys it holds, as the
+/// sort's passes do (radix_detail::digit_recompute), so its whole and padded tile forms apply.
+template <class K, class BinOp>
+struct bin_whole_digit {
+  key_binner<K, BinOp> bins;
+  static constexpr bool recompute = apps_tuning::bin_recompute;
+  __device__ int bin_of(const K& k) const { return bins.bin_of(k); }
+};
+
 /// Upsweep: block b's digit counts over its tiles, to counts[d * grid + b] (digit-major, so that the
 /// engine's exclusive sum of the whole array gives each block its start in every digit). Counted in
 /// shared memory, flushed to 64-bit totals every 2^16 tiles (no 32-bit counter wraps).

@@ -186,6 +186,15 @@ CARRY_HD constexpr unsigned clamp_bin(long long bin, int num_bins) {
   return bin < 0 ? 0u : bin >= num_bins ? static_cast<unsigned>(num_bins - 1) : static_cast<unsigned>(bin);
 }
 
+/// clamp_bin for a functor whose bins are unsigned and at most 32 bits (none is negative): one 32-bit
+/// minimum (num_bins >= 1), which keeps the onesweep pass's recomputed digit within its registers.
+///
+///   5 bins: 2 -> 2, 9 -> 4, 0xFFFFFFFF -> 4
+CARRY_HD constexpr unsigned clamp_bin_unsigned(unsigned bin, int num_bins) {
+  const unsigned last = static_cast<unsigned>(num_bins - 1);
+  return bin < last ? bin : last;
+}
+
 /// bin_by_key sorts by bin stably in passes of `digit_bits`-bit digits, least significant first: the
 /// passes num_bins needs (1 up to 2^digit_bits bins).
 ///

@@ -212,7 +212,7 @@ cudaError_t dispatch_bin_onesweep(void* d_temp_storage, std::size_t& temp_storag
   kb.in = keys_in, kb.out = keys_out;
   radix_detail::pass_buffers<VV> vb;
   if constexpr (HAS_VALUES) vb.in = values_in, vb.out = values_out;
-  const bin_digit<K, BinOp> digit{binner, 0};
+  const bin_whole_digit<K, BinOp> digit{binner};
   return radix_detail::launch_onesweep_pass<HAS_VALUES>(sort_temp, sl, 0, 1, digit, kb, vb,
                                                          sl.control.as<radix_detail::sort_control>(sort_temp), bases,
                                                          lim.sms, stream);

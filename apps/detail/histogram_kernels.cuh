@@ -89,7 +89,13 @@ struct key_binner {
   int num_bins;
   static constexpr std::size_t level_bytes = 0;
   __device__ key_binner bind(void*) const { return *this; }
-  __device__ int bin_of(const K& k) const { return static_cast<int>(clamp_bin(static_cast<long long>(op(k)), num_bins)); }
+  __device__ int bin_of(const K& k) const {
+    using R = decltype(op(k));
+    if constexpr (std::is_integral_v<R> && std::is_unsigned_v<R> && sizeof(R) <= sizeof(unsigned))
+      return static_cast<int>(clamp_bin_unsigned(static_cast<unsigned>(op(k)), num_bins)); // no negative bin
+    else
+      return static_cast<int>(clamp_bin(static_cast<long long>(op(k)), num_bins));
+  }
 };
 
 /// The samples [0, n) counted into `counters` (shared or global) by `threads` threads of which the caller

@@ -39,10 +39,23 @@ struct cluster_args {
   bool descending = false;
 };
 
+/// The cluster kernel's shared memory beside its tile: the inbox of every block's digit counts ([r][d]
+/// from block r), its transaction barrier, the digits' scan, and for the local form (LOCAL) the top
+/// digit's output starts and the blocks' ranges.
+template <class Scan, bool LOCAL>
+struct cluster_beside {
+  static constexpr int radix = radix_tuning::radix;
+  alignas(16) std::uint16_t counts[radix_tuning::cluster_tiles][radix];
+  std::uint64_t counts_full;
+  typename Scan::temp_storage scan;
+  std::uint32_t starts[LOCAL ? radix : 1];
+  std::uint32_t lo[LOCAL ? radix_tuning::cluster_tiles + 1 : 1];
+};
+
 /// The cluster kernel's shared memory for tiles of THREADS x ITEMS: the tile's storage while tiles are
 /// exchanged and the local phase's after its barrier share their bytes (`shared`), static up to 48 KB or
 /// dynamic for the wide blocks (radix_tuning::cluster_wide: 512 threads, whose counters alone are 32 KB);
-/// the inbox, the scan's and the ranges' storage are static beside it.
+/// `beside` (cluster_beside) is static beside it.
 template <int ITEMS, bool HAS_VALUES, class K, class V, int THREADS>
 struct cluster_layout {
   static constexpr int radix = radix_tuning::radix;
@@ -52,13 +65,12 @@ struct cluster_layout {
   static constexpr int local_items = radix_tuning::cluster_local_items(ITEMS);
   using local_storage = block_sort_storage<local_items, HAS_VALUES, K, V, THREADS>;
   static constexpr bool dynamic = THREADS > radix_tuning::threads || radix_tuning::cluster_dynamic_always;
-  static constexpr std::size_t beside = sizeof(std::uint16_t) * radix_tuning::cluster_tiles * radix + sizeof(std::uint64_t) +
-                                        sizeof(typename scan_t::temp_storage) +
-                                        sizeof(std::uint32_t) * (radix + radix_tuning::cluster_tiles + 1);
   // the local form: tiles of up to cluster_local_max_items a thread, where its storage fits
   static constexpr bool local_form =
       radix_tuning::cluster_local && ITEMS <= radix_tuning::cluster_local_max_items &&
-      (dynamic || sizeof(local_storage) + beside <= static_cast<std::size_t>(radix_tuning::static_shared_max));
+      (dynamic || sizeof(local_storage) + sizeof(cluster_beside<scan_t, true>) <=
+                      static_cast<std::size_t>(radix_tuning::static_shared_max));
+  using beside = cluster_beside<scan_t, local_form>;
   union shared {
     storage tile;
     std::conditional_t<local_form, local_storage, char> local;
@@ -111,11 +123,12 @@ __global__ void __launch_bounds__(THREADS, 1) // one block an SM: a cluster of o
     else return &static_sm;
   }();
   storage& ts = sm.tile;
-  __shared__ alignas(16) std::uint16_t counts[radix_tuning::cluster_tiles][radix]; // inbox: [r][d] from block r
-  __shared__ std::uint64_t counts_full; // the inbox's transaction barrier
-  __shared__ typename scan_t::temp_storage scan_ts;
-  __shared__ std::uint32_t starts[local_form ? radix : 1];                  // the top digit's output starts
-  __shared__ std::uint32_t lo[local_form ? radix_tuning::cluster_tiles + 1 : 1]; // the blocks' ranges
+  __shared__ typename layout::beside bs;
+  auto& counts = bs.counts;          // inbox: [r][d] from block r
+  auto& counts_full = bs.counts_full; // the inbox's transaction barrier
+  auto& scan_ts = bs.scan;
+  auto& starts = bs.starts; // the top digit's output starts (local form)
+  auto& lo = bs.lo;         // the blocks' ranges (local form)
   cg::cluster_group cluster = cg::this_cluster();
   const unsigned rank = cluster.block_rank(), blocks = cluster.num_blocks();
   const std::int64_t base = a.tiles.tile_base(rank);

@@ -333,11 +333,12 @@ __device__ __forceinline__ bool equal_keys_are_copies(const K& first) {
 /// The call's last step: when the passes that ran (all but those in the skip mask; `control` null: all
 /// of them) left keys and values somewhere else than the caller expects, copy them there; keys only,
 /// with every key equal over all its bits (control->equal_keys), fill the target with the first key.
-/// Grid-stride over any grid (finish_copy_kernel's; the bucket form's fused last launch, bucket_sort.cuh).
+/// Grid-stride over any grid (finish_copy_kernel's; the bucket form's fused last launch, bucket_sort.cuh,
+/// which calls it only when the histogram did not choose the form: finish_copy_kernel runs only where
+/// the histogram cannot choose it).
 template <bool HAS_VALUES, class K, class V>
 __device__ __forceinline__ void finish_copy(const pass_buffers<K>& kb, const pass_buffers<V>& vb,
                                             const sort_control* control, int host_passes, std::int64_t n) {
-  if (control != nullptr && control->bucket_top != 0) return; // the bucket form wrote the target
   const unsigned skip = control != nullptr ? control->skip_mask : 0u;
   const int k = executed_passes(skip, host_passes);
   if (!kb.needs_copy(k, host_passes)) return;
