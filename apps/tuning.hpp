@@ -39,11 +39,14 @@ constexpr int bin_items() {
   return BYTES <= 4 ? 8 : 4;
 }
 /// bin_by_key's one onesweep pass (up to 256 bins) recomputes each key's bin from the key, as the sort's
-/// passes recompute their digit, rather than stage it beside the key (apps_detail::bin_whole_digit); the
-/// caller's functor is then called more than once a key. Measurement: validate/results/NOTES.md
-/// (twenty-second session).
+/// passes recompute their digit (apps_detail::bin_whole_digit), so the sort's whole and padded tile
+/// forms apply; the caller's functor is called more than once a key (the README says so). Measured
+/// (h100-ab-bin-34a5cbb.txt, carry_probe_bin, two rounds, CUB's SortPairs over bits [0, 8) in the same
+/// run; u32/u32, 256 bins): 2^24 / 2^26 / 2^28 191.6-192.3 / 652.5-654.1 / 2479.5-2488.4 us against
+/// 196.4-197.3 / 666.8-667.1 / 2510.8-2514.3 with the bin staged (0 turns it off) and
+/// 200.8-203.0 / 679.4-679.6 / 2554.8-2556.1 with 60510c4's shifted digit.
 #ifndef CARRY_BIN_RECOMPUTE
-#define CARRY_BIN_RECOMPUTE 0
+#define CARRY_BIN_RECOMPUTE 1
 #endif
 constexpr bool bin_recompute = CARRY_BIN_RECOMPUTE != 0;
 /// Blocks of the upsweep and the downsweep: each takes an even share of the tiles, in order, so the

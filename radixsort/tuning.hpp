@@ -556,6 +556,12 @@ constexpr int cluster_wide_threads = 512;
 #define CARRY_RADIX_CLUSTER_DYNAMIC 0
 #endif
 constexpr bool cluster_dynamic_always = CARRY_RADIX_CLUSTER_DYNAMIC != 0;
+/// Diagnostic (off in releases): the cluster path always takes its largest tiles (cluster_full: the wide
+/// blocks), whatever n, so that compute-sanitizer can run them on one to sixteen blocks.
+#ifndef CARRY_RADIX_CLUSTER_FULL_ONLY
+#define CARRY_RADIX_CLUSTER_FULL_ONLY 0
+#endif
+constexpr bool cluster_full_only = CARRY_RADIX_CLUSTER_FULL_ONLY != 0;
 
 /// The cluster path's exchange of digit counts (cluster_sort.cuh): each block's counts are known early
 /// (the multisplit's histogram and scan come first) and travel through the engine's mailbox
