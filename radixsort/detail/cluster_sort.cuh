@@ -149,17 +149,22 @@ __global__ void __launch_bounds__(THREADS, 1) // one block an SM: a cluster of o
     (void)p;
     const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); };
     int start = 0; // where digit dd starts in this tile
+    // every block started (its inbox may be written): with one thread a digit, the wait overlaps the
+    // tile's histogram (in on_counts); with more threads every thread waits here, at one place, before
+    // ranking (the threads without a digit never enter on_counts; compute-sanitizer's racecheck did not
+    // get through the wide blocks while their two halves waited at two places: NOTES.md)
+    if constexpr (THREADS > radix)
+      if (exchange == 0) lookback::cluster_wait();
     ms::template rank_early_by<fill>(ts.rank, digit_at, valid, pos, [&](int s, int c) {
       CARRY_CTRACE(1);
-      if (exchange == 0) lookback::cluster_wait(); // every block started: its inbox may be written
+      if constexpr (THREADS == radix)
+        if (exchange == 0) lookback::cluster_wait();
       lookback::mailbox_send<radix>(&counts[0][0], &counts_full, static_cast<std::uint16_t>(c),
                                     static_cast<int>(rank), static_cast<int>(blocks));
       start = s;
       CARRY_CTRACE(2);
     });
     CARRY_CTRACE(3);
-    if constexpr (THREADS > radix) // the threads without a digit wait at the start barrier too
-      if (exchange == 0 && !digit_thread) lookback::cluster_wait();
     lookback::mailbox_wait(&counts_full, exchange & 1u); // every block's counts in the inbox
     ++exchange;
     CARRY_CTRACE(4);
