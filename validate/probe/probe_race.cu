@@ -1,10 +1,12 @@
 // Sanitizer target for the large onesweep tiles: sorts n u32/u32 pairs (384 x 24) or, after the
 // argument `keys`, n u32 keys (the wide tile, 384 x 24) through the onesweep path (temp storage 0xFF
 // first) and checks them against std::stable_sort.
-// usage: carry_probe_race [keys] [auto] n...   (built with -DCARRY_RADIX_MID_MAX_LOG2=14 and
+// usage: carry_probe_race [keys] [auto [low]] n...   (built with -DCARRY_RADIX_MID_MAX_LOG2=14 and
 // -DCARRY_RADIX_WIDE_MIN_LOG2=15 so that these sizes take the large tiles; run under compute-sanitizer).
 // `auto`: the automatic path with uniform keys instead (up to 2^16 u32 keys the cluster path, its local
-// form; 32769-65536 keys its wide blocks): one carry call for racecheck, no CUB.
+// form; 32769-65536 keys its wide blocks): one carry call for racecheck, no CUB. `low` (with `auto`):
+// low-entropy keys (the AND of three random words), whose skewed top digit sends the cluster path to its
+// LSD passes instead of the local form.
 #include <carry/radixsort/device_radix_sort.cuh>
 #include <algorithm>
 #include <cstdio>
@@ -16,7 +18,7 @@
 
 int main(int argc, char** argv) {
   int failures = 0;
-  bool keys_only = false, automatic = false;
+  bool keys_only = false, automatic = false, low = false;
   for (int a = 1; a < argc; ++a) {
     if (std::string(argv[a]) == "keys") {
       keys_only = true;
@@ -26,11 +28,17 @@ int main(int argc, char** argv) {
       automatic = true;
       continue;
     }
+    if (std::string(argv[a]) == "low") {
+      low = true;
+      continue;
+    }
     const long n = std::atol(argv[a]);
     std::vector<unsigned> k(n), v(n);
     std::mt19937 rng(static_cast<unsigned>(n));
     for (long i = 0; i < n; ++i)
       k[i] = rng() & (i % 3 == 0 && !automatic ? 0xFFu : 0xFFFFFFFFu), v[i] = static_cast<unsigned>(i);
+    if (low)
+      for (auto& x : k) x &= rng() & rng();
     std::vector<long> order(n);
     std::iota(order.begin(), order.end(), 0L);
     std::stable_sort(order.begin(), order.end(), [&](long x, long y) { return k[x] < k[y]; });
