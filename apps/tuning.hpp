@@ -21,6 +21,30 @@ namespace apps_tuning {
 constexpr int histogram_threads = 256;
 constexpr int histogram_blocks_per_sm = 8;
 constexpr int histogram_unroll = 4;
+/// bin_by_key's histogram (its functor's bins, apps_detail::key_binner) keeps 8 chunks in flight a thread:
+/// its bins cost little, so more bytes in flight pay, where histogram_even's exact bins keep its kernel
+/// busy with instructions. Measured (h100-ab-hist-a47c054.txt: carry_probe_bin, two rounds, u32 keys, 256
+/// bins, the low byte; CUB's 8-bit SortPairs in the same run), bin_by_key 2^24 / 2^26 / 2^28, us: unroll 4
+/// 191.6-191.8 / 655.8-658.6 / 2513.1-2531.5; unroll 8 188.9-189.9 / 643.2-643.6 / 2438.9-2447.2;
+/// histogram_even 256 bins with unroll 8 lost 3.1-3.8 us at 2^24 (41.5 / 40.8 against 37.7 / 37.9), so
+/// it keeps 4. Blocks walking tiles of 256 x UNROLL chunks, the grid striding over tiles (CUB's walk),
+/// measured no better than the grid's stride over chunks (2^28: 2458.2-2466.0 at 4, 2434.5-2444.2 at 8).
+#ifndef CARRY_BIN_HISTOGRAM_UNROLL
+#define CARRY_BIN_HISTOGRAM_UNROLL 8
+#endif
+constexpr int bin_histogram_unroll = CARRY_BIN_HISTOGRAM_UNROLL;
+/// The histogram grids hold only the blocks an SM can run at once (the occupancy calculator's count for
+/// the kernel, its registers and shared memory, at most histogram_blocks_per_sm): 256 bins of u32 take
+/// 37 registers (6 blocks an SM) and bin_by_key's unroll 8 53 (4 blocks), so a grid of 8 blocks an SM
+/// ran a second, partial wave behind the first. Measured (h100-ab-occ-a47c054.txt, two rounds, us, 8 an
+/// SM against resident): histogram_even 256 bins u32 2^20 13.4-14.3 / 12.3-12.5, 2^24 38.7-39.5 /
+/// 37.1-37.3, 2^28 430-438 / 431-432 (its bins' instructions are the limit there); bin_by_key (unroll 8)
+/// 2^20 39.5-41.9 / 35.3-35.6, 2^24 189.0-192.2 / 187.6-189.3, 2^26 641.5-641.6 / 640.6, 2^28 2431-2434 /
+/// 2434-2436 (with unroll 4 and resident grids: 37.0-37.3, 190.4-190.8, 638.7-639.8, 2432-2437).
+#ifndef CARRY_HISTOGRAM_OCCUPANCY
+#define CARRY_HISTOGRAM_OCCUPANCY 1
+#endif
+constexpr bool histogram_occupancy = CARRY_HISTOGRAM_OCCUPANCY != 0;
 /// Per-block counters live in shared memory up to this many bins (4 bytes each: 48 K bins is 192 KB,
 /// one block an SM); beyond it every sample is a global atomic on the caller's counters.
 constexpr std::int64_t shared_bins_max = 48 * 1024;

@@ -57,6 +57,20 @@ cudaError_t zero(C* p, std::int64_t n, cudaStream_t stream) {
 template <class T, class Binner, class C>
 struct hist_tag {};
 
+/// Lowers `per_sm` to the blocks of `kernel` (threads, smem bytes of dynamic shared memory) an SM runs at
+/// once (apps_tuning::histogram_occupancy): a host query, no synchronisation.
+template <class Kernel>
+cudaError_t resident_blocks(Kernel* kernel, int threads, std::size_t smem, std::int64_t& per_sm) {
+  if constexpr (apps_tuning::histogram_occupancy) {
+    int blocks = 0;
+    if (const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, smem);
+        e != cudaSuccess)
+      return e;
+    if (blocks >= 1 && blocks < per_sm) per_sm = blocks;
+  }
+  return cudaSuccess;
+}
+
 /// Counts the samples into `hist` (num_bins counters the caller zeroed): the shared or the global path.
 template <class T, class Binner, class C>
 cudaError_t count_into(const T* samples, std::int64_t n, const Binner& binner, int num_bins, C* hist,
@@ -67,7 +81,7 @@ cudaError_t count_into(const T* samples, std::int64_t n, const Binner& binner, i
   device_limits lim;
   if (const cudaError_t e = current_limits(lim); e != cudaSuccess) return e;
   constexpr int threads = apps_tuning::histogram_threads;
-  constexpr int unroll = apps_tuning::histogram_unroll;
+  constexpr int unroll = is_key_binner<Binner>::value ? apps_tuning::bin_histogram_unroll : apps_tuning::histogram_unroll;
   const bool vec = detail::chunk_aligned<T>(samples);
   const histogram_path path = choose_histogram_path(n, num_bins, Binner::level_bytes,
                                                     static_cast<std::size_t>(lim.smem_per_block_max));
@@ -80,13 +94,17 @@ cudaError_t count_into(const T* samples, std::int64_t n, const Binner& binner, i
       return e;
     std::int64_t per_sm = static_cast<std::int64_t>(lim.smem_per_sm) / static_cast<std::int64_t>(smem + 1024);
     if (per_sm > apps_tuning::histogram_blocks_per_sm) per_sm = apps_tuning::histogram_blocks_per_sm;
+    if (const cudaError_t e = resident_blocks(kernel, threads, smem, per_sm); e != cudaSuccess) return e;
     if (per_sm < 1) per_sm = 1;
     const std::int64_t grid = histogram_grid(n, sizeof(T), threads, per_sm * lim.sms);
     kernel<<<static_cast<unsigned>(grid), threads, smem, stream>>>(samples, n, binner, num_bins, hist, vec);
   } else {
-    const std::int64_t grid = histogram_grid(n, sizeof(T), threads, std::int64_t{apps_tuning::histogram_blocks_per_sm} * lim.sms);
-    histogram_global_kernel<threads, unroll, T, Binner, C>
-        <<<static_cast<unsigned>(grid), threads, 0, stream>>>(samples, n, binner, hist, vec);
+    auto* kernel = histogram_global_kernel<threads, unroll, T, Binner, C>;
+    std::int64_t per_sm = apps_tuning::histogram_blocks_per_sm;
+    if (const cudaError_t e = resident_blocks(kernel, threads, 0, per_sm); e != cudaSuccess) return e;
+    if (per_sm < 1) per_sm = 1;
+    const std::int64_t grid = histogram_grid(n, sizeof(T), threads, per_sm * lim.sms);
+    kernel<<<static_cast<unsigned>(grid), threads, 0, stream>>>(samples, n, binner, hist, vec);
   }
   return detail::after_launch(stream);
 }

@@ -98,6 +98,13 @@ struct key_binner {
   }
 };
 
+/// Whether a binner is bin_by_key's (the caller's functor): its histogram keeps more chunks in flight
+/// (apps_tuning::bin_histogram_unroll).
+template <class B>
+struct is_key_binner : std::false_type {};
+template <class K, class BinOp>
+struct is_key_binner<key_binner<K, BinOp>> : std::true_type {};
+
 /// The samples [0, n) counted into `counters` (shared or global) by `threads` threads of which the caller
 /// is `rank` (a whole grid, or one block over its range; whole warps, consecutive ranks). A strided walk
 /// over 16-byte chunks (`vec`: the pointer is 16-byte aligned), UNROLL chunks in flight a thread, then

@@ -72,8 +72,23 @@ int main(int argc, char** argv) {
       std::size_t t = bytes;
       cub::DeviceRadixSort::SortPairs(temp, t, static_cast<const unsigned*>(ki), ko[set], static_cast<const unsigned*>(vi), vo[set], n, 0, 8);
     }, reps);
-    std::printf("2^%d bin_by_key %.1f us, cub-i32 %.1f, cub-i64 %.1f, ratio to best %.3f, %s, %s\n", lg, tc, t32, t64,
-                std::min(t32, t64) / tc, same ? "equal to CUB" : "DIFFERS FROM CUB", cudaGetErrorString(cudaGetLastError()));
+    // ---- histogram_even, 256 bins over [0, 2^32 - 1), of the same keys (the pass's histogram is its kernel) ----
+    unsigned* hist;
+    cudaMalloc(&hist, 256 * 4);
+    std::size_t hb = 0;
+    carry::histogram_even(nullptr, hb, static_cast<const unsigned*>(ki), hist, 256, 0u, 0xFFFFFFFFu, n);
+    void* htemp;
+    cudaMalloc(&htemp, hb);
+    const double th = carry_validate::median_event_us(
+        [&] { carry::histogram_even(htemp, hb, static_cast<const unsigned*>(ki), hist, 256, 0u, 0xFFFFFFFFu, n); }, reps);
+    std::vector<unsigned> hh(256);
+    cudaMemcpy(hh.data(), hist, 256 * 4, cudaMemcpyDeviceToHost);
+    std::int64_t total = 0;
+    for (unsigned c : hh) total += c;
+    cudaFree(hist), cudaFree(htemp);
+    std::printf("2^%d bin_by_key %.1f us, cub-i32 %.1f, cub-i64 %.1f, ratio to best %.3f, %s; histogram_even 256 %.1f us "
+                "(%s); %s\n", lg, tc, t32, t64, std::min(t32, t64) / tc, same ? "equal to CUB" : "DIFFERS FROM CUB", th,
+                total == n ? "counts all" : "COUNT WRONG", cudaGetErrorString(cudaGetLastError()));
     cudaFree(temp), cudaFree(ki), cudaFree(vi);
     for (int s = 0; s < sets; ++s) cudaFree(ko[s]), cudaFree(vo[s]);
   }
