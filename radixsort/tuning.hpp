@@ -549,15 +549,17 @@ constexpr int cluster_local_max_items = CARRY_RADIX_CLUSTER_LOCAL_MAX_ITEMS;
 constexpr bool cluster_wide = CARRY_RADIX_CLUSTER_WIDE != 0;
 constexpr int cluster_wide_threads = 512;
 /// A diagnostic knob, off in every release: 1 puts every cluster kernel's tile and local storage in
-/// dynamic shared memory, as the wide blocks' is (cluster_sort.cuh, cluster_layout). For splitting the
-/// open racecheck question of the wide kernel (NOTES.md, twenty-first session): a racecheck build with
-/// it on tells whether dynamic memory or 512 threads is what racecheck does not get through.
+/// dynamic shared memory, as the wide blocks' is (cluster_sort.cuh, cluster_layout). It split the
+/// racecheck question of the wide kernel (NOTES.md, twenty-second session): 256-thread blocks in dynamic
+/// memory went through racecheck in 41 s (30001 keys); the wide blocks, in either form, did not until
+/// their threads waited for the cluster's start at one place (h100-sanitize-167b0f6.txt).
 #ifndef CARRY_RADIX_CLUSTER_DYNAMIC
 #define CARRY_RADIX_CLUSTER_DYNAMIC 0
 #endif
 constexpr bool cluster_dynamic_always = CARRY_RADIX_CLUSTER_DYNAMIC != 0;
 /// Diagnostic (off in releases): the cluster path always takes its largest tiles (cluster_full: the wide
-/// blocks), whatever n, so that compute-sanitizer can run them on one to sixteen blocks.
+/// blocks), whatever n, so that compute-sanitizer can run them on one to sixteen blocks (one block did
+/// not get through racecheck in 270 s before that change, and did in 3 s after it).
 #ifndef CARRY_RADIX_CLUSTER_FULL_ONLY
 #define CARRY_RADIX_CLUSTER_FULL_ONLY 0
 #endif
