@@ -175,5 +175,20 @@ constexpr std::int64_t small_n_max = std::int64_t{1} << 18;
 /// 18.7 vs 25.9 us, 2^28 824 vs 1106 us. So automatic is always the single pass.
 constexpr std::int64_t auto_single_pass_from = 0;
 
+/// block::multisplit's uniform warps (rank_early_by, whole tiles): a warp whose items all hold one digit
+/// (multisplit::uniform_warp; inputs grouped by the pass's digit, as bin_by_key's output is for a sort's
+/// first pass) writes its count and its positions directly, without the shared atomics in which its 32
+/// lanes would meet on one counter. Measured (h100-ab-uniform-85e8c48.txt, carry_probe_grouped and
+/// carry_probe_outputs, two rounds, CUB in the same runs): u32/u32 pairs grouped by the low byte 2^24 /
+/// 2^26 620.4-621.5 / 2225.1-2226.9 us -> 583.5-587.6 / 2117.2-2129.1 (0.94 -> 1.00 and 0.94 -> 0.98 of
+/// CUB, whose pass gains on such input: Nsight Compute put carry's first pass at 83 % of the L1/shared
+/// pipe, CUB's at 20 %, h100-ncu-grouped-*.txt); random pairs 609.7-610.5 / 2221.7-2222.1 against
+/// 610.8-613.1 / 2223.2-2224.6, random u32 keys 393.3-396.3 / 1399.8-1404.0 against 389.5-391.2 /
+/// 1405.3-1409.6: level within the runs' spread.
+#ifndef CARRY_MULTISPLIT_UNIFORM_WARPS
+#define CARRY_MULTISPLIT_UNIFORM_WARPS 1
+#endif
+constexpr bool multisplit_uniform_warps = CARRY_MULTISPLIT_UNIFORM_WARPS != 0;
+
 } // namespace tuning
 } // namespace carry

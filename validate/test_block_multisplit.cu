@@ -59,13 +59,18 @@ __global__ void __launch_bounds__(THREADS)
     }
 }
 
-enum class digits_kind { uniform, one_digit, last_digit, few };
+// runs: runs of 1000 items a digit (many warps hold one digit: multisplit_tuning::uniform_warps; others
+// straddle two runs)
+enum class digits_kind { uniform, one_digit, last_digit, few, runs };
 
 std::vector<unsigned> make_digits(int n, digits_kind k, std::uint32_t seed) {
   std::mt19937 g(seed);
   std::vector<unsigned> v(static_cast<std::size_t>(n));
+  int index = 0;
   for (auto& x : v) {
+    const int i = index++;
     switch (k) {
+      case digits_kind::runs: x = static_cast<unsigned>(i / 1000 * 37 + 5) % radix; break;
       case digits_kind::uniform: x = g() % radix; break;
       case digits_kind::one_digit: x = 17; break;
       case digits_kind::last_digit: x = radix - 1; break; // the padded form's dead items' digit
@@ -125,7 +130,8 @@ void check_form() {
   if (F != tile_fill::whole) valids.insert(valids.end(), {1, 31, 33, tile - 1, tile / 2 + 7});
   std::uint32_t seed = 1;
   for (int v : valids)
-    for (digits_kind k : {digits_kind::uniform, digits_kind::one_digit, digits_kind::last_digit, digits_kind::few})
+    for (digits_kind k : {digits_kind::uniform, digits_kind::one_digit, digits_kind::last_digit, digits_kind::few,
+                          digits_kind::runs})
       check_rank<ITEMS, P, C, F, MODE, THREADS>(v, k, seed++);
 }
 

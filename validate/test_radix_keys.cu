@@ -284,6 +284,16 @@ TEST_CASE("sort_keys: cluster sizes by the local form, and by the passes where a
   }
 }
 
+TEST_CASE("sort_keys: keys grouped by their low byte (a first pass of uniform warps and tiles)", "[radix]") {
+  for (std::int64_t n : capped_sizes({1000, 100003, (1 << 20) + 3})) {
+    const auto k32 = grouped_by_low_byte(make_keys<std::uint32_t>(static_cast<std::size_t>(n), key_dist::uniform, 31));
+    for (A a : all_algorithms)
+      for (bool desc : {false, true}) check_keys(k32, 0, 32, desc, with_algorithm(a));
+    const auto k64 = grouped_by_low_byte(make_keys<std::uint64_t>(static_cast<std::size_t>(n), key_dist::uniform, 32));
+    check_keys(k64, 0, 64, false, with_algorithm(A::automatic));
+  }
+}
+
 TEST_CASE("sort_keys: floats with +-0.0, +-inf, NaNs of both signs and denormals", "[radix]") {
   for (std::int64_t n : capped_sizes({100, 4097, 100003})) {
     for (A a : all_algorithms)

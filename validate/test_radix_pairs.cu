@@ -120,6 +120,15 @@ TEST_CASE("sort_pairs: cluster sizes by the local form and by the passes (u32 ke
       }
 }
 
+TEST_CASE("sort_pairs: keys grouped by their low byte (bin_by_key's output; the demo's sort step)", "[radix]") {
+  for (std::int64_t n : capped_sizes({1000, 100003, (1 << 20) + 3})) {
+    const auto keys = grouped_by_low_byte(make_keys<std::uint32_t>(static_cast<std::size_t>(n), key_dist::uniform, 41));
+    const auto values = make_values<std::uint32_t>(keys.size(), 42);
+    for (A a : {A::automatic, A::onesweep})
+      for (bool desc : {false, true}) check_sort<true>(keys, values, 0, 32, desc, with_algorithm(a));
+  }
+}
+
 TEST_CASE("sort_pairs: partial bit ranges", "[radix]") {
   const auto keys = make_keys<std::uint32_t>(100003, key_dist::uniform, 5);
   const auto values = make_values<std::uint32_t>(100003, 6);

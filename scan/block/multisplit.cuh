@@ -7,6 +7,7 @@
 #include "../block_scan.cuh"
 #include "../detail/warp.cuh"
 #include "../operators.hpp"
+#include "../tuning.hpp"
 
 namespace carry {
 namespace block {
@@ -182,11 +183,19 @@ struct multisplit {
                                            OnCounts on_counts) {
     static_assert(radix <= BLOCK_THREADS, "carry: rank_early_by gives one digit to each of the first radix threads");
     const int warp = threadIdx.x / detail::warp_threads;
+    // a warp whose items all hold one digit (uniform_warp: inputs grouped by the digit) counts and ranks
+    // them without shared atomics, whose lanes would all meet on one counter
+    const bool uniform = FULL && tuning::multisplit_uniform_warps && uniform_warp(digit_at);
     clear(ts);
     // ---- phase 1: the warps' digit counts (shared atomics without return) ----
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j)
-      if (FULL || item_index(j) < valid) atomicAdd(&ts.count[warp][static_cast<unsigned>(digit_at(j))], 1u);
+    if (uniform) {
+      if (threadIdx.x % detail::warp_threads == 0)
+        ts.count[warp][static_cast<unsigned>(digit_at(0))] = static_cast<std::uint32_t>(detail::warp_threads * ITEMS);
+    } else {
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j)
+        if (FULL || item_index(j) < valid) atomicAdd(&ts.count[warp][static_cast<unsigned>(digit_at(j))], 1u);
+    }
     __syncthreads();
     std::uint32_t c[scan_items];
     if constexpr (radix == BLOCK_THREADS) {
@@ -202,8 +211,26 @@ struct multisplit {
       if (d < radix) on_counts(start(ts, d), count(ts, d, valid));
     }
     __syncthreads();
-    // ---- phase 3: ranks within the warp from the warp's start of each digit: the positions ----
-    rounds<FULL>(ts, digit_at, valid, place);
+    // ---- phase 3: ranks within the warp from the warp's start of each digit: the positions (a uniform
+    // warp's item j of lane l: the warp's start + 32 j + l, as its rounds would give) ----
+    if (uniform) {
+      const std::uint32_t first = ts.count[warp][static_cast<unsigned>(digit_at(0))];
+      const int lane = threadIdx.x % detail::warp_threads;
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j) place(j, static_cast<int>(first) + j * detail::warp_threads + lane);
+    } else {
+      rounds<FULL>(ts, digit_at, valid, place);
+    }
+  }
+
+  /// Whether every item of this warp holds lane 0's first digit (every item live): one vote an item, the
+  /// walk ending at the first item where a lane differs (after one vote on most inputs).
+  template <class DigitAt>
+  __device__ static bool uniform_warp(const DigitAt& digit_at) {
+    const unsigned first = __shfl_sync(0xffffffffu, static_cast<unsigned>(digit_at(0)), 0);
+    bool same = true;
+    for (int j = 0; j < ITEMS && same; ++j) same = __all_sync(0xffffffffu, static_cast<unsigned>(digit_at(j)) == first);
+    return same;
   }
 
   /// Zeroes the counters (and the peer masks); ends with a barrier.

@@ -169,4 +169,17 @@ std::vector<K> make_keys(std::size_t n, key_dist dist, std::uint64_t seed) {
   return k;
 }
 
+/// The keys stably grouped by their lowest byte (of the ordered bits), as bin_by_key by the low byte
+/// leaves them: a sort's first pass then meets tiles, and warps, of one digit (the multisplit's uniform
+/// warps, multisplit_tuning::uniform_warps).
+template <class K>
+std::vector<K> grouped_by_low_byte(const std::vector<K>& keys) {
+  std::vector<std::size_t> start(257, 0);
+  const auto low = [](const K& k) { return static_cast<std::size_t>(carry::radix_detail::radix_key<K>::ordered(k) & 0xFFu); };
+  for (const K& k : keys) ++start[low(k) + 1];
+  for (int d = 0; d < 256; ++d) start[d + 1] += start[d];
+  std::vector<K> out(keys.size());
+  for (const K& k : keys) out[start[low(k)]++] = k;
+  return out;
+}
 } // namespace carry_validate
