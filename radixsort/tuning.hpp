@@ -552,7 +552,7 @@ constexpr int cluster_wide_threads = 512;
 /// dynamic shared memory, as the wide blocks' is (cluster_sort.cuh, cluster_layout). It split the
 /// racecheck question of the wide kernel (NOTES.md, twenty-second session): 256-thread blocks in dynamic
 /// memory went through racecheck in 41 s (30001 keys); the wide blocks, in either form, did not until
-/// their threads waited for the cluster's start at one place (h100-sanitize-167b0f6.txt).
+/// their threads waited for the cluster's start at one place (h100-sanitize-6f36c9b.txt).
 #ifndef CARRY_RADIX_CLUSTER_DYNAMIC
 #define CARRY_RADIX_CLUSTER_DYNAMIC 0
 #endif
