@@ -548,18 +548,12 @@ constexpr int cluster_local_max_items = CARRY_RADIX_CLUSTER_LOCAL_MAX_ITEMS;
 #endif
 constexpr bool cluster_wide = CARRY_RADIX_CLUSTER_WIDE != 0;
 constexpr int cluster_wide_threads = 512;
-/// A diagnostic knob, off in every release: 1 puts every cluster kernel's tile and local storage in
-/// dynamic shared memory, as the wide blocks' is (cluster_sort.cuh, cluster_layout). It split the
-/// racecheck question of the wide kernel (NOTES.md, twenty-second session): 256-thread blocks in dynamic
-/// memory went through racecheck in 41 s (30001 keys); the wide blocks, in either form, did not until
-/// their threads waited for the cluster's start at one place (h100-sanitize-6f36c9b.txt).
-#ifndef CARRY_RADIX_CLUSTER_DYNAMIC
-#define CARRY_RADIX_CLUSTER_DYNAMIC 0
-#endif
-constexpr bool cluster_dynamic_always = CARRY_RADIX_CLUSTER_DYNAMIC != 0;
 /// Diagnostic (off in releases): the cluster path always takes its largest tiles (cluster_full: the wide
-/// blocks), whatever n, so that compute-sanitizer can run them on one to sixteen blocks (one block did
-/// not get through racecheck in 270 s before that change, and did in 3 s after it).
+/// blocks), whatever n, so that compute-sanitizer can run them on one to sixteen blocks. It (with a
+/// knob, since removed, that put the 256-thread kernels in dynamic shared memory: racecheck got through
+/// those in 41 s) found why racecheck never got through the wide blocks: one block did not finish in 270
+/// s while its threads waited for the cluster's start at two places, and did in 3 s once they waited at
+/// one (NOTES.md, twenty-second session; h100-sanitize-6f36c9b.txt).
 #ifndef CARRY_RADIX_CLUSTER_FULL_ONLY
 #define CARRY_RADIX_CLUSTER_FULL_ONLY 0
 #endif

@@ -56,16 +56,22 @@ cudaError_t zero(C* p, std::int64_t n, cudaStream_t stream) {
 
 template <class T, class Binner, class C>
 struct hist_tag {};
+template <class T, class Binner, class C>
+struct global_tag {}; // the global path's kernel
 
-/// Lowers `per_sm` to the blocks of `kernel` (threads, smem bytes of dynamic shared memory) an SM runs at
-/// once (apps_tuning::histogram_occupancy): a host query, no synchronisation.
-template <class Kernel>
-cudaError_t resident_blocks(Kernel* kernel, int threads, std::size_t smem, std::int64_t& per_sm) {
+/// Lowers `per_sm` to the blocks of `kernel` (threads a block) its registers and threads let an SM run at
+/// once (apps_tuning::histogram_occupancy; the caller bounds shared memory's share itself): the
+/// occupancy calculator, asked once per device and kernel (Tag), no synchronisation.
+template <class Tag, class Kernel>
+cudaError_t resident_blocks(Kernel* kernel, int threads, std::int64_t& per_sm) {
   if constexpr (apps_tuning::histogram_occupancy) {
-    int blocks = 0;
-    if (const cudaError_t e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&blocks, kernel, threads, smem);
-        e != cudaSuccess)
-      return e;
+    cudaError_t e = cudaSuccess;
+    const int blocks = detail::once_per_device<Tag>([&] {
+      int b = 0;
+      e = cudaOccupancyMaxActiveBlocksPerMultiprocessor(&b, kernel, threads, 0);
+      return e == cudaSuccess ? b : -1;
+    });
+    if (e != cudaSuccess) return e;
     if (blocks >= 1 && blocks < per_sm) per_sm = blocks;
   }
   return cudaSuccess;
@@ -94,14 +100,14 @@ cudaError_t count_into(const T* samples, std::int64_t n, const Binner& binner, i
       return e;
     std::int64_t per_sm = static_cast<std::int64_t>(lim.smem_per_sm) / static_cast<std::int64_t>(smem + 1024);
     if (per_sm > apps_tuning::histogram_blocks_per_sm) per_sm = apps_tuning::histogram_blocks_per_sm;
-    if (const cudaError_t e = resident_blocks(kernel, threads, smem, per_sm); e != cudaSuccess) return e;
+    if (const cudaError_t e = resident_blocks<hist_tag<T, Binner, C>>(kernel, threads, per_sm); e != cudaSuccess) return e;
     if (per_sm < 1) per_sm = 1;
     const std::int64_t grid = histogram_grid(n, sizeof(T), threads, per_sm * lim.sms);
     kernel<<<static_cast<unsigned>(grid), threads, smem, stream>>>(samples, n, binner, num_bins, hist, vec);
   } else {
     auto* kernel = histogram_global_kernel<threads, unroll, T, Binner, C>;
     std::int64_t per_sm = apps_tuning::histogram_blocks_per_sm;
-    if (const cudaError_t e = resident_blocks(kernel, threads, 0, per_sm); e != cudaSuccess) return e;
+    if (const cudaError_t e = resident_blocks<global_tag<T, Binner, C>>(kernel, threads, per_sm); e != cudaSuccess) return e;
     if (per_sm < 1) per_sm = 1;
     const std::int64_t grid = histogram_grid(n, sizeof(T), threads, per_sm * lim.sms);
     kernel<<<static_cast<unsigned>(grid), threads, 0, stream>>>(samples, n, binner, hist, vec);

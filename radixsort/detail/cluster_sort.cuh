@@ -64,7 +64,7 @@ struct cluster_layout {
                             static_cast<warp_scan_shape>(radix_tuning::scan_warps)>;
   static constexpr int local_items = radix_tuning::cluster_local_items(ITEMS);
   using local_storage = block_sort_storage<local_items, HAS_VALUES, K, V, THREADS>;
-  static constexpr bool dynamic = THREADS > radix_tuning::threads || radix_tuning::cluster_dynamic_always;
+  static constexpr bool dynamic = THREADS > radix_tuning::threads;
   // the local form: tiles of up to cluster_local_max_items a thread, where its storage fits
   static constexpr bool local_form =
       radix_tuning::cluster_local && ITEMS <= radix_tuning::cluster_local_max_items &&

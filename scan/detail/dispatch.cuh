@@ -88,36 +88,51 @@ cudaError_t prefer_shared(Kernel* kernel) {
                                        cudaSharedmemCarveoutMaxShared);
 }
 
+/// `query()` (an int >= 0; a host call that does not synchronise) asked once per device (devices 0-63;
+/// others on every call) and remembered per Tag. A negative answer (a failed query) is returned and not
+/// remembered.
+template <class Tag, class Query>
+int once_per_device(Query query) {
+  static std::atomic<int> value[64];
+  static std::atomic<std::uint64_t> known{0};
+  int device = 0;
+  if (cudaGetDevice(&device) != cudaSuccess) return -1;
+  if (device < 0 || device >= 64) return query();
+  const std::uint64_t bit = std::uint64_t{1} << device;
+  if (known.load(std::memory_order_acquire) & bit) return value[device].load(std::memory_order_relaxed);
+  const int v = query();
+  if (v >= 0) {
+    value[device].store(v, std::memory_order_relaxed);
+    known.fetch_or(bit, std::memory_order_release);
+  }
+  return v;
+}
+
 /// The largest cluster (<= want, at least 2) of `threads`-thread blocks of `kernel` (the kernel of
 /// Agent) with `smem` bytes of dynamic shared memory each that the current device can co-schedule, asked once per device (0 when none: clusters not
 /// supported). A host query, no synchronisation.
 template <class Agent, class Kernel>
 int cluster_limit(Kernel* kernel, unsigned threads, int want, int smem) {
-  static std::atomic<int> limit[64];
-  static std::atomic<std::uint64_t> known{0};
-  int device = 0;
-  if (cudaGetDevice(&device) != cudaSuccess || device < 0 || device >= 64) return 0;
-  const std::uint64_t bit = std::uint64_t{1} << device;
-  if (known.load(std::memory_order_acquire) & bit) return limit[device].load(std::memory_order_relaxed);
-  int found = 0;
-  if (want > 8 && set_once<cluster_tag<Agent>>(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess)
-    want = 8;
-  if (smem > 0 && set_once<smem_tag<Agent>>(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) != cudaSuccess)
-    return 0;
-  for (int size = want; size >= 2 && found == 0; --size) {
-    cudaLaunchConfig_t cfg = {};
-    cudaLaunchAttribute attr[1];
-    attr[0].id = cudaLaunchAttributeClusterDimension;
-    attr[0].val.clusterDim.x = size, attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
-    cfg.gridDim = dim3(size), cfg.blockDim = dim3(threads), cfg.attrs = attr, cfg.numAttrs = 1;
-    cfg.dynamicSmemBytes = static_cast<std::size_t>(smem);
-    int clusters = 0;
-    if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg) == cudaSuccess && clusters >= 1) found = size;
-  }
-  (void)cudaGetLastError(); // a refused query leaves no error behind
-  limit[device].store(found, std::memory_order_relaxed);
-  known.fetch_or(bit, std::memory_order_release);
-  return found;
+  const int limit = once_per_device<cluster_tag<Agent>>([&] {
+    int found = 0;
+    if (want > 8 && set_once<cluster_tag<Agent>>(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess)
+      want = 8;
+    if (smem > 0 && set_once<smem_tag<Agent>>(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) != cudaSuccess)
+      return -1; // asked again next time
+    for (int size = want; size >= 2 && found == 0; --size) {
+      cudaLaunchConfig_t cfg = {};
+      cudaLaunchAttribute attr[1];
+      attr[0].id = cudaLaunchAttributeClusterDimension;
+      attr[0].val.clusterDim.x = size, attr[0].val.clusterDim.y = 1, attr[0].val.clusterDim.z = 1;
+      cfg.gridDim = dim3(size), cfg.blockDim = dim3(threads), cfg.attrs = attr, cfg.numAttrs = 1;
+      cfg.dynamicSmemBytes = static_cast<std::size_t>(smem);
+      int clusters = 0;
+      if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg) == cudaSuccess && clusters >= 1) found = size;
+    }
+    (void)cudaGetLastError(); // a refused query leaves no error behind
+    return found;
+  });
+  return limit > 0 ? limit : 0;
 }
 
 template <class P, bool EXCLUSIVE, class T, class Op>
