@@ -49,13 +49,15 @@ ensure_catch2() {
   exit 1
 }
 
-configure() {
+configure() { # [cmake -D args]: configures $BUILD_DIR (the first time with CARRY_CMAKE_ARGS), then applies the args
   local gen=()
   command -v ninja >/dev/null && gen=(-G Ninja)
   if [ ! -f "$BUILD_DIR/CMakeCache.txt" ]; then
     say "configuring into $BUILD_DIR (CMAKE_PREFIX_PATH=${CMAKE_PREFIX_PATH:-unset})"
     # shellcheck disable=SC2086
-    cmake -S . -B "$BUILD_DIR" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release ${CARRY_CMAKE_ARGS:-}
+    cmake -S . -B "$BUILD_DIR" "${gen[@]}" -DCMAKE_BUILD_TYPE=Release ${CARRY_CMAKE_ARGS:-} "$@"
+  elif [ $# -gt 0 ]; then
+    cmake -S . -B "$BUILD_DIR" "$@" >/dev/null
   fi
 }
 
@@ -73,14 +75,13 @@ shift || true
 case "$verb" in
   test)
     ensure_catch2
-    configure
+    configure -DCARRY_BUILD_TESTS=ON
     build
     say "running the tests (ctest)"
     ctest --test-dir "$BUILD_DIR" --output-on-failure "$@"
     ;;
   demo)
-    ensure_catch2
-    configure
+    configure -DCARRY_BUILD_TESTS=OFF -DCARRY_BUILD_APPS=ON # the tool alone: no Catch2 needed
     build carry_tool
     tool="$BUILD_DIR/apps/carry"
     say "carry scan: 2^26 random u32, inclusive sum, also replayed as a CUDA graph, checked against CUB"
@@ -103,8 +104,7 @@ case "$verb" in
     rm -f "$summary"
     ;;
   bench)
-    ensure_catch2
-    configure
+    configure -DCARRY_BUILD_BENCH=ON
     build carry_bench
     say "running the benchmark"
     "$BUILD_DIR/validate/carry_bench" --csv "$BUILD_DIR/bench.csv" "$@"
@@ -132,10 +132,12 @@ case "$verb" in
     fi
     say "charting validate/results/*.csv into validate/results/charts/"
     csvs=()
-    for f in h100-bench h100-compact h100-apps h100-radix; do # h100-radix: once the sort has been measured
+    for f in scan compact apps radix; do
       [ -f "validate/results/$f.csv" ] && csvs+=("validate/results/$f.csv")
     done
     "$py" validate/results/plot.py validate/results/charts "${csvs[@]}"
+    say "the README's speed table from the same CSVs"
+    "$py" validate/results/summary.py README.md
     ;;
   format)
     say "formatting with $(clang-format --version)"

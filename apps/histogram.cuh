@@ -53,7 +53,7 @@ cudaError_t histogram_range(void* d_temp_storage, std::size_t& temp_storage_byte
 /// histogram_even and the exclusive scan of its counts in one call: num_bins + 1 offsets, offset b =
 /// samples in bins below b, the last = every sample counted: the bucket offsets of a counting sort.
 ///
-///   samples [3 1 7 0 4 1 6 3], 4 bins over [0, 8)  ->  offsets [0 3 5 5 8]
+///   samples [3 1 7 0 4 1 6 3], 4 bins over [0, 8)  ->  offsets [0 3 5 6 8]
 template <class T, class OffsetT, class LevelT>
 cudaError_t histogram_offsets(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_samples,
                               OffsetT* d_offsets, int num_bins, LevelT lower, LevelT upper, std::int64_t num_items,

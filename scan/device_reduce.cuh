@@ -16,7 +16,7 @@ namespace carry {
 /// a commutative operator; this one does not). Deterministic: the same tree for the same n every time.
 /// Arguments in the order the scans use (op, init, num_items), not DeviceReduce::Reduce's
 /// (num_items, op, init): a CUB-ordered call does not compile, so it cannot silently mix them up.
-/// num_items == 0 writes nothing (CUB writes init).
+/// num_items == 0 writes init to *d_out, as CUB does.
 ///
 ///   d_in = [3 1 7 0 4 1 6 3], op = carry::sum{}, init = 0  ->  *d_out = 25
 template <class T, class Op>

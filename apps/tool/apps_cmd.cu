@@ -11,9 +11,9 @@
 #include <carry/apps/histogram.cuh>
 #include <carry/apps/slots.cuh>
 
-#include "baselines/baselines_apps.hpp"
-#include "common/apps_reference.hpp"
-#include "common/timing.cuh"
+#include "bench/baselines/baselines_apps.hpp"
+#include "tests/common/apps_reference.hpp"
+#include "bench/timing.cuh"
 #include "tool.hpp"
 
 namespace {

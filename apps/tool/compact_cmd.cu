@@ -11,9 +11,9 @@
 #include <carry/compact/device_partition.cuh>
 #include <carry/compact/device_select.cuh>
 
-#include "baselines/baselines_compact.hpp"
-#include "common/compact_ops.hpp"
-#include "common/timing.cuh"
+#include "bench/baselines/baselines_compact.hpp"
+#include "tests/common/compact_ops.hpp"
+#include "bench/timing.cuh"
 #include "tool.hpp"
 
 namespace {

@@ -4,7 +4,7 @@
 #include <fstream>
 #include <string>
 
-#include "baselines/baselines.hpp"
+#include "bench/baselines/baselines.hpp"
 #include "tool.hpp"
 
 namespace {

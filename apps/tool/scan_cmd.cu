@@ -10,8 +10,8 @@
 
 #include <carry/scan/device_scan.cuh>
 
-#include "baselines/baselines.hpp"
-#include "common/timing.cuh"
+#include "bench/baselines/baselines.hpp"
+#include "bench/timing.cuh"
 #include "tool.hpp"
 
 namespace {

@@ -9,10 +9,10 @@
 
 #include <carry/radixsort/device_radix_sort.cuh>
 
-#include "baselines/baselines_radix.hpp"
-#include "common/apps_reference.hpp"
-#include "common/radix_reference.hpp"
-#include "common/timing.cuh"
+#include "bench/baselines/baselines_radix.hpp"
+#include "tests/common/apps_reference.hpp"
+#include "tests/common/radix_reference.hpp"
+#include "bench/timing.cuh"
 #include "tool.hpp"
 
 namespace {

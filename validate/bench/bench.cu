@@ -17,9 +17,9 @@
 
 #include <carry/scan/device_scan.cuh>
 
-#include "baselines/baselines.hpp"
-#include "common/gpu.cuh"
-#include "common/timing.cuh"
+#include "bench/baselines/baselines.hpp"
+#include "tests/common/gpu.cuh"
+#include "bench/timing.cuh"
 
 using namespace carry_validate;
 
@@ -403,6 +403,7 @@ int main(int argc, char** argv) {
 
   // ---- table: each row's throughput relative to CUB and to the copy of the same bytes ----
   FILE* csv = std::fopen(opt.csv.c_str(), "w");
+  if (csv) std::fprintf(csv, "# %s\n", bench_banner(cccl_version()).c_str());
   if (csv) std::fprintf(csv, "op,impl,type,n,median_us,gbps,vs_cub,vs_memcpy,method\n");
   std::printf("\n%-14s %-4s %6s %-26s %-7s %11s %9s %7s %7s\n", "op", "type", "n", "impl", "method",
               "median_us", "GB/s", "x_cub", "x_copy");

@@ -15,12 +15,12 @@
 #include <carry/apps/histogram.cuh>
 #include <carry/apps/slots.cuh>
 
-#include "baselines/baselines.hpp"
-#include "baselines/baselines_apps.hpp"
-#include "common/apps_reference.hpp"
-#include "common/bench_args.hpp"
-#include "common/gpu.cuh"
-#include "common/timing.cuh"
+#include "bench/baselines/baselines.hpp"
+#include "bench/baselines/baselines_apps.hpp"
+#include "tests/common/apps_reference.hpp"
+#include "bench/bench_args.hpp"
+#include "tests/common/gpu.cuh"
+#include "bench/timing.cuh"
 
 using namespace carry_validate;
 
@@ -191,6 +191,7 @@ int main(int argc, char** argv) {
   }
   // ---- the table: ratio to the best CUB path, fraction of copy (and of a read-only pass) ----
   FILE* f = std::fopen(csv.c_str(), "w");
+  if (f) std::fprintf(f, "# %s\n", bench_banner(cccl_version()).c_str());
   if (f) std::fprintf(f, "op,impl,type,n,median_us,gbps,vs_cub,frac_copy,method\n");
   std::printf("%-26s %-22s %12s %10s %8s %8s %9s\n", "op", "impl", "n", "us", "GB/s", "vs cub", "of copy");
   for (const row& r : rows) {

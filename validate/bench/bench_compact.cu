@@ -16,13 +16,13 @@
 #include <carry/compact/device_select.cuh>
 #include <carry/scan/device_scan.cuh>
 
-#include "baselines/baselines.hpp"
-#include "baselines/baselines_compact.hpp"
-#include "common/compact_ops.hpp"
-#include "common/bench_args.hpp"
-#include "common/gpu.cuh"
-#include "common/compact_bench.cuh"
-#include "common/timing.cuh"
+#include "bench/baselines/baselines.hpp"
+#include "bench/baselines/baselines_compact.hpp"
+#include "tests/common/compact_ops.hpp"
+#include "bench/bench_args.hpp"
+#include "tests/common/gpu.cuh"
+#include "bench/compact_bench.cuh"
+#include "bench/timing.cuh"
 
 using namespace carry_validate;
 
@@ -184,6 +184,7 @@ int main(int argc, char** argv) {
   }
   // ---- table: per op, n, method: carry vs the better CUB path, fraction of copy ----
   FILE* f = std::fopen(csv.c_str(), "w");
+  if (f) std::fprintf(f, "# %s\n", bench_banner(cccl_version()).c_str());
   if (f) std::fprintf(f, "op,impl,type,n,median_us,gbps,vs_cub,frac_copy,method\n");
   std::printf("%-20s %-20s %12s %-13s %10s %8s %8s %9s\n", "op", "impl", "n", "method", "us", "GB/s", "vs cub",
               "of copy");

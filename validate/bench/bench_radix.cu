@@ -16,13 +16,13 @@
 
 #include <carry/radixsort/device_radix_sort.cuh>
 
-#include "baselines/baselines.hpp"
-#include "baselines/baselines_radix.hpp"
-#include "common/apps_reference.hpp"
-#include "common/bench_args.hpp"
-#include "common/gpu.cuh"
-#include "common/radix_reference.hpp"
-#include "common/timing.cuh"
+#include "bench/baselines/baselines.hpp"
+#include "bench/baselines/baselines_radix.hpp"
+#include "tests/common/apps_reference.hpp"
+#include "bench/bench_args.hpp"
+#include "tests/common/gpu.cuh"
+#include "tests/common/radix_reference.hpp"
+#include "bench/timing.cuh"
 
 using namespace carry_validate;
 using A = carry::radix_sort_algorithm;
@@ -171,6 +171,7 @@ int main(int argc, char** argv) {
   }
   // ---- the table: ratio to the better CUB path, bytes per key, fraction of copy bandwidth ----
   FILE* f = std::fopen(csv.c_str(), "w");
+  if (f) std::fprintf(f, "# %s\n", bench_banner(cccl_version()).c_str());
   if (f) std::fprintf(f, "op,impl,type,n,median_us,gkeys,bytes_per_key,frac_copy,vs_cub,method\n");
   std::printf("%-16s %-20s %-8s %12s %10s %9s %7s %8s %8s\n", "op", "impl", "type", "n", "us", "Gkeys/s", "B/key",
               "of copy", "vs cub");

@@ -41,7 +41,7 @@ def main():
     units = {}
     for path in paths:
         with open(path, newline="") as f:
-            for r in csv.DictReader(f):
+            for r in csv.DictReader(line for line in f if not line.startswith("#")):
                 # throughput: GB/s of the bytes moved, or (radix sort) G keys/s
                 if "method" not in r or ("gbps" not in r and "gkeys" not in r):
                     continue

@@ -1,0 +1,64 @@
+// Definitions of the CUB compaction baselines, instantiated for the types the tests and benchmark use.
+#include <climits>
+
+#include <cub/device/device_partition.cuh>
+#include <cub/device/device_select.cuh>
+
+#include "baselines_compact.hpp"
+#include "tests/common/compact_ops.hpp"
+
+namespace carry_validate {
+
+template <class T, class F>
+cudaError_t cub_select_flagged(void* d_temp, std::size_t& temp_bytes, const T* d_in, const F* d_flags, T* d_out,
+                               std::int64_t* d_num, std::int64_t n, bool offset64, cudaStream_t stream) {
+  if (!offset64 && n <= INT_MAX)
+    return cub::DeviceSelect::Flagged(d_temp, temp_bytes, d_in, d_flags, d_out, d_num, static_cast<int>(n), stream);
+  return cub::DeviceSelect::Flagged(d_temp, temp_bytes, d_in, d_flags, d_out, d_num, n, stream);
+}
+template <class T>
+cudaError_t cub_select_if_less(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::int64_t* d_num,
+                               std::int64_t n, T bound, bool offset64, cudaStream_t stream) {
+  if (!offset64 && n <= INT_MAX)
+    return cub::DeviceSelect::If(d_temp, temp_bytes, d_in, d_out, d_num, static_cast<int>(n), less_than<T>{bound},
+                                 stream);
+  return cub::DeviceSelect::If(d_temp, temp_bytes, d_in, d_out, d_num, n, less_than<T>{bound}, stream);
+}
+template <class T>
+cudaError_t cub_select_unique(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::int64_t* d_num,
+                              std::int64_t n, bool offset64, cudaStream_t stream) {
+  if (!offset64 && n <= INT_MAX)
+    return cub::DeviceSelect::Unique(d_temp, temp_bytes, d_in, d_out, d_num, static_cast<int>(n), stream);
+  return cub::DeviceSelect::Unique(d_temp, temp_bytes, d_in, d_out, d_num, n, stream);
+}
+template <class T>
+cudaError_t cub_partition_less(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::int64_t* d_num,
+                               std::int64_t n, T bound, bool offset64, cudaStream_t stream) {
+  if (!offset64 && n <= INT_MAX)
+    return cub::DevicePartition::If(d_temp, temp_bytes, d_in, d_out, d_num, static_cast<int>(n),
+                                    less_than<T>{bound}, stream);
+  return cub::DevicePartition::If(d_temp, temp_bytes, d_in, d_out, d_num, n, less_than<T>{bound}, stream);
+}
+
+#define CARRY_VALIDATE_CUB_COMPACT(T)                                                                              \
+  template cudaError_t cub_select_if_less<T>(void*, std::size_t&, const T*, T*, std::int64_t*, std::int64_t, T,   \
+                                             bool, cudaStream_t);                                                   \
+  template cudaError_t cub_select_unique<T>(void*, std::size_t&, const T*, T*, std::int64_t*, std::int64_t, bool, \
+                                            cudaStream_t);                                                          \
+  template cudaError_t cub_partition_less<T>(void*, std::size_t&, const T*, T*, std::int64_t*, std::int64_t, T,   \
+                                             bool, cudaStream_t);
+CARRY_VALIDATE_CUB_COMPACT(std::uint32_t)
+CARRY_VALIDATE_CUB_COMPACT(std::uint64_t)
+CARRY_VALIDATE_CUB_COMPACT(std::uint8_t)
+
+template cudaError_t cub_select_flagged<std::uint32_t, std::uint8_t>(void*, std::size_t&, const std::uint32_t*,
+                                                                     const std::uint8_t*, std::uint32_t*,
+                                                                     std::int64_t*, std::int64_t, bool, cudaStream_t);
+template cudaError_t cub_select_flagged<std::uint8_t, std::uint8_t>(void*, std::size_t&, const std::uint8_t*,
+                                                                    const std::uint8_t*, std::uint8_t*,
+                                                                    std::int64_t*, std::int64_t, bool, cudaStream_t);
+template cudaError_t cub_select_flagged<std::uint64_t, std::uint8_t>(void*, std::size_t&, const std::uint64_t*,
+                                                                     const std::uint8_t*, std::uint64_t*,
+                                                                     std::int64_t*, std::int64_t, bool, cudaStream_t);
+
+} // namespace carry_validate

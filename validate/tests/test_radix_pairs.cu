@@ -1,0 +1,191 @@
+// GPU tests of sort_pairs / sort_pairs_descending (values of 1 to 16 bytes) and of the double-buffer
+// forms of keys and pairs (the selector, the result in current(), no n-sized scratch).
+#include <catch2/catch.hpp>
+
+#include "tests/common/radix_harness.cuh"
+#include "tests/common/scan_harness.cuh"
+
+using namespace carry_validate;
+using A = carry::radix_sort_algorithm;
+
+namespace {
+template <class V>
+std::vector<V> make_values(std::size_t n, std::uint64_t seed) {
+  const auto bytes = random_bits<unsigned char>(n * sizeof(V), seed);
+  std::vector<V> v(n);
+  if (n) std::memcpy(v.data(), bytes.data(), n * sizeof(V));
+  return v;
+}
+
+template <class K, class V>
+void pairs_case(std::int64_t max_n, key_dist d = key_dist::uniform) {
+  const std::int64_t tile = carry::radix_detail::tile_shape<K, V>::tile_items;
+  const std::int64_t ctile = carry::radix_detail::cluster_shape<K, V>::tile_items;
+  auto sizes = edge_sizes(tile);
+  for (std::int64_t extra : {16 * ctile, 16 * ctile + 1, 16 * tile + 1}) sizes.push_back(extra); // path limits
+  for (std::int64_t n : sort_sizes<K, V>(sizes, max_n)) { // and both onesweep tiles, whatever max_n
+    const auto keys = make_keys<K>(static_cast<std::size_t>(n), d, static_cast<std::uint64_t>(n) + 3);
+    const auto values = make_values<V>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(n) + 4);
+    for (A a : {A::automatic, A::onesweep, A::three_kernel})
+      for (bool desc : {false, true}) check_sort<true>(keys, values, 0, 8 * static_cast<int>(sizeof(K)), desc, with_algorithm(a));
+  }
+}
+
+} // namespace
+
+// (a named namespace: a helper type of an unnamed one whose member is never called draws nvcc's #177)
+namespace form_checks {
+// Which onesweep kernels rank whole tiles and pad the last one (radix_detail::whole_form / padded_form):
+// keys of up to 4 bytes, the sort's pairs of up to 4-byte keys and values, and not a pass whose digits
+// are held (bin_by_key's, a Digit without `recompute`).
+namespace rd = carry::radix_detail;
+namespace rt = carry::radix_tuning;
+struct held_digit {
+  __device__ int bin_of(std::uint32_t k) const { return static_cast<int>(k & 255u); }
+};
+static_assert(!rd::digit_recompute<held_digit>::value);
+static_assert(rd::whole_form<true, std::uint32_t, std::uint32_t, rd::radix_digit<std::uint32_t>> ==
+              rt::whole_tiles<true, 4, 4>);
+static_assert(rd::padded_form<true, std::uint32_t, std::uint32_t, rd::radix_digit<std::uint32_t>> ==
+              rt::padded_partial_tiles<true, 4, 4>);
+static_assert(!rd::whole_form<true, std::uint32_t, std::uint32_t, held_digit>);
+static_assert(!rd::padded_form<true, std::uint32_t, std::uint32_t, held_digit>);
+static_assert(rd::whole_form<false, std::uint32_t, rd::null_value, held_digit> == rt::whole_tiles<false, 4>);
+static_assert(!rd::whole_form<true, std::uint64_t, std::uint64_t, rd::radix_digit<std::uint64_t>> ||
+              8 <= CARRY_RADIX_WHOLE_PAIR_BYTES);
+} // namespace form_checks
+
+TEST_CASE("sort_pairs u32 keys with values of 1, 2, 4, 8, 12 and 16 bytes", "[radix]") {
+  pairs_case<std::uint32_t, std::uint32_t>(std::int64_t{1} << 21);
+  pairs_case<std::uint32_t, std::uint8_t>(70000);
+  pairs_case<std::uint32_t, std::uint16_t>(70000);
+  pairs_case<std::uint32_t, std::uint64_t>(70000);
+  pairs_case<std::uint32_t, value12>(70000);
+  pairs_case<std::uint32_t, value16>(70000);
+}
+
+TEST_CASE("sort_pairs: u64, f32 and i16 keys; equal and two-valued keys keep value order", "[radix]") {
+  pairs_case<std::uint64_t, std::uint32_t>(std::int64_t{1} << 21);
+  pairs_case<std::uint64_t, std::uint64_t>(70000);
+  pairs_case<float, std::uint32_t>(70000);
+  pairs_case<std::int16_t, std::uint32_t>(70000);
+  pairs_case<std::uint32_t, std::uint32_t>(200000, key_dist::all_equal);
+  pairs_case<std::uint32_t, std::uint32_t>(200000, key_dist::two_values);
+  pairs_case<std::uint32_t, std::uint32_t>(200000, key_dist::sorted);
+  pairs_case<float, std::uint32_t>(200000, key_dist::specials);
+}
+
+TEST_CASE("sort_pairs: mid sizes by buckets (u32 keys with 2- and 4-byte values), and by the passes", "[radix]") {
+  namespace rt = carry::radix_tuning;
+  STATIC_REQUIRE(rt::bucket_max_n >= 100003);
+  for (std::int64_t n : capped_sizes({70001, 100003})) {
+    for (key_dist d : {key_dist::uniform, key_dist::low_entropy}) {
+      const auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), d, static_cast<std::uint64_t>(n));
+      const auto v32 = make_values<std::uint32_t>(static_cast<std::size_t>(n), 3);
+      const auto v16 = make_values<std::uint16_t>(static_cast<std::size_t>(n), 4);
+      // MSD pass 3, or the passes (bucket 0 too large; or a build whose mid tiles stop below n)
+      const unsigned want = d == key_dist::uniform && bucket_tiles(n) ? 4u : 0u;
+      for (bool desc : {false, true}) {
+        INFO(dist_name(d));
+        unsigned top = 99;
+        check_sort<true>(keys, v32, 0, 32, desc, with_algorithm(A::automatic), true, [&](const unsigned char* t) {
+          top = mid_control_after<std::uint32_t, std::uint32_t>(t, n, 4).bucket_top;
+        });
+        REQUIRE(top == want);
+        top = 99;
+        check_sort<true>(keys, v16, 0, 32, desc, with_algorithm(A::automatic), true, [&](const unsigned char* t) {
+          top = mid_control_after<std::uint32_t, std::uint16_t>(t, n, 4).bucket_top;
+        });
+        REQUIRE(top == want);
+      }
+    }
+  }
+}
+
+TEST_CASE("sort_pairs: cluster sizes by the local form and by the passes (u32 keys, 1- and 4-byte values)", "[radix]") {
+  // radix_tuning::cluster_local: uniform keys take it, low-entropy ones and keys below 2^24 the passes
+  // (where the local storage of keys and values fits the kernel's budget; otherwise the passes always)
+  using nv = carry::radix_detail::null_value;
+  const std::int64_t ctile = carry::radix_detail::cluster_shape<std::uint32_t, nv>::tile_items;
+  for (std::int64_t n : capped_sizes({3, 1000, 4097, 16384, 40000, 16 * ctile - 1}))
+    for (key_dist d : {key_dist::uniform, key_dist::low_entropy})
+      for (std::uint32_t mask : {~0u, 0x00FFFFFFu}) {
+        auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), d, static_cast<std::uint64_t>(n) + 21);
+        for (auto& k : keys) k &= mask;
+        INFO(dist_name(d) << " mask " << std::hex << mask);
+        for (bool desc : {false, true}) {
+          check_sort<true>(keys, make_values<std::uint32_t>(keys.size(), 22), 0, 32, desc, with_algorithm(A::automatic));
+          check_sort<true>(keys, make_values<std::uint8_t>(keys.size(), 23), 0, 32, desc, with_algorithm(A::automatic));
+        }
+      }
+}
+
+TEST_CASE("sort_pairs: keys grouped by their low byte (bin_by_key's output; the demo's sort step)", "[radix]") {
+  for (std::int64_t n : capped_sizes({1000, 100003, (1 << 20) + 3})) {
+    const auto keys = grouped_by_low_byte(make_keys<std::uint32_t>(static_cast<std::size_t>(n), key_dist::uniform, 41));
+    const auto values = make_values<std::uint32_t>(keys.size(), 42);
+    for (A a : {A::automatic, A::onesweep})
+      for (bool desc : {false, true}) check_sort<true>(keys, values, 0, 32, desc, with_algorithm(a));
+  }
+}
+
+TEST_CASE("sort_pairs: partial bit ranges", "[radix]") {
+  const auto keys = make_keys<std::uint32_t>(100003, key_dist::uniform, 5);
+  const auto values = make_values<std::uint32_t>(100003, 6);
+  for (A a : {A::automatic, A::onesweep, A::three_kernel})
+    for (auto [b, e] : {std::pair{4, 20}, std::pair{0, 1}, std::pair{31, 32}, std::pair{3, 3}})
+      for (bool desc : {false, true}) check_sort<true>(keys, values, b, e, desc, with_algorithm(a));
+}
+
+namespace {
+/// The double-buffer forms against the CPU reference: the selector flips after an odd number of passes,
+/// the result is in current(), for every size class (cluster, onesweep with and without the finishing
+/// copy: sorted input skips every pass).
+template <bool HAS_VALUES>
+void double_buffer_case(std::int64_t n, key_dist d, int begin, int end, bool desc) {
+  INFO("double buffer n " << n << " " << dist_name(d) << " bits " << begin << ".." << end << (desc ? " desc" : ""));
+  const auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), d, 41);
+  const auto values = make_values<std::uint64_t>(static_cast<std::size_t>(n), 42);
+  device_buffer<std::uint32_t> k0(keys.size(), 16), k1(keys.size(), 16);
+  device_buffer<std::uint64_t> v0(keys.size(), 16), v1(keys.size(), 16);
+  k0.upload(keys);
+  k1.poison();
+  v0.upload(values);
+  v1.poison();
+  carry::double_buffer<std::uint32_t> kb(k0.ptr, k1.ptr);
+  carry::double_buffer<std::uint64_t> vb(v0.ptr, v1.ptr);
+  auto call = [&](void* t, std::size_t& b) {
+    if constexpr (HAS_VALUES)
+      return desc ? carry::sort_pairs_descending(t, b, kb, vb, n, begin, end) : carry::sort_pairs(t, b, kb, vb, n, begin, end);
+    else
+      return desc ? carry::sort_keys_descending(t, b, kb, n, begin, end) : carry::sort_keys(t, b, kb, n, begin, end);
+  };
+  std::size_t bytes = 0;
+  REQUIRE(call(nullptr, bytes) == cudaSuccess);
+  REQUIRE(kb.selector == 0); // the size query flips nothing
+  REQUIRE(bytes < static_cast<std::size_t>(n) * 4 + (std::size_t{1} << 22)); // no n-sized scratch
+  auto temp = dirty_temp(bytes, 0xFF, 1);
+  REQUIRE(call(temp.ptr, bytes) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  const int passes = carry::radix_detail::radix_passes(begin, end, 8);
+  REQUIRE(kb.selector == (n > 0 && passes % 2 == 1 ? 1 : 0));
+  const auto order = reference_sort_order(keys, begin, end, desc);
+  REQUIRE(same_bits((kb.selector ? k1 : k0).download(keys.size()), permuted(keys, order)));
+  REQUIRE(k0.guard_intact());
+  REQUIRE(k1.guard_intact());
+  if (HAS_VALUES) {
+    REQUIRE(vb.selector == kb.selector);
+    REQUIRE(same_bits((vb.selector ? v1 : v0).download(keys.size()), permuted(values, order)));
+  }
+}
+} // namespace
+
+TEST_CASE("double-buffer sort_keys and sort_pairs: selector, result, every path", "[radix]") {
+  for (std::int64_t n : capped_sizes({1, 4095, 4097, 60000, 100003, (1 << 20) + 3}))
+    for (key_dist d : {key_dist::uniform, key_dist::sorted, key_dist::all_equal, key_dist::two_values})
+      for (auto [b, e] : {std::pair{0, 32}, std::pair{0, 24}, std::pair{8, 16}, std::pair{5, 5}})
+        for (bool desc : {false, true}) {
+          double_buffer_case<false>(n, d, b, e, desc);
+          double_buffer_case<true>(n, d, b, e, desc);
+        }
+}

@@ -1,0 +1,180 @@
+// Tuning sweep of the radix sort: one build per variant of radixsort/tuning.hpp (carry_tune_radix_<name>,
+// validate/CMakeLists.txt), each checking and timing carry's sort_keys u32 (onesweep, three kernels),
+// sort_pairs u32/u32 and the small-input cluster path, cold L2, medians, CUB in the same run.
+#include <algorithm>
+#include <cstdio>
+#include <cstdlib>
+#include <string>
+#include <vector>
+
+#include <carry/radixsort/device_radix_sort.cuh>
+
+#include "bench/baselines/baselines_radix.hpp"
+#include "tests/common/apps_reference.hpp"
+#include "tests/common/gpu.cuh"
+#include "tests/common/radix_reference.hpp"
+#include "bench/timing.cuh"
+
+using namespace carry_validate;
+using A = carry::radix_sort_algorithm;
+
+#ifndef CARRY_TUNE_VARIANT
+#define CARRY_TUNE_VARIANT base
+#endif
+#define CARRY_TUNE_STR2(x) #x
+#define CARRY_TUNE_STR(x) CARRY_TUNE_STR2(x)
+static const char* const variant = CARRY_TUNE_STR(CARRY_TUNE_VARIANT);
+
+namespace {
+/// sort_keys of kin (n keys) checked against CUB bit for bit, then both timed (cold L2, medians of 15).
+struct keys_run {
+  bool ok;
+  double carry_us, cub_us;
+};
+template <class Cold, class K>
+keys_run keys_against_cub(Cold& cold, device_buffer<K>& kin, device_buffer<K>& kout, device_buffer<K>& kref,
+                          device_buffer<unsigned char>& temp, std::size_t n) {
+  const auto nn = static_cast<std::int64_t>(n);
+  constexpr int bits = 8 * static_cast<int>(sizeof(K));
+  auto mine = [&] { std::size_t x = temp.n; return carry::sort_keys(temp.ptr, x, kin.ptr, kout.ptr, nn); };
+  auto cub = [&] { std::size_t x = temp.n; return cub_radix_keys(temp.ptr, x, kin.ptr, kref.ptr, nn, 0, bits, false, true, 0); };
+  CARRY_CUDA_OR_DIE(cub());
+  CARRY_CUDA_OR_DIE(mine());
+  CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+  keys_run r;
+  r.ok = kout.download(n) == kref.download(n);
+  r.carry_us = median_event_us_after(cold, mine, 15, true);
+  r.cub_us = median_event_us_after(cold, cub, 15, true);
+  return r;
+}
+/// sort_pairs K/V of n uniform keys (values = their index) checked against CUB bit for bit, both timed.
+template <class K, class V, class Cold>
+void pairs_against_cub(Cold& cold, std::size_t n, int l) {
+  const auto nn = static_cast<std::int64_t>(n);
+  constexpr int bits = 8 * static_cast<int>(sizeof(K));
+  device_buffer<K> kin(n), kout(n), kref(n);
+  device_buffer<V> vin(n), vout(n), vref(n);
+  kin.upload(make_keys<K>(n, key_dist::uniform, l));
+  std::vector<V> v(n);
+  for (std::size_t i = 0; i < n; ++i) v[i] = static_cast<V>(i);
+  vin.upload(v);
+  std::size_t need = 0, b = 0;
+  carry::sort_pairs(nullptr, need, kin.ptr, kout.ptr, vin.ptr, vout.ptr, nn);
+  cub_radix_pairs(nullptr, b, kin.ptr, kref.ptr, vin.ptr, vref.ptr, nn, 0, bits, false, true, 0);
+  device_buffer<unsigned char> temp(std::max(need, b));
+  auto mine = [&] { std::size_t x = temp.n; return carry::sort_pairs(temp.ptr, x, kin.ptr, kout.ptr, vin.ptr, vout.ptr, nn); };
+  auto cub = [&] {
+    std::size_t x = temp.n;
+    return cub_radix_pairs(temp.ptr, x, kin.ptr, kref.ptr, vin.ptr, vref.ptr, nn, 0, bits, false, true, 0);
+  };
+  CARRY_CUDA_OR_DIE(cub());
+  CARRY_CUDA_OR_DIE(mine());
+  CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+  const bool ok = kout.download(n) == kref.download(n) && vout.download(n) == vref.download(n);
+  const double mine_us = median_event_us_after(cold, mine, 15, true), cub_us = median_event_us_after(cold, cub, 15, true);
+  std::printf("%s 2^%d %s pairs %d/%d bytes %.1f us (%.3fx cub %.1f)\n", variant, l, ok ? "ok" : "MISMATCH",
+              static_cast<int>(sizeof(K)), static_cast<int>(sizeof(V)), mine_us, cub_us / mine_us, cub_us);
+}
+} // namespace
+
+int main() {
+  if (!gpu_present()) return skip_return_code;
+  device_buffer<unsigned char> flush(std::size_t{192} << 20);
+  auto cold = [&](int r) { CARRY_CUDA_OR_DIE(cudaMemsetAsync(flush.ptr, r & 0xff, flush.n)); };
+  std::printf("%s: peers %d, counts %d, early %d, window %d, items %d, min blocks %d, histogram %d blocks x %d vectors, "
+              "whole tiles keys %d pairs %d, padded last tile keys %d pairs %d, 8-byte items %d, whole up to %d-byte keys, "
+              "8-byte pairs items %d, cluster counts %d, mid items %d/%d up to 2^%d, pdl %d, scan warps %d, onesweep threads %d "
+              "(4-byte keys %d), 4-byte pairs items %d, blocks 8-byte keys %d pairs %d, placed up to %d-byte keys, "
+              "whole pairs up to %d bytes, buckets up to 2^%d, cluster local %d\n",
+              variant, CARRY_RADIX_PEERS, CARRY_RADIX_COUNTS, CARRY_RADIX_EARLY, CARRY_RADIX_LOOKBACK_WINDOW,
+              CARRY_RADIX_ITEMS4, CARRY_RADIX_MIN_BLOCKS, CARRY_RADIX_HIST_BLOCKS, CARRY_RADIX_HIST_VECTORS,
+              CARRY_RADIX_WHOLE_KEYS, CARRY_RADIX_WHOLE_PAIRS, CARRY_RADIX_PADDED_KEYS, CARRY_RADIX_PADDED_PAIRS,
+              CARRY_RADIX_ITEMS8, CARRY_RADIX_WHOLE_KEY_BYTES, CARRY_RADIX_ITEMS8_PAIRS,
+              CARRY_RADIX_CLUSTER_COUNTS, CARRY_RADIX_MID_ITEMS4, CARRY_RADIX_MID_ITEMS8, CARRY_RADIX_MID_MAX_LOG2,
+              CARRY_RADIX_PDL, CARRY_RADIX_SCAN_WARPS,
+              CARRY_RADIX_ONESWEEP_THREADS, CARRY_RADIX_THREADS_KEYS4, CARRY_RADIX_ITEMS4_PAIRS, CARRY_RADIX_MIN_BLOCKS_KEYS8,
+              CARRY_RADIX_MIN_BLOCKS_PAIRS, CARRY_RADIX_PLACED_KEY_BYTES, CARRY_RADIX_WHOLE_PAIR_BYTES,
+              CARRY_RADIX_BUCKET_MAX_LOG2, CARRY_RADIX_CLUSTER_LOCAL);
+  // temp storage for the largest call of each size (carry's pairs and three-kernel keys, CUB's keys)
+  auto temp_for = [](std::size_t n, device_buffer<std::uint32_t>& kin, device_buffer<std::uint32_t>& kout,
+                     device_buffer<std::uint32_t>& kref) {
+    const auto nn = static_cast<std::int64_t>(n);
+    std::size_t need = 0, b = 0;
+    carry::sort_pairs(nullptr, need, kin.ptr, kout.ptr, kin.ptr, kout.ptr, nn);
+    carry::sort_keys(nullptr, b, kin.ptr, kout.ptr, nn, 0, 32, carry::radix_sort_options{A::three_kernel, true});
+    need = std::max(need, b);
+    cub_radix_keys(nullptr, b, kin.ptr, kref.ptr, nn, 0, 32, false, true, 0);
+    return device_buffer<unsigned char>(std::max(need, b));
+  };
+  std::vector<int> sizes{14, 16, 18, 19, 20, 22, 24, 26};
+  if (const char* e = std::getenv("CARRY_TUNE_SIZES")) { // e.g. "18 24 26": log2 of the sizes to run
+    sizes.clear();
+    for (const char* c = e; *c;) {
+      char* end = nullptr;
+      const long v = std::strtol(c, &end, 10);
+      if (end == c) break;
+      sizes.push_back(static_cast<int>(v));
+      c = end;
+    }
+  }
+  // CARRY_TUNE_ONLY=u64: the u64 keys rows alone (a round of 8-byte key variants in a fraction of the time)
+  const bool only_u64 = std::getenv("CARRY_TUNE_ONLY") != nullptr && std::string(std::getenv("CARRY_TUNE_ONLY")) == "u64";
+  for (int l : sizes) {
+    const std::size_t n = std::size_t{1} << l;
+    const auto nn = static_cast<std::int64_t>(n);
+    // u64 keys (8-byte tiles: CARRY_RADIX_ITEMS8, CARRY_RADIX_WHOLE_KEY_BYTES, CARRY_RADIX_MID_ITEMS8)
+    const auto u64_keys = [&] {
+      device_buffer<std::uint64_t> k8in(n), k8out(n), k8ref(n);
+      k8in.upload(make_keys<std::uint64_t>(n, key_dist::uniform, l));
+      std::size_t need = 0, b = 0;
+      carry::sort_keys(nullptr, need, k8in.ptr, k8out.ptr, nn);
+      cub_radix_keys(nullptr, b, k8in.ptr, k8ref.ptr, nn, 0, 64, false, true, 0);
+      device_buffer<unsigned char> temp8(std::max(need, b));
+      const keys_run k8 = keys_against_cub(cold, k8in, k8out, k8ref, temp8, n);
+      std::printf("%s 2^%d %s u64 keys %.1f us (%.3fx cub %.1f)\n", variant, l, k8.ok ? "ok" : "MISMATCH", k8.carry_us,
+                  k8.cub_us / k8.carry_us, k8.cub_us);
+    };
+    if (only_u64) {
+      u64_keys();
+      continue;
+    }
+    const auto keys = make_keys<std::uint32_t>(n, key_dist::uniform, l);
+    device_buffer<std::uint32_t> kin(n), kout(n), vin(n), vout(n), kref(n);
+    kin.upload(keys);
+    vin.upload(keys);
+    auto temp = temp_for(n, kin, kout, kref);
+    const keys_run k = keys_against_cub(cold, kin, kout, kref, temp, n);
+    const auto want = kref.download(n);
+    bool ok = k.ok;
+    auto t = [&](auto&& f) { return median_event_us_after(cold, f, 15, true); };
+    const carry::radix_sort_options three{A::three_kernel, true};
+    const double keys_three = t([&] { std::size_t x = temp.n; carry::sort_keys(temp.ptr, x, kin.ptr, kout.ptr, nn, 0, 32, three); });
+    ok = ok && kout.download(n) == want;
+    const double pairs = t([&] { std::size_t x = temp.n; carry::sort_pairs(temp.ptr, x, kin.ptr, kout.ptr, vin.ptr, vout.ptr, nn); });
+    ok = ok && kout.download(n) == want && vout.download(n) == want; // values = keys: they sort alike
+    std::printf("%s 2^%d %s keys %.1f us (%.3fx cub %.1f), three %.1f, pairs %.1f\n", variant, l,
+                ok ? "ok" : "MISMATCH", k.carry_us, k.cub_us / k.carry_us, k.cub_us, keys_three, pairs);
+    if (l >= 16) u64_keys();
+    if (l >= 24) { // u32/u32 pairs (CARRY_RADIX_ITEMS4_PAIRS), then pairs whose wider type is 8 bytes
+      // (CARRY_RADIX_ITEMS8_PAIRS): u64/u64, u32/u64, u64/u32
+      pairs_against_cub<std::uint32_t, std::uint32_t>(cold, n, l);
+      pairs_against_cub<std::uint64_t, std::uint64_t>(cold, n, l);
+      pairs_against_cub<std::uint32_t, std::uint64_t>(cold, n, l);
+      pairs_against_cub<std::uint64_t, std::uint32_t>(cold, n, l); // 8-byte keys, 4-byte values
+    }
+  }
+  // ---- the adaptive inputs at 2^26 (sorted, all equal, two values): check, then carry against CUB
+  // (CARRY_TUNE_NO_ADAPTIVE=1: not run) ----
+  if (!only_u64 && std::getenv("CARRY_TUNE_NO_ADAPTIVE") == nullptr) {
+    const std::size_t n = std::size_t{1} << 26;
+    device_buffer<std::uint32_t> kin(n), kout(n), kref(n);
+    auto temp = temp_for(n, kin, kout, kref);
+    for (key_dist d : {key_dist::sorted, key_dist::all_equal, key_dist::two_values}) {
+      kin.upload(make_keys<std::uint32_t>(n, d, 26));
+      const keys_run k = keys_against_cub(cold, kin, kout, kref, temp, n);
+      std::printf("%s 2^26 %s %s keys %.1f us (%.3fx cub %.1f)\n", variant, dist_name(d), k.ok ? "ok" : "MISMATCH",
+                  k.carry_us, k.cub_us / k.carry_us, k.cub_us);
+    }
+  }
+  return 0;
+}
