@@ -85,23 +85,29 @@ case "$verb" in
     build carry_tool
     tool="$BUILD_DIR/apps/carry"
     say "carry scan: 2^26 random u32, inclusive sum, also replayed as a CUDA graph, checked against CUB"
-    "$tool" scan --graph "$@"
+    "$tool" scan --graph "$@" | tee "${log:=$(mktemp)}"
     summary=$(mktemp)
-    log=$(mktemp)
     binned=$(mktemp)
+    record() { # step: the table rows of the tool's output in $log, as step|impl|us|rate|x_cub
+      awk -v c="$1" '($1=="carry"||$1=="cub"||$1=="memcpy") && $2+0>0 {print c"|"$1"|"$2"|"$3"|"$NF}' "$log" >>"$summary"
+    }
+    record "scan (inclusive sum)"
     for cmd in "select --selectivity 50" "select --flags --selectivity 50" "partition --selectivity 50" "unique" \
                "histogram --bins 256" "bin --bins 256 --output $binned" "slots" "slots --capacity 250000000" \
                "sort --input $binned --values 4"; do
       say "carry $cmd (2^26 u32), checked against CUB (the bounded slots against the CPU)"
       # shellcheck disable=SC2086
       "$tool" $cmd | tee "$log"
-      awk -v c="${cmd/$binned/binned}" '($1=="carry"||$1=="cub"||$1=="memcpy"||$1=="offsets"||$1=="read") && $2+0>0 {print c"|"$0}' "$log" >>"$summary"
+      record "${cmd/$binned/binned}"
     done
     rm -f "$binned"
-    say "summary (median us with a cold L2; GB/s of the bytes each must move; fraction of copy; x CUB)"
-    awk -F'|' '{printf "%-34s %s\n", $1, $2}' "$summary"
-    rm -f "$log"
-    rm -f "$summary"
+    say "summary: median us with a cold L2; GB/s of the bytes each must move (sort: G keys/s); x CUB where CUB has the same call"
+    awk -F'|' '{ step[NR]=$1; impl[NR]=$2; us[NR]=$3; rate[NR]=$4; x[NR]=$5; if ($2=="cub") hascub[$1]=1 }
+      END { printf "%-40s %-7s %10s %10s %7s\n", "step", "impl", "us", "rate", "x CUB"
+            for (i = 1; i <= NR; i++) {
+              r = (impl[i]=="carry" && hascub[step[i]]) ? sprintf("%7.2f", x[i]) : sprintf("%7s", "-")
+              printf "%-40s %-7s %10.1f %10.1f %s\n", step[i], impl[i], us[i], rate[i], r } }' "$summary"
+    rm -f "$log" "$summary"
     ;;
   bench)
     configure -DCARRY_BUILD_BENCH=ON

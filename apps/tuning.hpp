@@ -15,7 +15,7 @@ namespace apps_tuning {
 /// 256 x 8 keeps 2048 threads an SM; 4 chunks of 16 bytes in flight a thread is 128 KB an SM, beyond
 /// what the copy speed needs (~23 KB an SM at ~1 us latency). Chosen by that count, not swept: the kernel
 /// is instruction-bound (Nsight Compute at 2^26: SM 73 %, memory 45 %; NOTES.md, issue 16). Where its
-/// time goes (tune_histogram.cu, h100-tune-histogram.log, u32 256 bins at 2^28, us): read alone 351,
+/// time goes (tune_histogram.cu, u32 256 bins at 2^28, us): read alone 351,
 /// the bins alone 444, plain shared atomics 433 (one bin 431: no serialisation on one address), the
 /// warp aggregation a sample 528, one vote a chunk (the form kept: warp_add_chunk) 427.
 constexpr int histogram_threads = 256;
@@ -23,28 +23,22 @@ constexpr int histogram_blocks_per_sm = 8;
 constexpr int histogram_unroll = 4;
 /// bin_by_key's histogram (its functor's bins, apps_detail::key_binner) keeps 8 chunks in flight a thread:
 /// its bins cost little, so more bytes in flight pay, where histogram_even's exact bins keep its kernel
-/// busy with instructions. Measured (h100-ab-hist-a47c054.txt: carry_probe_bin, two rounds, u32 keys, 256
+/// busy with instructions. Measured (carry_probe_bin at a47c054, two rounds, u32 keys, 256
 /// bins, the low byte; CUB's 8-bit SortPairs in the same run), bin_by_key 2^24 / 2^26 / 2^28, us: unroll 4
 /// 191.6-191.8 / 655.8-658.6 / 2513.1-2531.5; unroll 8 188.9-189.9 / 643.2-643.6 / 2438.9-2447.2;
 /// histogram_even 256 bins with unroll 8 lost 3.1-3.8 us at 2^24 (41.5 / 40.8 against 37.7 / 37.9), so
 /// it keeps 4. Blocks walking tiles of 256 x UNROLL chunks, the grid striding over tiles (CUB's walk),
 /// measured no better than the grid's stride over chunks (2^28: 2458.2-2466.0 at 4, 2434.5-2444.2 at 8).
-#ifndef CARRY_BIN_HISTOGRAM_UNROLL
-#define CARRY_BIN_HISTOGRAM_UNROLL 8
-#endif
-constexpr int bin_histogram_unroll = CARRY_BIN_HISTOGRAM_UNROLL;
+constexpr int bin_histogram_unroll = 8;
 /// The histogram grids hold only the blocks an SM can run at once (the occupancy calculator's count for
 /// the kernel, its registers and shared memory, at most histogram_blocks_per_sm): 256 bins of u32 take
 /// 37 registers (6 blocks an SM) and bin_by_key's unroll 8 53 (4 blocks), so a grid of 8 blocks an SM
-/// ran a second, partial wave behind the first. Measured (h100-ab-occ-a47c054.txt, two rounds, us, 8 an
+/// ran a second, partial wave behind the first. Measured (a47c054, two rounds, us, 8 an
 /// SM against resident): histogram_even 256 bins u32 2^20 13.4-14.3 / 12.3-12.5, 2^24 38.7-39.5 /
 /// 37.1-37.3, 2^28 430-438 / 431-432 (its bins' instructions are the limit there); bin_by_key (unroll 8)
 /// 2^20 39.5-41.9 / 35.3-35.6, 2^24 189.0-192.2 / 187.6-189.3, 2^26 641.5-641.6 / 640.6, 2^28 2431-2434 /
 /// 2434-2436 (with unroll 4 and resident grids: 37.0-37.3, 190.4-190.8, 638.7-639.8, 2432-2437).
-#ifndef CARRY_HISTOGRAM_OCCUPANCY
-#define CARRY_HISTOGRAM_OCCUPANCY 1
-#endif
-constexpr bool histogram_occupancy = CARRY_HISTOGRAM_OCCUPANCY != 0;
+constexpr bool histogram_occupancy = true;
 /// Per-block counters live in shared memory up to this many bins (4 bytes each: 48 K bins is 192 KB,
 /// one block an SM); beyond it every sample is a global atomic on the caller's counters.
 constexpr std::int64_t shared_bins_max = 48 * 1024;
@@ -65,14 +59,11 @@ constexpr int bin_items() {
 /// bin_by_key's one onesweep pass (up to 256 bins) recomputes each key's bin from the key, as the sort's
 /// passes recompute their digit (apps_detail::bin_whole_digit), so the sort's whole and padded tile
 /// forms apply; the caller's functor is called more than once a key (the README says so). Measured
-/// (h100-ab-bin-34a5cbb.txt, carry_probe_bin, two rounds, CUB's SortPairs over bits [0, 8) in the same
+/// (carry_probe_bin, two rounds, CUB's SortPairs over bits [0, 8) in the same
 /// run; u32/u32, 256 bins): 2^24 / 2^26 / 2^28 191.6-192.3 / 652.5-654.1 / 2479.5-2488.4 us against
 /// 196.4-197.3 / 666.8-667.1 / 2510.8-2514.3 with the bin staged (0 turns it off) and
 /// 200.8-203.0 / 679.4-679.6 / 2554.8-2556.1 with 60510c4's shifted digit.
-#ifndef CARRY_BIN_RECOMPUTE
-#define CARRY_BIN_RECOMPUTE 1
-#endif
-constexpr bool bin_recompute = CARRY_BIN_RECOMPUTE != 0;
+constexpr bool bin_recompute = true; // the pass recomputes the bin: 2^28 2484 us, staged 2555 (ptxas 56 bytes spilled, not 144)
 /// Blocks of the upsweep and the downsweep: each takes an even share of the tiles, in order, so the
 /// per-block digit counts (radix x blocks of them) stay small. A constant, so the size query depends on
 /// n alone: about four waves of 2 blocks an SM on the H100.
@@ -81,7 +72,7 @@ constexpr std::int64_t bin_grid_max = 1024;
 // ---- slot allocation (a widening exclusive sum on the engine's look-back) ----
 /// The unbounded form past one tile runs the engine's staged single pass with the engine's tuned policy
 /// for the offset type (scan/tuning.hpp: u64 256 x 16 at 6 blocks an SM): u32 -> u64 at 2^28 1161 us,
-/// 0.92 of copy, against 1331 us (0.80) for the register tile below (h100-apps.txt, h100-apps-f2933c0.txt).
+/// 0.92 of copy, against 1331 us (0.80) for the register tile below.
 /// Register tile (bounded form, one-tile calls, offset types without a staged policy): 256 threads x
 /// 16 requests (u32 requests: 64 bytes in, 128 out a thread), the engine's coarsened block scan.
 template <int REQUEST_BYTES>

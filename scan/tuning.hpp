@@ -84,12 +84,12 @@ constexpr int coarsened_items() {
 }
 
 /// The tuned single-pass tile, by size of T: staged in shared memory (staged_agent, NOTES.md steps 19-20,
-/// h100-tune-staged.log and h100-tune-lookback.log), 6 blocks per SM, streaming hints on. Figures below
-/// are from before the fused drain (step 27, h100-tune-drain.log), which took u32 2^24 from 60.5-61.2 to
+/// same-run A/Bs), 6 blocks per SM, streaming hints on. Figures below
+/// are from before the fused drain (step 27), which took u32 2^24 from 60.5-61.2 to
 /// 59.2-59.6 us, u64 2^24 from 108.2-109.2 to 107.0-107.6, u8 2^28 from 209.5-209.8 to 203.5-203.7, and
 /// left 2^28-2^30 of u32 and u64 within 0.2 %. All three prefetch their guessed tile into the L2 before
-/// the ticket when the input needs more than one wave (PREFETCH 2; step 32, h100-tune-prefetch-l2.log and
-/// h100-tune-prefetch-modes.log, same-run medians, none / every size / beyond one wave, µs): u32 2^23
+/// the ticket when the input needs more than one wave (PREFETCH 2; step 32,
+/// same-run medians, none / every size / beyond one wave, µs): u32 2^23
 /// 38.6, 37.5 / 34.3, 33.7 / 34.4, 34.4; 2^24 61.4, 61.2 / 58.3, 57.9 / 58.0, 58.0; 2^28 775.8, 776.4 /
 /// 773.1, 755.6 / 762.4, 755.3 (blocked 769.4 / 749.1 / 750.9); u64 2^28 1549.3 / 1502.2 / 1503.5; u8
 /// 2^28 205.1 / 199.3 / 199.6. On one wave it is not a gain: u8 2^24 (512 tiles) 23.3 / 24.8 / 23.6.
@@ -152,7 +152,7 @@ using seed_policy =
 /// to 128 tiles (all of small_n_max for 1- to 8-byte types), wait 20000 cycles (~10 us) for a late
 /// predecessor before folding its input (a zero wait measured 53 us at 64 tiles: the fallback is for
 /// blocks that have not started, not for the normal case).
-/// Clusters (issue 14, NOTES.md step 33, h100-tune-cluster.log) replaced the gather of published
+/// Clusters (issue 14, NOTES.md step 33) replaced the gather of published
 /// aggregates, which read temp storage and so could not be exact on dirty temp storage in one launch.
 /// Up to 16 tiles run as one cluster (one barrier: each block pushes its aggregate into its successors'
 /// shared memory). Queued, µs (CUB): u32 2^13 3.47 (5.07), 2^14 3.53 (5.14), 2^16 3.70 (5.37), as the
@@ -171,24 +171,21 @@ constexpr std::int64_t small_n_max = std::int64_t{1} << 18;
 
 /// `scan_algorithm::automatic` takes the single-pass scan from this many items on, the hierarchical
 /// pass below. The single pass measured as fast or faster at every size (H100, u32 inclusive sum,
-/// h100-bench.txt): 2^10 4.0 vs 4.0 us (both one launch of one tile), 2^14 5.4 vs 10.3 us, 2^22
+/// same run): 2^10 4.0 vs 4.0 us (both one launch of one tile), 2^14 5.4 vs 10.3 us, 2^22
 /// 18.7 vs 25.9 us, 2^28 824 vs 1106 us. So automatic is always the single pass.
 constexpr std::int64_t auto_single_pass_from = 0;
 
 /// block::multisplit's uniform warps (rank_early_by, whole tiles): a warp whose items all hold one digit
 /// (multisplit::uniform_warp; inputs grouped by the pass's digit, as bin_by_key's output is for a sort's
 /// first pass) writes its count and its positions directly, without the shared atomics in which its 32
-/// lanes would meet on one counter. Measured (h100-ab-uniform-85e8c48.txt, carry_probe_grouped and
+/// lanes would meet on one counter. Measured (carry_probe_grouped and
 /// carry_probe_outputs, two rounds, CUB in the same runs): u32/u32 pairs grouped by the low byte 2^24 /
 /// 2^26 620.4-621.5 / 2225.1-2226.9 us -> 583.5-587.6 / 2117.2-2129.1 (0.94 -> 1.00 and 0.94 -> 0.98 of
 /// CUB, whose pass gains on such input: Nsight Compute put carry's first pass at 83 % of the L1/shared
-/// pipe, CUB's at 20 %, h100-ncu-grouped-*.txt); random pairs 609.7-610.5 / 2221.7-2222.1 against
+/// pipe, CUB's at 20 %); random pairs 609.7-610.5 / 2221.7-2222.1 against
 /// 610.8-613.1 / 2223.2-2224.6, random u32 keys 393.3-396.3 / 1399.8-1404.0 against 389.5-391.2 /
 /// 1405.3-1409.6: level within the runs' spread.
-#ifndef CARRY_MULTISPLIT_UNIFORM_WARPS
-#define CARRY_MULTISPLIT_UNIFORM_WARPS 1
-#endif
-constexpr bool multisplit_uniform_warps = CARRY_MULTISPLIT_UNIFORM_WARPS != 0;
+constexpr bool multisplit_uniform_warps = true;
 
 } // namespace tuning
 } // namespace carry

@@ -47,6 +47,7 @@ const char* options_text =
     "  --capacity C        slots: a buffer of C slots (allocate_slots_bounded)\n"
     "  --input FILE        items from a raw binary file of u32 values instead of generated data\n"
     "  --output FILE       bin: write the binned keys (carry's output) to FILE as raw u32 (for carry sort --input)\n"
+    "  --algorithm A       auto (the library's choice; the only one these commands offer)\n"
     "  --reps R            timed repetitions, median reported (default 30)\n"
     "  --csv               print the results as CSV (primitive,impl,type,n,median_us,gbps,frac_copy,vs_cub)\n"
     "  --help              this text\n"
@@ -58,7 +59,7 @@ const char* options_text =
     "exit status: 0 checked and timed; 1 mismatch against CUB or CUDA error; 2 bad usage or no GPU\n";
 
 struct config {
-  std::string prim, data = "uniform", input, output;
+  std::string prim, data = "uniform", input, output, bins_text, algorithm = "auto";
   std::int64_t n = std::int64_t{1} << 26, bins = 256, capacity = -1;
   int reps = 30;
   bool csv = false;
@@ -261,37 +262,36 @@ int run(config& c) {
 int carry_tool::apps_main(const std::string& prim, int argc, char** argv) {
   config c;
   c.prim = prim;
-  for (int i = 0; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&] { return option_value(prim, argc, argv, i); };
-    if (a == "--help" || a == "-h") {
-      std::printf("%s%s", usage_text(prim), options_text);
-      return 0;
-    } else if (a == "--n") {
-      if (!parse_count("--n", value(), c.n)) return 2;
-    } else if (a == "--bins") {
-      if (!parse_count("--bins", value(), c.bins)) return 2;
-    } else if (a == "--capacity") {
-      const std::string v = value();
-      char* end = nullptr;
-      c.capacity = std::strtoll(v.c_str(), &end, 10);
-      if (v.empty() || *end != '\0' || c.capacity < 0) {
-        std::fprintf(stderr, "carry %s: --capacity takes a whole number of slots >= 0, not '%s'\n", prim.c_str(), v.c_str());
-        return 2;
-      }
-    } else if (a == "--data") {
-      c.data = value();
-    } else if (a == "--input") {
-      c.input = value();
-    } else if (a == "--output") {
-      c.output = value();
-    } else if (a == "--reps") {
-      if (!parse_int("--reps", value(), 1, 1000000, c.reps)) return 2;
-    } else if (a == "--csv") {
-      c.csv = true;
-    } else {
-      return unknown_option(prim, a);
+  std::string capacity;
+  const int parsed = parse_options(prim, std::string(usage_text(prim)) + options_text,
+                                   {count("--n", c.n), text("--bins", c.bins_text), text("--capacity", capacity),
+                                    text("--data", c.data), text("--input", c.input), text("--output", c.output),
+                                    text("--algorithm", c.algorithm), whole("--reps", 1, 1000000, c.reps),
+                                    flag("--csv", c.csv)},
+                                   argc, argv);
+  if (parsed >= 0) return parsed;
+  if (!c.bins_text.empty()) {
+    char* end = nullptr;
+    c.bins = std::strtoll(c.bins_text.c_str(), &end, 10);
+    if (*end != '\0' || c.bins <= 0) {
+      std::fprintf(stderr, "carry %s: --bins takes a whole number of bins 1..16777216, not '%s'\n", prim.c_str(),
+                   c.bins_text.c_str());
+      return 2;
     }
+  }
+  if (!capacity.empty()) {
+    char* end = nullptr;
+    c.capacity = std::strtoll(capacity.c_str(), &end, 10);
+    if (*end != '\0' || c.capacity < 0) {
+      std::fprintf(stderr, "carry %s: --capacity takes a whole number of slots >= 0, not '%s'\n", prim.c_str(),
+                   capacity.c_str());
+      return 2;
+    }
+  }
+  if (c.algorithm != "auto") {
+    std::fprintf(stderr, "carry %s: --algorithm takes auto (the library's choice) only, not '%s'\n", prim.c_str(),
+                 c.algorithm.c_str());
+    return 2;
   }
   if (c.data != "uniform" && c.data != "skewed" && c.data != "onebin") {
     std::fprintf(stderr, "carry %s: --data does not take '%s' (uniform, skewed, onebin)\n", prim.c_str(), c.data.c_str());

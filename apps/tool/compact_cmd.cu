@@ -229,34 +229,13 @@ int carry_tool::compact_main(const std::string& prim, int argc, char** argv) {
   config c;
   c.prim = prim;
   c.data = prim == "unique" ? "runs4" : "uniform";
-  for (int i = 0; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&] { return option_value(prim, argc, argv, i); };
-    if (a == "--help" || a == "-h") {
-      std::printf("%s%s", usage_text(prim), options_text);
-      return 0;
-    } else if (a == "--n") {
-      if (!parse_count("--n", value(), c.n)) return 2;
-    } else if (a == "--type") {
-      c.type = value();
-    } else if (a == "--data") {
-      c.data = value();
-    } else if (a == "--selectivity") {
-      if (!parse_int("--selectivity", value(), 0, 100, c.percent)) return 2;
-    } else if (a == "--flags") {
-      c.flags = true;
-    } else if (a == "--input") {
-      c.input = value();
-    } else if (a == "--algorithm") {
-      c.algorithm = value();
-    } else if (a == "--reps") {
-      if (!parse_int("--reps", value(), 1, 1000000, c.reps)) return 2;
-    } else if (a == "--csv") {
-      c.csv = true;
-    } else {
-      return unknown_option(prim, a);
-    }
-  }
+  const int parsed = parse_options(prim, std::string(usage_text(prim)) + options_text,
+                                   {count("--n", c.n), text("--type", c.type), text("--data", c.data),
+                                    whole("--selectivity", 0, 100, c.percent), flag("--flags", c.flags),
+                                    text("--input", c.input), text("--algorithm", c.algorithm),
+                                    whole("--reps", 1, 1000000, c.reps), flag("--csv", c.csv)},
+                                   argc, argv);
+  if (parsed >= 0) return parsed;
   const char* refused = nullptr;
   std::string value;
   if (c.type != "u32" && c.type != "u64" && c.type != "u8") refused = "--type", value = c.type;

@@ -7,10 +7,14 @@
 #include "bench/baselines/baselines.hpp"
 #include "tool.hpp"
 
+#ifndef CARRY_TOOL_VERSION
+#define CARRY_TOOL_VERSION "unknown"
+#endif
+
 namespace {
 
 const char* usage =
-    "carry - scan-based parallel primitives on the GPU, each checked against CUB\n"
+    "carry " CARRY_TOOL_VERSION " - scan-based parallel primitives on the GPU, each checked against CUB\n"
     "\n"
     "usage: carry <command> [options]      (carry <command> --help for its options)\n"
     "\n"
@@ -24,9 +28,18 @@ const char* usage =
     "  slots      each item asks for slots of one buffer and gets its offset (optionally bounded)\n"
     "  sort       radix sort of keys or key-value pairs (any key type, descending, a bit range), stable\n"
     "\n"
-    "Each command prints the time of carry, of CUB (both its 32- and 64-bit size paths) and of a device\n"
-    "copy of the same bytes, the bandwidth, the fraction of copy bandwidth and the ratio to CUB.\n"
-    "Options given without a command run `carry scan` (so `carry --n 1000` still works).\n"
+    "options every command takes:\n"
+    "  --n N            items to generate (default 2^26; more than 2^31 works)\n"
+    "  --input FILE     raw binary items of the command's type instead of generated ones\n"
+    "  --algorithm A    auto (default: the library's choice) or the command's named forms\n"
+    "  --reps R         timed launches after warm-up (the median is reported)\n"
+    "  --csv            print the timings as CSV\n"
+    "  --help           the command's options\n"
+    "carry --version    carry's version, CUDA's and CCCL's\n"
+    "\n"
+    "Each command checks carry's result against CUB (or the CPU where CUB has no such call) and prints\n"
+    "the time of carry, of CUB and of a device copy of the same bytes, the bandwidth, the fraction of\n"
+    "copy bandwidth and the ratio to CUB.\n"
     "\n"
     "exit status: 0 checked and timed; 1 mismatch against CUB or CUDA error; 2 bad usage or no GPU\n";
 
@@ -55,17 +68,48 @@ bool parse_int(const char* option, const std::string& v, int lo, int hi, int& ou
   return true;
 }
 
-std::string option_value(const std::string& cmd, int argc, char** argv, int& i) {
-  if (i + 1 >= argc) {
-    std::fprintf(stderr, "carry %s: %s needs a value (see carry %s --help)\n", cmd.c_str(), argv[i], cmd.c_str());
-    std::exit(2);
-  }
-  return argv[++i];
+option_spec flag(const char* name, bool& out) {
+  return {name, false, [&out](const std::string&) { return out = true; }};
+}
+option_spec text(const char* name, std::string& out) {
+  return {name, true, [&out](const std::string& v) {
+            out = v;
+            return true;
+          }};
+}
+option_spec count(const char* name, std::int64_t& out) {
+  return {name, true, [name, &out](const std::string& v) { return parse_count(name, v, out); }};
+}
+option_spec whole(const char* name, int lo, int hi, int& out) {
+  return {name, true, [name, lo, hi, &out](const std::string& v) { return parse_int(name, v, lo, hi, out); }};
 }
 
-int unknown_option(const std::string& cmd, const std::string& option) {
-  std::fprintf(stderr, "carry %s: unknown option '%s' (see carry %s --help)\n", cmd.c_str(), option.c_str(), cmd.c_str());
-  return 2;
+int parse_options(const std::string& cmd, const std::string& help, const std::vector<option_spec>& specs, int argc,
+                  char** argv) {
+  for (int i = 0; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--help" || a == "-h") {
+      std::printf("%s", help.c_str());
+      return 0;
+    }
+    const option_spec* o = nullptr;
+    for (const option_spec& s : specs)
+      if (a == s.name) o = &s;
+    if (o == nullptr) {
+      std::fprintf(stderr, "carry %s: unknown option '%s' (see carry %s --help)\n", cmd.c_str(), a.c_str(), cmd.c_str());
+      return 2;
+    }
+    std::string v;
+    if (o->takes_value) {
+      if (i + 1 >= argc) {
+        std::fprintf(stderr, "carry %s: %s needs a value (see carry %s --help)\n", cmd.c_str(), a.c_str(), cmd.c_str());
+        return 2;
+      }
+      v = argv[++i];
+    }
+    if (!o->set(v)) return 2;
+  }
+  return -1;
 }
 
 bool read_raw(const std::string& cmd, const std::string& path, std::size_t elem_bytes, const char* type_name,
@@ -102,12 +146,23 @@ bool print_gpu() {
 } // namespace carry_tool
 
 int main(int argc, char** argv) {
-  if (argc < 2 || argv[1][0] == '-') {
-    if (argc >= 2 && (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0)) {
-      std::printf("%s", usage);
-      return 0;
-    }
-    return carry_tool::scan_main(argc - 1, argv + 1);
+  if (argc < 2) { // a bare `carry`: what it can do
+    std::printf("%s", usage);
+    return 2;
+  }
+  if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
+    std::printf("%s", usage);
+    return 0;
+  }
+  if (std::strcmp(argv[1], "--version") == 0) {
+    std::printf("carry %s (built with CUDA %d.%d, CCCL %s)\n", CARRY_TOOL_VERSION, CUDART_VERSION / 1000,
+                CUDART_VERSION % 1000 / 10, carry_validate::cccl_version());
+    return 0;
+  }
+  if (argv[1][0] == '-') {
+    std::fprintf(stderr, "carry: '%s' needs a command first (carry <command> %s ...; see carry --help)\n", argv[1],
+                 argv[1]);
+    return 2;
   }
   const std::string cmd = argv[1];
   if (cmd == "scan") return carry_tool::scan_main(argc - 2, argv + 2);

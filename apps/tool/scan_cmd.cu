@@ -40,7 +40,9 @@ const char* usage =
     "  --variant V         block scan inside the hierarchical pass (u32 only for the others):\n"
     "                      coarsened (default), kogge_stone, kogge_stone_db, brent_kung, blelloch\n"
     "  --deterministic     bitwise-reproducible floating-point results (see README)\n"
+    "  --input FILE        raw binary items of --type instead of the generated data (n from its size)\n"
     "  --reps R            timed repetitions, median reported (default 30)\n"
+    "  --csv               print the timings as CSV (primitive,impl,type,n,median_us,gbps,frac_copy,vs_cub)\n"
     "  --graph             also capture carry's scan and CUB's into CUDA graphs (temp storage filled\n"
     "                      with 0xFF first), replay each --reps times, time the replays and check\n"
     "                      carry's output against CUB after them\n"
@@ -50,8 +52,8 @@ const char* usage =
 
 struct config {
   std::int64_t n = std::int64_t{1} << 26;
-  std::string type = "u32", op = "inclusive_sum", algorithm = "auto", variant = "coarsened";
-  bool deterministic = false, graph = false;
+  std::string type = "u32", op = "inclusive_sum", algorithm = "auto", variant = "coarsened", input;
+  bool deterministic = false, graph = false, csv = false;
   int reps = 30;
 };
 
@@ -88,11 +90,19 @@ cudaError_t run_carry(const config& c, void* tmp, std::size_t& bytes, const T* i
 
 template <class HP, class T>
 int run(const config& c) {
-  const std::int64_t n = c.n;
+  std::vector<T> h_in;
+  if (!c.input.empty()) { // raw binary items of --type
+    std::vector<char> raw;
+    if (!carry_tool::read_raw("scan", c.input, sizeof(T), c.type.c_str(), raw)) return 2;
+    h_in.resize(raw.size() / sizeof(T));
+    std::memcpy(h_in.data(), raw.data(), raw.size());
+  } else {
+    h_in = default_data<T>(c.n);
+  }
+  const std::int64_t n = static_cast<std::int64_t>(h_in.size());
   std::printf("carry: %s of %lld %s, algorithm %s, block scan %s%s\n", c.op.c_str(),
               static_cast<long long>(n), c.type.c_str(), c.algorithm.c_str(), c.variant.c_str(),
               c.deterministic ? ", deterministic" : "");
-  const auto h_in = default_data<T>(n);
   T *in, *out, *ref;
   CHECK_CUDA(cudaMalloc(&in, n * sizeof(T)));
   CHECK_CUDA(cudaMalloc(&out, n * sizeof(T)));
@@ -151,10 +161,16 @@ int run(const config& c) {
   const double t_copy = carry_validate::median_event_us(
       [&] { CHECK_CUDA(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); }, c.reps);
   const double bytes = 2.0 * n * sizeof(T);
-  std::printf("\n%-8s %12s %10s %12s %8s\n", "impl", "median_us", "GB/s", "Gitems/s", "x_cub");
+  if (c.csv)
+    std::printf("primitive,impl,type,n,median_us,gbps,frac_copy,vs_cub\n");
+  else
+    std::printf("\n%-8s %12s %10s %12s %8s\n", "impl", "median_us", "GB/s", "Gitems/s", "x_cub");
   auto line = [&](const char* name, double us) {
-    std::printf("%-8s %12.1f %10.1f %12.2f %8.3f\n", name, us, bytes / (us * 1e3), n / (us * 1e3),
-                t_cub / us);
+    if (c.csv)
+      std::printf("%s,%s,%s,%lld,%.2f,%.1f,%.4f,%.4f\n", c.op.c_str(), name, c.type.c_str(), static_cast<long long>(n),
+                  us, bytes / (us * 1e3), t_copy / us, t_cub / us);
+    else
+      std::printf("%-8s %12.1f %10.1f %12.2f %8.3f\n", name, us, bytes / (us * 1e3), n / (us * 1e3), t_cub / us);
   };
   line("carry", t_carry);
   line("cub", t_cub);
@@ -208,33 +224,13 @@ int run_default_variant(const config& c) {
 
 int carry_tool::scan_main(int argc, char** argv) {
   config c;
-  for (int i = 0; i < argc; ++i) {
-    std::string a = argv[i];
-    auto value = [&] { return option_value("scan", argc, argv, i); };
-    if (a == "--help" || a == "-h") {
-      std::printf("%s", usage);
-      return 0;
-    } else if (a == "--n") {
-      if (!carry_tool::parse_count("--n", value(), c.n)) return 2;
-    }
-    else if (a == "--type")
-      c.type = value();
-    else if (a == "--op")
-      c.op = value();
-    else if (a == "--algorithm")
-      c.algorithm = value();
-    else if (a == "--variant")
-      c.variant = value();
-    else if (a == "--deterministic")
-      c.deterministic = true;
-    else if (a == "--graph")
-      c.graph = true;
-    else if (a == "--reps")
-      c.reps = std::max(1, std::atoi(value().c_str()));
-    else {
-      return unknown_option("scan", a);
-    }
-  }
+  const int parsed = parse_options("scan", usage,
+                                   {count("--n", c.n), text("--type", c.type), text("--op", c.op),
+                                    text("--algorithm", c.algorithm), text("--variant", c.variant),
+                                    flag("--deterministic", c.deterministic), flag("--graph", c.graph),
+                                    whole("--reps", 1, 1000000, c.reps), text("--input", c.input), flag("--csv", c.csv)},
+                                   argc, argv);
+  if (parsed >= 0) return parsed;
   const bool ok_type = c.type == "u32" || c.type == "f32" || c.type == "u64" || c.type == "u8";
   const bool ok_op = c.op == "inclusive_sum" || c.op == "exclusive_sum";
   const bool ok_alg = c.algorithm == "auto" || c.algorithm == "single_pass" || c.algorithm == "hierarchical";

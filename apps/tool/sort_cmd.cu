@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <climits>
 #include <cstdio>
+#include <iterator>
 #include <cstring>
 #include <string>
 #include <vector>
@@ -24,7 +25,7 @@ const char* usage =
     "\n"
     "options:\n"
     "  --n N               number of generated keys (default 67108864 = 2^26; > 2^31 works)\n"
-    "  --key T             key type: u8 u16 u32 u64 i32 i64 f32 f64 (default u32)\n"
+    "  --key T             key type: u8 u16 u32 u64 i8 i16 i32 i64 f16 bf16 f32 f64 (default u32)\n"
     "  --values B          value bytes: 0 = keys only (default); u32 keys: 1 2 4 8 12 16; u64 keys: 4 8;\n"
     "                      f32 keys: 4\n"
     "  --descending        largest key first (still stable)\n"
@@ -34,13 +35,9 @@ const char* usage =
     "                      differ in the low byte), lowent (AND of three random words), specials (floats:\n"
     "                      +-0, +-inf, NaNs, denormals among random values)\n"
     "  --input FILE        keys from a raw binary file of --key values instead of generated data\n"
-    "  --algorithm A       automatic (default: up to 16 tiles one cluster launch, the blocks' digit\n"
-    "                      counts meeting through a shared-memory mailbox; the top digit's pass first,\n"
-    "                      then, where every block's share of the output fits its shared memory, each\n"
-    "                      block sorts its share alone by every digit; more onesweep, whose tiles\n"
-    "                      are shorter up to 2^18 keys; up to 2^18 keys whose top digit leaves no\n"
-    "                      bucket above 2048 keys: one pass on that digit, then one block a bucket\n"
-    "                      sorting it in shared memory), onesweep, three_kernel\n"
+    "  --algorithm A       auto (default, or automatic: up to 16 tiles one cluster launch; mid sizes a\n"
+    "                      bucket form where the top digit allows; larger inputs onesweep), onesweep,\n"
+    "                      three_kernel\n"
     "  --no-adaptive       onesweep without its skips (constant digits, input already in order) and\n"
     "                      without the fill that sorts all-equal keys\n"
     "  --reps R            timed repetitions, median reported (default 20)\n"
@@ -60,7 +57,7 @@ struct config {
   std::string key = "u32", data = "uniform", input, algorithm = "automatic";
   std::int64_t n = std::int64_t{1} << 26;
   int values = 0, begin_bit = 0, end_bit = -1, reps = 20;
-  bool descending = false, csv = false, adaptive = true;
+  bool descending = false, csv = false, adaptive = true, no_adaptive = false;
 };
 
 template <class K>
@@ -229,40 +226,17 @@ int run_values(const config& c) {
 
 int carry_tool::sort_main(int argc, char** argv) {
   config c;
-  for (int i = 0; i < argc; ++i) {
-    const std::string a = argv[i];
-    auto value = [&] { return option_value("sort", argc, argv, i); };
-    if (a == "--help" || a == "-h") {
-      std::printf("%s", usage);
-      return 0;
-    } else if (a == "--n") {
-      if (!parse_count("--n", value(), c.n)) return 2;
-    } else if (a == "--key") {
-      c.key = value();
-    } else if (a == "--values") {
-      if (!parse_int("--values", value(), 0, 16, c.values)) return 2;
-    } else if (a == "--descending") {
-      c.descending = true;
-    } else if (a == "--begin-bit") {
-      if (!parse_int("--begin-bit", value(), 0, 64, c.begin_bit)) return 2;
-    } else if (a == "--end-bit") {
-      if (!parse_int("--end-bit", value(), 0, 64, c.end_bit)) return 2;
-    } else if (a == "--data") {
-      c.data = value();
-    } else if (a == "--input") {
-      c.input = value();
-    } else if (a == "--algorithm") {
-      c.algorithm = value();
-    } else if (a == "--no-adaptive") {
-      c.adaptive = false;
-    } else if (a == "--reps") {
-      if (!parse_int("--reps", value(), 1, 1000000, c.reps)) return 2;
-    } else if (a == "--csv") {
-      c.csv = true;
-    } else {
-      return unknown_option("sort", a);
-    }
-  }
+  const int parsed = parse_options("sort", usage,
+                                   {count("--n", c.n), text("--key", c.key), whole("--values", 0, 16, c.values),
+                                    flag("--descending", c.descending), whole("--begin-bit", 0, 64, c.begin_bit),
+                                    whole("--end-bit", 0, 64, c.end_bit), text("--data", c.data),
+                                    text("--input", c.input), text("--algorithm", c.algorithm),
+                                    flag("--no-adaptive", c.no_adaptive), whole("--reps", 1, 1000000, c.reps),
+                                    flag("--csv", c.csv)},
+                                   argc, argv);
+  if (parsed >= 0) return parsed;
+  if (c.no_adaptive) c.adaptive = false;
+  if (c.algorithm == "auto") c.algorithm = "automatic";
   carry_validate::key_dist d;
   if (!carry_validate::parse_dist(c.data, d)) {
     std::fprintf(stderr, "carry sort: --data does not take '%s' (uniform, sorted, reversed, equal, two, lowent, specials)\n",
@@ -270,12 +244,14 @@ int carry_tool::sort_main(int argc, char** argv) {
     return 2;
   }
   if (c.algorithm != "automatic" && c.algorithm != "onesweep" && c.algorithm != "three_kernel") {
-    std::fprintf(stderr, "carry sort: --algorithm does not take '%s' (automatic, onesweep, three_kernel)\n", c.algorithm.c_str());
+    std::fprintf(stderr, "carry sort: --algorithm does not take '%s' (auto, onesweep, three_kernel)\n", c.algorithm.c_str());
     return 2;
   }
   const std::string k = c.key;
-  if (k != "u8" && k != "u16" && k != "u32" && k != "u64" && k != "i32" && k != "i64" && k != "f32" && k != "f64") {
-    std::fprintf(stderr, "carry sort: --key does not take '%s' (u8 u16 u32 u64 i32 i64 f32 f64)\n", k.c_str());
+  const char* const keys[] = {"u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"};
+  if (std::none_of(std::begin(keys), std::end(keys), [&](const char* x) { return k == x; })) {
+    std::fprintf(stderr, "carry sort: --key does not take '%s' (u8 u16 u32 u64 i8 i16 i32 i64 f16 bf16 f32 f64)\n",
+                 k.c_str());
     return 2;
   }
   if (!print_gpu()) return 2;
@@ -283,6 +259,10 @@ int carry_tool::sort_main(int argc, char** argv) {
   if (k == "u16") return run_values<std::uint16_t>(c);
   if (k == "u32") return run_values<std::uint32_t>(c);
   if (k == "u64") return run_values<std::uint64_t>(c);
+  if (k == "i8") return run_values<std::int8_t>(c);
+  if (k == "i16") return run_values<std::int16_t>(c);
+  if (k == "f16") return run_values<__half>(c);
+  if (k == "bf16") return run_values<__nv_bfloat16>(c);
   if (k == "i32") return run_values<std::int32_t>(c);
   if (k == "i64") return run_values<std::int64_t>(c);
   if (k == "f32") return run_values<float>(c);

@@ -4,6 +4,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -37,12 +38,24 @@ bool parse_int(const char* option, const std::string& v, int lo, int hi, int& ou
 /// Prints the GPU line; false (after saying why) when there is none.
 bool print_gpu();
 
-/// The value after option argv[i] of `carry <cmd>` (i moves past it); exits with status 2, naming the
-/// option, when there is none.
-std::string option_value(const std::string& cmd, int argc, char** argv, int& i);
+/// One option of a subcommand: its spelling, whether a value follows it, and what takes the value (a flag
+/// gets ""); `set` returns false after saying why the value is refused.
+struct option_spec {
+  const char* name;
+  bool takes_value;
+  std::function<bool(const std::string&)> set;
+};
+/// Option makers for the common shapes: a flag, a text, a positive item count, a whole number lo..hi.
+option_spec flag(const char* name, bool& out);
+option_spec text(const char* name, std::string& out);
+option_spec count(const char* name, std::int64_t& out);
+option_spec whole(const char* name, int lo, int hi, int& out);
 
-/// Says that `carry <cmd>` does not know `option`; returns the usage exit status (2).
-int unknown_option(const std::string& cmd, const std::string& option);
+/// The one option parser of every subcommand: matches argv against `specs` (`--help`/`-h` print `help`).
+/// Returns -1 when the command should run, else the exit status (0 after --help, 2 for bad usage, after
+/// saying what was wrong).
+int parse_options(const std::string& cmd, const std::string& help, const std::vector<option_spec>& specs, int argc,
+                  char** argv);
 
 /// Reads raw binary `path` of `type_name` values of `elem_bytes` bytes each into `bytes` (whole values
 /// only); false after saying why.

@@ -15,18 +15,6 @@
 #include "digit.cuh"
 #include "plan.hpp"
 
-#ifdef CARRY_CLUSTER_TRACE
-// the phase probe (validate/probe/probe_cluster.cu): thread 0's clock64 at 8 points of each pass
-__device__ long long carry_cluster_trace[16][8][8];
-__device__ unsigned long long carry_cluster_gt[16][3]; // %globaltimer as each block starts, ends and starts its local phase
-#define CARRY_CTRACE(k) \
-  do { if (threadIdx.x == 0 && p < 8) carry_cluster_trace[rank][p][k] = clock64(); } while (0)
-#define CARRY_CTIME(slot) \
-  do { if (threadIdx.x == 0) asm volatile("mov.u64 %0, %%globaltimer;" : "=l"(carry_cluster_gt[rank][slot])); } while (0)
-#else
-#define CARRY_CTRACE(k) do { } while (0)
-#define CARRY_CTIME(slot) do { } while (0)
-#endif
 
 namespace carry {
 namespace radix_detail {
@@ -136,7 +124,6 @@ __global__ void __launch_bounds__(THREADS, 1) // one block an SM: a cluster of o
   const int dd = threadIdx.x;
   const bool digit_thread = THREADS == radix || dd < radix; // thread dd owns digit dd
   const unsigned counts_bytes = lookback::mailbox_bytes<radix, std::uint16_t>(static_cast<int>(blocks));
-  CARRY_CTIME(0);
   lookback::mailbox_start(&counts_full, counts_bytes); // armed for the first exchange's counts
   lookback::cluster_started();
   unsigned exchange = 0; // exchanges so far: the mailbox's phase
@@ -156,18 +143,14 @@ __global__ void __launch_bounds__(THREADS, 1) // one block an SM: a cluster of o
     if constexpr (THREADS > radix)
       if (exchange == 0) lookback::cluster_wait();
     ms::template rank_early_by<fill>(ts.rank, digit_at, valid, pos, [&](int s, int c) {
-      CARRY_CTRACE(1);
       if constexpr (THREADS == radix)
         if (exchange == 0) lookback::cluster_wait();
       lookback::mailbox_send<radix>(&counts[0][0], &counts_full, static_cast<std::uint16_t>(c),
                                     static_cast<int>(rank), static_cast<int>(blocks));
       start = s;
-      CARRY_CTRACE(2);
     });
-    CARRY_CTRACE(3);
     lookback::mailbox_wait(&counts_full, exchange & 1u); // every block's counts in the inbox
     ++exchange;
-    CARRY_CTRACE(4);
     std::uint32_t total[1] = {0}; // digit dd's keys in the whole input
     std::uint32_t before = 0;     // ... in the tiles before this one
     for (unsigned r = 0; r < blocks; ++r) {
@@ -187,7 +170,6 @@ __global__ void __launch_bounds__(THREADS, 1) // one block an SM: a cluster of o
       const radix_digit<K> digit{pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending)};
       K key[ITEMS];
       int pos[ITEMS];
-      CARRY_CTRACE(0);
       load_keys<ITEMS>(kb.in + base, valid, key);
       std::uint32_t total = 0, first = 0;
       const std::uint64_t adjust = exchange_counts(p, digit, key, pos, total, first);
@@ -208,20 +190,15 @@ __global__ void __launch_bounds__(THREADS, 1) // one block an SM: a cluster of o
       if (!__syncthreads_or(too_big)) { // the same in every block: the same counts
         // ---- scatter by the top digit, in -> out; then each block its range, alone, by every digit ----
         if (digit_thread) ts.adjust[dd] = adjust;
-        CARRY_CTRACE(5);
         const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); };
         scatter_tile<ITEMS, HAS_VALUES, false, true>(ts, digit, key, digit_at, pos, valid, kb.out,
                                                      HAS_VALUES ? vb.in + base : nullptr, HAS_VALUES ? vb.out : nullptr);
-        CARRY_CTRACE(6);
         cluster.sync(); // every block's scatter visible; after it no block touches another's shared memory
-        CARRY_CTRACE(7);
-        CARRY_CTIME(2);
         const std::uint32_t lo_r = lo[rank], hi_r = lo[rank + 1];
         sort_block_range<local_items, HAS_VALUES>(
             sm.local, kb.out + lo_r, HAS_VALUES ? vb.out + lo_r : nullptr, const_cast<K*>(kb.target(a.passes)) + lo_r,
             HAS_VALUES ? const_cast<V*>(vb.target(a.passes)) + lo_r : nullptr, static_cast<int>(hi_r - lo_r),
             (1u << a.passes) - 1u, a.begin_bit, a.end_bit, a.descending);
-        CARRY_CTIME(1);
         return;
       }
       // ---- the LSD passes: their first exchange after every inbox is read; the top pass only when its
@@ -233,7 +210,6 @@ __global__ void __launch_bounds__(THREADS, 1) // one block an SM: a cluster of o
     }
   }
   for (int p = 0; p < k; ++p) {
-    CARRY_CTRACE(0);
     const digit_spec spec = pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending);
     // ---- load and rank; every block's count of digit dd ----
     K key[ITEMS];
@@ -246,21 +222,17 @@ __global__ void __launch_bounds__(THREADS, 1) // one block an SM: a cluster of o
     // the next exchange's bytes: after this block's wait, so before any block can send them
     if (threadIdx.x == 0 && p + 1 < k) lookback::mailbox_expect(&counts_full, counts_bytes);
     if (digit_thread) ts.adjust[dd] = adjust;
-    CARRY_CTRACE(5);
     // ---- scatter (its first barrier publishes the adjustments; mailbox_wait's barrier came after every
     // thread's ranking rounds, so the stage may overwrite the counters: RANKED) ----
     const V* vsrc = HAS_VALUES ? vb.src(p, k) + base : nullptr;
     scatter_tile<ITEMS, HAS_VALUES, false, true>(ts, digit, key, digit_at, pos, valid, kb.dst(p, k), vsrc,
                                     HAS_VALUES ? vb.dst(p, k) : nullptr);
-    CARRY_CTRACE(6);
     // ---- end of pass: a cluster barrier before the next pass reads what every block wrote. The last pass
     // has none (radixsort/tuning.hpp records the measurement): no block reads another's writes after it,
     // and every block's inbox has received all it expects (mailbox_wait) before the block can leave ----
     if (p + 1 == k) break;
     cluster.sync();
-    CARRY_CTRACE(7);
   }
-  CARRY_CTIME(1);
 #endif
 }
 

@@ -79,7 +79,7 @@ constexpr bool places_keys = radix_tuning::placed_stage<HAS_VALUES, LARGE, KEY_B
 /// Whether a onesweep kernel ranks its whole tiles in a form of their own (whole_form) and its last tile
 /// padded (padded_form), by radix_tuning::whole_tiles / padded_partial_tiles, for pairs only when their
 /// digit is recomputed from the key (the sort's): bin_by_key's pass with values, whose digits are held
-/// and staged, lost with both (a33189a's bench, h100-apps-a33189a.txt: 256 bins 2^28 2907 us against
+/// and staged, lost with both (a33189a's bench: 256 bins 2^28 2907 us against
 /// 2544, ptxas 144 bytes spilled), so it keeps the checked form.
 template <bool HAS_VALUES, class K, class V, class Digit>
 constexpr bool whole_form =

@@ -130,8 +130,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     if constexpr (cshape::items >= 4) {
       // ---- fewer items a thread when more tiles still fit the cluster the device co-schedules ----
       constexpr int quarter = cshape::items / 4, half = cshape::items / 2;
-      const int items = radix_tuning::cluster_full_only ? cshape::items
-                                                        : cluster_items(nn, radix_tuning::threads, cshape::items, cluster_tiles);
+      const int items = cluster_items(nn, radix_tuning::threads, cshape::items, cluster_tiles);
       const int fits = items == quarter ? cluster_tiles_available<quarter, HAS_VALUES, K, V>()
                        : items == half  ? cluster_tiles_available<half, HAS_VALUES, K, V>()
                                         : cluster_tiles;

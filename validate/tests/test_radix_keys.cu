@@ -17,19 +17,19 @@ constexpr A all_algorithms[] = {A::automatic, A::onesweep, A::three_kernel};
 
 // Which large onesweep tiles take dynamic shared memory (radix_detail::dynamic_tile_storage), so that
 // these tests know they run them: 8-byte keys placed at 384 x 15 (71 KB) and the wide tile of 4-byte
-// keys (384 x 24 placed, 63.5 KB; from 2^19 keys in this test); the 256-thread 4-byte tile (43 KB) and
+// keys (384 x 24 placed, 63.5 KB; from 2^25 keys); the 256-thread 4-byte tile (43 KB) and
 // the mid tiles stay static
 namespace rd = carry::radix_detail;
 template <class K>
 using large_storage = rd::onesweep_storage<rd::tile_shape<K, rd::null_value>::items, false, K, rd::null_value,
                                            rd::radix_digit<K>>;
-static_assert(rd::dynamic_tile_storage<large_storage<std::uint64_t>> == (8 <= CARRY_RADIX_PLACED_KEY_BYTES));
-static_assert(rd::dynamic_tile_storage<large_storage<double>> == (8 <= CARRY_RADIX_PLACED_KEY_BYTES));
+static_assert(rd::dynamic_tile_storage<large_storage<std::uint64_t>> ==
+              (8 <= carry::radix_tuning::default_policy::placed_key_bytes));
+static_assert(rd::dynamic_tile_storage<large_storage<double>> == (8 <= carry::radix_tuning::default_policy::placed_key_bytes));
 static_assert(!rd::dynamic_tile_storage<large_storage<std::uint32_t>>);
 static_assert(rd::dynamic_tile_storage<rd::onesweep_storage<rd::tile_shape<std::uint32_t, rd::null_value>::items, false,
                                                             std::uint32_t, rd::null_value, rd::radix_digit<std::uint32_t>,
                                                             carry::radix_tuning::wide_threads<false, 4>>>);
-static_assert(carry::radix_tuning::wide_min_n == (std::int64_t{1} << 19)); // the edges onesweep_edge_sizes adds
 static_assert(!rd::dynamic_tile_storage<rd::onesweep_storage<carry::radix_tuning::mid_items<8>(), false, std::uint64_t,
                                                              rd::null_value, rd::radix_digit<std::uint64_t>>>);
 

@@ -52,7 +52,7 @@ static_assert(!rd::whole_form<true, std::uint32_t, std::uint32_t, held_digit>);
 static_assert(!rd::padded_form<true, std::uint32_t, std::uint32_t, held_digit>);
 static_assert(rd::whole_form<false, std::uint32_t, rd::null_value, held_digit> == rt::whole_tiles<false, 4>);
 static_assert(!rd::whole_form<true, std::uint64_t, std::uint64_t, rd::radix_digit<std::uint64_t>> ||
-              8 <= CARRY_RADIX_WHOLE_PAIR_BYTES);
+              8 <= rt::default_policy::whole_pair_bytes);
 } // namespace form_checks
 
 TEST_CASE("sort_pairs u32 keys with values of 1, 2, 4, 8, 12 and 16 bytes", "[radix]") {

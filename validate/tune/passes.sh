@@ -2,7 +2,7 @@
 # Runs carry_probe_passes over buffer placements: per-kernel ncu durations and event medians, under $OUT.
 set -u
 mkdir -p /tmp/inc && ln -sfn "$PWD" /tmp/inc/carry
-nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I/tmp/inc -Ivalidate validate/probe/probe_passes.cu -o /tmp/pp || exit 1
+nvcc -O3 -std=c++17 -arch=sm_90 --expt-relaxed-constexpr -I/tmp/inc -Ivalidate validate/tune/probe_passes.cu -o /tmp/pp || exit 1
 : >"$OUT/passes.txt"
 echo "$PASS_CONFIGS" | tr ';' '\n' | while read -r args; do
   [ -z "$args" ] && continue

@@ -1,8 +1,7 @@
 // bin_by_key probe: carry's bin_by_key (u32 keys, u32 values, 256 bins by the low byte) against CUB's
 // SortPairs over bits [0, 8) (int and 64-bit num_items), the same input into the same output sets,
 // median event times; one call of each checked against the other first (both stable: equal bit for bit);
-// then histogram_even with 256 bins of the same keys. Built once per knob set (CARRY_BIN_RECOMPUTE,
-// CARRY_BIN_HISTOGRAM_UNROLL, CARRY_HISTOGRAM_OCCUPANCY) for same-run A/Bs.
+// then histogram_even with 256 bins of the same keys (the shipped apps_tuning).
 // usage: carry_probe_bin log2n... [reps=15]
 #include <carry/apps/histogram.cuh>
 #include <cub/device/device_radix_sort.cuh>

@@ -1,8 +1,8 @@
 // Sanitizer target for the large onesweep tiles: sorts n u32/u32 pairs (384 x 24) or, after the
 // argument `keys`, n u32 keys (the wide tile, 384 x 24) through the onesweep path (temp storage 0xFF
 // first) and checks them against std::stable_sort.
-// usage: carry_probe_race [keys] [auto [low]] n...   (built with -DCARRY_RADIX_MID_MAX_LOG2=14 and
-// -DCARRY_RADIX_WIDE_MIN_LOG2=15 so that these sizes take the large tiles; run under compute-sanitizer).
+// usage: carry_probe_race [keys] [auto [low]] n...   (sizes above 2^18 take the large tiles, from 2^25
+// keys the wide one; run under compute-sanitizer).
 // `auto`: the automatic path with uniform keys instead (up to 2^16 u32 keys the cluster path, its local
 // form; 32769-65536 keys its wide blocks): one carry call for racecheck, no CUB. `low` (with `auto`):
 // low-entropy keys (the AND of three random words), whose skewed top digit sends the cluster path to its

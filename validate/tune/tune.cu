@@ -367,7 +367,7 @@ void ramp_sweep(std::int64_t tiles) {
 /// The tuned staged tile with each prefetch mode of staged_tile_policy (NOTES.md step 32): the L2
 /// prefetch of the tile launch order would give the block; two of each, interleaved. (Two more modes
 /// of 40ddb63, thread 0 prefetching the whole tile once its ticket atomic was out, gained nothing at
-/// 2^28 and at most 1.5 us at 2^24: h100-tune-prefetch-modes.log.)
+/// 2^28 and at most 1.5 us at 2^24.)
 template <class SP, int F>
 using with_prefetch =
     carry::staged_tile_policy<SP::block_threads, SP::items_per_thread, SP::min_blocks, SP::streaming, F>;

@@ -18,12 +18,7 @@
 using namespace carry_validate;
 using A = carry::radix_sort_algorithm;
 
-#ifndef CARRY_TUNE_VARIANT
-#define CARRY_TUNE_VARIANT base
-#endif
-#define CARRY_TUNE_STR2(x) #x
-#define CARRY_TUNE_STR(x) CARRY_TUNE_STR2(x)
-static const char* const variant = CARRY_TUNE_STR(CARRY_TUNE_VARIANT);
+static const char* const variant = "shipped"; // the policy of radixsort/tuning.hpp
 
 namespace {
 /// sort_keys of kin (n keys) checked against CUB bit for bit, then both timed (cold L2, medians of 15).
@@ -81,20 +76,14 @@ int main() {
   if (!gpu_present()) return skip_return_code;
   device_buffer<unsigned char> flush(std::size_t{192} << 20);
   auto cold = [&](int r) { CARRY_CUDA_OR_DIE(cudaMemsetAsync(flush.ptr, r & 0xff, flush.n)); };
-  std::printf("%s: peers %d, counts %d, early %d, window %d, items %d, min blocks %d, histogram %d blocks x %d vectors, "
-              "whole tiles keys %d pairs %d, padded last tile keys %d pairs %d, 8-byte items %d, whole up to %d-byte keys, "
-              "8-byte pairs items %d, cluster counts %d, mid items %d/%d up to 2^%d, pdl %d, scan warps %d, onesweep threads %d "
-              "(4-byte keys %d), 4-byte pairs items %d, blocks 8-byte keys %d pairs %d, placed up to %d-byte keys, "
-              "whole pairs up to %d bytes, buckets up to 2^%d, cluster local %d\n",
-              variant, CARRY_RADIX_PEERS, CARRY_RADIX_COUNTS, CARRY_RADIX_EARLY, CARRY_RADIX_LOOKBACK_WINDOW,
-              CARRY_RADIX_ITEMS4, CARRY_RADIX_MIN_BLOCKS, CARRY_RADIX_HIST_BLOCKS, CARRY_RADIX_HIST_VECTORS,
-              CARRY_RADIX_WHOLE_KEYS, CARRY_RADIX_WHOLE_PAIRS, CARRY_RADIX_PADDED_KEYS, CARRY_RADIX_PADDED_PAIRS,
-              CARRY_RADIX_ITEMS8, CARRY_RADIX_WHOLE_KEY_BYTES, CARRY_RADIX_ITEMS8_PAIRS,
-              CARRY_RADIX_CLUSTER_COUNTS, CARRY_RADIX_MID_ITEMS4, CARRY_RADIX_MID_ITEMS8, CARRY_RADIX_MID_MAX_LOG2,
-              CARRY_RADIX_PDL, CARRY_RADIX_SCAN_WARPS,
-              CARRY_RADIX_ONESWEEP_THREADS, CARRY_RADIX_THREADS_KEYS4, CARRY_RADIX_ITEMS4_PAIRS, CARRY_RADIX_MIN_BLOCKS_KEYS8,
-              CARRY_RADIX_MIN_BLOCKS_PAIRS, CARRY_RADIX_PLACED_KEY_BYTES, CARRY_RADIX_WHOLE_PAIR_BYTES,
-              CARRY_RADIX_BUCKET_MAX_LOG2, CARRY_RADIX_CLUSTER_LOCAL);
+  using tp = carry::radix_tuning::default_policy;
+  std::printf("%s: peers %d, counts %d, early %d, window %d, items %d at %d blocks, histogram %d blocks x %d vectors, "
+              "whole keys %d pairs %d, padded keys %d pairs %d, 8-byte items %d, 8-byte pairs items %d, mid items %d/%d up "
+              "to 2^%d, pdl %d, onesweep threads %d (4-byte keys %d), buckets up to 2^%d, cluster local %d\n",
+              variant, tp::peers, tp::counts, tp::early_counts, tp::lookback_window, tp::items4, tp::min_blocks,
+              tp::histogram_blocks_per_sm, tp::histogram_vectors, tp::whole_keys, tp::whole_pairs, tp::padded_keys,
+              tp::padded_pairs, tp::items8, tp::items8_pairs, tp::mid_items4, tp::mid_items8, tp::mid_max_log2, tp::pdl,
+              tp::threads_onesweep, tp::threads_keys4, tp::bucket_max_log2, tp::cluster_local);
   // temp storage for the largest call of each size (carry's pairs and three-kernel keys, CUB's keys)
   auto temp_for = [](std::size_t n, device_buffer<std::uint32_t>& kin, device_buffer<std::uint32_t>& kout,
                      device_buffer<std::uint32_t>& kref) {
@@ -122,7 +111,7 @@ int main() {
   for (int l : sizes) {
     const std::size_t n = std::size_t{1} << l;
     const auto nn = static_cast<std::int64_t>(n);
-    // u64 keys (8-byte tiles: CARRY_RADIX_ITEMS8, CARRY_RADIX_WHOLE_KEY_BYTES, CARRY_RADIX_MID_ITEMS8)
+    // u64 keys (8-byte tiles: items8, whole_key_bytes, mid_items8)
     const auto u64_keys = [&] {
       device_buffer<std::uint64_t> k8in(n), k8out(n), k8ref(n);
       k8in.upload(make_keys<std::uint64_t>(n, key_dist::uniform, l));
@@ -155,8 +144,8 @@ int main() {
     std::printf("%s 2^%d %s keys %.1f us (%.3fx cub %.1f), three %.1f, pairs %.1f\n", variant, l,
                 ok ? "ok" : "MISMATCH", k.carry_us, k.cub_us / k.carry_us, k.cub_us, keys_three, pairs);
     if (l >= 16) u64_keys();
-    if (l >= 24) { // u32/u32 pairs (CARRY_RADIX_ITEMS4_PAIRS), then pairs whose wider type is 8 bytes
-      // (CARRY_RADIX_ITEMS8_PAIRS): u64/u64, u32/u64, u64/u32
+    if (l >= 24) { // u32/u32 pairs (items4_pairs), then pairs whose wider type is 8 bytes
+      // (items8_pairs): u64/u64, u32/u64, u64/u32
       pairs_against_cub<std::uint32_t, std::uint32_t>(cold, n, l);
       pairs_against_cub<std::uint64_t, std::uint64_t>(cold, n, l);
       pairs_against_cub<std::uint32_t, std::uint64_t>(cold, n, l);

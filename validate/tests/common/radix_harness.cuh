@@ -44,10 +44,9 @@ std::vector<std::int64_t> onesweep_edge_sizes() {
   const std::int64_t mtile = std::int64_t{shape::threads} * (mid > 0 ? mid : shape::items);
   const std::int64_t big = (mid > 0 ? rt::mid_items_max_n / shape::tile_items + 1 : 3) * shape::tile_items;
   std::vector<std::int64_t> sizes{mtile - 1, mtile, mtile + 1, 3 * mtile + 5, big - 1, big, big + 1};
-  // the wide tile's whole and partial last tiles just past its threshold, where a test lowers it
-  // (CARRY_RADIX_WIDE_MIN_LOG2 <= 20: test_radix_keys, test_radix_graph)
+  // the wide tile's whole and partial last tiles just past its threshold (the shipped one, 2^25 keys)
   constexpr int wide = rt::wide_threads<!std::is_same_v<V, rd::null_value>, static_cast<int>(sizeof(K))>;
-  if constexpr (wide > 0 && wide != shape::threads && rt::wide_min_n <= (std::int64_t{1} << 20)) {
+  if constexpr (wide > 0 && wide != shape::threads) {
     const std::int64_t wtile = std::int64_t{wide} * shape::items;
     const std::int64_t wbig = (rt::wide_min_n + wtile - 1) / wtile * wtile;
     for (std::int64_t n : {wbig - 1, wbig, wbig + 1, rt::wide_min_n - 1}) sizes.push_back(n);
