@@ -16,8 +16,10 @@ usage: ./build.sh <verb> [args for the program it runs]
           table of throughputs
   bench   build and run the benchmarks (scan: carry vs CUB, Thrust, memcpy; compaction, histograms,
           binning, slots, radix sort: carry vs CUB, memcpy); CSV in $BUILD_DIR/bench*.csv
-  plot    charts of the benchmark CSVs in validate/results/ (PNG, validate/results/charts/), with
-          matplotlib (installs Debian's python3-matplotlib when missing)
+  sanitize  compute-sanitizer memcheck, racecheck and synccheck over every GPU test binary (a -lineinfo
+          build in build-san/, sizes capped by CARRY_TEST_MAX_N=20000; SANITIZERS, SANITIZE_TIMEOUT)
+  plot    charts of the benchmark CSVs in validate/results/ (PNG, validate/results/charts/) and the README's
+          speed table, with matplotlib (installs Debian's python3-matplotlib when missing)
   format  clang-format every source file in place
   clean   remove $BUILD_DIR
 Environment: BUILD_DIR (build), JOBS (nproc), CMAKE_PREFIX_PATH (honoured, e.g. for a staged Catch2),
@@ -123,6 +125,29 @@ case "$verb" in
     build carry_bench_radix
     say "running the radix sort benchmark"
     "$BUILD_DIR/validate/carry_bench_radix" --csv "$BUILD_DIR/bench_radix.csv"
+    ;;
+  sanitize)
+    ensure_catch2
+    BUILD_DIR=build-san CARRY_CMAKE_ARGS="-DCMAKE_CUDA_FLAGS=-lineinfo -DCARRY_BUILD_BENCH=OFF -DCARRY_BUILD_APPS=OFF ${CARRY_CMAKE_ARGS:-}" \
+      configure -DCARRY_BUILD_TESTS=ON
+    BUILD_DIR=build-san build
+    export CARRY_TEST_MAX_N=${CARRY_TEST_MAX_N:-20000}
+    failed=0
+    for tool in ${SANITIZERS:-memcheck racecheck synccheck}; do
+      for exe in build-san/validate/test_*; do
+        [ -x "$exe" ] || continue
+        start=$(date +%s)
+        if timeout "${SANITIZE_TIMEOUT:-600}" compute-sanitizer --tool "$tool" --error-exitcode 9 "$exe" >build-san/sanitize-last.log 2>&1; then
+          echo "ok $tool $(basename "$exe") $(($(date +%s) - start)) s"
+        else
+          rc=$?
+          [ $rc = 124 ] && echo "TIMEOUT $tool $(basename "$exe") after ${SANITIZE_TIMEOUT:-600} s" ||
+            { echo "FAILED $tool $(basename "$exe") (exit $rc)"; tail -30 build-san/sanitize-last.log; }
+          failed=1
+        fi
+      done
+    done
+    exit $failed
     ;;
   plot)
     py=""
