@@ -46,16 +46,7 @@ constexpr std::int64_t shared_bins_max = 48 * 1024;
 /// for larger inputs).
 constexpr std::int64_t samples_per_block_max = std::int64_t{1} << 31;
 
-// ---- bin_by_key (a counting sort in passes of 8-bit digits of the bin) ----
-constexpr int bin_digit_bits = 8;
-/// Downsweep tile: 256 threads x 8 items, at least 4 blocks an SM (the first try, 16 items, took 166
-/// registers: one block an SM, 0.26x CUB at 2^28; validate/results/NOTES.md).
-constexpr int bin_threads = 256;
-constexpr int bin_min_blocks = 4;
-template <int BYTES>
-constexpr int bin_items() {
-  return BYTES <= 4 ? 8 : 4;
-}
+// ---- bin_by_key (one onesweep pass up to 256 bins; past that the sort's three-kernel pass, radix_tuning) ----
 /// bin_by_key's one onesweep pass (up to 256 bins) recomputes each key's bin from the key, as the sort's
 /// passes recompute their digit (apps_detail::bin_whole_digit), so the sort's whole and padded tile
 /// forms apply; the caller's functor is called more than once a key (the README says so). Measured
@@ -64,10 +55,6 @@ constexpr int bin_items() {
 /// 196.4-197.3 / 666.8-667.1 / 2510.8-2514.3 with the bin staged (0 turns it off) and
 /// 200.8-203.0 / 679.4-679.6 / 2554.8-2556.1 with 60510c4's shifted digit.
 constexpr bool bin_recompute = true; // the pass recomputes the bin: 2^28 2484 us, staged 2555 (ptxas 56 bytes spilled, not 144)
-/// Blocks of the upsweep and the downsweep: each takes an even share of the tiles, in order, so the
-/// per-block digit counts (radix x blocks of them) stay small. A constant, so the size query depends on
-/// n alone: about four waves of 2 blocks an SM on the H100.
-constexpr std::int64_t bin_grid_max = 1024;
 
 // ---- slot allocation (a widening exclusive sum on the engine's look-back) ----
 /// The unbounded form past one tile runs the engine's staged single pass with the engine's tuned policy

@@ -71,6 +71,11 @@ struct policy_sm90 {
   static constexpr int bucket_items = 8;          // 2048-key buckets: one block's shared memory
   static constexpr int histogram_blocks_per_sm = 4; // u32 2^26: 4 a resident wave; 3 slower (histogram 3 of 4 SMs' slots)
   static constexpr int histogram_vectors = 4;     // 16-byte loads in flight a thread; 2 slower
+  // ---- the three-kernel pass (the sort's three_kernel form, bin_by_key past 256 bins) ----
+  static constexpr int three_items4 = 8;          // 256 x 16 took 166 registers: one block an SM, 0.26x CUB at 2^28
+  static constexpr int three_items8 = 4;
+  static constexpr int three_min_blocks = 4;
+  static constexpr std::int64_t three_grid_max = 1024; // a constant, so the size query depends on n alone: ~4 waves
 };
 
 /// The table: the policy each shipped kernel is built with (one row: sm_90; other architectures run it too).

@@ -1,7 +1,7 @@
 // Block-level reduction: coarsened thread-local folds, then the seed's tree over thread totals.
 #pragma once
 
-#include "detail/warp.cuh"
+#include "util/warp.cuh"
 
 namespace carry {
 

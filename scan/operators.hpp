@@ -1,7 +1,7 @@
 // Scan operators (sum, maximum, minimum) and the default-operator traits shared by every module.
 #pragma once
 
-#include "detail/config.hpp"
+#include "util/config.hpp"
 
 namespace carry {
 

@@ -1,7 +1,7 @@
 // The carry-in of a tile and the one carry fix-up every tile shape applies with it.
 #pragma once
 
-#include "detail/config.hpp"
+#include "util/config.hpp"
 
 namespace carry {
 

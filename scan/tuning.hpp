@@ -6,7 +6,7 @@
 #include <type_traits>
 
 #include "block_scan_algorithm.hpp"
-#include "detail/plan.hpp"
+#include "util/plan.hpp"
 
 namespace carry {
 

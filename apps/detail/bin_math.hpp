@@ -7,7 +7,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "../../scan/detail/config.hpp"
+#include "../../scan/util/config.hpp"
 
 namespace carry {
 namespace apps_detail {
@@ -193,16 +193,6 @@ CARRY_HD constexpr unsigned clamp_bin(long long bin, int num_bins) {
 CARRY_HD constexpr unsigned clamp_bin_unsigned(unsigned bin, int num_bins) {
   const unsigned last = static_cast<unsigned>(num_bins - 1);
   return bin < last ? bin : last;
-}
-
-/// bin_by_key sorts by bin stably in passes of `digit_bits`-bit digits, least significant first: the
-/// passes num_bins needs (1 up to 2^digit_bits bins).
-///
-///   8-bit digits: 1 bin -> 1, 256 -> 1, 257 -> 2, 65536 -> 2, 2^24 -> 3
-CARRY_HD constexpr int digit_passes(std::int64_t num_bins, int digit_bits) {
-  int passes = 1;
-  while (passes * digit_bits < 63 && (std::int64_t{1} << (passes * digit_bits)) < num_bins) ++passes;
-  return passes;
 }
 
 } // namespace apps_detail

@@ -9,10 +9,11 @@
 #include <cuda_runtime.h>
 
 #include "../../radixsort/detail/onesweep.cuh"
-#include "../../scan/detail/dispatch.cuh"
+#include "../../scan/util/launch.cuh"
 #include "../../scan/device_scan.cuh"
 #include "../../scan/lookback/prepare.cuh"
 #include "../tuning.hpp"
+#include "../../radixsort/detail/three_kernel.cuh"
 #include "bin_kernels.cuh"
 #include "histogram_kernels.cuh"
 #include "plan.hpp"
@@ -20,33 +21,6 @@
 
 namespace carry {
 namespace apps_detail {
-
-/// What the current device offers a histogram launch, asked once per device (host attribute queries,
-/// no synchronisation).
-struct device_limits {
-  int sms = 0;
-  int smem_per_sm = 0;        ///< bytes of shared memory an SM has for blocks
-  int smem_per_block_max = 0; ///< the most dynamic shared memory one block may opt in to
-};
-inline cudaError_t current_limits(device_limits& out) {
-  static std::atomic<std::uint64_t> known{0};
-  static device_limits cache[64];
-  int device = 0;
-  if (const cudaError_t e = cudaGetDevice(&device); e != cudaSuccess) return e;
-  if (device < 0 || device >= 64) return cudaErrorInvalidDevice;
-  const std::uint64_t bit = std::uint64_t{1} << device;
-  if (!(known.load(std::memory_order_acquire) & bit)) {
-    device_limits l;
-    cudaError_t e = cudaDeviceGetAttribute(&l.sms, cudaDevAttrMultiProcessorCount, device);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&l.smem_per_sm, cudaDevAttrMaxSharedMemoryPerMultiprocessor, device);
-    if (e == cudaSuccess) e = cudaDeviceGetAttribute(&l.smem_per_block_max, cudaDevAttrMaxSharedMemoryPerBlockOptin, device);
-    if (e != cudaSuccess) return e;
-    cache[device] = l;
-    known.fetch_or(bit, std::memory_order_release);
-  }
-  out = cache[device];
-  return cudaSuccess;
-}
 
 /// Zeroes n counters (a memset node under capture: every call, every replay).
 template <class C>
@@ -84,8 +58,8 @@ cudaError_t count_into(const T* samples, std::int64_t n, const Binner& binner, i
   static_assert(std::is_integral<C>::value && (sizeof(C) == 4 || sizeof(C) == 8),
                 "carry: histogram counters are 4- or 8-byte integers");
   if (n == 0) return cudaSuccess;
-  device_limits lim;
-  if (const cudaError_t e = current_limits(lim); e != cudaSuccess) return e;
+  detail::device_limits lim;
+  if (const cudaError_t e = detail::current_limits(lim); e != cudaSuccess) return e;
   constexpr int threads = apps_tuning::histogram_threads;
   constexpr int unroll = is_key_binner<Binner>::value ? apps_tuning::bin_histogram_unroll : apps_tuning::histogram_unroll;
   const bool vec = detail::chunk_aligned<T>(samples);
@@ -157,11 +131,7 @@ cudaError_t dispatch_offsets(void* d_temp_storage, std::size_t& temp_storage_byt
 // ---- bin_by_key ----
 
 template <class K, class V>
-struct bin_shape {
-  static constexpr int threads = apps_tuning::bin_threads;
-  static constexpr int items = apps_tuning::bin_items<(sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V))>();
-  static constexpr int tile_items = threads * items;
-};
+using bin_shape = radix_detail::three_kernel_shape<K, V>;
 
 /// The start every bin_by_key form shares once its temp layout is known (`allocation` bytes): the size
 /// query, the argument checks, inputs and outputs that overlap, and the empty input (the offsets, when
@@ -197,7 +167,7 @@ cudaError_t dispatch_bin_onesweep(void* d_temp_storage, std::size_t& temp_storag
                                   std::int64_t n, cudaStream_t stream) {
   using VV = std::conditional_t<HAS_VALUES, V, radix_detail::null_value>; // keys only: the sort's keys-only kernels
   using shape = radix_detail::tile_shape<K, VV>;
-  constexpr int radix = 1 << apps_tuning::bin_digit_bits;
+  constexpr int radix = radix_tuning::radix;
   std::size_t scan_bytes = 0;
   if (const cudaError_t e = carry::exclusive_sum<std::uint64_t>(nullptr, scan_bytes, nullptr, nullptr, radix, stream);
       e != cudaSuccess)
@@ -230,8 +200,8 @@ cudaError_t dispatch_bin_onesweep(void* d_temp_storage, std::size_t& temp_storag
     if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
   }
   // ---- one onesweep pass, the bin as its digit ----
-  device_limits lim;
-  if (const cudaError_t e = current_limits(lim); e != cudaSuccess) return e;
+  detail::device_limits lim;
+  if (const cudaError_t e = detail::current_limits(lim); e != cudaSuccess) return e;
   radix_detail::pass_buffers<K> kb;
   kb.in = keys_in, kb.out = keys_out;
   radix_detail::pass_buffers<VV> vb;
@@ -252,7 +222,7 @@ cudaError_t dispatch_bin(void* d_temp_storage, std::size_t& temp_storage_bytes, 
     return dispatch_bin_onesweep<HAS_VALUES>(d_temp_storage, temp_storage_bytes, keys_in, keys_out, values_in,
                                              values_out, offsets, num_bins, bin_op, n, stream);
   const bin_plan plan = plan_bins(n > 0 ? n : 0, shape::tile_items, nb);
-  const std::int64_t num_counts = std::int64_t{1 << apps_tuning::bin_digit_bits} * plan.grid;
+  const std::int64_t num_counts = std::int64_t{radix_tuning::radix} * plan.grid;
   std::size_t count_scan = 0, bin_scan = 0;
   if (num_counts > 0)
     if (const cudaError_t e = carry::exclusive_sum<std::uint64_t>(nullptr, count_scan, nullptr, nullptr, num_counts, stream);
@@ -272,28 +242,19 @@ cudaError_t dispatch_bin(void* d_temp_storage, std::size_t& temp_storage_bytes, 
   auto* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
   K* key_scratch = plan.passes > 1 ? layout.keys.as<K>(d_temp_storage) : nullptr;
   V* value_scratch = plan.passes > 1 && HAS_VALUES ? layout.values.as<V>(d_temp_storage) : nullptr;
-  const unsigned grid = static_cast<unsigned>(plan.grid);
   const K* src_keys = keys_in;
   const V* src_values = values_in;
   for (int p = 0; p < plan.passes; ++p) {
     const bool to_out = (plan.passes - 1 - p) % 2 == 0; // the last pass lands in the output
     K* dst_keys = to_out ? keys_out : key_scratch;
     V* dst_values = to_out ? values_out : value_scratch;
-    const bin_digit<K, BinOp> digit{binner, p * apps_tuning::bin_digit_bits};
-    // ---- upsweep: each block's digit counts ----
-    bin_upsweep_kernel<shape::threads, shape::tile_items, K, bin_digit<K, BinOp>>
-        <<<grid, shape::threads, 0, stream>>>(src_keys, plan, digit, detail::chunk_aligned<K>(src_keys), counts);
-    if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
-    // ---- the engine's exclusive sum of the counts, digit-major ----
-    std::size_t bytes = layout.scan.bytes;
-    if (const cudaError_t e = carry::exclusive_sum(layout.scan.in(d_temp_storage), bytes,
-                                                   static_cast<const std::uint64_t*>(counts), counts, num_counts, stream);
+    const bin_digit<K, BinOp> digit{binner, p * radix_tuning::digit_bits};
+    // ---- one three-kernel pass of the radix sort: upsweep, the engine's scan, downsweep ----
+    if (const cudaError_t e = radix_detail::three_kernel_pass<HAS_VALUES>(src_keys, dst_keys, src_values, dst_values, plan,
+                                                                         digit, counts, layout.scan.in(d_temp_storage),
+                                                                         layout.scan.bytes, stream);
         e != cudaSuccess)
       return e;
-    // ---- downsweep: rank, scatter ----
-    bin_downsweep_kernel<shape::threads, shape::items, HAS_VALUES, K, V, bin_digit<K, BinOp>>
-        <<<grid, shape::threads, 0, stream>>>(src_keys, dst_keys, src_values, dst_values, plan, digit, counts);
-    if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
     src_keys = dst_keys;
     src_values = dst_values;
   }

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../../scan/detail/plan.hpp"
+#include "../../scan/util/plan.hpp"
 #include "../../radixsort/detail/plan.hpp"
 #include "../../scan/lookback/words.hpp"
 #include "../tuning.hpp"
@@ -81,31 +81,12 @@ CARRY_HD inline offsets_layout make_offsets_layout(std::int64_t num_bins, std::s
 
 // ---- bin_by_key ----
 
-/// A bin_by_key call: tiles of `tile_items`, `grid` blocks each taking an even share of whole tiles (in
-/// order), `passes` digit passes.
-struct bin_plan {
-  detail::tile_plan tiles;
-  std::int64_t grid = 0;
-  std::int64_t tiles_per_block = 0;
-  int passes = 1;
-  /// The tiles of block b: [first, last).
-  CARRY_HD std::int64_t first_tile(std::int64_t b) const { return b * tiles_per_block; }
-  CARRY_HD std::int64_t last_tile(std::int64_t b) const {
-    const std::int64_t e = (b + 1) * tiles_per_block;
-    return e < tiles.num_tiles ? e : tiles.num_tiles;
-  }
-};
-
+/// A bin_by_key call's digit passes: the radix sort's three-kernel plan (radixsort/detail/plan.hpp).
+using bin_plan = radix_detail::three_kernel_plan;
+using radix_detail::digit_passes;
 ///   n 2^28, tiles of 4096, 256 bins -> 65536 tiles, 1024 blocks of 64 tiles, 1 pass
 CARRY_HD inline bin_plan plan_bins(std::int64_t n, int tile_items, std::int64_t num_bins) {
-  bin_plan p;
-  p.tiles = detail::plan_tiles(n, tile_items);
-  const std::int64_t t = p.tiles.num_tiles;
-  p.grid = t < apps_tuning::bin_grid_max ? t : apps_tuning::bin_grid_max;
-  p.tiles_per_block = p.grid > 0 ? (t + p.grid - 1) / p.grid : 0;
-  if (p.tiles_per_block > 0) p.grid = (t + p.tiles_per_block - 1) / p.tiles_per_block; // no empty block
-  p.passes = digit_passes(num_bins, apps_tuning::bin_digit_bits);
-  return p;
+  return radix_detail::plan_three_kernel(n, tile_items, num_bins);
 }
 
 /// bin_by_key's temp storage: the digit counts of every block (radix x grid, 64-bit, digit-major) and the
@@ -120,7 +101,7 @@ CARRY_HD inline bin_layout make_bin_layout(const bin_plan& p, std::int64_t num_b
                                            std::size_t bin_scan_bytes) {
   bin_layout l;
   lookback::temp_builder b;
-  const std::size_t radix = std::size_t{1} << apps_tuning::bin_digit_bits;
+  const std::size_t radix = std::size_t{1} << radix_tuning::digit_bits;
   l.counts = b.add(radix * static_cast<std::size_t>(p.grid) * sizeof(std::uint64_t));
   l.scan = b.add(count_scan_bytes);
   if (p.passes > 1) {
@@ -138,7 +119,7 @@ CARRY_HD inline bin_layout make_bin_layout(const bin_plan& p, std::int64_t num_b
 /// look-back pass with the bin as the digit): when every bin fits one 8-bit digit. More bins take the
 /// counting-sort passes above (upsweep, scan, downsweep per 8-bit digit of the bin).
 CARRY_HD constexpr bool bin_by_onesweep(std::int64_t num_bins) {
-  return num_bins <= (std::int64_t{1} << apps_tuning::bin_digit_bits);
+  return num_bins <= (std::int64_t{1} << radix_tuning::digit_bits);
 }
 
 /// The one-pass form's temp storage: the radix sort's onesweep layout for one pass (its histogram part

@@ -6,7 +6,7 @@
 #include <limits>
 #include <type_traits>
 
-#include "../../scan/detail/config.hpp"
+#include "../../scan/util/config.hpp"
 
 namespace carry {
 namespace apps_detail {

@@ -7,9 +7,9 @@
 #include <cstdint>
 
 #include "../../scan/block_scan.cuh"
-#include "../../scan/detail/single_pass_agent.cuh"
-#include "../../scan/detail/staged_agent.cuh"
-#include "../../scan/detail/tile_io.cuh"
+#include "../../scan/agent/single_pass_agent.cuh"
+#include "../../scan/agent/staged_agent.cuh"
+#include "../../scan/tile/tile_io.cuh"
 #include "../../scan/lookback/ticket.cuh"
 #include "../../scan/operators.hpp"
 #include "slot_math.hpp"

@@ -8,8 +8,8 @@
 
 #include "../../scan/block_reduce.cuh"
 #include "../../scan/block_scan.cuh"
-#include "../../scan/detail/staged_tile.cuh"
-#include "../../scan/detail/tile_io.cuh"
+#include "../../scan/tile/staged_tile.cuh"
+#include "../../scan/tile/tile_io.cuh"
 #include "../../scan/operators.hpp"
 #include "plan.hpp"
 

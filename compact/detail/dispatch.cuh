@@ -7,7 +7,7 @@
 
 #include <cuda_runtime.h>
 
-#include "../../scan/detail/dispatch.cuh"
+#include "../../scan/util/launch.cuh"
 #include "../../scan/device_scan.cuh"
 #include "../../scan/lookback/prepare.cuh"
 #include "../tuning.hpp"

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../../scan/detail/plan.hpp"
+#include "../../scan/util/plan.hpp"
 #include "../../scan/lookback/words.hpp"
 #include "../compact_options.hpp"
 

@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "../../scan/detail/staged_tile.cuh"
+#include "../../scan/tile/staged_tile.cuh"
 #include "../../scan/lookback/cluster.cuh"
 #include "agents.cuh"
 

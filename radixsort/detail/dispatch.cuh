@@ -9,9 +9,7 @@
 
 #include <cuda_runtime.h>
 
-#include "../../apps/detail/bin_kernels.cuh"
-#include "../../apps/detail/dispatch.cuh"
-#include "../../scan/detail/dispatch.cuh"
+#include "../../scan/util/launch.cuh"
 #include "../../scan/device_scan.cuh"
 #include "../../scan/lookback/prepare.cuh"
 #include "../radix_sort_options.hpp"
@@ -21,6 +19,7 @@
 #include "histogram.cuh"
 #include "onesweep.cuh"
 #include "plan.hpp"
+#include "three_kernel.cuh"
 
 namespace carry {
 namespace radix_detail {
@@ -49,9 +48,9 @@ struct cluster_full {
   static constexpr int items = cshape::tile_items / threads;
 };
 
-/// The three-kernel form's tile shape: the counting-sort pass of apps (bin_by_key's kernels).
+/// The three-kernel form's tile shape (the pass bin_by_key also runs past 256 bins).
 template <class K, class V>
-using three_shape = apps_detail::bin_shape<K, V>;
+using three_shape = three_kernel_shape<K, V>;
 
 /// Every sort. kb / vb: the caller's buffers (alt filled in here, pointer forms); double-buffer forms
 /// have kb.double_buffer set. Returns cudaErrorInvalidValue for bad arguments, writing nothing.
@@ -71,7 +70,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
       nn <= std::int64_t{radix_tuning::cluster_tiles} * cshape::tile_items)
     cluster_tiles = cluster_tiles_available<cluster_full<K, V>::items, HAS_VALUES, K, V, cluster_full<K, V>::threads>();
   const sort_path path = choose_sort_path(nn, passes, opt.algorithm, cshape::tile_items, cluster_tiles);
-  const apps_detail::bin_plan three = apps_detail::plan_bins(nn, three_shape<K, V>::tile_items, radix_tuning::radix);
+  const three_kernel_plan three = plan_three_kernel(nn, three_shape<K, V>::tile_items, radix_tuning::radix);
   std::size_t scan_bytes = 0;
   if (path == sort_path::three_kernel)
     if (const cudaError_t e = carry::exclusive_sum<std::uint64_t>(nullptr, scan_bytes, nullptr, nullptr,
@@ -147,25 +146,16 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   }
   // ---- three kernels a pass: upsweep, the engine's exclusive sum, downsweep ----
   if (path == sort_path::three_kernel) {
-    using ts = three_shape<K, V>;
     auto* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
-    const unsigned grid = static_cast<unsigned>(three.grid);
     for (int p = 0; p < passes; ++p) {
       const radix_digit<K> digit{pass_digit(begin_bit, end_bit, p, radix_tuning::digit_bits, descending)};
-      const K* ksrc = kb.src(p, passes);
-      apps_detail::bin_upsweep_kernel<ts::threads, ts::tile_items, K, radix_digit<K>>
-          <<<grid, ts::threads, 0, stream>>>(ksrc, three, digit, detail::chunk_aligned<K>(ksrc), counts);
-      if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
-      std::size_t bytes = layout.scan.bytes;
-      if (const cudaError_t e = carry::exclusive_sum(layout.scan.in(d_temp_storage), bytes,
-                                                     static_cast<const std::uint64_t*>(counts), counts,
-                                                     three.grid * radix_tuning::radix, stream);
+      if (const cudaError_t e = three_kernel_pass<HAS_VALUES>(kb.src(p, passes), kb.dst(p, passes),
+                                                              HAS_VALUES ? vb.src(p, passes) : nullptr,
+                                                              HAS_VALUES ? vb.dst(p, passes) : nullptr, three, digit,
+                                                              counts, layout.scan.in(d_temp_storage), layout.scan.bytes,
+                                                              stream);
           e != cudaSuccess)
         return e;
-      apps_detail::bin_downsweep_kernel<ts::threads, ts::items, HAS_VALUES, K, V, radix_digit<K>>
-          <<<grid, ts::threads, 0, stream>>>(ksrc, kb.dst(p, passes), HAS_VALUES ? vb.src(p, passes) : nullptr,
-                                             HAS_VALUES ? vb.dst(p, passes) : nullptr, three, digit, counts);
-      if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
     }
     return cudaSuccess;
   }
@@ -183,8 +173,8 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   auto* hist = layout.hist.as<std::uint64_t>(d_temp_storage);
   auto* control = layout.control.as<sort_control>(d_temp_storage);
   auto* bases = layout.bases.as<std::uint64_t>(d_temp_storage);
-  apps_detail::device_limits lim;
-  if (const cudaError_t e = apps_detail::current_limits(lim); e != cudaSuccess) return e;
+  detail::device_limits lim;
+  if (const cudaError_t e = detail::current_limits(lim); e != cudaSuccess) return e;
   {
     constexpr int hthreads = radix_tuning::threads;
     const std::int64_t segments = detail::ceil_div(nn, std::int64_t{hthreads} * histogram_thread_keys<K>());

@@ -6,7 +6,7 @@
 #include <cstring>
 
 #include "../../scan/block_scan.cuh"
-#include "../../scan/detail/warp.cuh"
+#include "../../scan/util/warp.cuh"
 #include "../../scan/lookback/ticket.cuh"
 #include "../../scan/operators.hpp"
 #include "../tuning.hpp"

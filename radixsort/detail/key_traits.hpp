@@ -9,7 +9,7 @@
 #include <cuda_bf16.h>
 #include <cuda_fp16.h>
 
-#include "../../scan/detail/config.hpp"
+#include "../../scan/util/config.hpp"
 
 namespace carry {
 namespace radix_detail {

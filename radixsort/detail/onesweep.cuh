@@ -6,7 +6,7 @@
 
 #include <cstdint>
 
-#include "../../scan/detail/dispatch.cuh"
+#include "../../scan/util/launch.cuh"
 #include "../../scan/lookback/look_back.cuh"
 #include "../../scan/lookback/prepare.cuh"
 #include "../../scan/lookback/status.cuh"

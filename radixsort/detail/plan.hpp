@@ -5,7 +5,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../../scan/detail/plan.hpp"
+#include "../../scan/util/plan.hpp"
 #include "../../scan/lookback/words.hpp"
 #include "../radix_sort_options.hpp"
 #include "../tuning.hpp"
@@ -141,6 +141,45 @@ CARRY_HD constexpr std::int64_t onesweep_grid(std::int64_t portion_tiles, bool p
   const std::int64_t wave = static_cast<std::int64_t>(sms) * blocks_per_sm;
   return persistent && wave > 0 && wave < portion_tiles ? wave : portion_tiles;
 }
+
+/// A stable counting sort by bin in passes of `digit_bits`-bit digits, least significant first: the passes
+/// num_bins needs (1 up to 2^digit_bits bins).
+///
+///   8-bit digits: 1 bin -> 1, 256 -> 1, 257 -> 2, 65536 -> 2, 2^24 -> 3
+CARRY_HD constexpr int digit_passes(std::int64_t num_bins, int digit_bits) {
+  int passes = 1;
+  while (passes * digit_bits < 63 && (std::int64_t{1} << (passes * digit_bits)) < num_bins) ++passes;
+  return passes;
+}
+
+/// A three-kernel digit pass (upsweep, scan, downsweep): tiles of `tile_items`, `grid` blocks each taking an
+/// even share of whole tiles (in order), `passes` digit passes for the bins asked for.
+struct three_kernel_plan {
+  detail::tile_plan tiles;
+  std::int64_t grid = 0;
+  std::int64_t tiles_per_block = 0;
+  int passes = 1;
+  /// The tiles of block b: [first, last).
+  CARRY_HD std::int64_t first_tile(std::int64_t b) const { return b * tiles_per_block; }
+  CARRY_HD std::int64_t last_tile(std::int64_t b) const {
+    const std::int64_t e = (b + 1) * tiles_per_block;
+    return e < tiles.num_tiles ? e : tiles.num_tiles;
+  }
+};
+
+///   n 2^28, tiles of 4096, 256 bins -> 65536 tiles, 1024 blocks of 64 tiles, 1 pass
+CARRY_HD inline three_kernel_plan plan_three_kernel(std::int64_t n, int tile_items, std::int64_t num_bins) {
+  three_kernel_plan p;
+  p.tiles = detail::plan_tiles(n, tile_items);
+  const std::int64_t t = p.tiles.num_tiles;
+  constexpr std::int64_t grid_max = radix_tuning::default_policy::three_grid_max;
+  p.grid = t < grid_max ? t : grid_max;
+  p.tiles_per_block = p.grid > 0 ? (t + p.grid - 1) / p.grid : 0;
+  if (p.tiles_per_block > 0) p.grid = (t + p.tiles_per_block - 1) / p.tiles_per_block; // no empty block
+  p.passes = digit_passes(num_bins, radix_tuning::digit_bits);
+  return p;
+}
+
 
 /// The call's control words, zeroed by the memset that starts every onesweep call.
 struct sort_control {

@@ -1,8 +1,8 @@
 // Block scan 4: Blelloch (up-sweep + down-sweep) in shared memory; natively exclusive.
 #pragma once
 
-#include "../detail/plan.hpp"
-#include "../detail/tree.hpp"
+#include "../util/plan.hpp"
+#include "../util/tree.hpp"
 #include "shared_tile.cuh"
 
 namespace carry {

@@ -1,8 +1,8 @@
 // Block scan 3: Brent-Kung (reduction tree + reverse tree) in shared memory; natively inclusive.
 #pragma once
 
-#include "../detail/plan.hpp"
-#include "../detail/tree.hpp"
+#include "../util/plan.hpp"
+#include "../util/tree.hpp"
 #include "shared_tile.cuh"
 
 namespace carry {

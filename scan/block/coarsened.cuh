@@ -2,7 +2,7 @@
 #pragma once
 
 #include "../block_scan_algorithm.hpp"
-#include "../detail/warp.cuh"
+#include "../util/warp.cuh"
 
 namespace carry {
 namespace block {

@@ -1,7 +1,7 @@
 // Block scan 1: Kogge-Stone over the tile in shared memory, in place, two barriers per step.
 #pragma once
 
-#include "../detail/tree.hpp"
+#include "../util/tree.hpp"
 #include "shared_tile.cuh"
 
 namespace carry {

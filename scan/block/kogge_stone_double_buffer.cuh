@@ -1,7 +1,7 @@
 // Block scan 2: Kogge-Stone with two shared-memory buffers, one barrier per step.
 #pragma once
 
-#include "../detail/tree.hpp"
+#include "../util/tree.hpp"
 #include "shared_tile.cuh"
 
 namespace carry {

@@ -5,7 +5,7 @@
 #include <cstdint>
 
 #include "../block_scan.cuh"
-#include "../detail/warp.cuh"
+#include "../util/warp.cuh"
 #include "../operators.hpp"
 #include "../tuning.hpp"
 

@@ -1,7 +1,7 @@
 // Moving a blocked tile between registers and shared memory, shared by the four shared-memory block scans.
 #pragma once
 
-#include "../detail/config.hpp"
+#include "../util/config.hpp"
 
 namespace carry {
 namespace detail {

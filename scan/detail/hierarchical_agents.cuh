@@ -1,7 +1,7 @@
 // Agents of the hierarchical pass (upsweep, spine, downsweep) and of the reduction's spine.
 #pragma once
 
-#include "agent_common.cuh"
+#include "../agent/agent_common.cuh"
 
 namespace carry {
 namespace detail {

@@ -2,9 +2,9 @@
 #pragma once
 
 #include "hierarchical_agents.cuh"
-#include "single_pass_agent.cuh"
+#include "../agent/single_pass_agent.cuh"
 #include "small_agent.cuh"
-#include "staged_agent.cuh"
+#include "../agent/staged_agent.cuh"
 
 namespace carry {
 namespace detail {

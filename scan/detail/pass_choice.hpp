@@ -5,7 +5,7 @@
 
 #include "../scan_options.hpp"
 #include "../tuning.hpp"
-#include "plan.hpp"
+#include "../util/plan.hpp"
 
 namespace carry {
 namespace detail {

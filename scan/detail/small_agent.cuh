@@ -4,8 +4,8 @@
 
 #include "../lookback/cluster.cuh"
 #include "pass_choice.hpp"
-#include "single_pass_agent.cuh"
-#include "warp_striped.cuh"
+#include "../agent/single_pass_agent.cuh"
+#include "../tile/warp_striped.cuh"
 
 namespace carry {
 namespace detail {

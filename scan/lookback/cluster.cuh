@@ -9,7 +9,7 @@
 #include <cooperative_groups.h>
 #include <cuda_runtime.h>
 
-#include "../detail/config.hpp"
+#include "../util/config.hpp"
 
 namespace carry {
 namespace lookback {

@@ -4,7 +4,7 @@
 #include <cstddef>
 #include <cstdint>
 
-#include "../detail/config.hpp"
+#include "../util/config.hpp"
 
 namespace carry {
 namespace lookback {

@@ -2,7 +2,7 @@
 // canonical (deterministic) fold, and the per-chain look-back of a vector of chains (Onesweep).
 #pragma once
 
-#include "../detail/warp.cuh"
+#include "../util/warp.cuh"
 #include "status.cuh"
 
 namespace carry {

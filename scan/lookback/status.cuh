@@ -8,7 +8,7 @@
 
 #include <cuda/atomic>
 
-#include "../detail/config.hpp"
+#include "../util/config.hpp"
 #include "words.hpp"
 
 namespace carry {

@@ -3,7 +3,7 @@
 
 #include <cstdint>
 
-#include "../detail/config.hpp"
+#include "../util/config.hpp"
 
 namespace carry {
 namespace lookback {

@@ -7,8 +7,8 @@
 #include <catch2/catch.hpp>
 
 #include <carry/scan/detail/pass_choice.hpp>
-#include <carry/scan/detail/plan.hpp>
-#include <carry/scan/detail/tree.hpp>
+#include <carry/scan/util/plan.hpp>
+#include <carry/scan/util/tree.hpp>
 #include <carry/scan/lookback/layout.hpp>
 #include <carry/scan/lookback/words.hpp>
 #include <carry/scan/operators.hpp>

@@ -237,7 +237,7 @@ TEST_CASE("bin_by_key helpers: clamped bins, digit passes, plans, layouts", "[ap
       REQUIRE(q.first_tile(b) < q.last_tile(b));
       if (b > 0) REQUIRE(q.first_tile(b) == q.last_tile(b - 1));
     }
-    CHECK(q.grid <= carry::apps_tuning::bin_grid_max);
+    CHECK(q.grid <= carry::radix_tuning::default_policy::three_grid_max);
   }
   const bin_layout one = make_bin_layout(p, 256, 4, 4, 5000, 0);
   CHECK(one.counts.bytes == 256 * 1024 * 8);

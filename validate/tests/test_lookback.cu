@@ -7,7 +7,7 @@
 #include <vector>
 
 #include <carry/scan/detail/dispatch.cuh>
-#include <carry/scan/detail/tile_io.cuh>
+#include <carry/scan/tile/tile_io.cuh>
 #include <carry/scan/lookback/cluster.cuh>
 #include <carry/scan/lookback/look_back.cuh>
 #include <carry/scan/lookback/prepare.cuh>

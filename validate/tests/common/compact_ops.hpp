@@ -4,7 +4,7 @@
 #include <cstdint>
 #include <vector>
 
-#include <carry/scan/detail/config.hpp>
+#include <carry/scan/util/config.hpp>
 
 namespace carry_validate {
 

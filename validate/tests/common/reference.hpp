@@ -7,7 +7,7 @@
 #include <type_traits>
 #include <vector>
 
-#include <carry/scan/detail/config.hpp>
+#include <carry/scan/util/config.hpp>
 
 namespace carry_validate {
 

@@ -5,8 +5,8 @@
 #include <cstring>
 
 #include "../block_scan.cuh"
-#include "plan.hpp"
-#include "warp.cuh"
+#include "../util/plan.hpp"
+#include "../util/warp.cuh"
 
 namespace carry {
 namespace detail {

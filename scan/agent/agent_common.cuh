@@ -6,8 +6,8 @@
 #include "../block_reduce.cuh"
 #include "../block_scan.cuh"
 #include "../operators.hpp"
-#include "plan.hpp"
-#include "tile_io.cuh"
+#include "../util/plan.hpp"
+#include "../tile/tile_io.cuh"
 
 namespace carry {
 namespace detail {

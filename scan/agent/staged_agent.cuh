@@ -5,7 +5,7 @@
 #include <type_traits>
 
 #include "single_pass_agent.cuh"
-#include "staged_tile.cuh"
+#include "../tile/staged_tile.cuh"
 
 namespace carry {
 namespace detail {

@@ -5,7 +5,7 @@
 #include <cstring>
 #include <type_traits>
 
-#include "plan.hpp"
+#include "../util/plan.hpp"
 
 namespace carry {
 namespace detail {

@@ -5,7 +5,7 @@
 #include <cstdint>
 #include <cstring>
 
-#include "plan.hpp"
+#include "../util/plan.hpp"
 
 namespace carry {
 namespace detail {
