@@ -8,7 +8,7 @@
 
 #include <cuda_runtime.h>
 
-#include "../../radixsort/detail/onesweep.cuh"
+#include "../../radixsort/detail/onesweep_launch.cuh"
 #include "../../scan/util/launch.cuh"
 #include "../../scan/device_scan.cuh"
 #include "../../scan/lookback/prepare.cuh"

@@ -8,7 +8,7 @@
 #include "../../scan/lookback/prepare.cuh"
 #include "../tuning.hpp"
 #include "block_sort.cuh"
-#include "onesweep.cuh"
+#include "finish.cuh"
 #include "plan.hpp"
 
 namespace carry {
