@@ -42,25 +42,25 @@ void flip_after(double_buffer<T>& b, cudaError_t e, void* d_temp_storage, std::i
     b.selector ^= 1;
 }
 
-template <bool HAS_VALUES, class K, class V>
+template <bool HAS_VALUES, class P = radix_tuning::default_policy, class K, class V>
 cudaError_t sort_pointer(void* t, std::size_t& bytes, const K* ki, K* ko, const V* vi, V* vo, std::int64_t n, int begin_bit,
                          int end_bit, bool descending, radix_sort_options opt, cudaStream_t stream) {
-  return dispatch_sort<HAS_VALUES>(t, bytes, pointer_buffers(ki, ko), pointer_buffers(vi, vo), n, begin_bit, end_bit,
+  return dispatch_sort<HAS_VALUES, P>(t, bytes, pointer_buffers(ki, ko), pointer_buffers(vi, vo), n, begin_bit, end_bit,
                                    descending, opt, stream);
 }
-template <class K>
+template <class P = radix_tuning::default_policy, class K>
 cudaError_t sort_keys_db(void* t, std::size_t& bytes, double_buffer<K>& keys, std::int64_t n, int begin_bit, int end_bit,
                          bool descending, radix_sort_options opt, cudaStream_t stream) {
-  const cudaError_t e = dispatch_sort<false>(t, bytes, double_buffers(keys), pointer_buffers<null_value>(nullptr, nullptr),
+  const cudaError_t e = dispatch_sort<false, P>(t, bytes, double_buffers(keys), pointer_buffers<null_value>(nullptr, nullptr),
                                              n, begin_bit, end_bit, descending, opt, stream);
   flip_after(keys, e, t, n, begin_bit, end_bit);
   return e;
 }
-template <class K, class V>
+template <class P = radix_tuning::default_policy, class K, class V>
 cudaError_t sort_pairs_db(void* t, std::size_t& bytes, double_buffer<K>& keys, double_buffer<V>& values, std::int64_t n,
                           int begin_bit, int end_bit, bool descending, radix_sort_options opt, cudaStream_t stream) {
   pass_buffers<V> vb = double_buffers(values);
-  const cudaError_t e = dispatch_sort<true>(t, bytes, double_buffers(keys), vb, n, begin_bit, end_bit, descending, opt, stream);
+  const cudaError_t e = dispatch_sort<true, P>(t, bytes, double_buffers(keys), vb, n, begin_bit, end_bit, descending, opt, stream);
   flip_after(keys, e, t, n, begin_bit, end_bit);
   flip_after(values, e, t, n, begin_bit, end_bit);
   return e;

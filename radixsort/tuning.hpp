@@ -79,83 +79,78 @@ struct policy_sm90 {
 };
 
 /// The table: the policy each shipped kernel is built with (one row: sm_90; other architectures run it too).
+/// Dispatch takes a policy type as a template parameter defaulting to it (radix_detail::dispatch_sort);
+/// tuners pass their own type of the same shape.
 using default_policy = policy_sm90;
-using tuned = default_policy; // the row the derived shapes below read
 
-static_assert(tuned::threads_onesweep % 32 == 0 && tuned::threads_onesweep >= radix && tuned::threads_onesweep <= 1024 &&
-                  tuned::threads_keys4 % 32 == 0 && tuned::threads_keys4 >= radix && tuned::threads_keys4 <= 1024 &&
-                  tuned::wide_threads_keys4 % 32 == 0 && tuned::wide_threads_keys4 >= radix && tuned::wide_threads_keys4 <= 1024,
-              "carry: onesweep blocks are whole warps, at least one thread a digit");
+template <class P>
+constexpr bool valid_policy = P::threads_onesweep % 32 == 0 && P::threads_onesweep >= radix &&
+                              P::threads_onesweep <= 1024 && P::threads_keys4 % 32 == 0 && P::threads_keys4 >= radix &&
+                              P::threads_keys4 <= 1024 && P::wide_threads_keys4 % 32 == 0 &&
+                              P::wide_threads_keys4 >= radix && P::wide_threads_keys4 <= 1024;
+static_assert(valid_policy<default_policy>, "carry: onesweep blocks are whole warps, at least one thread a digit");
 
-// ---- what the kernels derive from the policy ----
+// ---- what the kernels and the dispatch derive from a policy P ----
 
 /// The onesweep block's threads for a tile whose wider type is WIDEST bytes (keys only: the key's).
-template <bool HAS_VALUES, int WIDEST>
-constexpr int onesweep_threads = WIDEST > 8 ? threads : !HAS_VALUES && WIDEST <= 4 ? tuned::threads_keys4 : tuned::threads_onesweep;
+template <class P, bool HAS_VALUES, int WIDEST>
+constexpr int onesweep_threads = WIDEST > 8 ? threads : !HAS_VALUES && WIDEST <= 4 ? P::threads_keys4 : P::threads_onesweep;
 /// Items a thread of the large onesweep tile by the wider of key and value.
-template <int BYTES, bool HAS_VALUES = false>
+template <class P, int BYTES, bool HAS_VALUES = false>
 constexpr int items() {
-  return BYTES <= 4   ? (HAS_VALUES ? tuned::items4_pairs : tuned::items4)
-         : BYTES <= 8 ? (HAS_VALUES ? tuned::items8_pairs : tuned::items8)
+  return BYTES <= 4   ? (HAS_VALUES ? P::items4_pairs : P::items4)
+         : BYTES <= 8 ? (HAS_VALUES ? P::items8_pairs : P::items8)
                       : 4;
 }
 /// Items a thread of the mid-size tiles (n <= mid_items_max_n; 0: the large tile at every size).
-template <int BYTES>
+template <class P, int BYTES>
 constexpr int mid_items() {
-  return BYTES <= 4 ? tuned::mid_items4 : BYTES <= 8 ? tuned::mid_items8 : 0;
+  return BYTES <= 4 ? P::mid_items4 : BYTES <= 8 ? P::mid_items8 : 0;
 }
-constexpr std::int64_t mid_items_max_n = std::int64_t{1} << tuned::mid_max_log2;
+template <class P>
+constexpr std::int64_t mid_items_max_n = std::int64_t{1} << P::mid_max_log2;
 /// Programmatic launches of the passes: 0 none, 1 a block lets the next grid launch as it starts, 2 after its last tile.
-constexpr bool pdl = tuned::pdl != 0;
-constexpr bool pdl_early = tuned::pdl == 1;
+template <class P>
+constexpr bool pdl = P::pdl != 0;
+template <class P>
+constexpr bool pdl_early = P::pdl == 1;
 /// Items a thread at most on the cluster path: 16 for 4-byte types (2^16 u32 in 16 tiles of 4096), 8 for
 /// 8-byte types (what fits 48 KB beside the cluster's inbox).
-template <int BYTES>
+template <class P, int BYTES>
 constexpr int cluster_items_max() {
-  return BYTES <= 4 ? 16 : BYTES <= 8 ? 8 : items<BYTES>();
+  return BYTES <= 4 ? 16 : BYTES <= 8 ? 8 : items<P, BYTES>();
 }
 /// Blocks an SM the onesweep kernel's registers must allow (__launch_bounds__).
-template <bool HAS_VALUES, int KEY_BYTES, int VALUE_BYTES>
-constexpr int onesweep_min_blocks = !HAS_VALUES ? (KEY_BYTES <= 4 ? tuned::min_blocks : tuned::min_blocks_keys8)
-                                    : VALUE_BYTES > 8 || KEY_BYTES > 8 ? tuned::min_blocks_pairs16
-                                                                       : tuned::min_blocks_pairs;
+template <class P, bool HAS_VALUES, int KEY_BYTES, int VALUE_BYTES>
+constexpr int onesweep_min_blocks = !HAS_VALUES ? (KEY_BYTES <= 4 ? P::min_blocks : P::min_blocks_keys8)
+                                    : VALUE_BYTES > 8 || KEY_BYTES > 8 ? P::min_blocks_pairs16
+                                                                       : P::min_blocks_pairs;
 /// The wide tile's threads for keys of KEY_BYTES (0: no wide tile; only 4-byte keys without values).
-template <bool HAS_VALUES, int KEY_BYTES>
-constexpr int wide_threads = !HAS_VALUES && KEY_BYTES == 4 ? tuned::wide_threads_keys4 : 0;
-constexpr std::int64_t wide_min_n = std::int64_t{1} << tuned::wide_min_log2;
-constexpr int wide_min_blocks = tuned::min_blocks_wide;
-constexpr int peers = tuned::peers;           // block::peer_method's value (plain C++ here)
-constexpr int counts = tuned::counts;         // block::count_method's value
-constexpr int cluster_counts = tuned::cluster_counts;
-constexpr int scan_warps = tuned::scan_warps; // warp_scan_shape's value
-constexpr bool early_counts = tuned::early_counts;
+template <class P, bool HAS_VALUES, int KEY_BYTES>
+constexpr int wide_threads = !HAS_VALUES && KEY_BYTES == 4 ? P::wide_threads_keys4 : 0;
+template <class P>
+constexpr std::int64_t wide_min_n = std::int64_t{1} << P::wide_min_log2;
 /// Whether a onesweep tile stages its keys in the ranking rounds: keys only, the large tile (LARGE).
-template <bool HAS_VALUES, bool LARGE, int KEY_BYTES = 4>
-constexpr bool placed_stage = !HAS_VALUES && LARGE && early_counts && tuned::placed && KEY_BYTES <= tuned::placed_key_bytes;
+template <class P, bool HAS_VALUES, bool LARGE, int KEY_BYTES = 4>
+constexpr bool placed_stage =
+    !HAS_VALUES && LARGE && P::early_counts && P::placed && KEY_BYTES <= P::placed_key_bytes;
 /// Words a look-back thread reads a round trip.
-template <bool HAS_VALUES>
-constexpr int lookback_window = HAS_VALUES ? tuned::lookback_window_pairs : tuned::lookback_window;
+template <class P, bool HAS_VALUES>
+constexpr int lookback_window = HAS_VALUES ? P::lookback_window_pairs : P::lookback_window;
 /// Keys-only passes run one wave of persistent blocks taking tile tickets (pairs lost with it: u32/u32
 /// 2^26 3846 us against 3020 one block a tile; keys 2048 against 2067).
 template <bool HAS_VALUES>
 constexpr bool persistent_onesweep = !HAS_VALUES;
-constexpr bool tile_form_on(bool has_values, int key_bytes, bool keys_switch, bool pairs_switch, int value_bytes = 0) {
-  return has_values ? (pairs_switch && key_bytes <= tuned::whole_pair_bytes && value_bytes <= tuned::whole_pair_bytes)
-                    : (keys_switch && key_bytes <= tuned::whole_key_bytes);
-}
 /// Whole tiles in a form of their own (no per-item check), and the last tile padded (dead items rank last).
-template <bool HAS_VALUES, int KEY_BYTES, int VALUE_BYTES = 0>
-constexpr bool whole_tiles = tile_form_on(HAS_VALUES, KEY_BYTES, tuned::whole_keys, tuned::whole_pairs, VALUE_BYTES);
-template <bool HAS_VALUES, int KEY_BYTES, int VALUE_BYTES = 0>
-constexpr bool padded_partial_tiles = tile_form_on(HAS_VALUES, KEY_BYTES, tuned::padded_keys, tuned::padded_pairs, VALUE_BYTES);
-constexpr bool cluster_padded = tuned::cluster_padded;
-constexpr bool cluster_local = tuned::cluster_local;
-constexpr int cluster_local_max_items = tuned::cluster_local_max_items;
-constexpr bool cluster_wide = tuned::cluster_wide;
-constexpr std::int64_t bucket_max_n = tuned::bucket_max_log2 > 0 ? std::int64_t{1} << tuned::bucket_max_log2 : 0;
-constexpr int bucket_items = tuned::bucket_items;
-constexpr int histogram_blocks_per_sm = tuned::histogram_blocks_per_sm;
-constexpr int histogram_vectors = tuned::histogram_vectors;
+template <class P, bool HAS_VALUES, int KEY_BYTES, int VALUE_BYTES = 0>
+constexpr bool whole_tiles = HAS_VALUES ? P::whole_pairs && KEY_BYTES <= P::whole_pair_bytes && VALUE_BYTES <= P::whole_pair_bytes
+                                        : P::whole_keys && KEY_BYTES <= P::whole_key_bytes;
+template <class P, bool HAS_VALUES, int KEY_BYTES, int VALUE_BYTES = 0>
+constexpr bool padded_partial_tiles = HAS_VALUES ? P::padded_pairs && KEY_BYTES <= P::whole_pair_bytes &&
+                                                       VALUE_BYTES <= P::whole_pair_bytes
+                                                 : P::padded_keys && KEY_BYTES <= P::whole_key_bytes;
+template <class P>
+constexpr std::int64_t bucket_max_n = P::bucket_max_log2 > 0 ? std::int64_t{1} << P::bucket_max_log2 : 0;
 
 } // namespace radix_tuning
 } // namespace carry

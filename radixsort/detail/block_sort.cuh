@@ -14,10 +14,11 @@ namespace radix_detail {
 
 /// Shared memory of a block of THREADS sorting up to THREADS x ITEMS keys: the ranker's counters, and the
 /// range staged in each pass's order, keys and values side by side (both are needed for the next pass).
-template <int ITEMS, bool HAS_VALUES, class K, class V, int THREADS = radix_tuning::threads>
+template <int ITEMS, bool HAS_VALUES, class K, class V, int THREADS = radix_tuning::threads,
+          class P = radix_tuning::default_policy>
 struct block_sort_storage {
   static constexpr int tile_items = THREADS * ITEMS;
-  using ranker = tile_ranker<ITEMS, radix_tuning::cluster_counts, THREADS>; // one latency chain, as the cluster's tiles
+  using ranker = tile_ranker<ITEMS, P::cluster_counts, THREADS, P>; // one latency chain, as the cluster's tiles
   typename ranker::temp_storage rank;
   K keys[tile_items];
   V values[HAS_VALUES ? tile_items : 1];
@@ -29,8 +30,8 @@ struct block_sort_storage {
 /// kdst may be ksrc (the block's own range). Each pass: rank by the digit (multisplit, stable), stage
 /// keys and values at their ranks, take them back warp-striped.
 ///   [0x1203 0x1201 0x1202] (u16 keys, lower = pass 0) -> [0x1201 0x1202 0x1203]
-template <int ITEMS, bool HAS_VALUES, class K, class V, int THREADS>
-__device__ __forceinline__ void sort_block_range(block_sort_storage<ITEMS, HAS_VALUES, K, V, THREADS>& ts, const K* ksrc,
+template <int ITEMS, bool HAS_VALUES, class K, class V, int THREADS, class P>
+__device__ __forceinline__ void sort_block_range(block_sort_storage<ITEMS, HAS_VALUES, K, V, THREADS, P>& ts, const K* ksrc,
                                                  const V* vsrc, K* kdst, V* vdst, int count, unsigned lower,
                                                  int begin_bit, int end_bit, bool descending) {
   using ms = typename block_sort_storage<ITEMS, HAS_VALUES, K, V, THREADS>::ranker;

@@ -22,8 +22,8 @@ struct bucket_args {
 };
 
 /// Shared memory of a block sorting a bucket of up to 256 x ITEMS keys (block_sort.cuh).
-template <int ITEMS, bool HAS_VALUES, class K, class V>
-using bucket_storage = block_sort_storage<ITEMS, HAS_VALUES, K, V>;
+template <int ITEMS, bool HAS_VALUES, class K, class V, class P = radix_tuning::default_policy>
+using bucket_storage = block_sort_storage<ITEMS, HAS_VALUES, K, V, radix_tuning::threads, P>;
 
 /// Block b sorts bucket b of the MSD pass's digit (pass control->bucket_top - 1): its keys (and values)
 /// lie at [bases of b, + its count) of kb.out, where the MSD pass put them in input order; the block
@@ -31,8 +31,8 @@ using bucket_storage = block_sort_storage<ITEMS, HAS_VALUES, K, V>;
 /// caller's target (kb.out itself in the pointer form). Stable, since the MSD pass and the block sort
 /// are. The histogram chose the form only when no bucket holds more than tile_items keys.
 ///   bucket of digit 0x12 holding [0x1203 0x1201 0x1202] (u16 keys, one lower pass) -> [0x1201 0x1202 0x1203]
-template <int ITEMS, bool HAS_VALUES, class K, class V>
-__device__ __forceinline__ void bucket_sort_block(bucket_storage<ITEMS, HAS_VALUES, K, V>& ts, int b,
+template <int ITEMS, bool HAS_VALUES, class K, class V, class P>
+__device__ __forceinline__ void bucket_sort_block(bucket_storage<ITEMS, HAS_VALUES, K, V, P>& ts, int b,
                                                   const pass_buffers<K>& kb, const pass_buffers<V>& vb,
                                                   const bucket_args& a, const sort_control* control,
                                                   const std::uint64_t* hist, const std::uint64_t* bases) {
@@ -50,11 +50,11 @@ __device__ __forceinline__ void bucket_sort_block(bucket_storage<ITEMS, HAS_VALU
 /// finish_copy_kernel, with at least radix blocks: when the histogram chose the form, block b < radix
 /// sorts bucket b (bucket_sort_block); otherwise the finishing copy, grid-stride (finish_copy). One
 /// launch for both, so that neither way pays a launch that finds nothing to do.
-template <int ITEMS, bool HAS_VALUES, class K, class V>
+template <int ITEMS, bool HAS_VALUES, class K, class V, class P = radix_tuning::default_policy>
 __global__ void __launch_bounds__(radix_tuning::threads)
     bucket_finish_kernel(pass_buffers<K> kb, pass_buffers<V> vb, bucket_args a, const sort_control* control,
                          const std::uint64_t* hist, const std::uint64_t* bases, std::int64_t n) {
-  __shared__ bucket_storage<ITEMS, HAS_VALUES, K, V> ts;
+  __shared__ bucket_storage<ITEMS, HAS_VALUES, K, V, P> ts;
   lookback::wait_for_previous_grid(); // launched as the last pass's programmatic dependent (radix_tuning::pdl)
   if (control->bucket_top != 0) { // the same for every block
     if (blockIdx.x < static_cast<unsigned>(radix_tuning::radix))

@@ -45,18 +45,18 @@ struct cluster_beside {
 /// exchanged and the local phase's after its barrier share their bytes (`shared`), static up to 48 KB or
 /// dynamic for the wide blocks (radix_tuning::cluster_wide: 512 threads, whose counters alone are 32 KB);
 /// `beside` (cluster_beside) is static beside it.
-template <int ITEMS, bool HAS_VALUES, class K, class V, int THREADS>
+template <int ITEMS, bool HAS_VALUES, class K, class V, int THREADS, class P = radix_tuning::default_policy>
 struct cluster_layout {
   static constexpr int radix = radix_tuning::radix;
-  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, radix_digit<K>, radix_tuning::cluster_counts, false, THREADS>;
+  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, radix_digit<K>, P::cluster_counts, false, THREADS, P>;
   using scan_t = block_scan<std::uint32_t, THREADS, block_scan_algorithm::coarsened, 1,
-                            static_cast<warp_scan_shape>(radix_tuning::scan_warps)>;
+                            static_cast<warp_scan_shape>(P::scan_warps)>;
   static constexpr int local_items = radix_tuning::cluster_local_items(ITEMS);
-  using local_storage = block_sort_storage<local_items, HAS_VALUES, K, V, THREADS>;
+  using local_storage = block_sort_storage<local_items, HAS_VALUES, K, V, THREADS, P>;
   static constexpr bool dynamic = THREADS > radix_tuning::threads;
   // the local form: tiles of up to cluster_local_max_items a thread, where its storage fits
   static constexpr bool local_form =
-      radix_tuning::cluster_local && ITEMS <= radix_tuning::cluster_local_max_items &&
+      P::cluster_local && ITEMS <= P::cluster_local_max_items &&
       (dynamic || sizeof(local_storage) + sizeof(cluster_beside<scan_t, true>) <=
                       static_cast<std::size_t>(radix_tuning::static_shared_max));
   using beside = cluster_beside<scan_t, local_form>;
@@ -87,15 +87,15 @@ struct cluster_layout {
 /// more exchanges or barriers. Otherwise a cluster barrier, and the LSD passes (without the top one when
 /// its digit is constant and the result may land in out: its scatter would keep the order).
 /// THREADS: 256, or 512 for the wide blocks (threads d < 256 own digit d; the others rank and scatter).
-template <int ITEMS, bool HAS_VALUES, class K, class V, int THREADS>
+template <int ITEMS, bool HAS_VALUES, class K, class V, int THREADS, class P = radix_tuning::default_policy>
 struct cluster_agent {
-  using layout = cluster_layout<ITEMS, HAS_VALUES, K, V, THREADS>;
+  using layout = cluster_layout<ITEMS, HAS_VALUES, K, V, THREADS, P>;
   using storage = typename layout::storage;
   using ms = typename storage::ranker;
   using scan_t = typename layout::scan_t;
   using local_storage = typename layout::local_storage;
   static constexpr int radix = radix_tuning::radix;
-  static constexpr block::tile_fill fill = radix_tuning::cluster_padded ? block::tile_fill::padded : block::tile_fill::checked;
+  static constexpr block::tile_fill fill = P::cluster_padded ? block::tile_fill::padded : block::tile_fill::checked;
   static constexpr int local_items = layout::local_items;
   static constexpr bool local_form = layout::local_form;
   static_assert(storage::tile_items < 65536, "carry: a tile's digit count fits 16 bits");

@@ -40,28 +40,28 @@ struct digit_recompute<D, std::void_t<decltype(D::recompute)>> : std::bool_const
 
 /// The engine's multisplit as every radix kernel ranks a tile of THREADS x ITEMS with it (256 threads
 /// but for the onesweep blocks: tile_shape's threads, radix_tuning::onesweep_threads).
-template <int ITEMS, int COUNTS = radix_tuning::counts, int THREADS = radix_tuning::threads>
-using tile_ranker = block::multisplit<THREADS, ITEMS, radix_tuning::digit_bits,
-                                      static_cast<block::peer_method>(radix_tuning::peers),
+template <int ITEMS, int COUNTS = radix_tuning::default_policy::counts, int THREADS = radix_tuning::threads,
+          class P = radix_tuning::default_policy>
+using tile_ranker = block::multisplit<THREADS, ITEMS, radix_tuning::digit_bits, static_cast<block::peer_method>(P::peers),
                                       static_cast<block::count_method>(COUNTS),
-                                      static_cast<warp_scan_shape>(radix_tuning::scan_warps)>;
+                                      static_cast<warp_scan_shape>(P::scan_warps)>;
 
 /// The onesweep tile shape for key K and value V (V = null_value: keys only): the block's threads
 /// (radix_tuning::onesweep_threads: 256 or 384) x the items of the wider of the two.
-template <class K, class V>
+template <class K, class V, class P = radix_tuning::default_policy>
 struct tile_shape {
   static constexpr bool has_values = !std::is_same_v<V, null_value>;
   static constexpr int widest = has_values && sizeof(V) > sizeof(K) ? static_cast<int>(sizeof(V)) : static_cast<int>(sizeof(K));
-  static constexpr int threads = radix_tuning::onesweep_threads<has_values, widest>;
-  static constexpr int items = radix_tuning::items<widest, has_values>();
+  static constexpr int threads = radix_tuning::onesweep_threads<P, has_values, widest>;
+  static constexpr int items = radix_tuning::items<P, widest, has_values>();
   static constexpr int tile_items = threads * items;
   static_assert(threads >= radix_tuning::radix, "carry: a thread for every digit");
 };
 
 /// The cluster path's largest tile shape for key K and value V (radix_tuning::cluster_items_max).
-template <class K, class V>
+template <class K, class V, class P = radix_tuning::default_policy>
 struct cluster_shape {
-  static constexpr int items = radix_tuning::cluster_items_max<tile_shape<K, V>::widest>();
+  static constexpr int items = radix_tuning::cluster_items_max<P, tile_shape<K, V, P>::widest>();
   static constexpr int tile_items = radix_tuning::threads * items;
 };
 
@@ -73,20 +73,20 @@ constexpr bool stages_digits = HAS_VALUES || !digit_recompute<Digit>::value;
 /// Whether a onesweep tile stages its keys in the ranking rounds (staged_tile_storage's PLACED): keys
 /// only, digits recomputed from the keys, the large tile shape (LARGE), keys of KEY_BYTES, as
 /// radix_tuning::placed_stage.
-template <bool HAS_VALUES, class Digit, bool LARGE, int KEY_BYTES>
-constexpr bool places_keys = radix_tuning::placed_stage<HAS_VALUES, LARGE, KEY_BYTES> && digit_recompute<Digit>::value;
+template <bool HAS_VALUES, class Digit, bool LARGE, int KEY_BYTES, class P = radix_tuning::default_policy>
+constexpr bool places_keys = radix_tuning::placed_stage<P, HAS_VALUES, LARGE, KEY_BYTES> && digit_recompute<Digit>::value;
 
 /// Whether a onesweep kernel ranks its whole tiles in a form of their own (whole_form) and its last tile
 /// padded (padded_form), by radix_tuning::whole_tiles / padded_partial_tiles, for pairs only when their
 /// digit is recomputed from the key (the sort's): bin_by_key's pass with values, whose digits are held
 /// and staged, lost with both (a33189a's bench: 256 bins 2^28 2907 us against
 /// 2544, ptxas 144 bytes spilled), so it keeps the checked form.
-template <bool HAS_VALUES, class K, class V, class Digit>
+template <bool HAS_VALUES, class K, class V, class Digit, class P = radix_tuning::default_policy>
 constexpr bool whole_form =
-    radix_tuning::whole_tiles<HAS_VALUES, sizeof(K), sizeof(V)> && (!HAS_VALUES || digit_recompute<Digit>::value);
-template <bool HAS_VALUES, class K, class V, class Digit>
+    radix_tuning::whole_tiles<P, HAS_VALUES, sizeof(K), sizeof(V)> && (!HAS_VALUES || digit_recompute<Digit>::value);
+template <bool HAS_VALUES, class K, class V, class Digit, class P = radix_tuning::default_policy>
 constexpr bool padded_form =
-    radix_tuning::padded_partial_tiles<HAS_VALUES, sizeof(K), sizeof(V)> && (!HAS_VALUES || digit_recompute<Digit>::value);
+    radix_tuning::padded_partial_tiles<P, HAS_VALUES, sizeof(K), sizeof(V)> && (!HAS_VALUES || digit_recompute<Digit>::value);
 
 /// Shared memory of a ranked, staged tile of THREADS x ITEMS items, for a kernel whose digit is Digit: the
 /// multisplit's counters and the tile staged in sorted order (keys, then values in the same bytes) share
@@ -95,13 +95,13 @@ constexpr bool padded_form =
 /// position into a global one. Sharing lets larger tiles fit 48 KB of static shared memory
 /// (radix_tuning::items). PLACED: the stage has bytes of its own, so that keys are staged in their
 /// ranking rounds (multisplit::rank_early_place_by; keys only) and no thread holds ITEMS positions.
-template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int COUNTS = radix_tuning::counts,
-          bool PLACED = false, int THREADS = radix_tuning::threads>
+template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int COUNTS = radix_tuning::default_policy::counts,
+          bool PLACED = false, int THREADS = radix_tuning::threads, class P = radix_tuning::default_policy>
 struct staged_tile_storage {
   static constexpr int tile_items = THREADS * ITEMS;
   static constexpr bool stage_digits = stages_digits<HAS_VALUES, Digit>;
   static_assert(!PLACED || !stage_digits, "carry: a placed stage holds keys whose digits are recomputed");
-  using ranker = tile_ranker<ITEMS, COUNTS, THREADS>; // COUNTS: its block::count_method
+  using ranker = tile_ranker<ITEMS, COUNTS, THREADS, P>; // COUNTS: its block::count_method; P: peers, warp scans
   union stage_type { // values overwrite the written-out keys
     K keys[tile_items];
     V values[HAS_VALUES ? tile_items : 1];
@@ -159,11 +159,11 @@ __device__ void load_keys(const K* src, int valid, const Digit& digit, K (&k)[IT
 /// call's one barrier before the stage is read covers them. Ends with a barrier. FULL: the tile is whole
 /// (valid == tile items), nothing is checked.
 template <int ITEMS, bool HAS_VALUES, bool FULL = false, bool RANKED = false, class K, class V, class Digit,
-          class DigitAt, int COUNTS, bool PLACED, int THREADS>
-__device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, COUNTS, PLACED, THREADS>& ts,
+          class DigitAt, int COUNTS, bool PLACED, int THREADS, class P>
+__device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, COUNTS, PLACED, THREADS, P>& ts,
                              const Digit& digit, const K (&k)[ITEMS], DigitAt digit_at, const int (&pos)[ITEMS],
                              int valid, K* kdst, const V* vsrc, V* vdst) {
-  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, COUNTS, PLACED, THREADS>;
+  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, COUNTS, PLACED, THREADS, P>;
   using ranker = typename storage::ranker;
   constexpr int threads = THREADS;
   constexpr bool stage_digits = storage::stage_digits;

@@ -31,9 +31,9 @@ template <class K>
 constexpr int histogram_vector_keys() {
   return 16 / static_cast<int>(sizeof(K));
 }
-template <class K>
+template <class K, class P = radix_tuning::default_policy>
 constexpr int histogram_thread_keys() {
-  return histogram_vector_keys<K>() * radix_tuning::histogram_vectors;
+  return histogram_vector_keys<K>() * P::histogram_vectors;
 }
 
 /// One warp's segment: 32 x V x R keys from `s`, round r's lane l holding keys
@@ -121,8 +121,8 @@ __device__ __forceinline__ void histogram_segment(const K* keys, std::int64_t s,
 /// Each warp reads segments of keys grid-stride (histogram_segment: 16-byte vectors, neighbours checked
 /// in registers; whole segments with no check against n); digits are counted in shared memory, one
 /// atomic a key and pass.
-template <int THREADS, class K>
-__global__ void __launch_bounds__(THREADS, radix_tuning::histogram_blocks_per_sm)
+template <int THREADS, class K, class P = radix_tuning::default_policy>
+__global__ void __launch_bounds__(THREADS, P::histogram_blocks_per_sm)
     radix_histogram_kernel(const K* keys, histogram_args a, std::uint64_t* hist, sort_control* control,
                            std::uint64_t* bases) {
   constexpr int max_passes = static_cast<int>(sizeof(K)); // 8-bit digits
@@ -133,7 +133,7 @@ __global__ void __launch_bounds__(THREADS, radix_tuning::histogram_blocks_per_sm
   __shared__ typename scan_t::temp_storage scan_ts;
   __shared__ bool last;
   const unsigned full = 0xffffffffu;
-  if constexpr (radix_tuning::pdl_early) lookback::allow_dependents(); // the first pass may launch (it waits)
+  if constexpr (radix_tuning::pdl_early<P>) lookback::allow_dependents(); // the first pass may launch (it waits)
   for (int i = threadIdx.x; i < max_passes * radix; i += THREADS) (&counters[0][0])[i] = 0;
   __syncthreads();
   // ---- count, and look for a pair out of order ----
@@ -144,14 +144,14 @@ __global__ void __launch_bounds__(THREADS, radix_tuning::histogram_blocks_per_sm
     if (p < a.passes) ex[p] = digit_extract(pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending));
   const std::int64_t warps = std::int64_t{gridDim.x} * (THREADS / detail::warp_threads);
   const std::int64_t warp = std::int64_t{blockIdx.x} * (THREADS / detail::warp_threads) + threadIdx.x / detail::warp_threads;
-  constexpr int seg = detail::warp_threads * histogram_thread_keys<K>();
+  constexpr int seg = detail::warp_threads * histogram_thread_keys<K, P>();
   const bool aligned = reinterpret_cast<std::uintptr_t>(keys) % 16 == 0;
   for (std::int64_t s = warp * seg; s < a.n; s += warps * seg) {
     const bool check = a.adaptive && !__any_sync(full, unsorted);
     if (aligned && s + seg <= a.n)
-      histogram_segment<true, radix_tuning::histogram_vectors>(keys, s, true, a, ex, counters, check, unsorted);
+      histogram_segment<true, P::histogram_vectors>(keys, s, true, a, ex, counters, check, unsorted);
     else
-      histogram_segment<false, radix_tuning::histogram_vectors>(keys, s, aligned, a, ex, counters, check, unsorted);
+      histogram_segment<false, P::histogram_vectors>(keys, s, aligned, a, ex, counters, check, unsorted);
   }
   // ---- merge into the call's counts ----
   __syncthreads();

@@ -52,9 +52,9 @@ struct onesweep_args {
 /// block::tile_fill::padded (padded_form: radix_tuning::padded_partial_tiles): every dead item ranks as the last digit,
 /// after every live item, at a staged position >= valid, never written; the published count leaves the
 /// dead items out. Both rank without a check or a ballot a round.
-template <bool FULL, int ITEMS, bool HAS_VALUES, class K, class V, class Digit, bool PLACED, int THREADS>
+template <bool FULL, int ITEMS, bool HAS_VALUES, class K, class V, class Digit, bool PLACED, int THREADS, class P>
 __device__ __forceinline__ void onesweep_tile(
-    staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts, PLACED, THREADS>& ts,
+    staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, P::counts, PLACED, THREADS, P>& ts,
     std::int64_t t, const K* ksrc, K* kdst, const V* vsrc_all, V* vdst, const onesweep_args& a, const Digit& digit,
     std::uint64_t* bases) {
   using ms = typename std::remove_reference_t<decltype(ts)>::ranker;
@@ -67,7 +67,7 @@ __device__ __forceinline__ void onesweep_tile(
   int pos[ITEMS];
   const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); }; // recomputed: no registers held
   constexpr block::tile_fill fill = FULL ? block::tile_fill::whole
-                                    : padded_form<HAS_VALUES, K, V, Digit> ? block::tile_fill::padded
+                                    : padded_form<HAS_VALUES, K, V, Digit, P> ? block::tile_fill::padded
                                                                            : block::tile_fill::checked;
   load_keys<ITEMS, FULL>(ksrc + base, valid, key);
   const lookback::chain_view<lookback::packed_counts> view{
@@ -86,7 +86,7 @@ __device__ __forceinline__ void onesweep_tile(
   int start = 0;           // where digit dd starts in the ranked tile
   // ---- rank (the multisplit); thread dd publishes the tile's count of digit dd in chain dd: with early
   // counts as soon as they are known, before the ranking rounds (radix_tuning::early_counts) ----
-  if constexpr (radix_tuning::early_counts) {
+  if constexpr (P::early_counts) {
     const auto on_counts = [&](int s, int c) {
       view.publish(t, dd, t == 0 ? lookback::state_prefix : lookback::state_aggregate, static_cast<std::uint32_t>(c));
       // start and count wait in thread dd's own adjust slot across the rounds (ptxas showed the same
@@ -114,7 +114,7 @@ __device__ __forceinline__ void onesweep_tile(
   if (owns_digit) {
     std::uint32_t before = 0; // digit dd's keys in the portion's tiles before this one
     if (t != 0) {
-      before = lookback::look_back_chain<0, radix_tuning::lookback_window<HAS_VALUES>>(view, t, dd, std::uint32_t{0}, sum{});
+      before = lookback::look_back_chain<0, radix_tuning::lookback_window<P, HAS_VALUES>>(view, t, dd, std::uint32_t{0}, sum{});
       view.publish(t, dd, lookback::state_prefix, before + count);
     }
     std::uint64_t* portion_base = bases + a.pass * 2 * radix;
@@ -129,17 +129,18 @@ __device__ __forceinline__ void onesweep_tile(
 
 /// The shared memory of a onesweep tile of THREADS x ITEMS (the large tile shape places keys: places_keys).
 /// THREADS: tile_shape's, or the wide tile's (radix_tuning::wide_threads).
-template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int THREADS = tile_shape<K, V>::threads>
-using onesweep_storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, radix_tuning::counts,
-                                             places_keys<HAS_VALUES, Digit, ITEMS == tile_shape<K, V>::items, sizeof(K)>,
-                                             THREADS>;
+template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int THREADS = tile_shape<K, V>::threads,
+          class P = radix_tuning::default_policy>
+using onesweep_storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, P::counts,
+                                             places_keys<HAS_VALUES, Digit, ITEMS == tile_shape<K, V, P>::items, sizeof(K), P>,
+                                             THREADS, P>;
 
 /// Blocks an SM a onesweep kernel of THREADS threads must allow: tile_shape's blocks radix_tuning::
 /// onesweep_min_blocks, the wide tile's radix_tuning::wide_min_blocks.
-template <bool HAS_VALUES, class K, class V, int THREADS>
-constexpr int pass_min_blocks = THREADS == tile_shape<K, V>::threads
-                                    ? radix_tuning::onesweep_min_blocks<HAS_VALUES, sizeof(K), sizeof(V)>
-                                    : radix_tuning::wide_min_blocks;
+template <bool HAS_VALUES, class K, class V, int THREADS, class P = radix_tuning::default_policy>
+constexpr int pass_min_blocks = THREADS == tile_shape<K, V, P>::threads
+                                    ? radix_tuning::onesweep_min_blocks<P, HAS_VALUES, sizeof(K), sizeof(V)>
+                                    : P::min_blocks_wide;
 
 } // namespace radix_detail
 } // namespace carry

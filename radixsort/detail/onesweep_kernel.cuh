@@ -23,11 +23,11 @@ namespace radix_detail {
 /// kb.out (the route of a call whose one pass runs), and it takes the last pass's state set, unused
 /// otherwise. When the histogram did not choose it, the launch is the last pass as usual.
 template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int THREADS = tile_shape<K, V>::threads,
-          bool MSD = false>
-__global__ void __launch_bounds__(THREADS, (pass_min_blocks<HAS_VALUES, K, V, THREADS>))
+          bool MSD = false, class P = radix_tuning::default_policy>
+__global__ void __launch_bounds__(THREADS, (pass_min_blocks<HAS_VALUES, K, V, THREADS, P>))
     onesweep_kernel(pass_buffers<K> kb, pass_buffers<V> vb, onesweep_args a, Digit digit, const sort_control* control,
                     std::uint64_t* bases) {
-  using storage = onesweep_storage<ITEMS, HAS_VALUES, K, V, Digit, THREADS>;
+  using storage = onesweep_storage<ITEMS, HAS_VALUES, K, V, Digit, THREADS, P>;
   // the tile's storage: static, or dynamic when it passes 48 KB (dynamic_tile_storage; the launch asks for it)
   constexpr bool dynamic = dynamic_tile_storage<storage>;
   __shared__ std::conditional_t<dynamic, char, storage> static_ts;
@@ -39,7 +39,7 @@ __global__ void __launch_bounds__(THREADS, (pass_min_blocks<HAS_VALUES, K, V, TH
   __shared__ std::uint32_t ticket;
   // ---- launched as the previous kernel's programmatic dependent (radix_tuning::pdl): wait for the
   // previous one to finish (at once otherwise); pdl_early: let the next kernel launch now ----
-  if constexpr (radix_tuning::pdl_early) lookback::allow_dependents();
+  if constexpr (radix_tuning::pdl_early<P>) lookback::allow_dependents();
   lookback::wait_for_previous_grid();
   const unsigned skip = control->skip_mask; // written by the histogram, launches ago
   int k, j; // the passes that run, and those before this one
@@ -65,7 +65,7 @@ __global__ void __launch_bounds__(THREADS, (pass_min_blocks<HAS_VALUES, K, V, TH
   }
   auto* counter = static_cast<std::uint32_t*>(a.state);
   const auto run = [&](std::int64_t t) {
-    if (whole_form<HAS_VALUES, K, V, Digit> && a.tiles.valid_items(a.first_tile + t) == storage::tile_items)
+    if (whole_form<HAS_VALUES, K, V, Digit, P> && a.tiles.valid_items(a.first_tile + t) == storage::tile_items)
       onesweep_tile<true, ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, digit, bases);
     else
       onesweep_tile<false, ITEMS, HAS_VALUES>(ts, t, ksrc, kdst, vsrc, vdst, a, digit, bases);
@@ -81,7 +81,7 @@ __global__ void __launch_bounds__(THREADS, (pass_min_blocks<HAS_VALUES, K, V, TH
     // ---- one ticket, one tile ----
     run(lookback::block_ticket(ticket, counter)); // tile within the portion
   }
-  if constexpr (radix_tuning::pdl && !radix_tuning::pdl_early) lookback::allow_dependents(); // the block's tiles are done
+  if constexpr (radix_tuning::pdl<P> && !radix_tuning::pdl_early<P>) lookback::allow_dependents(); // the block's tiles are done
 }
 
 } // namespace radix_detail

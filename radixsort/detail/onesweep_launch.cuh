@@ -23,16 +23,17 @@ namespace radix_detail {
 /// the wide tile's radix_tuning::wide_threads).
 /// MSD: the last pass's launch (p = passes - 1) as the bucket form's MSD pass where the histogram chose
 /// it (onesweep_kernel's MSD), `bits` giving the call's bit range and direction.
-template <bool HAS_VALUES, int ITEMS = 0, int THREADS = 0, bool MSD = false, class K, class V, class Digit>
+template <bool HAS_VALUES, int ITEMS = 0, int THREADS = 0, bool MSD = false, class P = radix_tuning::default_policy,
+          class K, class V, class Digit>
 cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout, int p, int passes, const Digit& digit,
                                  const pass_buffers<K>& kb, const pass_buffers<V>& vb, const sort_control* control,
                                  std::uint64_t* bases, int sms, cudaStream_t stream, bool pdl = false,
                                  const onesweep_args& bits = {}) {
-  constexpr int items = ITEMS > 0 ? ITEMS : tile_shape<K, V>::items;
-  constexpr int threads = THREADS > 0 ? THREADS : tile_shape<K, V>::threads;
-  auto* kernel = onesweep_kernel<items, HAS_VALUES, K, V, Digit, threads, MSD>;
+  constexpr int items = ITEMS > 0 ? ITEMS : tile_shape<K, V, P>::items;
+  constexpr int threads = THREADS > 0 ? THREADS : tile_shape<K, V, P>::threads;
+  auto* kernel = onesweep_kernel<items, HAS_VALUES, K, V, Digit, threads, MSD, P>;
   // ---- a tile storage past 48 KB is dynamic shared memory: the kernel's limit, once per device ----
-  using storage = onesweep_storage<items, HAS_VALUES, K, V, Digit, threads>;
+  using storage = onesweep_storage<items, HAS_VALUES, K, V, Digit, threads, P>;
   constexpr std::size_t smem = dynamic_tile_storage<storage> ? sizeof(storage) : 0;
   if constexpr (smem > 0) {
     if (const cudaError_t e = detail::set_once<detail::smem_tag<storage>>(
@@ -56,7 +57,7 @@ cudaError_t launch_onesweep_pass(void* d_temp_storage, const sort_layout& layout
     a.alternate = layout.alternate, a.set_bytes = layout.state_set_bytes;
     const dim3 grid(static_cast<unsigned>(
         onesweep_grid(a.portion_tiles, radix_tuning::persistent_onesweep<HAS_VALUES>, sms,
-                      pass_min_blocks<HAS_VALUES, K, V, threads>))),
+                      pass_min_blocks<HAS_VALUES, K, V, threads, P>))),
         block(threads);
     cudaError_t e;
     if (layout.clear_once || layout.alternate) {

@@ -168,11 +168,11 @@ struct three_kernel_plan {
 };
 
 ///   n 2^28, tiles of 4096, 256 bins -> 65536 tiles, 1024 blocks of 64 tiles, 1 pass
-CARRY_HD inline three_kernel_plan plan_three_kernel(std::int64_t n, int tile_items, std::int64_t num_bins) {
+CARRY_HD inline three_kernel_plan plan_three_kernel(std::int64_t n, int tile_items, std::int64_t num_bins,
+                                                    std::int64_t grid_max = radix_tuning::default_policy::three_grid_max) {
   three_kernel_plan p;
   p.tiles = detail::plan_tiles(n, tile_items);
   const std::int64_t t = p.tiles.num_tiles;
-  constexpr std::int64_t grid_max = radix_tuning::default_policy::three_grid_max;
   p.grid = t < grid_max ? t : grid_max;
   p.tiles_per_block = p.grid > 0 ? (t + p.grid - 1) / p.grid : 0;
   if (p.tiles_per_block > 0) p.grid = (t + p.tiles_per_block - 1) / p.tiles_per_block; // no empty block

@@ -21,12 +21,10 @@ namespace carry {
 namespace radix_detail {
 
 /// The three-kernel pass's tile for keys K and values V: 256 threads (one a digit) x the items of the wider.
-template <class K, class V>
+template <class K, class V, class P = radix_tuning::default_policy>
 struct three_kernel_shape {
   static constexpr int threads = radix_tuning::threads;
-  static constexpr int items = (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 4
-                                   ? radix_tuning::default_policy::three_items4
-                                   : radix_tuning::default_policy::three_items8;
+  static constexpr int items = (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 4 ? P::three_items4 : P::three_items8;
   static constexpr int tile_items = threads * items;
 };
 
@@ -63,12 +61,13 @@ __global__ void __launch_bounds__(THREADS)
 /// Downsweep: block b ranks its tiles in order with the engine's multisplit and scatters keys (then
 /// values) through shared memory (the radix sort's staged-tile scatter): the items of one digit leave as
 /// one run at the digit's running global offset (`scanned[d * grid + b]` to start with).
-template <int THREADS, int ITEMS, bool HAS_VALUES, class K, class V, class Digit>
-__global__ void __launch_bounds__(THREADS, radix_tuning::default_policy::three_min_blocks)
+template <int THREADS, int ITEMS, bool HAS_VALUES, class K, class V, class Digit,
+          class P = radix_tuning::default_policy>
+__global__ void __launch_bounds__(THREADS, P::three_min_blocks)
     downsweep_kernel(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                      three_kernel_plan plan,
                          Digit digit, const std::uint64_t* scanned) {
-  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit>;
+  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, P::counts, false, radix_tuning::threads, P>;
   using ms = typename storage::ranker;
   static_assert(THREADS == ms::radix, "carry: one thread per digit");
   __shared__ storage ts;
@@ -103,11 +102,11 @@ __global__ void __launch_bounds__(THREADS, radix_tuning::default_policy::three_m
 /// (`scan_temp`, `scan_bytes`: its temp storage), downsweep. V = null_value (pointers null): keys only.
 ///
 ///   digit = bits [0, 8): keys [0x103 0x201 0x102] -> [0x201 0x102 0x103] (stable by the low byte)
-template <bool HAS_VALUES, class K, class V, class Digit>
+template <bool HAS_VALUES, class P = radix_tuning::default_policy, class K, class V, class Digit>
 cudaError_t three_kernel_pass(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
                               const three_kernel_plan& plan, const Digit& digit, std::uint64_t* counts,
                               void* scan_temp, std::size_t scan_bytes, cudaStream_t stream) {
-  using shape = three_kernel_shape<K, V>; // the plan was made with its tile_items
+  using shape = three_kernel_shape<K, V, P>; // the plan was made with its tile_items
   const unsigned grid = static_cast<unsigned>(plan.grid);
   // ---- upsweep: each block's digit counts ----
   upsweep_kernel<shape::threads, shape::tile_items, K, Digit>
@@ -119,7 +118,7 @@ cudaError_t three_kernel_pass(const K* keys_in, K* keys_out, const V* values_in,
       e != cudaSuccess)
     return e;
   // ---- downsweep: rank, scatter ----
-  downsweep_kernel<shape::threads, shape::items, HAS_VALUES, K, V, Digit>
+  downsweep_kernel<shape::threads, shape::items, HAS_VALUES, K, V, Digit, P>
       <<<grid, shape::threads, 0, stream>>>(keys_in, keys_out, values_in, values_out, plan, digit, counts);
   return detail::after_launch(stream);
 }

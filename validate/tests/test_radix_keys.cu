@@ -29,8 +29,8 @@ static_assert(rd::dynamic_tile_storage<large_storage<double>> == (8 <= carry::ra
 static_assert(!rd::dynamic_tile_storage<large_storage<std::uint32_t>>);
 static_assert(rd::dynamic_tile_storage<rd::onesweep_storage<rd::tile_shape<std::uint32_t, rd::null_value>::items, false,
                                                             std::uint32_t, rd::null_value, rd::radix_digit<std::uint32_t>,
-                                                            carry::radix_tuning::wide_threads<false, 4>>>);
-static_assert(!rd::dynamic_tile_storage<rd::onesweep_storage<carry::radix_tuning::mid_items<8>(), false, std::uint64_t,
+                                                            carry::radix_tuning::wide_threads<carry::radix_tuning::default_policy, false, 4>>>);
+static_assert(!rd::dynamic_tile_storage<rd::onesweep_storage<carry::radix_tuning::mid_items<carry::radix_tuning::default_policy, 8>(), false, std::uint64_t,
                                                              rd::null_value, rd::radix_digit<std::uint64_t>>>);
 
 /// Every structure at edge sizes: the cluster path's limit (16 of its largest tiles), the onesweep's
@@ -213,7 +213,7 @@ TEST_CASE("sort_keys: partial bit ranges", "[radix]") {
 
 TEST_CASE("sort_keys: mid sizes by buckets where the top digit allows it, by the passes where it does not", "[radix]") {
   namespace rt = carry::radix_tuning;
-  STATIC_REQUIRE(rt::bucket_max_n == (std::int64_t{1} << 18)); // the sizes below lie inside it
+  STATIC_REQUIRE(rt::bucket_max_n<carry::radix_tuning::default_policy> == (std::int64_t{1} << 18)); // the sizes below lie inside it
   // which way the histogram must send each input (sort_control::bucket_top: the MSD pass + 1, 0 = the
   // passes): uniform keys make buckets of n / 256 (MSD pass 3); keys below 2^24 have a constant top digit
   // (skipped), so pass 2 splits them; bits 4..20 run two passes (MSD pass 1); the AND of three random

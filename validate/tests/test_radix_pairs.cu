@@ -45,12 +45,12 @@ struct held_digit {
 };
 static_assert(!rd::digit_recompute<held_digit>::value);
 static_assert(rd::whole_form<true, std::uint32_t, std::uint32_t, rd::radix_digit<std::uint32_t>> ==
-              rt::whole_tiles<true, 4, 4>);
+              rt::whole_tiles<carry::radix_tuning::default_policy, true, 4, 4>);
 static_assert(rd::padded_form<true, std::uint32_t, std::uint32_t, rd::radix_digit<std::uint32_t>> ==
-              rt::padded_partial_tiles<true, 4, 4>);
+              rt::padded_partial_tiles<carry::radix_tuning::default_policy, true, 4, 4>);
 static_assert(!rd::whole_form<true, std::uint32_t, std::uint32_t, held_digit>);
 static_assert(!rd::padded_form<true, std::uint32_t, std::uint32_t, held_digit>);
-static_assert(rd::whole_form<false, std::uint32_t, rd::null_value, held_digit> == rt::whole_tiles<false, 4>);
+static_assert(rd::whole_form<false, std::uint32_t, rd::null_value, held_digit> == rt::whole_tiles<carry::radix_tuning::default_policy, false, 4>);
 static_assert(!rd::whole_form<true, std::uint64_t, std::uint64_t, rd::radix_digit<std::uint64_t>> ||
               8 <= rt::default_policy::whole_pair_bytes);
 } // namespace form_checks
@@ -77,7 +77,7 @@ TEST_CASE("sort_pairs: u64, f32 and i16 keys; equal and two-valued keys keep val
 
 TEST_CASE("sort_pairs: mid sizes by buckets (u32 keys with 2- and 4-byte values), and by the passes", "[radix]") {
   namespace rt = carry::radix_tuning;
-  STATIC_REQUIRE(rt::bucket_max_n >= 100003);
+  STATIC_REQUIRE(rt::bucket_max_n<carry::radix_tuning::default_policy> >= 100003);
   for (std::int64_t n : capped_sizes({70001, 100003})) {
     for (key_dist d : {key_dist::uniform, key_dist::low_entropy}) {
       const auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), d, static_cast<std::uint64_t>(n));

@@ -40,16 +40,16 @@ std::vector<std::int64_t> onesweep_edge_sizes() {
   namespace rd = carry::radix_detail;
   namespace rt = carry::radix_tuning;
   using shape = rd::tile_shape<K, V>;
-  const int mid = rt::mid_items<shape::widest>();
+  const int mid = rt::mid_items<carry::radix_tuning::default_policy, shape::widest>();
   const std::int64_t mtile = std::int64_t{shape::threads} * (mid > 0 ? mid : shape::items);
-  const std::int64_t big = (mid > 0 ? rt::mid_items_max_n / shape::tile_items + 1 : 3) * shape::tile_items;
+  const std::int64_t big = (mid > 0 ? rt::mid_items_max_n<carry::radix_tuning::default_policy> / shape::tile_items + 1 : 3) * shape::tile_items;
   std::vector<std::int64_t> sizes{mtile - 1, mtile, mtile + 1, 3 * mtile + 5, big - 1, big, big + 1};
   // the wide tile's whole and partial last tiles just past its threshold (the shipped one, 2^25 keys)
-  constexpr int wide = rt::wide_threads<!std::is_same_v<V, rd::null_value>, static_cast<int>(sizeof(K))>;
+  constexpr int wide = rt::wide_threads<carry::radix_tuning::default_policy, !std::is_same_v<V, rd::null_value>, static_cast<int>(sizeof(K))>;
   if constexpr (wide > 0 && wide != shape::threads) {
     const std::int64_t wtile = std::int64_t{wide} * shape::items;
-    const std::int64_t wbig = (rt::wide_min_n + wtile - 1) / wtile * wtile;
-    for (std::int64_t n : {wbig - 1, wbig, wbig + 1, rt::wide_min_n - 1}) sizes.push_back(n);
+    const std::int64_t wbig = (rt::wide_min_n<carry::radix_tuning::default_policy> + wtile - 1) / wtile * wtile;
+    for (std::int64_t n : {wbig - 1, wbig, wbig + 1, rt::wide_min_n<carry::radix_tuning::default_policy> - 1}) sizes.push_back(n);
   }
   return sizes;
 }
@@ -141,7 +141,7 @@ void check_sort(const std::vector<K>& keys, const std::vector<V>& values, int be
 /// Whether the bucket form can take n keys in this build: it runs on the mid tiles (a sanitizer build that
 /// lowers their limit, CARRY_TEST_MID_MAX_LOG2, sends such sizes to the passes).
 inline bool bucket_tiles(std::int64_t n) {
-  return n <= carry::radix_tuning::bucket_max_n && n <= carry::radix_tuning::mid_items_max_n;
+  return n <= carry::radix_tuning::bucket_max_n<carry::radix_tuning::default_policy> && n <= carry::radix_tuning::mid_items_max_n<carry::radix_tuning::default_policy>;
 }
 
 /// The control words a onesweep call of n keys (K, V: null_value for keys only; the pointer form) left
@@ -154,9 +154,9 @@ carry::radix_detail::sort_control mid_control_after(const unsigned char* temp, s
   namespace rt = carry::radix_tuning;
   using shape = rd::tile_shape<K, V>;
   constexpr bool has_values = !std::is_same_v<V, rd::null_value>;
-  const int items = rd::onesweep_items(n, shape::items, rt::mid_items<shape::widest>(), rt::mid_items_max_n);
+  const int items = rd::onesweep_items(n, shape::items, rt::mid_items<carry::radix_tuning::default_policy, shape::widest>(), rt::mid_items_max_n<carry::radix_tuning::default_policy>);
   const int threads = rd::onesweep_threads_for(n, items, shape::items, shape::threads,
-                                               rt::wide_threads<has_values, sizeof(K)>, rt::wide_min_n);
+                                               rt::wide_threads<carry::radix_tuning::default_policy, has_values, sizeof(K)>, rt::wide_min_n<carry::radix_tuning::default_policy>);
   const std::int64_t tile = std::int64_t{threads} * items;
   const rd::sort_layout l = rd::make_sort_layout(rd::sort_path::onesweep, n, passes, tile, sizeof(K),
                                                  has_values ? sizeof(V) : 0, false, 0, 0);
