@@ -141,14 +141,18 @@ constexpr int lookback_window = HAS_VALUES ? P::lookback_window_pairs : P::lookb
 /// 2^26 3846 us against 3020 one block a tile; keys 2048 against 2067).
 template <bool HAS_VALUES>
 constexpr bool persistent_onesweep = !HAS_VALUES;
-/// Whole tiles in a form of their own (no per-item check), and the last tile padded (dead items rank last).
+/// Whether a tile form applies (keys_switch for keys only, pairs_switch with values), by the widths the policy
+/// allows it for: whole tiles in a form of their own (no per-item check), and the last tile padded (its dead
+/// items rank last).
+template <class P>
+constexpr bool tile_form_on(bool has_values, int key_bytes, bool keys_switch, bool pairs_switch, int value_bytes = 0) {
+  return has_values ? (pairs_switch && key_bytes <= P::whole_pair_bytes && value_bytes <= P::whole_pair_bytes)
+                    : (keys_switch && key_bytes <= P::whole_key_bytes);
+}
 template <class P, bool HAS_VALUES, int KEY_BYTES, int VALUE_BYTES = 0>
-constexpr bool whole_tiles = HAS_VALUES ? P::whole_pairs && KEY_BYTES <= P::whole_pair_bytes && VALUE_BYTES <= P::whole_pair_bytes
-                                        : P::whole_keys && KEY_BYTES <= P::whole_key_bytes;
+constexpr bool whole_tiles = tile_form_on<P>(HAS_VALUES, KEY_BYTES, P::whole_keys, P::whole_pairs, VALUE_BYTES);
 template <class P, bool HAS_VALUES, int KEY_BYTES, int VALUE_BYTES = 0>
-constexpr bool padded_partial_tiles = HAS_VALUES ? P::padded_pairs && KEY_BYTES <= P::whole_pair_bytes &&
-                                                       VALUE_BYTES <= P::whole_pair_bytes
-                                                 : P::padded_keys && KEY_BYTES <= P::whole_key_bytes;
+constexpr bool padded_partial_tiles = tile_form_on<P>(HAS_VALUES, KEY_BYTES, P::padded_keys, P::padded_pairs, VALUE_BYTES);
 template <class P>
 constexpr std::int64_t bucket_max_n = P::bucket_max_log2 > 0 ? std::int64_t{1} << P::bucket_max_log2 : 0;
 

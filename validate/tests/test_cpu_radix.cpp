@@ -542,33 +542,33 @@ TEST_CASE("radix cluster items: the fewest items a thread that still fit the clu
   // onesweep tile (the cluster's inbox beside them must fit 48 KB), else the onesweep tile's; their 16
   // tiles hold 2^16 u32 keys
   namespace rt = carry::radix_tuning;
-  STATIC_REQUIRE(rt::cluster_items_max<1>() == 16);
-  STATIC_REQUIRE(rt::cluster_items_max<4>() == 16);
-  STATIC_REQUIRE(rt::cluster_items_max<8>() == 8);
-  STATIC_REQUIRE(rt::cluster_items_max<8>() <= rt::items<8>());
-  STATIC_REQUIRE(rt::cluster_items_max<16>() == rt::items<16>());
-  REQUIRE(std::int64_t{rt::cluster_tiles} * rt::threads * rt::cluster_items_max<4>() == (1 << 16));
-  REQUIRE(cluster_items(1 << 16, rt::threads, rt::cluster_items_max<4>(), rt::cluster_tiles) == 16);
+  STATIC_REQUIRE(rt::cluster_items_max<carry::radix_tuning::default_policy, 1>() == 16);
+  STATIC_REQUIRE(rt::cluster_items_max<carry::radix_tuning::default_policy, 4>() == 16);
+  STATIC_REQUIRE(rt::cluster_items_max<carry::radix_tuning::default_policy, 8>() == 8);
+  STATIC_REQUIRE(rt::cluster_items_max<carry::radix_tuning::default_policy, 8>() <= rt::items<carry::radix_tuning::default_policy, 8>());
+  STATIC_REQUIRE(rt::cluster_items_max<carry::radix_tuning::default_policy, 16>() == rt::items<carry::radix_tuning::default_policy, 16>());
+  REQUIRE(std::int64_t{rt::cluster_tiles} * rt::threads * rt::cluster_items_max<carry::radix_tuning::default_policy, 4>() == (1 << 16));
+  REQUIRE(cluster_items(1 << 16, rt::threads, rt::cluster_items_max<carry::radix_tuning::default_policy, 4>(), rt::cluster_tiles) == 16);
   STATIC_REQUIRE(cluster_items(1 << 16, 256, 16, 16) == 16);
 }
 
 TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and pairs apart", "[radix]") {
   namespace rt = carry::radix_tuning;
-  STATIC_REQUIRE(rt::items<1>() == rt::items<4>());
-  STATIC_REQUIRE(rt::items<4>() == CARRY_RADIX_ITEMS4);             // u32 keys (24)
-  STATIC_REQUIRE(rt::items<4, true>() == CARRY_RADIX_ITEMS4_PAIRS); // 4-byte pairs (20)
-  STATIC_REQUIRE(rt::items<8>() == CARRY_RADIX_ITEMS8);             // u64 / i64 / f64 keys (12)
-  STATIC_REQUIRE(rt::items<8, true>() == CARRY_RADIX_ITEMS8_PAIRS);
-  STATIC_REQUIRE(rt::items<16, true>() == 4);
+  STATIC_REQUIRE(rt::items<carry::radix_tuning::default_policy, 1>() == rt::items<carry::radix_tuning::default_policy, 4>());
+  STATIC_REQUIRE(rt::items<carry::radix_tuning::default_policy, 4>() == carry::radix_tuning::default_policy::items4);             // u32 keys (24)
+  STATIC_REQUIRE(rt::items<carry::radix_tuning::default_policy, 4, true>() == carry::radix_tuning::default_policy::items4_pairs); // 4-byte pairs (20)
+  STATIC_REQUIRE(rt::items<carry::radix_tuning::default_policy, 8>() == carry::radix_tuning::default_policy::items8);             // u64 / i64 / f64 keys (12)
+  STATIC_REQUIRE(rt::items<carry::radix_tuning::default_policy, 8, true>() == carry::radix_tuning::default_policy::items8_pairs);
+  STATIC_REQUIRE(rt::items<carry::radix_tuning::default_policy, 16, true>() == 4);
   // the block's threads: 4-byte keys (and narrower) 256, 8-byte keys and pairs up to 8 bytes 384,
   // 16-byte values 256; every one a whole number of warps with a thread for every digit
-  STATIC_REQUIRE(rt::onesweep_threads<false, 1> == CARRY_RADIX_THREADS_KEYS4);
-  STATIC_REQUIRE(rt::onesweep_threads<false, 4> == CARRY_RADIX_THREADS_KEYS4);
-  STATIC_REQUIRE(rt::onesweep_threads<false, 8> == CARRY_RADIX_ONESWEEP_THREADS);
-  STATIC_REQUIRE(rt::onesweep_threads<true, 1> == CARRY_RADIX_ONESWEEP_THREADS);
-  STATIC_REQUIRE(rt::onesweep_threads<true, 4> == CARRY_RADIX_ONESWEEP_THREADS);
-  STATIC_REQUIRE(rt::onesweep_threads<true, 8> == CARRY_RADIX_ONESWEEP_THREADS);
-  STATIC_REQUIRE(rt::onesweep_threads<true, 16> == rt::threads);
+  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 1> == carry::radix_tuning::default_policy::threads_keys4);
+  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 4> == carry::radix_tuning::default_policy::threads_keys4);
+  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 8> == carry::radix_tuning::default_policy::threads_onesweep);
+  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 1> == carry::radix_tuning::default_policy::threads_onesweep);
+  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 4> == carry::radix_tuning::default_policy::threads_onesweep);
+  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 8> == carry::radix_tuning::default_policy::threads_onesweep);
+  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 16> == rt::threads);
   // the shared memory of every onesweep tile (threads x items): the stage (keys, or values in the same
   // bytes) shares its bytes with the multisplit's counters and masks (a warp x 256 each, and the
   // scan's), or sits beside them when keys are placed in the ranking rounds (radix_tuning::placed_stage:
@@ -587,13 +587,13 @@ TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and p
   constexpr auto fits_dynamic = [=](int threads, int items, int bytes, bool digits, bool placed) {
     return shared_bytes(threads, items, bytes, digits, placed) <= 227 * 1024;
   };
-  STATIC_REQUIRE(fits(rt::onesweep_threads<false, 4>, rt::items<4>(), 4, false, rt::placed_stage<false, true, 4>));
-  STATIC_REQUIRE(fits(rt::onesweep_threads<false, 4>, rt::items<4>(), 4, true, false)); // bin_by_key, keys only
-  STATIC_REQUIRE(fits(rt::onesweep_threads<true, 4>, rt::items<4, true>(), 4, true, rt::placed_stage<true, true, 4>));
-  STATIC_REQUIRE(fits_dynamic(rt::onesweep_threads<false, 8>, rt::items<8>(), 8, false, rt::placed_stage<false, true, 8>));
-  STATIC_REQUIRE(fits_dynamic(rt::onesweep_threads<false, 8>, rt::items<8>(), 8, true, false)); // bin_by_key, u64 keys
-  STATIC_REQUIRE(fits(rt::onesweep_threads<true, 8>, rt::items<8, true>(), 8, true, rt::placed_stage<true, true, 8>));
-  STATIC_REQUIRE(fits(rt::onesweep_threads<true, 16>, rt::items<16, true>(), 16, true, rt::placed_stage<true, true, 16>));
+  STATIC_REQUIRE(fits(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 4>, rt::items<carry::radix_tuning::default_policy, 4>(), 4, false, rt::placed_stage<carry::radix_tuning::default_policy, false, true, 4>));
+  STATIC_REQUIRE(fits(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 4>, rt::items<carry::radix_tuning::default_policy, 4>(), 4, true, false)); // bin_by_key, keys only
+  STATIC_REQUIRE(fits(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 4>, rt::items<carry::radix_tuning::default_policy, 4, true>(), 4, true, rt::placed_stage<carry::radix_tuning::default_policy, true, true, 4>));
+  STATIC_REQUIRE(fits_dynamic(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 8>, rt::items<carry::radix_tuning::default_policy, 8>(), 8, false, rt::placed_stage<carry::radix_tuning::default_policy, false, true, 8>));
+  STATIC_REQUIRE(fits_dynamic(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 8>, rt::items<carry::radix_tuning::default_policy, 8>(), 8, true, false)); // bin_by_key, u64 keys
+  STATIC_REQUIRE(fits(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 8>, rt::items<carry::radix_tuning::default_policy, 8, true>(), 8, true, rt::placed_stage<carry::radix_tuning::default_policy, true, true, 8>));
+  STATIC_REQUIRE(fits(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 16>, rt::items<carry::radix_tuning::default_policy, 16, true>(), 16, true, rt::placed_stage<carry::radix_tuning::default_policy, true, true, 16>));
   STATIC_REQUIRE(!fits(256, 40, 4, true, false)); // what the rule refuses
   STATIC_REQUIRE(!fits(256, 32, 4, false, true)); // 32 KB of placed stage beside the ranker
   STATIC_REQUIRE(!fits(384, 12, 8, false, true)); // 8-byte keys placed at 384 threads: dynamic (63.5 KB)
@@ -601,61 +601,61 @@ TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and p
   STATIC_REQUIRE(!fits(384, 26, 4, true, false)); // nor 4-byte pairs at 26 items
   // placed: keys-only large tiles of keys up to 4 bytes only (pairs need the positions after the keys;
   // mid tiles are latency; 8-byte keys: above)
-  STATIC_REQUIRE(!rt::placed_stage<true, true>);
-  STATIC_REQUIRE(!rt::placed_stage<true, true, 8>);
-  STATIC_REQUIRE(!rt::placed_stage<false, false>);
-  STATIC_REQUIRE(rt::placed_stage<false, true> == (CARRY_RADIX_PLACED != 0 && rt::early_counts));
-  STATIC_REQUIRE(rt::placed_stage<false, true, 2> == rt::placed_stage<false, true, 4>);
-  STATIC_REQUIRE(rt::placed_stage<false, true, 8> == (8 <= CARRY_RADIX_PLACED_KEY_BYTES && rt::placed_stage<false, true>));
+  STATIC_REQUIRE(!rt::placed_stage<carry::radix_tuning::default_policy, true, true>);
+  STATIC_REQUIRE(!rt::placed_stage<carry::radix_tuning::default_policy, true, true, 8>);
+  STATIC_REQUIRE(!rt::placed_stage<carry::radix_tuning::default_policy, false, false>);
+  STATIC_REQUIRE(rt::placed_stage<carry::radix_tuning::default_policy, false, true> == (carry::radix_tuning::default_policy::placed != 0 && carry::radix_tuning::default_policy::early_counts));
+  STATIC_REQUIRE(rt::placed_stage<carry::radix_tuning::default_policy, false, true, 2> == rt::placed_stage<carry::radix_tuning::default_policy, false, true, 4>);
+  STATIC_REQUIRE(rt::placed_stage<carry::radix_tuning::default_policy, false, true, 8> == (8 <= carry::radix_tuning::default_policy::placed_key_bytes && rt::placed_stage<carry::radix_tuning::default_policy, false, true>));
   // blocks an SM: 4-byte keys, 8-byte keys, pairs up to 8-byte types, pairs with 16-byte values
-  STATIC_REQUIRE(rt::onesweep_min_blocks<false, 4, 1> == CARRY_RADIX_MIN_BLOCKS);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<false, 1, 1> == CARRY_RADIX_MIN_BLOCKS);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<false, 8, 1> == CARRY_RADIX_MIN_BLOCKS_KEYS8);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<true, 4, 4> == CARRY_RADIX_MIN_BLOCKS_PAIRS);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<true, 4, 8> == CARRY_RADIX_MIN_BLOCKS_PAIRS);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<true, 8, 4> == CARRY_RADIX_MIN_BLOCKS_PAIRS);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<true, 8, 8> == CARRY_RADIX_MIN_BLOCKS_PAIRS);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<true, 8, 16> == CARRY_RADIX_MIN_BLOCKS_PAIRS16);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<true, 1, 16> == CARRY_RADIX_MIN_BLOCKS_PAIRS16);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, false, 4, 1> == carry::radix_tuning::default_policy::min_blocks);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, false, 1, 1> == carry::radix_tuning::default_policy::min_blocks);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, false, 8, 1> == carry::radix_tuning::default_policy::min_blocks_keys8);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 4, 4> == carry::radix_tuning::default_policy::min_blocks_pairs);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 4, 8> == carry::radix_tuning::default_policy::min_blocks_pairs);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 8, 4> == carry::radix_tuning::default_policy::min_blocks_pairs);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 8, 8> == carry::radix_tuning::default_policy::min_blocks_pairs);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 8, 16> == carry::radix_tuning::default_policy::min_blocks_pairs16);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 1, 16> == carry::radix_tuning::default_policy::min_blocks_pairs16);
   // and those blocks' static shared memory and threads fit an SM (228 KB, 1 KB of it reserved a block;
   // 2048 threads)
   constexpr auto sm_fits = [=](int blocks, int threads, int items, int bytes, bool digits, bool placed) {
     return blocks * (shared_bytes(threads, items, bytes, digits, placed) + 1024) <= 228 * 1024 && blocks * threads <= 2048;
   };
-  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<false, 4, 1>, rt::onesweep_threads<false, 4>, rt::items<4>(), 4, false,
-                         rt::placed_stage<false, true, 4>));
-  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<false, 8, 1>, rt::onesweep_threads<false, 8>, rt::items<8>(), 8, false,
-                         rt::placed_stage<false, true, 8>));
-  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<true, 4, 4>, rt::onesweep_threads<true, 4>, rt::items<4, true>(), 4, true, false));
-  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<true, 8, 8>, rt::onesweep_threads<true, 8>, rt::items<8, true>(), 8, true, false));
-  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<true, 4, 16>, rt::onesweep_threads<true, 16>, rt::items<16, true>(), 16, true,
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, false, 4, 1>, rt::onesweep_threads<carry::radix_tuning::default_policy, false, 4>, rt::items<carry::radix_tuning::default_policy, 4>(), 4, false,
+                         rt::placed_stage<carry::radix_tuning::default_policy, false, true, 4>));
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, false, 8, 1>, rt::onesweep_threads<carry::radix_tuning::default_policy, false, 8>, rt::items<carry::radix_tuning::default_policy, 8>(), 8, false,
+                         rt::placed_stage<carry::radix_tuning::default_policy, false, true, 8>));
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 4, 4>, rt::onesweep_threads<carry::radix_tuning::default_policy, true, 4>, rt::items<carry::radix_tuning::default_policy, 4, true>(), 4, true, false));
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 8, 8>, rt::onesweep_threads<carry::radix_tuning::default_policy, true, 8>, rt::items<carry::radix_tuning::default_policy, 8, true>(), 8, true, false));
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 4, 16>, rt::onesweep_threads<carry::radix_tuning::default_policy, true, 16>, rt::items<carry::radix_tuning::default_policy, 16, true>(), 16, true,
                          false));
   // the wide tile of large 4-byte keys-only inputs: 384 x 24 placed, past 48 KB (dynamic), 2 an SM
-  STATIC_REQUIRE(fits_dynamic(rt::wide_threads<false, 4>, rt::items<4>(), 4, false, rt::placed_stage<false, true, 4>));
-  STATIC_REQUIRE(sm_fits(rt::wide_min_blocks, rt::wide_threads<false, 4>, rt::items<4>(), 4, false,
-                         rt::placed_stage<false, true, 4>));
-  STATIC_REQUIRE(rt::wide_threads<false, 4> % 32 == 0 && rt::wide_threads<false, 4> >= rt::radix);
-  STATIC_REQUIRE(rt::wide_threads<true, 4> == 0); // pairs, other key widths: no wide tile
-  STATIC_REQUIRE(rt::wide_threads<false, 2> == 0);
-  STATIC_REQUIRE(rt::wide_threads<false, 8> == 0);
+  STATIC_REQUIRE(fits_dynamic(rt::wide_threads<carry::radix_tuning::default_policy, false, 4>, rt::items<carry::radix_tuning::default_policy, 4>(), 4, false, rt::placed_stage<carry::radix_tuning::default_policy, false, true, 4>));
+  STATIC_REQUIRE(sm_fits(carry::radix_tuning::default_policy::min_blocks_wide, rt::wide_threads<carry::radix_tuning::default_policy, false, 4>, rt::items<carry::radix_tuning::default_policy, 4>(), 4, false,
+                         rt::placed_stage<carry::radix_tuning::default_policy, false, true, 4>));
+  STATIC_REQUIRE(rt::wide_threads<carry::radix_tuning::default_policy, false, 4> % 32 == 0 && rt::wide_threads<carry::radix_tuning::default_policy, false, 4> >= rt::radix);
+  STATIC_REQUIRE(rt::wide_threads<carry::radix_tuning::default_policy, true, 4> == 0); // pairs, other key widths: no wide tile
+  STATIC_REQUIRE(rt::wide_threads<carry::radix_tuning::default_policy, false, 2> == 0);
+  STATIC_REQUIRE(rt::wide_threads<carry::radix_tuning::default_policy, false, 8> == 0);
 }
 
 TEST_CASE("radix tile forms: whole and padded tiles by one rule", "[radix]") {
   namespace rt = carry::radix_tuning;
-  STATIC_REQUIRE(rt::tile_form_on(true, 4, 1, 0) == false); // pairs follow their own switch
-  STATIC_REQUIRE(rt::tile_form_on(true, 4, 0, 1, 4) == (4 <= CARRY_RADIX_WHOLE_PAIR_BYTES)); // u32/u32 pairs
-  STATIC_REQUIRE(rt::tile_form_on(true, 4, 0, 1, 8) == (8 <= CARRY_RADIX_WHOLE_PAIR_BYTES)); // an 8-byte value
-  STATIC_REQUIRE(rt::tile_form_on(true, 8, 0, 1, 4) == (8 <= CARRY_RADIX_WHOLE_PAIR_BYTES)); // an 8-byte key
-  STATIC_REQUIRE(!rt::tile_form_on(true, 1, 0, 0, 1));
-  STATIC_REQUIRE(rt::tile_form_on(false, 4, 1, 0));        // keys theirs, up to WHOLE_KEY_BYTES
-  STATIC_REQUIRE(rt::tile_form_on(false, 8, 1, 0) == (8 <= CARRY_RADIX_WHOLE_KEY_BYTES));
-  STATIC_REQUIRE(!rt::tile_form_on(false, 1, 0, 1));
-  STATIC_REQUIRE(rt::whole_tiles<false, 4> == (CARRY_RADIX_WHOLE_KEYS != 0));
-  STATIC_REQUIRE(rt::whole_tiles<true, 4> == (CARRY_RADIX_WHOLE_PAIRS != 0));
-  STATIC_REQUIRE(rt::padded_partial_tiles<false, 4> == (CARRY_RADIX_PADDED_KEYS != 0));
-  STATIC_REQUIRE(rt::padded_partial_tiles<true, 8> == (CARRY_RADIX_PADDED_PAIRS != 0 && 8 <= CARRY_RADIX_WHOLE_PAIR_BYTES));
-  STATIC_REQUIRE(rt::padded_partial_tiles<true, 4, 4> == (CARRY_RADIX_PADDED_PAIRS != 0));
-  STATIC_REQUIRE(rt::whole_tiles<true, 4, 16> == (16 <= CARRY_RADIX_WHOLE_PAIR_BYTES && CARRY_RADIX_WHOLE_PAIRS != 0));
+  STATIC_REQUIRE(rt::tile_form_on<carry::radix_tuning::default_policy>(true, 4, 1, 0) == false); // pairs follow their own switch
+  STATIC_REQUIRE(rt::tile_form_on<carry::radix_tuning::default_policy>(true, 4, 0, 1, 4) == (4 <= carry::radix_tuning::default_policy::whole_pair_bytes)); // u32/u32 pairs
+  STATIC_REQUIRE(rt::tile_form_on<carry::radix_tuning::default_policy>(true, 4, 0, 1, 8) == (8 <= carry::radix_tuning::default_policy::whole_pair_bytes)); // an 8-byte value
+  STATIC_REQUIRE(rt::tile_form_on<carry::radix_tuning::default_policy>(true, 8, 0, 1, 4) == (8 <= carry::radix_tuning::default_policy::whole_pair_bytes)); // an 8-byte key
+  STATIC_REQUIRE(!rt::tile_form_on<carry::radix_tuning::default_policy>(true, 1, 0, 0, 1));
+  STATIC_REQUIRE(rt::tile_form_on<carry::radix_tuning::default_policy>(false, 4, 1, 0));        // keys theirs, up to WHOLE_KEY_BYTES
+  STATIC_REQUIRE(rt::tile_form_on<carry::radix_tuning::default_policy>(false, 8, 1, 0) == (8 <= carry::radix_tuning::default_policy::whole_key_bytes));
+  STATIC_REQUIRE(!rt::tile_form_on<carry::radix_tuning::default_policy>(false, 1, 0, 1));
+  STATIC_REQUIRE(rt::whole_tiles<carry::radix_tuning::default_policy, false, 4> == (carry::radix_tuning::default_policy::whole_keys != 0));
+  STATIC_REQUIRE(rt::whole_tiles<carry::radix_tuning::default_policy, true, 4> == (carry::radix_tuning::default_policy::whole_pairs != 0));
+  STATIC_REQUIRE(rt::padded_partial_tiles<carry::radix_tuning::default_policy, false, 4> == (carry::radix_tuning::default_policy::padded_keys != 0));
+  STATIC_REQUIRE(rt::padded_partial_tiles<carry::radix_tuning::default_policy, true, 8> == (carry::radix_tuning::default_policy::padded_pairs != 0 && 8 <= carry::radix_tuning::default_policy::whole_pair_bytes));
+  STATIC_REQUIRE(rt::padded_partial_tiles<carry::radix_tuning::default_policy, true, 4, 4> == (carry::radix_tuning::default_policy::padded_pairs != 0));
+  STATIC_REQUIRE(rt::whole_tiles<carry::radix_tuning::default_policy, true, 4, 16> == (16 <= carry::radix_tuning::default_policy::whole_pair_bytes && carry::radix_tuning::default_policy::whole_pairs != 0));
 }
 
 TEST_CASE("radix onesweep tiles: wide blocks for large inputs of 4-byte keys", "[radix]") {
@@ -668,7 +668,7 @@ TEST_CASE("radix onesweep tiles: wide blocks for large inputs of 4-byte keys", "
   REQUIRE(onesweep_threads_for(std::int64_t{1} << 40, 24, 24, 384, 384, m) == 384); // wide == the tile's own
   STATIC_REQUIRE(onesweep_threads_for(std::int64_t{1} << 30, 24, 24, 256, 384, std::int64_t{1} << 30) == 384);
   // the threshold lies above the mid-size tiles, so a wide tile is always a large one
-  STATIC_REQUIRE(carry::radix_tuning::wide_min_n > carry::radix_tuning::mid_items_max_n);
+  STATIC_REQUIRE(carry::radix_tuning::wide_min_n<carry::radix_tuning::default_policy> > carry::radix_tuning::mid_items_max_n<carry::radix_tuning::default_policy>);
 }
 
 TEST_CASE("radix bucket form: when the call launches it, and what the histogram chooses", "[radix]") {
@@ -711,7 +711,7 @@ TEST_CASE("radix bucket form: when the call launches it, and what the histogram 
     REQUIRE(lower == ((~skip & 0xfu) & ~(1u << top)));
   }
   // the bucket form lies within the mid tiles (its MSD pass runs them)
-  STATIC_REQUIRE(carry::radix_tuning::bucket_max_n <= carry::radix_tuning::mid_items_max_n);
+  STATIC_REQUIRE(carry::radix_tuning::bucket_max_n<carry::radix_tuning::default_policy> <= carry::radix_tuning::mid_items_max_n<carry::radix_tuning::default_policy>);
 }
 
 TEST_CASE("radix onesweep tiles: shorter tiles up to the mid-size limit", "[radix]") {
@@ -723,11 +723,11 @@ TEST_CASE("radix onesweep tiles: shorter tiles up to the mid-size limit", "[radi
   REQUIRE(onesweep_items(1 << 10, 20, 0, 1 << 18) == 20); // no mid tile: the large one at every size
   STATIC_REQUIRE(onesweep_items(std::int64_t{1} << 40, 12, 6, 1 << 18) == 12);
   // the mid tiles are shorter than the large ones (or off), and 16-byte values keep theirs
-  STATIC_REQUIRE(rt::mid_items<4>() < rt::items<4>());
-  STATIC_REQUIRE(rt::mid_items<8>() < rt::items<8>());
-  STATIC_REQUIRE(rt::mid_items<8>() < rt::items<8, true>());
-  STATIC_REQUIRE(rt::mid_items<16>() == 0);
-  STATIC_REQUIRE(rt::mid_items_max_n >= rt::onesweep_threads<true, 4> * rt::items<4, true>()); // a mid-size input is several tiles
+  STATIC_REQUIRE(rt::mid_items<carry::radix_tuning::default_policy, 4>() < rt::items<carry::radix_tuning::default_policy, 4>());
+  STATIC_REQUIRE(rt::mid_items<carry::radix_tuning::default_policy, 8>() < rt::items<carry::radix_tuning::default_policy, 8>());
+  STATIC_REQUIRE(rt::mid_items<carry::radix_tuning::default_policy, 8>() < rt::items<carry::radix_tuning::default_policy, 8, true>());
+  STATIC_REQUIRE(rt::mid_items<carry::radix_tuning::default_policy, 16>() == 0);
+  STATIC_REQUIRE(rt::mid_items_max_n<carry::radix_tuning::default_policy> >= rt::onesweep_threads<carry::radix_tuning::default_policy, true, 4> * rt::items<carry::radix_tuning::default_policy, 4, true>()); // a mid-size input is several tiles
 }
 
 TEST_CASE("radix onesweep grid: a block a tile, or one wave of persistent blocks", "[radix]") {
