@@ -69,7 +69,7 @@ __global__ void __launch_bounds__(threads) variant(const uint4* v, std::int64_t 
 #pragma unroll
         for (int e = 0; e < 4; ++e) warp_add_to_bin(counters, b[e]);
       } else if constexpr (MODE == 3) {
-        warp_add_chunk(counters, b); // the library's form
+        block::warp_add_chunk(counters, b); // the library's form
       } else {
         const int first = __shfl_sync(0xffffffffu, b[0], 0);
         const bool same = b[0] == first && b[1] == first && b[2] == first && b[3] == first;
