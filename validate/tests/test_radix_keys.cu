@@ -59,6 +59,18 @@ TEST_CASE("sort_keys u32 and f32: edge sizes, every pass structure, both directi
   sizes_case<float>(std::int64_t{1} << 21);
 }
 
+TEST_CASE("sort_keys u32: the wide tile from its threshold (whole and partial last tiles), both directions", "[radix]") {
+  namespace rt = carry::radix_tuning;
+  using dp = rt::default_policy;
+  constexpr std::int64_t wtile = std::int64_t{rt::wide_threads<dp, false, 4>} * rd::tile_shape<std::uint32_t, rd::null_value>::items;
+  const std::int64_t wbig = (rt::wide_min_n<dp> + wtile - 1) / wtile * wtile;
+  for (std::int64_t n : capped_sizes({rt::wide_min_n<dp> - 1, wbig + 1})) { // the tile below, then the wide one
+    const auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), key_dist::uniform, static_cast<std::uint64_t>(n));
+    check_keys(keys, 0, 32, false, with_algorithm(A::automatic));
+    check_keys(keys, 0, 32, true, with_algorithm(A::onesweep));
+  }
+}
+
 TEST_CASE("sort_keys: every other key type at edge sizes", "[radix]") {
   const std::int64_t cap = 70000;
   sizes_case<std::uint8_t>(cap);
