@@ -87,8 +87,9 @@ case "$verb" in
     build carry_tool
     tool="$BUILD_DIR/apps/carry"
     say "carry scan: 2^26 random u32, inclusive sum, also replayed as a CUDA graph, checked against CUB"
-    "$tool" scan --graph "$@" | tee "${log:=$(mktemp)}"
+    log=$(mktemp)
     summary=$(mktemp)
+    "$tool" scan --graph "$@" | tee "$log"
     binned=$(mktemp)
     record() { # step: the table rows of the tool's output in $log, as step|impl|us|rate|x_cub
       awk -v c="$1" '($1=="carry"||$1=="cub"||$1=="memcpy") && $2+0>0 {print c"|"$1"|"$2"|"$3"|"$NF}' "$log" >>"$summary"
