@@ -89,7 +89,8 @@ cudaError_t run_carry(const config& c, void* tmp, std::size_t& bytes, const T* i
 }
 
 template <class HP, class T>
-int run(const config& c) {
+int run(const config& given) {
+  config c = given; // c.n: the items read from --input, when given
   std::vector<T> h_in;
   if (!c.input.empty()) { // raw binary items of --type
     std::vector<char> raw;
@@ -100,6 +101,7 @@ int run(const config& c) {
     h_in = default_data<T>(c.n);
   }
   const std::int64_t n = static_cast<std::int64_t>(h_in.size());
+  c.n = n;
   std::printf("carry: %s of %lld %s, algorithm %s, block scan %s%s\n", c.op.c_str(),
               static_cast<long long>(n), c.type.c_str(), c.algorithm.c_str(), c.variant.c_str(),
               c.deterministic ? ", deterministic" : "");
