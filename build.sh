@@ -17,7 +17,7 @@ usage: ./build.sh <verb> [args for the program it runs]
   bench   build and run the benchmarks (scan: carry vs CUB, Thrust, memcpy; compaction, histograms,
           binning, slots, radix sort: carry vs CUB, memcpy); CSV in $BUILD_DIR/bench*.csv
   sanitize  compute-sanitizer memcheck, racecheck and synccheck over every GPU test binary (a -lineinfo
-          build in build-san/, sizes capped by CARRY_TEST_MAX_N=20000; SANITIZERS, SANITIZE_TIMEOUT)
+          build in build-san/, the suite's sanitizer mode: CARRY_TEST_SANITIZE=1; SANITIZERS, SANITIZE_TIMEOUT)
   plot    charts of the benchmark CSVs in validate/results/ (PNG, validate/results/charts/) and the README's
           speed table, with matplotlib (installs Debian's python3-matplotlib when missing)
   format  clang-format every source file in place
@@ -132,7 +132,7 @@ case "$verb" in
     BUILD_DIR=build-san CARRY_CMAKE_ARGS="-DCMAKE_CUDA_FLAGS=-lineinfo -DCARRY_BUILD_BENCH=OFF -DCARRY_BUILD_APPS=OFF ${CARRY_CMAKE_ARGS:-}" \
       configure -DCARRY_BUILD_TESTS=ON
     BUILD_DIR=build-san build
-    export CARRY_TEST_MAX_N=${CARRY_TEST_MAX_N:-20000}
+    export CARRY_TEST_SANITIZE=1 # the suite's sanitizer mode: sizes capped (CARRY_TEST_MAX_N, 20000), repetitions thinned
     failed=0
     for tool in ${SANITIZERS:-memcheck racecheck synccheck}; do
       for exe in build-san/validate/test_*; do

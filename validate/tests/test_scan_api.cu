@@ -46,10 +46,9 @@ void check_public_entry(Op op, T init) {
   using P = carry::tuning::single_pass_policy<T>;
   std::uint64_t seed = 500;
   for (const auto& opt : all_modes)
-    for (std::int64_t n : std::vector<std::int64_t>{
-             1, S::tile_items - 1, S::tile_items, S::tile_items + 1, 3 * S::tile_items + 5,
-             carry::tuning::small_n_max - 1, carry::tuning::small_n_max, carry::tuning::small_n_max + 1,
-             P::tile_items + 1, 5 * P::tile_items + 3})
+    for (std::int64_t n : capped_sizes({1, S::tile_items - 1, S::tile_items, S::tile_items + 1, 3 * S::tile_items + 5,
+                                        carry::tuning::small_n_max - 1, carry::tuning::small_n_max,
+                                        carry::tuning::small_n_max + 1, P::tile_items + 1, 5 * P::tile_items + 3}))
       for (int exclusive = 0; exclusive < 2; ++exclusive) {
         const auto in = random_values<T>(n, seed++);
         const auto ref = exclusive ? reference_exclusive(in, init, op) : reference_inclusive(in, op);
@@ -196,8 +195,8 @@ TEST_CASE("reduce: in order, non-commutative, against the CPU (CUB's reduce assu
 
 TEST_CASE("single pass: many back-to-back launches on one stream reusing temp storage",
           "[gpu][single_pass]") {
-  const std::int64_t n = (1 << 20) + 333;
-  const int launches = 200;
+  const std::int64_t n = sanitize_mode() ? 20000 : (1 << 20) + 333;
+  const int launches = test_reps(200, 6);
   const auto in = random_values<std::uint32_t>(n, 77);
   const auto ref = reference_inclusive(in, carry::sum{});
   for (const auto& opt : {single, single_det}) {
@@ -221,7 +220,8 @@ TEST_CASE("temp storage reused call after call: every call checked, other calls 
           "[gpu][single_pass]") {
   // Each call's prepare step clears what the call before left. Calls on buffer A alternate passes and
   // sizes; every third call also runs on buffer B first. Every output is checked, not only the last.
-  const std::int64_t n = (1 << 20) + 333;
+  const std::int64_t n = sanitize_mode() ? 20000 : (1 << 20) + 333;
+  const std::int64_t step = sanitize_mode() ? 3001 : 70001; // the calls' sizes differ by steps of this
   const auto in = random_values<std::uint32_t>(n, 81);
   const auto ref = reference_inclusive(in, carry::sum{});
   device_buffer<std::uint32_t> d_in(n), d_out(n), d_other(n);
@@ -234,9 +234,9 @@ TEST_CASE("temp storage reused call after call: every call checked, other calls 
   device_buffer<unsigned char> tmp_a(bytes), tmp_b(bytes);
   tmp_a.poison();
   tmp_b.poison();
-  for (int i = 0; i < 48; ++i) {
+  for (int i = 0; i < test_reps(48, 6); ++i) {
     const auto& opt = all_modes[(i / 2) % 4];
-    const std::int64_t m = i % 2 ? n : n - 70001 * (i % 5) - 3;
+    const std::int64_t m = i % 2 ? n : n - step * (i % 5) - 3;
     if (i % 3 == 2)
       REQUIRE(carry::inclusive_sum(tmp_b.ptr, bytes, d_in.ptr, d_other.ptr, n - 5, all_modes[i % 4]) ==
               cudaSuccess);
@@ -250,8 +250,8 @@ TEST_CASE("temp storage reused call after call: every call checked, other calls 
 }
 
 TEST_CASE("single pass: concurrent streams with separate temp storage", "[gpu][single_pass]") {
-  const int streams = 8;
-  const std::int64_t n = (1 << 22) + 5;
+  const int streams = test_reps(8, 2);
+  const std::int64_t n = sanitize_mode() ? 20005 : (1 << 22) + 5;
   const auto in = random_values<std::uint32_t>(n, 78);
   const auto ref = reference_exclusive(in, 0u, carry::sum{});
   std::vector<cudaStream_t> s(streams);
@@ -272,7 +272,7 @@ TEST_CASE("single pass: concurrent streams with separate temp storage", "[gpu][s
   // on a temp buffer after the call's prepare step zeroed it (a ticket counter of 0xA5A5A5A5: an illegal
   // address, seen once in 13 runs of the whole binary with other GPU processes running)
   CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-  for (int rep = 0; rep < 5; ++rep)
+  for (int rep = 0; rep < test_reps(5, 1); ++rep)
     for (int i = 0; i < streams; ++i)
       REQUIRE(carry::exclusive_sum(temps[i].ptr, bytes, d_in.ptr, outs[i].ptr, n, i % 2 ? single : single_det,
                                    s[i]) == cudaSuccess);
@@ -285,7 +285,7 @@ TEST_CASE("single pass: concurrent streams with separate temp storage", "[gpu][s
 
 TEST_CASE("single pass: far more tiles than can be resident at once", "[gpu][single_pass]") {
   // 2^27 u32 = 32768 tiles of 4096 against ~1000 resident blocks on an H100.
-  const std::int64_t n = (std::int64_t{1} << 27) + 11;
+  const std::int64_t n = sanitize_mode() ? 20011 : (std::int64_t{1} << 27) + 11;
   const auto in = random_values<std::uint32_t>(n, 79);
   const auto ref = reference_inclusive(in, carry::sum{});
   for (const auto& opt : {single, single_det}) {
@@ -298,7 +298,7 @@ TEST_CASE("single pass: far more tiles than can be resident at once", "[gpu][sin
 TEST_CASE("deterministic mode: bitwise-equal float output over 50 runs", "[gpu][single_pass][determinism]") {
   // Real-valued inputs (not whole numbers), so the grouping of the fold shows in the last bits.
   for (std::uint64_t seed : {1u, 2u, 3u}) {
-    const std::int64_t n = (std::int64_t{1} << 24) + 7 * seed;
+    const std::int64_t n = (sanitize_mode() ? 20000 : std::int64_t{1} << 24) + 7 * seed;
     const auto in = random_reals(n, seed);
     device_buffer<float> d_in(n), d_out(n), d_noise(n);
     d_in.upload(in);
@@ -310,7 +310,7 @@ TEST_CASE("deterministic mode: bitwise-equal float output over 50 runs", "[gpu][
       std::vector<float> first;
       cudaStream_t noise;
       REQUIRE(cudaStreamCreateWithFlags(&noise, cudaStreamNonBlocking) == cudaSuccess);
-      for (int run = 0; run < 50; ++run) {
+      for (int run = 0; run < test_reps(50, 3); ++run) {
         // concurrent work on another stream perturbs the timing of the look-back
         if (run % 2)
           REQUIRE(carry::inclusive_sum(tmp_noise.ptr, noise_bytes, d_in.ptr, d_noise.ptr, n, single, noise) ==

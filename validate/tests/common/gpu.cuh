@@ -107,6 +107,16 @@ struct captured_call {
 
 /// The first line of every benchmark's output: GPU, SMs, L2, CUDA runtime, CUB's version (cccl, from the
 /// baselines) and the carry commit ($CARRY_COMMIT).
+/// The suite's sanitizer mode (CARRY_TEST_SANITIZE=1, as ./build.sh sanitize runs it): sizes capped at
+/// 20000 items unless CARRY_TEST_MAX_N says otherwise, repetitions thinned (test_reps), the tests of sizes
+/// past 2^31 skipped: every binary's cases, at sizes a sanitizer gets through.
+inline bool sanitize_mode() {
+  const char* e = std::getenv("CARRY_TEST_SANITIZE");
+  return e != nullptr && *e != '\0' && *e != '0';
+}
+/// Repetitions of a loop that repeats one check: `full`, or `sanitized` in the sanitizer mode.
+inline int test_reps(int full, int sanitized = 2) { return sanitize_mode() ? sanitized : full; }
+
 /// The benchmarks' banner: GPU, CUDA runtime, CCCL and carry commit (CARRY_COMMIT); the first line of every
 /// table and, behind '# ', of every CSV.
 inline std::string bench_banner(const char* cccl) {

@@ -14,11 +14,12 @@
 
 namespace carry_validate {
 
-/// Drops the sizes above CARRY_TEST_MAX_N and below CARRY_TEST_MIN_N (environment), for runs under
-/// compute-sanitizer.
+/// Drops the sizes above CARRY_TEST_MAX_N (20000 in the sanitizer mode) and below CARRY_TEST_MIN_N
+/// (environment), for runs under compute-sanitizer.
 inline std::vector<std::int64_t> capped_sizes(std::vector<std::int64_t> s) {
-  if (const char* cap = std::getenv("CARRY_TEST_MAX_N")) {
-    const std::int64_t max_n = std::atoll(cap);
+  const char* cap = std::getenv("CARRY_TEST_MAX_N");
+  if (cap != nullptr || sanitize_mode()) {
+    const std::int64_t max_n = cap != nullptr ? std::atoll(cap) : 20000;
     s.erase(std::remove_if(s.begin(), s.end(), [&](std::int64_t n) { return n > max_n; }), s.end());
   }
   if (const char* low = std::getenv("CARRY_TEST_MIN_N")) { // a sanitizer run of the largest sizes alone
