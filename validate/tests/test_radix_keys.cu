@@ -49,7 +49,7 @@ void sizes_case(std::int64_t max_n) {
   for (std::int64_t n : sort_sizes<K, nv>(sizes, max_n)) {
     const auto keys = make_keys<K>(static_cast<std::size_t>(n), key_dist::uniform, static_cast<std::uint64_t>(n));
     for (A a : all_algorithms)
-      for (bool desc : {false, true}) check_keys(keys, 0, bits, desc, with_algorithm(a));
+      for (bool desc : test_directions()) check_keys(keys, 0, bits, desc, with_algorithm(a));
   }
 }
 } // namespace
@@ -92,7 +92,7 @@ TEST_CASE("sort_keys: distributions (the adaptive paths: sorted, equal, two valu
       INFO(dist_name(d));
       const auto k32 = make_keys<std::uint32_t>(static_cast<std::size_t>(n), d, 11);
       for (A a : all_algorithms)
-        for (bool desc : {false, true}) check_keys(k32, 0, 32, desc, with_algorithm(a));
+        for (bool desc : test_directions()) check_keys(k32, 0, 32, desc, with_algorithm(a));
       check_keys(k32, 0, 32, false, with_algorithm(A::onesweep, false)); // adaptivity off
       if (n <= (1 << 20) + 3) {
         const auto k64 = make_keys<std::uint64_t>(static_cast<std::size_t>(n), d, 12);
@@ -118,7 +118,7 @@ TEST_CASE("sort_keys: all keys equal (the finish is a fill) and the cases that m
     std::vector<double> zd(un);
     const auto bits = random_bits<std::uint32_t>(un, 41);
     for (std::size_t i = 0; i < un; ++i) zf[i] = (bits[i] & 1u) ? -0.0f : 0.0f, zd[i] = (bits[i] & 2u) ? -0.0 : 0.0;
-    for (bool desc : {false, true}) {
+    for (bool desc : test_directions()) {
       check_keys(zf, 0, 32, desc, with_algorithm(A::onesweep));
       check_keys(zd, 0, 64, desc, with_algorithm(A::automatic));
     }
@@ -150,7 +150,7 @@ TEST_CASE("sort_keys past clear-once: alternating look-back sets, passes skipped
   auto temp = dirty_temp(bytes, 0xFF, 1);
   const std::uint32_t keep[] = {0xFFFFFFFFu, 0xFFFFFF00u, 0xFFFF00FFu, 0xFF00FF00u, 0x00FFFF00u, 0x000000FFu, 0xFFFFFFFFu};
   for (std::uint32_t mask : keep)
-    for (bool desc : {false, true}) {
+    for (bool desc : test_directions()) {
       INFO("random bits " << std::hex << mask << (desc ? " descending" : ""));
       std::vector<std::uint32_t> keys(un);
       for (std::size_t i = 0; i < un; ++i) keys[i] = (r[i] & mask) | (0xA5C3E187u & ~mask);
@@ -214,7 +214,7 @@ TEST_CASE("sort_keys: partial bit ranges", "[radix]") {
     const auto k = make_keys<std::uint32_t>(static_cast<std::size_t>(n), key_dist::uniform, 21);
     const auto s = make_keys<std::int64_t>(static_cast<std::size_t>(n), key_dist::low_entropy, 22);
     for (A a : all_algorithms)
-      for (bool desc : {false, true}) {
+      for (bool desc : test_directions()) {
         for (auto [b, e] : {std::pair{4, 20}, std::pair{0, 1}, std::pair{31, 32}, std::pair{7, 7}, std::pair{0, 13},
                             std::pair{16, 32}})
           check_keys(k, b, e, desc, with_algorithm(a));
@@ -244,7 +244,7 @@ TEST_CASE("sort_keys: mid sizes by buckets where the top digit allows it, by the
       auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), in.dist, static_cast<std::uint64_t>(n) + 5);
       for (auto& k : keys) k &= in.mask;
       const int passes = carry::radix_detail::radix_passes(in.begin, in.end, rt::digit_bits);
-      for (bool desc : {false, true}) {
+      for (bool desc : test_directions()) {
         INFO(dist_name(in.dist) << " mask " << std::hex << in.mask << std::dec << " bits " << in.begin << ".." << in.end);
         unsigned top = 99;
         check_sort<false>(keys, std::vector<carry::radix_detail::null_value>{}, in.begin, in.end, desc,
@@ -282,7 +282,7 @@ TEST_CASE("sort_keys: cluster sizes by the local form, and by the passes where a
     for (const input& in : inputs) {
       auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), in.dist, static_cast<std::uint64_t>(n) + 11);
       for (auto& k : keys) k &= in.mask;
-      for (bool desc : {false, true}) {
+      for (bool desc : test_directions()) {
         INFO(dist_name(in.dist) << " mask " << std::hex << in.mask << std::dec << " bits " << in.begin << ".." << in.end);
         check_keys(keys, in.begin, in.end, desc, with_algorithm(A::automatic));
       }
@@ -300,7 +300,7 @@ TEST_CASE("sort_keys: keys grouped by their low byte (a first pass of uniform wa
   for (std::int64_t n : capped_sizes({1000, 100003, (1 << 20) + 3})) {
     const auto k32 = grouped_by_low_byte(make_keys<std::uint32_t>(static_cast<std::size_t>(n), key_dist::uniform, 31));
     for (A a : all_algorithms)
-      for (bool desc : {false, true}) check_keys(k32, 0, 32, desc, with_algorithm(a));
+      for (bool desc : test_directions()) check_keys(k32, 0, 32, desc, with_algorithm(a));
     const auto k64 = grouped_by_low_byte(make_keys<std::uint64_t>(static_cast<std::size_t>(n), key_dist::uniform, 32));
     check_keys(k64, 0, 64, false, with_algorithm(A::automatic));
   }
@@ -309,7 +309,7 @@ TEST_CASE("sort_keys: keys grouped by their low byte (a first pass of uniform wa
 TEST_CASE("sort_keys: floats with +-0.0, +-inf, NaNs of both signs and denormals", "[radix]") {
   for (std::int64_t n : capped_sizes({100, 4097, 100003})) {
     for (A a : all_algorithms)
-      for (bool desc : {false, true}) {
+      for (bool desc : test_directions()) {
         check_keys(make_keys<float>(static_cast<std::size_t>(n), key_dist::specials, 31), 0, 32, desc, with_algorithm(a));
         check_keys(make_keys<double>(static_cast<std::size_t>(n), key_dist::specials, 32), 0, 64, desc, with_algorithm(a));
         check_keys(make_keys<__half>(static_cast<std::size_t>(n), key_dist::specials, 33), 0, 16, desc, with_algorithm(a));

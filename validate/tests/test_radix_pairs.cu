@@ -27,7 +27,7 @@ void pairs_case(std::int64_t max_n, key_dist d = key_dist::uniform) {
     const auto keys = make_keys<K>(static_cast<std::size_t>(n), d, static_cast<std::uint64_t>(n) + 3);
     const auto values = make_values<V>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(n) + 4);
     for (A a : {A::automatic, A::onesweep, A::three_kernel})
-      for (bool desc : {false, true}) check_sort<true>(keys, values, 0, 8 * static_cast<int>(sizeof(K)), desc, with_algorithm(a));
+      for (bool desc : test_directions()) check_sort<true>(keys, values, 0, 8 * static_cast<int>(sizeof(K)), desc, with_algorithm(a));
   }
 }
 
@@ -85,7 +85,7 @@ TEST_CASE("sort_pairs: mid sizes by buckets (u32 keys with 2- and 4-byte values)
       const auto v16 = make_values<std::uint16_t>(static_cast<std::size_t>(n), 4);
       // MSD pass 3, or the passes (bucket 0 too large; or a build whose mid tiles stop below n)
       const unsigned want = d == key_dist::uniform && bucket_tiles(n) ? 4u : 0u;
-      for (bool desc : {false, true}) {
+      for (bool desc : test_directions()) {
         INFO(dist_name(d));
         unsigned top = 99;
         check_sort<true>(keys, v32, 0, 32, desc, with_algorithm(A::automatic), true, [&](const unsigned char* t) {
@@ -113,7 +113,7 @@ TEST_CASE("sort_pairs: cluster sizes by the local form and by the passes (u32 ke
         auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), d, static_cast<std::uint64_t>(n) + 21);
         for (auto& k : keys) k &= mask;
         INFO(dist_name(d) << " mask " << std::hex << mask);
-        for (bool desc : {false, true}) {
+        for (bool desc : test_directions()) {
           check_sort<true>(keys, make_values<std::uint32_t>(keys.size(), 22), 0, 32, desc, with_algorithm(A::automatic));
           check_sort<true>(keys, make_values<std::uint8_t>(keys.size(), 23), 0, 32, desc, with_algorithm(A::automatic));
         }
@@ -125,7 +125,7 @@ TEST_CASE("sort_pairs: keys grouped by their low byte (bin_by_key's output; the 
     const auto keys = grouped_by_low_byte(make_keys<std::uint32_t>(static_cast<std::size_t>(n), key_dist::uniform, 41));
     const auto values = make_values<std::uint32_t>(keys.size(), 42);
     for (A a : {A::automatic, A::onesweep})
-      for (bool desc : {false, true}) check_sort<true>(keys, values, 0, 32, desc, with_algorithm(a));
+      for (bool desc : test_directions()) check_sort<true>(keys, values, 0, 32, desc, with_algorithm(a));
   }
 }
 
@@ -134,7 +134,7 @@ TEST_CASE("sort_pairs: partial bit ranges", "[radix]") {
   const auto values = make_values<std::uint32_t>(100003, 6);
   for (A a : {A::automatic, A::onesweep, A::three_kernel})
     for (auto [b, e] : {std::pair{4, 20}, std::pair{0, 1}, std::pair{31, 32}, std::pair{3, 3}})
-      for (bool desc : {false, true}) check_sort<true>(keys, values, b, e, desc, with_algorithm(a));
+      for (bool desc : test_directions()) check_sort<true>(keys, values, b, e, desc, with_algorithm(a));
 }
 
 namespace {
@@ -184,7 +184,7 @@ TEST_CASE("double-buffer sort_keys and sort_pairs: selector, result, every path"
   for (std::int64_t n : capped_sizes({1, 4095, 4097, 60000, 100003, (1 << 20) + 3}))
     for (key_dist d : {key_dist::uniform, key_dist::sorted, key_dist::all_equal, key_dist::two_values})
       for (auto [b, e] : {std::pair{0, 32}, std::pair{0, 24}, std::pair{8, 16}, std::pair{5, 5}})
-        for (bool desc : {false, true}) {
+        for (bool desc : test_directions()) {
           double_buffer_case<false>(n, d, b, e, desc);
           double_buffer_case<true>(n, d, b, e, desc);
         }

@@ -195,7 +195,7 @@ TEST_CASE("reduce: in order, non-commutative, against the CPU (CUB's reduce assu
 
 TEST_CASE("single pass: many back-to-back launches on one stream reusing temp storage",
           "[gpu][single_pass]") {
-  const std::int64_t n = sanitize_mode() ? 20000 : (1 << 20) + 333;
+  const std::int64_t n = sanitize_mode() ? 30000 : (1 << 20) + 333;
   const int launches = test_reps(200, 6);
   const auto in = random_values<std::uint32_t>(n, 77);
   const auto ref = reference_inclusive(in, carry::sum{});

@@ -116,6 +116,8 @@ inline bool sanitize_mode() {
 }
 /// Repetitions of a loop that repeats one check: `full`, or `sanitized` in the sanitizer mode.
 inline int test_reps(int full, int sanitized = 2) { return sanitize_mode() ? sanitized : full; }
+/// The sort directions a case runs: both, or ascending alone in the sanitizer mode (the same kernels).
+inline std::vector<bool> test_directions() { return sanitize_mode() ? std::vector<bool>{false} : std::vector<bool>{false, true}; }
 
 /// The benchmarks' banner: GPU, CUDA runtime, CCCL and carry commit (CARRY_COMMIT); the first line of every
 /// table and, behind '# ', of every CSV.
