@@ -1,5 +1,5 @@
-// Tuning constants of the apps module (histograms, bin_by_key, slot allocation), one place, each with
-// the measurement that chose it (validate/results/NOTES.md, "Histograms, binning, slots (issue 16)").
+// The apps module's tuning (histograms, bin_by_key, slot allocation): a policy type whose members are the
+// tuned values, one row each with the measurement that chose it; the names below read the table's row.
 #pragma once
 
 #include <cstdint>
@@ -8,6 +8,21 @@
 
 namespace carry {
 namespace apps_tuning {
+
+/// The tuned values on sm_90 (H100 80GB HBM3, CUDA 13.0, CCCL 3.0.1; same-run medians, CUB alongside).
+struct policy_sm90 {
+  static constexpr int histogram_threads = 256;       // one thread a bin of 256
+  static constexpr int histogram_blocks_per_sm = 8;   // the most a grid asks for (the occupancy query trims it)
+  static constexpr int histogram_unroll = 4;          // histogram_even 2^24: 4 chunks in flight 37.7 us, 8 41.5
+  static constexpr int bin_histogram_unroll = 8;      // bin_by_key 2^28: 8 chunks 2434-2447 us, 4 2513-2531
+  static constexpr bool histogram_occupancy = true;   // resident grids: histogram_even 2^20 12.3 us, 8 an SM 13.4
+  static constexpr bool bin_recompute = true;         // the pass recomputes the bin: 2^28 2484 us, staged 2555
+  static constexpr int slot_items4 = 16;              // requests of up to 4 bytes: 256 x 16 a tile
+  static constexpr int slot_items8 = 8;
+  static constexpr int slot_threads = 256;
+};
+/// The table: the row every shipped kernel is built with.
+using default_policy = policy_sm90;
 
 // ---- histograms ----
 /// Threads of a histogram block, and blocks per SM the launch aims for (the grid is one wave of them,
@@ -18,9 +33,9 @@ namespace apps_tuning {
 /// time goes (tune_histogram.cu, u32 256 bins at 2^28, us): read alone 351,
 /// the bins alone 444, plain shared atomics 433 (one bin 431: no serialisation on one address), the
 /// warp aggregation a sample 528, one vote a chunk (the form kept: warp_add_chunk) 427.
-constexpr int histogram_threads = 256;
-constexpr int histogram_blocks_per_sm = 8;
-constexpr int histogram_unroll = 4;
+constexpr int histogram_threads = default_policy::histogram_threads;
+constexpr int histogram_blocks_per_sm = default_policy::histogram_blocks_per_sm;
+constexpr int histogram_unroll = default_policy::histogram_unroll;
 /// bin_by_key's histogram (its functor's bins, apps_detail::key_binner) keeps 8 chunks in flight a thread:
 /// its bins cost little, so more bytes in flight pay, where histogram_even's exact bins keep its kernel
 /// busy with instructions. Measured (carry_probe_bin at a47c054, two rounds, u32 keys, 256
@@ -29,7 +44,7 @@ constexpr int histogram_unroll = 4;
 /// histogram_even 256 bins with unroll 8 lost 3.1-3.8 us at 2^24 (41.5 / 40.8 against 37.7 / 37.9), so
 /// it keeps 4. Blocks walking tiles of 256 x UNROLL chunks, the grid striding over tiles (CUB's walk),
 /// measured no better than the grid's stride over chunks (2^28: 2458.2-2466.0 at 4, 2434.5-2444.2 at 8).
-constexpr int bin_histogram_unroll = 8;
+constexpr int bin_histogram_unroll = default_policy::bin_histogram_unroll;
 /// The histogram grids hold only the blocks an SM can run at once (the occupancy calculator's count for
 /// the kernel, its registers and shared memory, at most histogram_blocks_per_sm): 256 bins of u32 take
 /// 37 registers (6 blocks an SM) and bin_by_key's unroll 8 53 (4 blocks), so a grid of 8 blocks an SM
@@ -38,7 +53,7 @@ constexpr int bin_histogram_unroll = 8;
 /// 37.1-37.3, 2^28 430-438 / 431-432 (its bins' instructions are the limit there); bin_by_key (unroll 8)
 /// 2^20 39.5-41.9 / 35.3-35.6, 2^24 189.0-192.2 / 187.6-189.3, 2^26 641.5-641.6 / 640.6, 2^28 2431-2434 /
 /// 2434-2436 (with unroll 4 and resident grids: 37.0-37.3, 190.4-190.8, 638.7-639.8, 2432-2437).
-constexpr bool histogram_occupancy = true;
+constexpr bool histogram_occupancy = default_policy::histogram_occupancy;
 /// Per-block counters live in shared memory up to this many bins (4 bytes each: 48 K bins is 192 KB,
 /// one block an SM); beyond it every sample is a global atomic on the caller's counters.
 constexpr std::int64_t shared_bins_max = 48 * 1024;
@@ -54,7 +69,7 @@ constexpr std::int64_t samples_per_block_max = std::int64_t{1} << 31;
 /// run; u32/u32, 256 bins): 2^24 / 2^26 / 2^28 191.6-192.3 / 652.5-654.1 / 2479.5-2488.4 us against
 /// 196.4-197.3 / 666.8-667.1 / 2510.8-2514.3 with the bin staged (0 turns it off) and
 /// 200.8-203.0 / 679.4-679.6 / 2554.8-2556.1 with 60510c4's shifted digit.
-constexpr bool bin_recompute = true; // the pass recomputes the bin: 2^28 2484 us, staged 2555 (ptxas 56 bytes spilled, not 144)
+constexpr bool bin_recompute = default_policy::bin_recompute;
 
 // ---- slot allocation (a widening exclusive sum on the engine's look-back) ----
 /// The unbounded form past one tile runs the engine's staged single pass with the engine's tuned policy
@@ -64,9 +79,9 @@ constexpr bool bin_recompute = true; // the pass recomputes the bin: 2^28 2484 u
 /// 16 requests (u32 requests: 64 bytes in, 128 out a thread), the engine's coarsened block scan.
 template <int REQUEST_BYTES>
 constexpr int slot_items() {
-  return REQUEST_BYTES <= 4 ? 16 : 8;
+  return REQUEST_BYTES <= 4 ? default_policy::slot_items4 : default_policy::slot_items8;
 }
-constexpr int slot_threads = 256;
+constexpr int slot_threads = default_policy::slot_threads;
 
 } // namespace apps_tuning
 } // namespace carry

@@ -8,12 +8,11 @@
 
 #include <cuda_runtime.h>
 
-#include "../../radixsort/detail/onesweep_launch.cuh"
+#include "../../radixsort/detail/digit_pass.cuh"
 #include "../../scan/util/launch.cuh"
 #include "../../scan/device_scan.cuh"
 #include "../../scan/lookback/prepare.cuh"
 #include "../tuning.hpp"
-#include "../../radixsort/detail/three_kernel.cuh"
 #include "bin_kernels.cuh"
 #include "histogram_kernels.cuh"
 #include "plan.hpp"
