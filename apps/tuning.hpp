@@ -10,17 +10,20 @@ namespace carry {
 namespace apps_tuning {
 
 /// The tuned values on sm_90 (H100 80GB HBM3, CUDA 13.0, CCCL 3.0.1; same-run medians, CUB alongside).
+// clang-format off (a table: one row a value and its figure)
 struct policy_sm90 {
-  static constexpr int histogram_threads = 256;       // one thread a bin of 256
-  static constexpr int histogram_blocks_per_sm = 8;   // the most a grid asks for (the occupancy query trims it)
-  static constexpr int histogram_unroll = 4;          // histogram_even 2^24: 4 chunks in flight 37.7 us, 8 41.5
-  static constexpr int bin_histogram_unroll = 8;      // bin_by_key 2^28: 8 chunks 2434-2447 us, 4 2513-2531
-  static constexpr bool histogram_occupancy = true;   // resident grids: histogram_even 2^20 12.3 us, 8 an SM 13.4
-  static constexpr bool bin_recompute = true;         // the pass recomputes the bin: 2^28 2484 us, staged 2555
-  static constexpr int slot_items4 = 16;              // requests of up to 4 bytes: 256 x 16 a tile
+  static constexpr int histogram_threads = 256;     // one thread a bin of 256
+  static constexpr int histogram_blocks_per_sm = 8; // the most a grid asks for (the occupancy query trims it)
+  static constexpr int histogram_unroll = 4;        // histogram_even 2^24: 4 chunks in flight 37.7 us, 8 41.5
+  static constexpr int bin_histogram_unroll = 8;    // bin_by_key 2^28: 8 chunks 2434-2447 us, 4 2513-2531
+  static constexpr bool histogram_occupancy =
+      true;                                   // resident grids: histogram_even 2^20 12.3 us, 8 an SM 13.4
+  static constexpr bool bin_recompute = true; // the pass recomputes the bin: 2^28 2484 us, staged 2555
+  static constexpr int slot_items4 = 16;      // requests of up to 4 bytes: 256 x 16 a tile
   static constexpr int slot_items8 = 8;
   static constexpr int slot_threads = 256;
 };
+// clang-format on
 /// The table: the row every shipped kernel is built with.
 using default_policy = policy_sm90;
 
@@ -61,7 +64,8 @@ constexpr std::int64_t shared_bins_max = 48 * 1024;
 /// for larger inputs).
 constexpr std::int64_t samples_per_block_max = std::int64_t{1} << 31;
 
-// ---- bin_by_key (one onesweep pass up to 256 bins; past that the sort's three-kernel pass, radix_tuning) ----
+// ---- bin_by_key (one onesweep pass up to 256 bins; past that the sort's three-kernel pass, radix_tuning)
+// ----
 /// bin_by_key's one onesweep pass (up to 256 bins) recomputes each key's bin from the key, as the sort's
 /// passes recompute their digit (apps_detail::bin_whole_digit), so the sort's whole and padded tile
 /// forms apply; the caller's functor is called more than once a key (the README says so). Measured

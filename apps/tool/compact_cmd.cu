@@ -23,7 +23,8 @@ const char* usage_text(const std::string& prim) {
     return "carry select - keep the items that satisfy x < t (or whose flag is non-zero), in input order\n"
            "\n"
            "usage: carry select [options]\n"
-           "  The threshold t is the value that selects the requested fraction of the data, so the selectivity\n"
+           "  The threshold t is the value that selects the requested fraction of the data, so the "
+           "selectivity\n"
            "  holds for any distribution (ties can move it: the run prints what was selected).\n";
   if (prim == "partition")
     return "carry partition - the items with x < t first, then the others, both in input order (stable)\n"
@@ -106,7 +107,8 @@ int run(config& c) {
   if (!c.input.empty()) {
     if (!read_file(c, h)) return 2;
   } else {
-    if (c.n >= (std::int64_t{1} << 26)) std::fprintf(stderr, "carry: generating %lld items...\n", static_cast<long long>(c.n));
+    if (c.n >= (std::int64_t{1} << 26))
+      std::fprintf(stderr, "carry: generating %lld items...\n", static_cast<long long>(c.n));
     h = generate<T>(c);
   }
   const std::int64_t n = c.n;
@@ -116,14 +118,16 @@ int run(config& c) {
   if (!select_all && c.prim != "unique") {
     std::vector<T> s(h);
     const std::size_t k = static_cast<std::size_t>(static_cast<double>(n) * c.percent / 100.0);
-    std::nth_element(s.begin(), s.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(k, s.size() - 1)), s.end());
+    std::nth_element(
+        s.begin(), s.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(k, s.size() - 1)), s.end());
     bound = s[std::min<std::size_t>(k, s.size() - 1)];
   }
   std::vector<std::uint8_t> hf;
   if (c.flags) {
     hf.resize(h.size());
     std::mt19937 g(7);
-    for (auto& f : hf) f = static_cast<std::uint8_t>(g() % 100 < static_cast<unsigned>(c.percent) ? 1 + g() % 255 : 0);
+    for (auto& f : hf)
+      f = static_cast<std::uint8_t>(g() % 100 < static_cast<unsigned>(c.percent) ? 1 + g() % 255 : 0);
   }
   T *in, *out, *ref;
   std::uint8_t* flags = nullptr;
@@ -147,15 +151,18 @@ int run(config& c) {
   auto carry_call = [&](void* t, std::size_t& b) -> cudaError_t {
     if (c.prim == "unique") return carry::select_unique(t, b, cin, out, num, n, carry::equal_to{}, opt);
     if (c.prim == "partition") return carry::partition(t, b, cin, out, num, n, pred, opt);
-    if (c.flags) return carry::select_flagged(t, b, cin, static_cast<const std::uint8_t*>(flags), out, num, n, opt);
+    if (c.flags)
+      return carry::select_flagged(t, b, cin, static_cast<const std::uint8_t*>(flags), out, num, n, opt);
     return carry::select_if(t, b, cin, out, num, n, pred, opt);
   };
   auto cub_call = [&](void* t, std::size_t& b, T* dst, bool wide) -> cudaError_t {
-    if (c.prim == "unique") return carry_validate::cub_select_unique(t, b, cin, dst, num, n, wide, cudaStream_t{});
-    if (c.prim == "partition") return carry_validate::cub_partition_less(t, b, cin, dst, num, n, bound, wide, cudaStream_t{});
+    if (c.prim == "unique")
+      return carry_validate::cub_select_unique(t, b, cin, dst, num, n, wide, cudaStream_t{});
+    if (c.prim == "partition")
+      return carry_validate::cub_partition_less(t, b, cin, dst, num, n, bound, wide, cudaStream_t{});
     if (c.flags)
-      return carry_validate::cub_select_flagged(t, b, cin, static_cast<const std::uint8_t*>(flags), dst, num, n, wide,
-                                                cudaStream_t{});
+      return carry_validate::cub_select_flagged(t, b, cin, static_cast<const std::uint8_t*>(flags), dst, num,
+                                                n, wide, cudaStream_t{});
     return carry_validate::cub_select_if_less(t, b, cin, dst, num, n, bound, wide, cudaStream_t{});
   };
   std::size_t bytes = 0, cub_bytes = 0, cub64_bytes = 0;
@@ -175,7 +182,8 @@ int run(config& c) {
   b = temp_bytes;
   CHECK_CUDA(carry_call(temp, b));
   CHECK_CUDA(cudaMemcpy(&got, num, sizeof got, cudaMemcpyDeviceToHost));
-  const std::size_t compare = c.prim == "partition" ? static_cast<std::size_t>(n) : static_cast<std::size_t>(cub_num);
+  const std::size_t compare =
+      c.prim == "partition" ? static_cast<std::size_t>(n) : static_cast<std::size_t>(cub_num);
   std::vector<T> h_out(compare), h_ref(compare);
   CHECK_CUDA(cudaMemcpy(h_out.data(), out, compare * sizeof(T), cudaMemcpyDeviceToHost));
   CHECK_CUDA(cudaMemcpy(h_ref.data(), ref, compare * sizeof(T), cudaMemcpyDeviceToHost));
@@ -184,32 +192,43 @@ int run(config& c) {
   for (std::size_t i = 0; i < compare; ++i) bad += std::memcmp(&h_out[i], &h_ref[i], sizeof(T)) != 0;
   const bool ok = got == cub_num && bad == 0;
   if (!c.csv)
-    std::printf("carry %s of %lld %s (%s data%s, algorithm %s): %lld selected (%.1f %%); check against CUB: %s "
-                "(count %lld vs %lld, %lld items differ)\n",
-                c.prim.c_str(), static_cast<long long>(n), c.type.c_str(), c.input.empty() ? c.data.c_str() : "file",
-                c.flags ? ", flags" : "", c.algorithm.c_str(), static_cast<long long>(got), 100.0 * got / n,
-                ok ? "ok" : "FAILED", static_cast<long long>(got), static_cast<long long>(cub_num),
-                static_cast<long long>(bad));
+    std::printf(
+        "carry %s of %lld %s (%s data%s, algorithm %s): %lld selected (%.1f %%); check against CUB: %s "
+        "(count %lld vs %lld, %lld items differ)\n",
+        c.prim.c_str(), static_cast<long long>(n), c.type.c_str(), c.input.empty() ? c.data.c_str() : "file",
+        c.flags ? ", flags" : "", c.algorithm.c_str(), static_cast<long long>(got), 100.0 * got / n,
+        ok ? "ok" : "FAILED", static_cast<long long>(got), static_cast<long long>(cub_num),
+        static_cast<long long>(bad));
   // ---- time (cold L2) ----
   carry_validate::l2_flush flush; // a cold L2 before each timed call, as the benchmark
   CHECK_CUDA(cudaMalloc(&flush.buffer, flush.bytes));
-  auto time_cold = [&](auto&& call) { return carry_validate::median_event_us_after(flush, call, c.reps, true); };
-  if (n >= (std::int64_t{1} << 26) || c.reps > 100) std::fprintf(stderr, "carry: timing carry, CUB and a copy...\n");
-  const double t_carry = time_cold([&] { std::size_t t = temp_bytes; CHECK_CUDA(carry_call(temp, t)); });
+  auto time_cold = [&](auto&& call) {
+    return carry_validate::median_event_us_after(flush, call, c.reps, true);
+  };
+  if (n >= (std::int64_t{1} << 26) || c.reps > 100)
+    std::fprintf(stderr, "carry: timing carry, CUB and a copy...\n");
+  const double t_carry = time_cold([&] {
+    std::size_t t = temp_bytes;
+    CHECK_CUDA(carry_call(temp, t));
+  });
   double t_cub = 1e30;
   for (bool wide : {false, true}) {
     if (!wide && n > INT_MAX) continue;
-    t_cub = std::min(t_cub, time_cold([&] { std::size_t t = temp_bytes; CHECK_CUDA(cub_call(temp, t, ref, wide)); }));
+    t_cub = std::min(t_cub, time_cold([&] {
+                       std::size_t t = temp_bytes;
+                       CHECK_CUDA(cub_call(temp, t, ref, wide));
+                     }));
   }
-  const double t_copy = time_cold([&] { CHECK_CUDA(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); });
+  const double t_copy =
+      time_cold([&] { CHECK_CUDA(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); });
   const double moved = static_cast<double>(n) * sizeof(T) + (c.flags ? static_cast<double>(n) : 0.0) +
                        static_cast<double>(c.prim == "partition" ? n : got) * sizeof(T);
   const double copy_gbps = 2.0 * n * sizeof(T) / (t_copy * 1e3);
   auto line = [&](const char* impl, double us, double bytes_moved) {
     const double gbps = bytes_moved / (us * 1e3);
     if (c.csv)
-      std::printf("%s,%s,%s,%lld,%.2f,%.1f,%.4f,%.4f\n", c.prim.c_str(), impl, c.type.c_str(), static_cast<long long>(n),
-                  us, gbps, gbps / copy_gbps, t_cub / us);
+      std::printf("%s,%s,%s,%lld,%.2f,%.1f,%.4f,%.4f\n", c.prim.c_str(), impl, c.type.c_str(),
+                  static_cast<long long>(n), us, gbps, gbps / copy_gbps, t_cub / us);
     else
       std::printf("%-8s %12.1f %10.1f %10.3f %8.3f\n", impl, us, gbps, gbps / copy_gbps, t_cub / us);
   };
@@ -217,8 +236,8 @@ int run(config& c) {
   line("carry", t_carry, moved);
   line("cub", t_cub, moved);
   line("memcpy", t_copy, 2.0 * n * sizeof(T));
-  for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(ref), static_cast<void*>(num),
-                  static_cast<void*>(flags), temp, flush.buffer})
+  for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(ref),
+                  static_cast<void*>(num), static_cast<void*>(flags), temp, flush.buffer})
     if (p) cudaFree(p);
   return ok ? 0 : 1;
 }
@@ -244,8 +263,8 @@ int carry_tool::compact_main(const std::string& prim, int argc, char** argv) {
   if (c.algorithm != "auto" && c.algorithm != "single_pass" && c.algorithm != "three_kernel")
     refused = "--algorithm", value = c.algorithm;
   if (refused) {
-    std::fprintf(stderr, "carry %s: %s does not take '%s' (see carry %s --help for its values)\n", prim.c_str(), refused,
-                 value.c_str(), prim.c_str());
+    std::fprintf(stderr, "carry %s: %s does not take '%s' (see carry %s --help for its values)\n",
+                 prim.c_str(), refused, value.c_str(), prim.c_str());
     return 2;
   }
   if (c.flags && prim != "select") {

@@ -84,8 +84,8 @@ option_spec whole(const char* name, int lo, int hi, int& out) {
   return {name, true, [name, lo, hi, &out](const std::string& v) { return parse_int(name, v, lo, hi, out); }};
 }
 
-int parse_options(const std::string& cmd, const std::string& help, const std::vector<option_spec>& specs, int argc,
-                  char** argv) {
+int parse_options(const std::string& cmd, const std::string& help, const std::vector<option_spec>& specs,
+                  int argc, char** argv) {
   for (int i = 0; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--help" || a == "-h") {
@@ -96,13 +96,15 @@ int parse_options(const std::string& cmd, const std::string& help, const std::ve
     for (const option_spec& s : specs)
       if (a == s.name) o = &s;
     if (o == nullptr) {
-      std::fprintf(stderr, "carry %s: unknown option '%s' (see carry %s --help)\n", cmd.c_str(), a.c_str(), cmd.c_str());
+      std::fprintf(stderr, "carry %s: unknown option '%s' (see carry %s --help)\n", cmd.c_str(), a.c_str(),
+                   cmd.c_str());
       return 2;
     }
     std::string v;
     if (o->takes_value) {
       if (i + 1 >= argc) {
-        std::fprintf(stderr, "carry %s: %s needs a value (see carry %s --help)\n", cmd.c_str(), a.c_str(), cmd.c_str());
+        std::fprintf(stderr, "carry %s: %s needs a value (see carry %s --help)\n", cmd.c_str(), a.c_str(),
+                     cmd.c_str());
         return 2;
       }
       v = argv[++i];
@@ -121,8 +123,8 @@ bool read_raw(const std::string& cmd, const std::string& path, std::size_t elem_
   }
   const std::streamoff size = f.tellg();
   if (size <= 0 || size % static_cast<std::streamoff>(elem_bytes) != 0) {
-    std::fprintf(stderr, "carry %s: --input '%s' holds %lld bytes, not a whole number of %s values\n", cmd.c_str(),
-                 path.c_str(), static_cast<long long>(size), type_name);
+    std::fprintf(stderr, "carry %s: --input '%s' holds %lld bytes, not a whole number of %s values\n",
+                 cmd.c_str(), path.c_str(), static_cast<long long>(size), type_name);
     return false;
   }
   bytes.resize(static_cast<std::size_t>(size));
@@ -139,7 +141,8 @@ bool print_gpu() {
   }
   cudaDeviceProp p;
   CHECK_CUDA(cudaGetDeviceProperties(&p, 0));
-  std::printf("GPU: %s, %d SMs; CUB from CCCL %s\n", p.name, p.multiProcessorCount, carry_validate::cccl_version());
+  std::printf("GPU: %s, %d SMs; CUB from CCCL %s\n", p.name, p.multiProcessorCount,
+              carry_validate::cccl_version());
   return true;
 }
 
@@ -160,20 +163,24 @@ int main(int argc, char** argv) {
     return 0;
   }
   if (argv[1][0] == '-') {
-    std::fprintf(stderr, "carry: '%s' needs a command first (carry <command> %s ...; see carry --help)\n", argv[1],
-                 argv[1]);
+    std::fprintf(stderr, "carry: '%s' needs a command first (carry <command> %s ...; see carry --help)\n",
+                 argv[1], argv[1]);
     return 2;
   }
   const std::string cmd = argv[1];
   if (cmd == "scan") return carry_tool::scan_main(argc - 2, argv + 2);
-  if (cmd == "select" || cmd == "partition" || cmd == "unique") return carry_tool::compact_main(cmd, argc - 2, argv + 2);
-  if (cmd == "histogram" || cmd == "bin" || cmd == "slots") return carry_tool::apps_main(cmd, argc - 2, argv + 2);
+  if (cmd == "select" || cmd == "partition" || cmd == "unique")
+    return carry_tool::compact_main(cmd, argc - 2, argv + 2);
+  if (cmd == "histogram" || cmd == "bin" || cmd == "slots")
+    return carry_tool::apps_main(cmd, argc - 2, argv + 2);
   if (cmd == "sort") return carry_tool::sort_main(argc - 2, argv + 2);
   if (cmd == "help") {
     std::printf("%s", usage);
     return 0;
   }
-  std::fprintf(stderr, "carry: unknown command '%s' (commands: scan, select, partition, unique, histogram, bin, slots, sort; see carry --help)\n",
+  std::fprintf(stderr,
+               "carry: unknown command '%s' (commands: scan, select, partition, unique, histogram, bin, "
+               "slots, sort; see carry --help)\n",
                cmd.c_str());
   return 2;
 }

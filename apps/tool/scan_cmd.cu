@@ -169,10 +169,11 @@ int run(const config& given) {
     std::printf("\n%-8s %12s %10s %12s %8s\n", "impl", "median_us", "GB/s", "Gitems/s", "x_cub");
   auto line = [&](const char* name, double us) {
     if (c.csv)
-      std::printf("%s,%s,%s,%lld,%.2f,%.1f,%.4f,%.4f\n", c.op.c_str(), name, c.type.c_str(), static_cast<long long>(n),
-                  us, bytes / (us * 1e3), t_copy / us, t_cub / us);
+      std::printf("%s,%s,%s,%lld,%.2f,%.1f,%.4f,%.4f\n", c.op.c_str(), name, c.type.c_str(),
+                  static_cast<long long>(n), us, bytes / (us * 1e3), t_copy / us, t_cub / us);
     else
-      std::printf("%-8s %12.1f %10.1f %12.2f %8.3f\n", name, us, bytes / (us * 1e3), n / (us * 1e3), t_cub / us);
+      std::printf("%-8s %12.1f %10.1f %12.2f %8.3f\n", name, us, bytes / (us * 1e3), n / (us * 1e3),
+                  t_cub / us);
   };
   line("carry", t_carry);
   line("cub", t_cub);
@@ -197,15 +198,17 @@ int run(const config& given) {
     }
     double us[2];
     for (int g = 0; g < 2; ++g) {
-      us[g] = carry_validate::median_event_us([&] { CHECK_CUDA(cudaGraphLaunch(exec[g], s)); }, c.reps, false, s);
+      us[g] =
+          carry_validate::median_event_us([&] { CHECK_CUDA(cudaGraphLaunch(exec[g], s)); }, c.reps, false, s);
       CHECK_CUDA(cudaStreamSynchronize(s));
     }
     CHECK_CUDA(cudaMemcpy(h_out.data(), out, n * sizeof(T), cudaMemcpyDeviceToHost));
     CHECK_CUDA(cudaMemcpy(h_ref.data(), ref, n * sizeof(T), cudaMemcpyDeviceToHost));
     const std::int64_t graph_bad = count_bad();
-    std::printf("\ngraph replays (%d each after a warm-up): carry %.1f us, cub %.1f us (%.3fx); carry's output "
-                "after them against CUB's: %s (%lld differ)\n",
-                c.reps, us[0], us[1], us[1] / us[0], graph_bad ? "FAILED" : "ok", static_cast<long long>(graph_bad));
+    std::printf(
+        "\ngraph replays (%d each after a warm-up): carry %.1f us, cub %.1f us (%.3fx); carry's output "
+        "after them against CUB's: %s (%lld differ)\n",
+        c.reps, us[0], us[1], us[1] / us[0], graph_bad ? "FAILED" : "ok", static_cast<long long>(graph_bad));
     bad += graph_bad;
     for (auto& x : exec) CHECK_CUDA(cudaGraphExecDestroy(x));
     CHECK_CUDA(cudaStreamDestroy(s));
@@ -226,26 +229,31 @@ int run_default_variant(const config& c) {
 
 int carry_tool::scan_main(int argc, char** argv) {
   config c;
-  const int parsed = parse_options("scan", usage,
-                                   {count("--n", c.n), text("--type", c.type), text("--op", c.op),
-                                    text("--algorithm", c.algorithm), text("--variant", c.variant),
-                                    flag("--deterministic", c.deterministic), flag("--graph", c.graph),
-                                    whole("--reps", 1, 1000000, c.reps), text("--input", c.input), flag("--csv", c.csv)},
-                                   argc, argv);
+  const int parsed = parse_options(
+      "scan", usage,
+      {count("--n", c.n), text("--type", c.type), text("--op", c.op), text("--algorithm", c.algorithm),
+       text("--variant", c.variant), flag("--deterministic", c.deterministic), flag("--graph", c.graph),
+       whole("--reps", 1, 1000000, c.reps), text("--input", c.input), flag("--csv", c.csv)},
+      argc, argv);
   if (parsed >= 0) return parsed;
   const bool ok_type = c.type == "u32" || c.type == "f32" || c.type == "u64" || c.type == "u8";
   const bool ok_op = c.op == "inclusive_sum" || c.op == "exclusive_sum";
   const bool ok_alg = c.algorithm == "auto" || c.algorithm == "single_pass" || c.algorithm == "hierarchical";
   const bool ok_var = c.variant == "coarsened" || c.variant == "kogge_stone" ||
                       c.variant == "kogge_stone_db" || c.variant == "brent_kung" || c.variant == "blelloch";
-  const char* refused = !ok_type ? "--type" : !ok_op ? "--op" : !ok_alg ? "--algorithm" : !ok_var ? "--variant" : nullptr;
+  const char* refused = !ok_type  ? "--type"
+                        : !ok_op  ? "--op"
+                        : !ok_alg ? "--algorithm"
+                        : !ok_var ? "--variant"
+                                  : nullptr;
   if (refused) {
     const std::string& v = !ok_type ? c.type : !ok_op ? c.op : !ok_alg ? c.algorithm : c.variant;
     std::fprintf(stderr, "carry: %s does not take '%s' (see --help for its values)\n", refused, v.c_str());
     return 2;
   }
   if (c.variant != "coarsened" && c.type != "u32") {
-    std::fprintf(stderr, "carry: --variant %s runs on --type u32 only, not %s\n", c.variant.c_str(), c.type.c_str());
+    std::fprintf(stderr, "carry: --variant %s runs on --type u32 only, not %s\n", c.variant.c_str(),
+                 c.type.c_str());
     return 2;
   }
   if (c.variant != "coarsened" && c.algorithm == "auto") c.algorithm = "hierarchical"; // where variants live

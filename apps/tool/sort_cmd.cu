@@ -72,7 +72,8 @@ bool load_keys(const config& c, std::vector<K>& h, std::int64_t& n) {
   }
   carry_validate::key_dist d;
   carry_validate::parse_dist(c.data, d);
-  if (c.n >= (std::int64_t{1} << 26)) std::fprintf(stderr, "carry: generating %lld keys...\n", static_cast<long long>(c.n));
+  if (c.n >= (std::int64_t{1} << 26))
+    std::fprintf(stderr, "carry: generating %lld keys...\n", static_cast<long long>(c.n));
   h = carry_validate::make_keys<K>(static_cast<std::size_t>(c.n), d, 20261123);
   n = c.n;
   return true;
@@ -112,8 +113,8 @@ int run(const config& c) {
   auto carry_call = [&](void* t, std::size_t& b) -> cudaError_t {
     if constexpr (pairs)
       return c.descending ? carry::sort_pairs_descending(t, b, kin, kout, vin, vout, n, begin, end, opt)
-                          : carry::sort_pairs(t, b, static_cast<const K*>(kin), kout, static_cast<const V*>(vin), vout, n,
-                                              begin, end, opt);
+                          : carry::sort_pairs(t, b, static_cast<const K*>(kin), kout,
+                                              static_cast<const V*>(vin), vout, n, begin, end, opt);
     else
       return c.descending ? carry::sort_keys_descending(t, b, kin, kout, n, begin, end, opt)
                           : carry::sort_keys(t, b, static_cast<const K*>(kin), kout, n, begin, end, opt);
@@ -124,7 +125,8 @@ int run(const config& c) {
     K* ko = ref ? kref : kout;
     V* vo = ref ? vref : vout;
     if constexpr (pairs)
-      return carry_validate::cub_radix_pairs(t, b, kin, ko, vin, vo, n, begin, end, c.descending, wide, cudaStream_t{});
+      return carry_validate::cub_radix_pairs(t, b, kin, ko, vin, vo, n, begin, end, c.descending, wide,
+                                             cudaStream_t{});
     else
       return carry_validate::cub_radix_keys(t, b, kin, ko, n, begin, end, c.descending, wide, cudaStream_t{});
   };
@@ -154,25 +156,36 @@ int run(const config& c) {
     ok = ok && carry_validate::same_bits(gv, wv);
   }
   if (!c.csv)
-    std::printf("carry sort of %lld %s keys%s%s (%s data, bits [%d, %d)%s, %s): against CUB bit for bit: %s\n",
-                static_cast<long long>(n), c.key.c_str(), pairs ? " with values of " : "",
-                pairs ? (std::to_string(sizeof(V)) + " bytes").c_str() : "", c.input.empty() ? c.data.c_str() : "file",
-                begin, end, c.descending ? ", descending" : "", c.algorithm.c_str(), ok ? "ok" : "FAILED");
+    std::printf(
+        "carry sort of %lld %s keys%s%s (%s data, bits [%d, %d)%s, %s): against CUB bit for bit: %s\n",
+        static_cast<long long>(n), c.key.c_str(), pairs ? " with values of " : "",
+        pairs ? (std::to_string(sizeof(V)) + " bytes").c_str() : "",
+        c.input.empty() ? c.data.c_str() : "file", begin, end, c.descending ? ", descending" : "",
+        c.algorithm.c_str(), ok ? "ok" : "FAILED");
   // ---- time (cold L2) ----
   carry_validate::l2_flush flush;
   CHECK_CUDA(cudaMalloc(&flush.buffer, flush.bytes));
-  auto time_cold = [&](auto&& call) { return carry_validate::median_event_us_after(flush, call, c.reps, true); };
-  if (n >= (std::int64_t{1} << 26) || c.reps > 100) std::fprintf(stderr, "carry: timing carry, CUB and a copy...\n");
+  auto time_cold = [&](auto&& call) {
+    return carry_validate::median_event_us_after(flush, call, c.reps, true);
+  };
+  if (n >= (std::int64_t{1} << 26) || c.reps > 100)
+    std::fprintf(stderr, "carry: timing carry, CUB and a copy...\n");
   const double item = static_cast<double>(sizeof(K) + (pairs ? sizeof(V) : 0));
   const double least = 2.0 * item * static_cast<double>(n); // read and write every key and value once
   const int passes = carry::radix_detail::radix_passes(begin, end, 8);
   const bool three = c.algorithm == "three_kernel";
   const double per_key = three ? passes * (sizeof(K) + 2.0 * item) : sizeof(K) + passes * 2.0 * item;
-  const double t_carry = time_cold([&] { std::size_t t = temp_bytes; CHECK_CUDA(carry_call(temp, t)); });
+  const double t_carry = time_cold([&] {
+    std::size_t t = temp_bytes;
+    CHECK_CUDA(carry_call(temp, t));
+  });
   double t_cub = 1e30;
   for (bool wide : {false, true}) {
     if (!wide && n > INT_MAX) continue;
-    t_cub = std::min(t_cub, time_cold([&] { std::size_t t = temp_bytes; CHECK_CUDA(cub_call(temp, t, wide, false)); }));
+    t_cub = std::min(t_cub, time_cold([&] {
+                       std::size_t t = temp_bytes;
+                       CHECK_CUDA(cub_call(temp, t, wide, false));
+                     }));
   }
   const double t_copy = time_cold([&] {
     CHECK_CUDA(cudaMemcpyAsync(kout, kin, un * sizeof(K), cudaMemcpyDeviceToDevice));
@@ -181,19 +194,24 @@ int run(const config& c) {
   const double copy_gbps = least / (t_copy * 1e3);
   auto line = [&](const char* impl, double us, double bytes_per_key) {
     const double gkeys = static_cast<double>(n) / (us * 1e3);
-    const double frac = bytes_per_key > 0 ? bytes_per_key * static_cast<double>(n) / (us * 1e3) / copy_gbps : 0.0;
+    const double frac =
+        bytes_per_key > 0 ? bytes_per_key * static_cast<double>(n) / (us * 1e3) / copy_gbps : 0.0;
     if (c.csv)
-      std::printf("sort,%s,%s,%lld,%.2f,%.3f,%.1f,%.4f,%.4f\n", impl, c.key.c_str(), static_cast<long long>(n), us, gkeys,
-                  bytes_per_key, frac, t_cub / us);
+      std::printf("sort,%s,%s,%lld,%.2f,%.3f,%.1f,%.4f,%.4f\n", impl, c.key.c_str(),
+                  static_cast<long long>(n), us, gkeys, bytes_per_key, frac, t_cub / us);
     else
-      std::printf("%-10s %12.1f %10.3f %10.1f %10.3f %8.3f\n", impl, us, gkeys, bytes_per_key, frac, t_cub / us);
+      std::printf("%-10s %12.1f %10.3f %10.1f %10.3f %8.3f\n", impl, us, gkeys, bytes_per_key, frac,
+                  t_cub / us);
   };
-  if (!c.csv) std::printf("\n%-10s %12s %10s %10s %10s %8s\n", "impl", "median_us", "Gkeys/s", "B/key", "of_copy", "x_cub");
+  if (!c.csv)
+    std::printf("\n%-10s %12s %10s %10s %10s %8s\n", "impl", "median_us", "Gkeys/s", "B/key", "of_copy",
+                "x_cub");
   line("carry", t_carry, per_key);
   line("cub", t_cub, 0.0);
   line("memcpy", t_copy, least / static_cast<double>(n));
-  for (void* p : {static_cast<void*>(kin), static_cast<void*>(kout), static_cast<void*>(kref), static_cast<void*>(vin),
-                  static_cast<void*>(vout), static_cast<void*>(vref), temp, flush.buffer})
+  for (void* p :
+       {static_cast<void*>(kin), static_cast<void*>(kout), static_cast<void*>(kref), static_cast<void*>(vin),
+        static_cast<void*>(vout), static_cast<void*>(vref), temp, flush.buffer})
     cudaFree(p);
   return ok ? 0 : 1;
 }
@@ -205,12 +223,18 @@ int run_values(const config& c) {
   if (c.values == 0) return run<K, carry::radix_detail::null_value>(c);
   if constexpr (std::is_same_v<K, std::uint32_t>) {
     switch (c.values) {
-    case 1: return run<K, std::uint8_t>(c);
-    case 2: return run<K, std::uint16_t>(c);
-    case 4: return run<K, std::uint32_t>(c);
-    case 8: return run<K, std::uint64_t>(c);
-    case 12: return run<K, value12>(c);
-    case 16: return run<K, value16>(c);
+    case 1:
+      return run<K, std::uint8_t>(c);
+    case 2:
+      return run<K, std::uint16_t>(c);
+    case 4:
+      return run<K, std::uint32_t>(c);
+    case 8:
+      return run<K, std::uint64_t>(c);
+    case 12:
+      return run<K, value12>(c);
+    case 16:
+      return run<K, value16>(c);
     }
   } else if constexpr (std::is_same_v<K, std::uint64_t>) {
     if (c.values == 4) return run<K, std::uint32_t>(c);
@@ -218,7 +242,8 @@ int run_values(const config& c) {
   } else if constexpr (std::is_same_v<K, float>) {
     if (c.values == 4) return run<K, std::uint32_t>(c);
   }
-  std::fprintf(stderr, "carry sort: --values %d does not go with --key %s (see carry sort --help)\n", c.values, c.key.c_str());
+  std::fprintf(stderr, "carry sort: --values %d does not go with --key %s (see carry sort --help)\n",
+               c.values, c.key.c_str());
   return 2;
 }
 
@@ -226,31 +251,36 @@ int run_values(const config& c) {
 
 int carry_tool::sort_main(int argc, char** argv) {
   config c;
-  const int parsed = parse_options("sort", usage,
-                                   {count("--n", c.n), text("--key", c.key), whole("--values", 0, 16, c.values),
-                                    flag("--descending", c.descending), whole("--begin-bit", 0, 64, c.begin_bit),
-                                    whole("--end-bit", 0, 64, c.end_bit), text("--data", c.data),
-                                    text("--input", c.input), text("--algorithm", c.algorithm),
-                                    flag("--no-adaptive", c.no_adaptive), whole("--reps", 1, 1000000, c.reps),
-                                    flag("--csv", c.csv)},
-                                   argc, argv);
+  const int parsed =
+      parse_options("sort", usage,
+                    {count("--n", c.n), text("--key", c.key), whole("--values", 0, 16, c.values),
+                     flag("--descending", c.descending), whole("--begin-bit", 0, 64, c.begin_bit),
+                     whole("--end-bit", 0, 64, c.end_bit), text("--data", c.data), text("--input", c.input),
+                     text("--algorithm", c.algorithm), flag("--no-adaptive", c.no_adaptive),
+                     whole("--reps", 1, 1000000, c.reps), flag("--csv", c.csv)},
+                    argc, argv);
   if (parsed >= 0) return parsed;
   if (c.no_adaptive) c.adaptive = false;
   if (c.algorithm == "auto") c.algorithm = "automatic";
   carry_validate::key_dist d;
   if (!carry_validate::parse_dist(c.data, d)) {
-    std::fprintf(stderr, "carry sort: --data does not take '%s' (uniform, sorted, reversed, equal, two, lowent, specials)\n",
-                 c.data.c_str());
+    std::fprintf(
+        stderr,
+        "carry sort: --data does not take '%s' (uniform, sorted, reversed, equal, two, lowent, specials)\n",
+        c.data.c_str());
     return 2;
   }
   if (c.algorithm != "automatic" && c.algorithm != "onesweep" && c.algorithm != "three_kernel") {
-    std::fprintf(stderr, "carry sort: --algorithm does not take '%s' (auto, onesweep, three_kernel)\n", c.algorithm.c_str());
+    std::fprintf(stderr, "carry sort: --algorithm does not take '%s' (auto, onesweep, three_kernel)\n",
+                 c.algorithm.c_str());
     return 2;
   }
   const std::string k = c.key;
-  const char* const keys[] = {"u8", "u16", "u32", "u64", "i8", "i16", "i32", "i64", "f16", "bf16", "f32", "f64"};
+  const char* const keys[] = {"u8",  "u16", "u32", "u64",  "i8",  "i16",
+                              "i32", "i64", "f16", "bf16", "f32", "f64"};
   if (std::none_of(std::begin(keys), std::end(keys), [&](const char* x) { return k == x; })) {
-    std::fprintf(stderr, "carry sort: --key does not take '%s' (u8 u16 u32 u64 i8 i16 i32 i64 f16 bf16 f32 f64)\n",
+    std::fprintf(stderr,
+                 "carry sort: --key does not take '%s' (u8 u16 u32 u64 i8 i16 i32 i64 f16 bf16 f32 f64)\n",
                  k.c_str());
     return 2;
   }

@@ -54,8 +54,8 @@ option_spec whole(const char* name, int lo, int hi, int& out);
 /// The one option parser of every subcommand: matches argv against `specs` (`--help`/`-h` print `help`).
 /// Returns -1 when the command should run, else the exit status (0 after --help, 2 for bad usage, after
 /// saying what was wrong).
-int parse_options(const std::string& cmd, const std::string& help, const std::vector<option_spec>& specs, int argc,
-                  char** argv);
+int parse_options(const std::string& cmd, const std::string& help, const std::vector<option_spec>& specs,
+                  int argc, char** argv);
 
 /// Reads raw binary `path` of `type_name` values of `elem_bytes` bytes each into `bytes` (whole values
 /// only); false after saying why.

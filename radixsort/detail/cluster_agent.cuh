@@ -16,7 +16,6 @@
 #include "digit.cuh"
 #include "plan.hpp"
 
-
 namespace carry {
 namespace radix_detail {
 
@@ -48,7 +47,8 @@ struct cluster_beside {
 template <int ITEMS, bool HAS_VALUES, class K, class V, int THREADS, class P = radix_tuning::default_policy>
 struct cluster_layout {
   static constexpr int radix = radix_tuning::radix;
-  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, radix_digit<K>, P::cluster_counts, false, THREADS, P>;
+  using storage =
+      staged_tile_storage<ITEMS, HAS_VALUES, K, V, radix_digit<K>, P::cluster_counts, false, THREADS, P>;
   using scan_t = block_scan<std::uint32_t, THREADS, block_scan_algorithm::coarsened, 1,
                             static_cast<warp_scan_shape>(P::scan_warps)>;
   static constexpr int local_items = radix_tuning::cluster_local_items(ITEMS);
@@ -64,7 +64,8 @@ struct cluster_layout {
     storage tile;
     std::conditional_t<local_form, local_storage, char> local;
   };
-  static constexpr std::size_t dynamic_bytes = dynamic ? sizeof(shared) : 0; // the launch's dynamic shared memory
+  static constexpr std::size_t dynamic_bytes =
+      dynamic ? sizeof(shared) : 0; // the launch's dynamic shared memory
 };
 
 /// One block of the cluster sort: its tile, its shared memory, and the passes.
@@ -95,7 +96,8 @@ struct cluster_agent {
   using scan_t = typename layout::scan_t;
   using local_storage = typename layout::local_storage;
   static constexpr int radix = radix_tuning::radix;
-  static constexpr block::tile_fill fill = P::cluster_padded ? block::tile_fill::padded : block::tile_fill::checked;
+  static constexpr block::tile_fill fill =
+      P::cluster_padded ? block::tile_fill::padded : block::tile_fill::checked;
   static constexpr int local_items = layout::local_items;
   static constexpr bool local_form = layout::local_form;
   static_assert(storage::tile_items < 65536, "carry: a tile's digit count fits 16 bits");
@@ -117,8 +119,9 @@ struct cluster_agent {
   __device__ __forceinline__ cluster_agent(typename layout::shared& sm_, typename layout::beside& bs_,
                                            const pass_buffers<K>& kb_, const pass_buffers<V>& vb_,
                                            const cluster_args& a_, unsigned rank_, unsigned blocks_)
-      : sm(sm_), bs(bs_), kb(kb_), vb(vb_), a(a_), rank(rank_), blocks(blocks_), base(a_.tiles.tile_base(rank_)),
-        valid(a_.tiles.valid_items(rank_)), dd(static_cast<int>(threadIdx.x)),
+      : sm(sm_), bs(bs_), kb(kb_), vb(vb_), a(a_), rank(rank_), blocks(blocks_),
+        base(a_.tiles.tile_base(rank_)), valid(a_.tiles.valid_items(rank_)),
+        dd(static_cast<int>(threadIdx.x)),
         digit_thread(THREADS == radix || static_cast<int>(threadIdx.x) < radix),
         counts_bytes(lookback::mailbox_bytes<radix, std::uint16_t>(static_cast<int>(blocks_))) {}
 
@@ -185,17 +188,21 @@ struct cluster_agent {
     }
     const bool constant = digit_thread && total == static_cast<std::uint64_t>(n); // every key has digit dd
     __syncthreads();
-    const bool too_big = dd < static_cast<int>(blocks) && lo[dd + 1] - lo[dd] > static_cast<std::uint32_t>(local_storage::tile_items);
+    const bool too_big = dd < static_cast<int>(blocks) &&
+                         lo[dd + 1] - lo[dd] > static_cast<std::uint32_t>(local_storage::tile_items);
     if (!__syncthreads_or(too_big)) { // the same in every block: the same counts
       // ---- scatter by the top digit, in -> out; then each block its range, alone, by every digit ----
       if (digit_thread) ts.adjust[dd] = adjust;
       const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); };
       scatter_tile<ITEMS, HAS_VALUES, false, true>(ts, digit, key, digit_at, pos, valid, kb.out,
-                                                   HAS_VALUES ? vb.in + base : nullptr, HAS_VALUES ? vb.out : nullptr);
-      cooperative_groups::this_cluster().sync(); // every block's scatter visible; after it no block touches another's shared memory
+                                                   HAS_VALUES ? vb.in + base : nullptr,
+                                                   HAS_VALUES ? vb.out : nullptr);
+      cooperative_groups::this_cluster()
+          .sync(); // every block's scatter visible; after it no block touches another's shared memory
       const std::uint32_t lo_r = lo[rank], hi_r = lo[rank + 1];
       sort_block_range<local_items, HAS_VALUES>(
-          sm.local, kb.out + lo_r, HAS_VALUES ? vb.out + lo_r : nullptr, const_cast<K*>(kb.target(a.passes)) + lo_r,
+          sm.local, kb.out + lo_r, HAS_VALUES ? vb.out + lo_r : nullptr,
+          const_cast<K*>(kb.target(a.passes)) + lo_r,
           HAS_VALUES ? const_cast<V*>(vb.target(a.passes)) + lo_r : nullptr, static_cast<int>(hi_r - lo_r),
           (1u << a.passes) - 1u, a.begin_bit, a.end_bit, a.descending);
       return true;

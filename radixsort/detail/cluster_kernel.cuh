@@ -23,8 +23,10 @@ __global__ void __launch_bounds__(THREADS, 1) // one block an SM: a cluster of o
   __shared__ std::conditional_t<layout::dynamic, char, typename layout::shared> static_sm;
   extern __shared__ uint4 cluster_dynamic_smem[];
   typename layout::shared& sm = *[&] {
-    if constexpr (layout::dynamic) return reinterpret_cast<typename layout::shared*>(cluster_dynamic_smem);
-    else return &static_sm;
+    if constexpr (layout::dynamic)
+      return reinterpret_cast<typename layout::shared*>(cluster_dynamic_smem);
+    else
+      return &static_sm;
   }();
   __shared__ typename layout::beside bs;
   // ---- the passes ----

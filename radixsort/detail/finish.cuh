@@ -34,9 +34,10 @@ __device__ __forceinline__ void write_items(T* to, std::int64_t n, bool vec, Chu
 /// Copies n items from `from` to `to`, 16 bytes a thread-step when both are 16-byte aligned.
 template <class T>
 __device__ void copy_items(const T* from, T* to, std::int64_t n) {
-  write_items(to, n, reinterpret_cast<std::uintptr_t>(from) % 16 == 0,
-              [&](std::int64_t c) { return reinterpret_cast<const uint4*>(from)[c]; },
-              [&](std::int64_t i) { return from[i]; });
+  write_items(
+      to, n, reinterpret_cast<std::uintptr_t>(from) % 16 == 0,
+      [&](std::int64_t c) { return reinterpret_cast<const uint4*>(from)[c]; },
+      [&](std::int64_t i) { return from[i]; });
 }
 
 /// Writes n copies of v to `to`, 16 bytes a thread-step when `to` is 16-byte aligned.
@@ -48,7 +49,8 @@ __device__ void fill_items(T* to, T v, std::int64_t n) {
     for (auto& x : pack) x = v;
     memcpy(&w, pack, sizeof(w));
   }
-  write_items(to, n, true, [&](std::int64_t) { return w; }, [&](std::int64_t) { return v; });
+  write_items(
+      to, n, true, [&](std::int64_t) { return w; }, [&](std::int64_t) { return v; });
 }
 
 /// Whether n keys whose images all equal `first`'s are n copies of `first`: always, but for floating
@@ -87,7 +89,8 @@ __device__ __forceinline__ void finish_copy(const pass_buffers<K>& kb, const pas
   if constexpr (HAS_VALUES) copy_items(vb.result(k), const_cast<V*>(vb.target(host_passes)), n);
 }
 
-/// finish_copy as a kernel of its own (launched as the last pass's programmatic dependent, radix_tuning::pdl).
+/// finish_copy as a kernel of its own (launched as the last pass's programmatic dependent,
+/// radix_tuning::pdl).
 template <bool HAS_VALUES, class K, class V>
 __global__ void __launch_bounds__(256)
     finish_copy_kernel(pass_buffers<K> kb, pass_buffers<V> vb, const sort_control* control, int host_passes,

@@ -49,14 +49,15 @@ struct onesweep_args {
 ///   PLACED storage (places_keys) each key went to the stage in its ranking round, and `pos` is unused.
 /// FULL: the tile is whole (every tile but the input's last), so no item is checked against `valid`
 /// (block::tile_fill::whole). Otherwise only the loads and the scatter check, and the ranking is
-/// block::tile_fill::padded (padded_form: radix_tuning::padded_partial_tiles): every dead item ranks as the last digit,
-/// after every live item, at a staged position >= valid, never written; the published count leaves the
-/// dead items out. Both rank without a check or a ballot a round.
-template <bool FULL, int ITEMS, bool HAS_VALUES, class K, class V, class Digit, bool PLACED, int THREADS, class P>
-__device__ __forceinline__ void onesweep_tile(
-    staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, P::counts, PLACED, THREADS, P>& ts,
-    std::int64_t t, const K* ksrc, K* kdst, const V* vsrc_all, V* vdst, const onesweep_args& a, const Digit& digit,
-    std::uint64_t* bases) {
+/// block::tile_fill::padded (padded_form: radix_tuning::padded_partial_tiles): every dead item ranks as the
+/// last digit, after every live item, at a staged position >= valid, never written; the published count
+/// leaves the dead items out. Both rank without a check or a ballot a round.
+template <bool FULL, int ITEMS, bool HAS_VALUES, class K, class V, class Digit, bool PLACED, int THREADS,
+          class P>
+__device__ __forceinline__ void
+onesweep_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, P::counts, PLACED, THREADS, P>& ts,
+              std::int64_t t, const K* ksrc, K* kdst, const V* vsrc_all, V* vdst, const onesweep_args& a,
+              const Digit& digit, std::uint64_t* bases) {
   using ms = typename std::remove_reference_t<decltype(ts)>::ranker;
   constexpr int radix = radix_tuning::radix;
   const std::int64_t tile = a.first_tile + t;
@@ -65,10 +66,12 @@ __device__ __forceinline__ void onesweep_tile(
   // ---- load ----
   K key[ITEMS];
   int pos[ITEMS];
-  const auto digit_at = [&](int i) { return static_cast<unsigned>(digit.bin_of(key[i])); }; // recomputed: no registers held
-  constexpr block::tile_fill fill = FULL ? block::tile_fill::whole
+  const auto digit_at = [&](int i) {
+    return static_cast<unsigned>(digit.bin_of(key[i]));
+  }; // recomputed: no registers held
+  constexpr block::tile_fill fill = FULL                                      ? block::tile_fill::whole
                                     : padded_form<HAS_VALUES, K, V, Digit, P> ? block::tile_fill::padded
-                                                                           : block::tile_fill::checked;
+                                                                              : block::tile_fill::checked;
   load_keys<ITEMS, FULL>(ksrc + base, valid, key);
   const lookback::chain_view<lookback::packed_counts> view{
       lookback::packed_counts::bind(static_cast<char*>(a.state) + a.words_offset), radix};
@@ -88,12 +91,14 @@ __device__ __forceinline__ void onesweep_tile(
   // counts as soon as they are known, before the ranking rounds (radix_tuning::early_counts) ----
   if constexpr (P::early_counts) {
     const auto on_counts = [&](int s, int c) {
-      view.publish(t, dd, t == 0 ? lookback::state_prefix : lookback::state_aggregate, static_cast<std::uint32_t>(c));
+      view.publish(t, dd, t == 0 ? lookback::state_prefix : lookback::state_aggregate,
+                   static_cast<std::uint32_t>(c));
       // start and count wait in thread dd's own adjust slot across the rounds (ptxas showed the same
       // spills with them in registers; the slot costs a shared store and load a tile)
       ts.adjust[dd] = std::uint64_t{static_cast<std::uint32_t>(c)} << 32 | static_cast<std::uint32_t>(s);
     };
-    if constexpr (PLACED) // each key to the stage in its round: no positions held (radix_tuning::placed_stage)
+    if constexpr (PLACED) // each key to the stage in its round: no positions held
+                          // (radix_tuning::placed_stage)
       ms::template rank_early_place_by<fill>(ts.rank, digit_at, valid, on_counts,
                                              [&](int j, int p) { ts.stage().keys[p] = key[j]; });
     else
@@ -114,7 +119,8 @@ __device__ __forceinline__ void onesweep_tile(
   if (owns_digit) {
     std::uint32_t before = 0; // digit dd's keys in the portion's tiles before this one
     if (t != 0) {
-      before = lookback::look_back_chain<0, radix_tuning::lookback_window<P, HAS_VALUES>>(view, t, dd, std::uint32_t{0}, sum{});
+      before = lookback::look_back_chain<0, radix_tuning::lookback_window<P, HAS_VALUES>>(
+          view, t, dd, std::uint32_t{0}, sum{});
       view.publish(t, dd, lookback::state_prefix, before + count);
     }
     std::uint64_t* portion_base = bases + a.pass * 2 * radix;
@@ -123,17 +129,18 @@ __device__ __forceinline__ void onesweep_tile(
     ts.adjust[dd] = b + before - static_cast<std::uint64_t>(start);
   }
   // ---- scatter through shared memory (its first barrier publishes the adjustments) ----
-  scatter_tile<ITEMS, HAS_VALUES, FULL>(ts, digit, key, digit_at, pos, valid, kdst, HAS_VALUES ? vsrc_all + base : nullptr,
-                                  vdst);
+  scatter_tile<ITEMS, HAS_VALUES, FULL>(ts, digit, key, digit_at, pos, valid, kdst,
+                                        HAS_VALUES ? vsrc_all + base : nullptr, vdst);
 }
 
 /// The shared memory of a onesweep tile of THREADS x ITEMS (the large tile shape places keys: places_keys).
 /// THREADS: tile_shape's, or the wide tile's (radix_tuning::wide_threads).
 template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int THREADS = tile_shape<K, V>::threads,
           class P = radix_tuning::default_policy>
-using onesweep_storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, P::counts,
-                                             places_keys<HAS_VALUES, Digit, ITEMS == tile_shape<K, V, P>::items, sizeof(K), P>,
-                                             THREADS, P>;
+using onesweep_storage =
+    staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, P::counts,
+                        places_keys<HAS_VALUES, Digit, ITEMS == tile_shape<K, V, P>::items, sizeof(K), P>,
+                        THREADS, P>;
 
 /// Blocks an SM a onesweep kernel of THREADS threads must allow: tile_shape's blocks radix_tuning::
 /// onesweep_min_blocks, the wide tile's radix_tuning::wide_min_blocks.

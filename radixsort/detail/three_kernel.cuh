@@ -24,7 +24,8 @@ namespace radix_detail {
 template <class K, class V, class P = radix_tuning::default_policy>
 struct three_kernel_shape {
   static constexpr int threads = radix_tuning::threads;
-  static constexpr int items = (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 4 ? P::three_items4 : P::three_items8;
+  static constexpr int items =
+      (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 4 ? P::three_items4 : P::three_items8;
   static constexpr int tile_items = threads * items;
 };
 
@@ -33,8 +34,8 @@ struct three_kernel_shape {
 /// Upsweep: block b's digit counts over its tiles, to counts[d * grid + b] (digit-major, so that the
 /// engine's exclusive sum of the whole array gives each block its start in every digit). Counted in
 /// shared memory, flushed to 64-bit totals every 2^16 tiles (no 32-bit counter wraps).
-/// `Digit` (the sort's radix_digit, or bin_by_key's bin_digit): bin_of(key) in [0, 256), and the binner interface
-/// of count_samples.
+/// `Digit` (the sort's radix_digit, or bin_by_key's bin_digit): bin_of(key) in [0, 256), and the binner
+/// interface of count_samples.
 template <int THREADS, int TILE_ITEMS, class K, class Digit>
 __global__ void __launch_bounds__(THREADS)
     upsweep_kernel(const K* keys, three_kernel_plan plan, Digit digit, bool vec, std::uint64_t* counts) {
@@ -64,10 +65,10 @@ __global__ void __launch_bounds__(THREADS)
 template <int THREADS, int ITEMS, bool HAS_VALUES, class K, class V, class Digit,
           class P = radix_tuning::default_policy>
 __global__ void __launch_bounds__(THREADS, P::three_min_blocks)
-    downsweep_kernel(const K* keys_in, K* keys_out, const V* values_in, V* values_out,
-                     three_kernel_plan plan,
-                         Digit digit, const std::uint64_t* scanned) {
-  using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, P::counts, false, radix_tuning::threads, P>;
+    downsweep_kernel(const K* keys_in, K* keys_out, const V* values_in, V* values_out, three_kernel_plan plan,
+                     Digit digit, const std::uint64_t* scanned) {
+  using storage =
+      staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, P::counts, false, radix_tuning::threads, P>;
   using ms = typename storage::ranker;
   static_assert(THREADS == ms::radix, "carry: one thread per digit");
   __shared__ storage ts;
@@ -90,8 +91,9 @@ __global__ void __launch_bounds__(THREADS, P::three_min_blocks)
       base[dd] += static_cast<std::uint64_t>(ms::count(ts.rank, dd, valid));
     }
     // ---- scatter through shared memory (its first barrier publishes the adjustments) ----
-    scatter_tile<ITEMS, HAS_VALUES>(ts, digit, k, [&](int j) { return d[j]; }, pos, valid, keys_out,
-                                                 HAS_VALUES ? values_in + tb : values_in, values_out);
+    scatter_tile<ITEMS, HAS_VALUES>(
+        ts, digit, k, [&](int j) { return d[j]; }, pos, valid, keys_out,
+        HAS_VALUES ? values_in + tb : values_in, values_out);
   }
 }
 
@@ -113,8 +115,9 @@ cudaError_t three_kernel_pass(const K* keys_in, K* keys_out, const V* values_in,
       <<<grid, shape::threads, 0, stream>>>(keys_in, plan, digit, detail::chunk_aligned<K>(keys_in), counts);
   if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
   // ---- the engine's exclusive sum of the counts, digit-major ----
-  if (const cudaError_t e = carry::exclusive_sum(scan_temp, scan_bytes, static_cast<const std::uint64_t*>(counts), counts,
-                                                 plan.grid * radix_tuning::radix, stream);
+  if (const cudaError_t e =
+          carry::exclusive_sum(scan_temp, scan_bytes, static_cast<const std::uint64_t*>(counts), counts,
+                               plan.grid * radix_tuning::radix, stream);
       e != cudaSuccess)
     return e;
   // ---- downsweep: rank, scatter ----

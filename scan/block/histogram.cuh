@@ -16,7 +16,8 @@ namespace block {
 /// atomicAdd on any 4- or 8-byte integer counter (two's complement: signed adds as unsigned).
 template <class C>
 __device__ __forceinline__ void atomic_add(C* p, C v) {
-  static_assert(std::is_integral<C>::value && (sizeof(C) == 4 || sizeof(C) == 8), "carry: counters are 4 or 8 bytes");
+  static_assert(std::is_integral<C>::value && (sizeof(C) == 4 || sizeof(C) == 8),
+                "carry: counters are 4 or 8 bytes");
   if constexpr (sizeof(C) == 4)
     atomicAdd(reinterpret_cast<unsigned*>(p), static_cast<unsigned>(v));
   else
@@ -36,7 +37,8 @@ __device__ __forceinline__ void warp_add_chunk(C* counters, const int (&bins)[PE
   CARRY_UNROLL
   for (int e = 0; e < PER; ++e) same = same && bins[e] == first;
   if (__all_sync(0xffffffffu, same)) {
-    if (threadIdx.x % detail::warp_threads == 0 && first >= 0) atomic_add(counters + first, static_cast<C>(32 * PER));
+    if (threadIdx.x % detail::warp_threads == 0 && first >= 0)
+      atomic_add(counters + first, static_cast<C>(32 * PER));
     return;
   }
   CARRY_UNROLL
@@ -88,8 +90,12 @@ __device__ void count_samples(const T* samples, std::int64_t n, const Binner& bi
   }
 }
 
-__device__ __forceinline__ std::int64_t grid_rank() { return std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; }
-__device__ __forceinline__ std::int64_t grid_threads() { return std::int64_t{gridDim.x} * blockDim.x; }
+__device__ __forceinline__ std::int64_t grid_rank() {
+  return std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x;
+}
+__device__ __forceinline__ std::int64_t grid_threads() {
+  return std::int64_t{gridDim.x} * blockDim.x;
+}
 
 } // namespace block
 } // namespace carry

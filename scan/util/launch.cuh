@@ -71,15 +71,17 @@ int once_per_device(Query query) {
 }
 
 /// The largest cluster (<= want, at least 2) of `threads`-thread blocks of `kernel` (the kernel of
-/// Agent) with `smem` bytes of dynamic shared memory each that the current device can co-schedule, asked once per device (0 when none: clusters not
-/// supported). A host query, no synchronisation.
+/// Agent) with `smem` bytes of dynamic shared memory each that the current device can co-schedule, asked once
+/// per device (0 when none: clusters not supported). A host query, no synchronisation.
 template <class Agent, class Kernel>
 int cluster_limit(Kernel* kernel, unsigned threads, int want, int smem) {
   const int limit = once_per_device<cluster_tag<Agent>>([&] {
     int found = 0;
-    if (want > 8 && set_once<cluster_tag<Agent>>(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) != cudaSuccess)
+    if (want > 8 && set_once<cluster_tag<Agent>>(kernel, cudaFuncAttributeNonPortableClusterSizeAllowed, 1) !=
+                        cudaSuccess)
       want = 8;
-    if (smem > 0 && set_once<smem_tag<Agent>>(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) != cudaSuccess)
+    if (smem > 0 &&
+        set_once<smem_tag<Agent>>(kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, smem) != cudaSuccess)
       return -1; // asked again next time
     for (int size = want; size >= 2 && found == 0; --size) {
       cudaLaunchConfig_t cfg = {};
@@ -89,7 +91,8 @@ int cluster_limit(Kernel* kernel, unsigned threads, int want, int smem) {
       cfg.gridDim = dim3(size), cfg.blockDim = dim3(threads), cfg.attrs = attr, cfg.numAttrs = 1;
       cfg.dynamicSmemBytes = static_cast<std::size_t>(smem);
       int clusters = 0;
-      if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg) == cudaSuccess && clusters >= 1) found = size;
+      if (cudaOccupancyMaxActiveClusters(&clusters, kernel, &cfg) == cudaSuccess && clusters >= 1)
+        found = size;
     }
     (void)cudaGetLastError(); // a refused query leaves no error behind
     return found;
@@ -110,7 +113,8 @@ template <cudaDeviceAttr A>
 int device_attribute() {
   return once_per_device<attribute_tag<A>>([] {
     int device = 0, v = 0;
-    if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&v, A, device) != cudaSuccess) return -1;
+    if (cudaGetDevice(&device) != cudaSuccess || cudaDeviceGetAttribute(&v, A, device) != cudaSuccess)
+      return -1;
     return v;
   });
 }
