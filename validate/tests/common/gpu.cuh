@@ -108,7 +108,8 @@ struct captured_call {
 /// The first line of every benchmark's output: GPU, SMs, L2, CUDA runtime, CUB's version (cccl, from the
 /// baselines) and the carry commit ($CARRY_COMMIT).
 /// The suite's sanitizer mode (CARRY_TEST_SANITIZE=1, as ./build.sh sanitize runs it): sizes capped at
-/// 20000 items unless CARRY_TEST_MAX_N says otherwise, repetitions thinned (test_reps), the tests of sizes
+/// 20000 items unless CARRY_TEST_MAX_N says otherwise, three sizes of a list (capped_sizes), ascending sorts
+/// (test_directions), repetitions thinned (test_reps), the tests of sizes
 /// past 2^31 skipped: every binary's cases, at sizes a sanitizer gets through.
 inline bool sanitize_mode() {
   const char* e = std::getenv("CARRY_TEST_SANITIZE");

@@ -26,9 +26,10 @@ inline std::vector<std::int64_t> capped_sizes(std::vector<std::int64_t> s) {
     const std::int64_t min_n = std::atoll(low);
     s.erase(std::remove_if(s.begin(), s.end(), [&](std::int64_t n) { return n < min_n; }), s.end());
   }
-  if (sanitize_mode() && s.size() > 6) { // six of them, the first and the last among them, spread evenly
+  constexpr std::size_t sanitized = 3; // the first, the middle and the last of the list
+  if (sanitize_mode() && s.size() > sanitized) {
     std::vector<std::int64_t> few;
-    for (std::size_t i = 0; i < 6; ++i) few.push_back(s[i * (s.size() - 1) / 5]);
+    for (std::size_t i = 0; i < sanitized; ++i) few.push_back(s[i * (s.size() - 1) / (sanitized - 1)]);
     s = few;
   }
   return s;
