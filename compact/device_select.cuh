@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
@@ -88,7 +89,12 @@ struct equal_to {
 /// Copies the first item of each run of equal items (eq(a, b): a and b are equal), in order.
 ///
 ///   d_in = [3 3 1 7 7 7 3 3]   ->  d_out = [3 1 7 3], *d_num_selected = 4
-template <class InputIt, class OutputIt, class NumT, class Eq>
+/// Whether Eq can be select_unique's equality functor: not a number or a pointer, so that a stream given as
+/// a literal 0, nullptr or a cudaStream_t picks the overloads without one (as it would in CUB's calls).
+template <class Eq>
+constexpr bool equality_functor = !std::is_arithmetic_v<Eq> && !std::is_pointer_v<Eq> && !std::is_null_pointer_v<Eq>;
+
+template <class InputIt, class OutputIt, class NumT, class Eq, std::enable_if_t<equality_functor<Eq>, int> = 0>
 cudaError_t select_unique(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
                           NumT* d_num_selected, std::int64_t num_items, Eq eq, compact_options options,
                           cudaStream_t stream = 0) {
@@ -97,7 +103,7 @@ cudaError_t select_unique(void* d_temp_storage, std::size_t& temp_storage_bytes,
       d_temp_storage, temp_storage_bytes, d_in, compact_detail::by_unique<Eq>{eq}, false, d_out, d_num_selected,
       num_items, options, stream);
 }
-template <class InputIt, class OutputIt, class NumT, class Eq>
+template <class InputIt, class OutputIt, class NumT, class Eq, std::enable_if_t<equality_functor<Eq>, int> = 0>
 cudaError_t select_unique(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
                           NumT* d_num_selected, std::int64_t num_items, Eq eq, cudaStream_t stream = 0) {
   return select_unique(d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, eq,
@@ -110,7 +116,7 @@ cudaError_t select_unique(void* d_temp_storage, std::size_t& temp_storage_bytes,
                        compact_options{}, stream);
 }
 /// In place.   [3 3 1 7 7 7 3 3]  ->  d_data = [3 1 7 3 ...], *d_num_selected = 4
-template <class T, class NumT, class Eq>
+template <class T, class NumT, class Eq, std::enable_if_t<equality_functor<Eq>, int> = 0>
 cudaError_t select_unique(void* d_temp_storage, std::size_t& temp_storage_bytes, T* d_data, NumT* d_num_selected,
                           std::int64_t num_items, Eq eq, cudaStream_t stream = 0) {
   return select_unique(d_temp_storage, temp_storage_bytes, d_data, d_data, d_num_selected, num_items, eq,

@@ -138,6 +138,23 @@ cudaError_t sort_keys_descending(void* d_temp_storage, std::size_t& temp_storage
                                     radix_sort_options{}, stream);
 }
 
+/// Double-buffer sort_keys with options (algorithm, adaptivity), as the pointer forms take them.
+template <class K>
+cudaError_t sort_keys(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<K>& d_keys,
+                      std::int64_t num_items, int begin_bit, int end_bit, radix_sort_options options,
+                      cudaStream_t stream = 0) {
+  return radix_detail::sort_keys_db(d_temp_storage, temp_storage_bytes, d_keys, num_items, begin_bit, end_bit, false,
+                                    options, stream);
+}
+/// Double-buffer sort_keys_descending with options.
+template <class K>
+cudaError_t sort_keys_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<K>& d_keys,
+                                 std::int64_t num_items, int begin_bit, int end_bit, radix_sort_options options,
+                                 cudaStream_t stream = 0) {
+  return radix_detail::sort_keys_db(d_temp_storage, temp_storage_bytes, d_keys, num_items, begin_bit, end_bit, true,
+                                    options, stream);
+}
+
 // ---- pairs ----
 
 /// Sorts key-value pairs by key (as sort_keys), stably; values (any trivially copyable type of 1 to 16
@@ -205,6 +222,27 @@ cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storag
                 "carry: radix sort values are trivially copyable types of 1 to 16 bytes");
   return radix_detail::sort_pairs_db(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit,
                                      end_bit, true, radix_sort_options{}, stream);
+}
+
+/// Double-buffer sort_pairs with options.
+template <class K, class V>
+cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<K>& d_keys,
+                       double_buffer<V>& d_values, std::int64_t num_items, int begin_bit, int end_bit,
+                       radix_sort_options options, cudaStream_t stream = 0) {
+  static_assert(sizeof(V) >= 1 && sizeof(V) <= 16 && std::is_trivially_copyable_v<V>,
+                "carry: radix sort values are trivially copyable types of 1 to 16 bytes");
+  return radix_detail::sort_pairs_db(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit,
+                                     end_bit, false, options, stream);
+}
+/// Double-buffer sort_pairs_descending with options.
+template <class K, class V>
+cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<K>& d_keys,
+                                  double_buffer<V>& d_values, std::int64_t num_items, int begin_bit, int end_bit,
+                                  radix_sort_options options, cudaStream_t stream = 0) {
+  static_assert(sizeof(V) >= 1 && sizeof(V) <= 16 && std::is_trivially_copyable_v<V>,
+                "carry: radix sort values are trivially copyable types of 1 to 16 bytes");
+  return radix_detail::sort_pairs_db(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit,
+                                     end_bit, true, options, stream);
 }
 
 } // namespace carry

@@ -142,7 +142,8 @@ namespace {
 /// the result is in current(), for every size class (cluster, onesweep with and without the finishing
 /// copy: sorted input skips every pass).
 template <bool HAS_VALUES>
-void double_buffer_case(std::int64_t n, key_dist d, int begin, int end, bool desc) {
+void double_buffer_case(std::int64_t n, key_dist d, int begin, int end, bool desc,
+                        carry::radix_sort_options opt = carry::radix_sort_options{}) {
   INFO("double buffer n " << n << " " << dist_name(d) << " bits " << begin << ".." << end << (desc ? " desc" : ""));
   const auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), d, 41);
   const auto values = make_values<std::uint64_t>(static_cast<std::size_t>(n), 42);
@@ -156,9 +157,10 @@ void double_buffer_case(std::int64_t n, key_dist d, int begin, int end, bool des
   carry::double_buffer<std::uint64_t> vb(v0.ptr, v1.ptr);
   auto call = [&](void* t, std::size_t& b) {
     if constexpr (HAS_VALUES)
-      return desc ? carry::sort_pairs_descending(t, b, kb, vb, n, begin, end) : carry::sort_pairs(t, b, kb, vb, n, begin, end);
+      return desc ? carry::sort_pairs_descending(t, b, kb, vb, n, begin, end, opt)
+                  : carry::sort_pairs(t, b, kb, vb, n, begin, end, opt);
     else
-      return desc ? carry::sort_keys_descending(t, b, kb, n, begin, end) : carry::sort_keys(t, b, kb, n, begin, end);
+      return desc ? carry::sort_keys_descending(t, b, kb, n, begin, end, opt) : carry::sort_keys(t, b, kb, n, begin, end, opt);
   };
   std::size_t bytes = 0;
   REQUIRE(call(nullptr, bytes) == cudaSuccess);
@@ -179,6 +181,16 @@ void double_buffer_case(std::int64_t n, key_dist d, int begin, int end, bool des
   }
 }
 } // namespace
+
+TEST_CASE("double-buffer sorts take options: every algorithm, adaptivity off", "[radix]") {
+  for (std::int64_t n : capped_sizes({4097, 100003}))
+    for (A a : {A::automatic, A::onesweep, A::three_kernel})
+      for (bool adaptive : {true, false}) {
+        INFO("algorithm " << static_cast<int>(a) << (adaptive ? "" : ", not adaptive"));
+        double_buffer_case<false>(n, key_dist::sorted, 0, 32, false, with_algorithm(a, adaptive));
+        double_buffer_case<true>(n, key_dist::uniform, 0, 24, true, with_algorithm(a, adaptive));
+      }
+}
 
 TEST_CASE("double-buffer sort_keys and sort_pairs: selector, result, every path", "[radix]") {
   for (std::int64_t n : capped_sizes({1, 4095, 4097, 60000, 100003, (1 << 20) + 3}))

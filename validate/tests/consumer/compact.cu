@@ -42,3 +42,13 @@ int main() {
   cudaFree(d_num);
   return e == cudaSuccess ? 0 : 1;
 }
+
+// CUB-style calls that pass the stream as a literal 0 or nullptr compile and pick the overloads without an
+// equality functor (compiled here, not run).
+cudaError_t unique_with_literal_stream(void* t, std::size_t& b, const unsigned* in, unsigned* out, unsigned* data,
+                                       int* num, std::int64_t n) {
+  cudaError_t e = carry::select_unique(t, b, in, out, num, n, 0);
+  if (e == cudaSuccess) e = carry::select_unique(t, b, data, num, n, 0);
+  if (e == cudaSuccess) e = carry::select_unique(t, b, in, out, num, n, nullptr);
+  return e;
+}
