@@ -10,16 +10,16 @@ namespace carry {
 namespace apps_tuning {
 
 /// The tuned values on sm_90 (H100 80GB HBM3, CUDA 13.0, CCCL 3.0.1; same-run medians, CUB alongside).
-// clang-format off (a table: one row a value and its figure)
+// A table, one row a value and its figure:
+// clang-format off
 struct policy_sm90 {
-  static constexpr int histogram_threads = 256;     // one thread a bin of 256
-  static constexpr int histogram_blocks_per_sm = 8; // the most a grid asks for (the occupancy query trims it)
-  static constexpr int histogram_unroll = 4;        // histogram_even 2^24: 4 chunks in flight 37.7 us, 8 41.5
-  static constexpr int bin_histogram_unroll = 8;    // bin_by_key 2^28: 8 chunks 2434-2447 us, 4 2513-2531
-  static constexpr bool histogram_occupancy =
-      true;                                   // resident grids: histogram_even 2^20 12.3 us, 8 an SM 13.4
-  static constexpr bool bin_recompute = true; // the pass recomputes the bin: 2^28 2484 us, staged 2555
-  static constexpr int slot_items4 = 16;      // requests of up to 4 bytes: 256 x 16 a tile
+  static constexpr int histogram_threads = 256;       // one thread a bin of 256
+  static constexpr int histogram_blocks_per_sm = 8;   // the most a grid asks for (the occupancy query trims it)
+  static constexpr int histogram_unroll = 4;          // histogram_even 2^24: 4 chunks in flight 37.7 us, 8 41.5
+  static constexpr int bin_histogram_unroll = 8;      // bin_by_key 2^28: 8 chunks 2434-2447 us, 4 2513-2531
+  static constexpr bool histogram_occupancy = true;   // resident grids: histogram_even 2^20 12.3 us, 8 an SM 13.4
+  static constexpr bool bin_recompute = true;         // the pass recomputes the bin: 2^28 2484 us, staged 2555
+  static constexpr int slot_items4 = 16;              // requests of up to 4 bytes: 256 x 16 a tile
   static constexpr int slot_items8 = 8;
   static constexpr int slot_threads = 256;
 };

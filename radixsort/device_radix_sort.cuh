@@ -37,30 +37,36 @@ pass_buffers<T> double_buffers(double_buffer<T>& b) {
 }
 /// CUB's selector rule: flipped after an odd number of passes (a successful call with n > 0).
 template <class T>
-void flip_after(double_buffer<T>& b, cudaError_t e, void* d_temp_storage, std::int64_t n, int begin_bit, int end_bit) {
-  if (e == cudaSuccess && d_temp_storage != nullptr && n > 0 && radix_passes(begin_bit, end_bit, radix_tuning::digit_bits) % 2 == 1)
+void flip_after(double_buffer<T>& b, cudaError_t e, void* d_temp_storage, std::int64_t n, int begin_bit,
+                int end_bit) {
+  if (e == cudaSuccess && d_temp_storage != nullptr && n > 0 &&
+      radix_passes(begin_bit, end_bit, radix_tuning::digit_bits) % 2 == 1)
     b.selector ^= 1;
 }
 
 template <bool HAS_VALUES, class P = radix_tuning::default_policy, class K, class V>
-cudaError_t sort_pointer(void* t, std::size_t& bytes, const K* ki, K* ko, const V* vi, V* vo, std::int64_t n, int begin_bit,
-                         int end_bit, bool descending, radix_sort_options opt, cudaStream_t stream) {
-  return dispatch_sort<HAS_VALUES, P>(t, bytes, pointer_buffers(ki, ko), pointer_buffers(vi, vo), n, begin_bit, end_bit,
-                                   descending, opt, stream);
+cudaError_t sort_pointer(void* t, std::size_t& bytes, const K* ki, K* ko, const V* vi, V* vo, std::int64_t n,
+                         int begin_bit, int end_bit, bool descending, radix_sort_options opt,
+                         cudaStream_t stream) {
+  return dispatch_sort<HAS_VALUES, P>(t, bytes, pointer_buffers(ki, ko), pointer_buffers(vi, vo), n,
+                                      begin_bit, end_bit, descending, opt, stream);
 }
 template <class P = radix_tuning::default_policy, class K>
-cudaError_t sort_keys_db(void* t, std::size_t& bytes, double_buffer<K>& keys, std::int64_t n, int begin_bit, int end_bit,
-                         bool descending, radix_sort_options opt, cudaStream_t stream) {
-  const cudaError_t e = dispatch_sort<false, P>(t, bytes, double_buffers(keys), pointer_buffers<null_value>(nullptr, nullptr),
-                                             n, begin_bit, end_bit, descending, opt, stream);
+cudaError_t sort_keys_db(void* t, std::size_t& bytes, double_buffer<K>& keys, std::int64_t n, int begin_bit,
+                         int end_bit, bool descending, radix_sort_options opt, cudaStream_t stream) {
+  const cudaError_t e =
+      dispatch_sort<false, P>(t, bytes, double_buffers(keys), pointer_buffers<null_value>(nullptr, nullptr),
+                              n, begin_bit, end_bit, descending, opt, stream);
   flip_after(keys, e, t, n, begin_bit, end_bit);
   return e;
 }
 template <class P = radix_tuning::default_policy, class K, class V>
-cudaError_t sort_pairs_db(void* t, std::size_t& bytes, double_buffer<K>& keys, double_buffer<V>& values, std::int64_t n,
-                          int begin_bit, int end_bit, bool descending, radix_sort_options opt, cudaStream_t stream) {
+cudaError_t sort_pairs_db(void* t, std::size_t& bytes, double_buffer<K>& keys, double_buffer<V>& values,
+                          std::int64_t n, int begin_bit, int end_bit, bool descending, radix_sort_options opt,
+                          cudaStream_t stream) {
   pass_buffers<V> vb = double_buffers(values);
-  const cudaError_t e = dispatch_sort<true, P>(t, bytes, double_buffers(keys), vb, n, begin_bit, end_bit, descending, opt, stream);
+  const cudaError_t e = dispatch_sort<true, P>(t, bytes, double_buffers(keys), vb, n, begin_bit, end_bit,
+                                               descending, opt, stream);
   flip_after(keys, e, t, n, begin_bit, end_bit);
   flip_after(values, e, t, n, begin_bit, end_bit);
   return e;
@@ -81,18 +87,18 @@ cudaError_t sort_pairs_db(void* t, std::size_t& bytes, double_buffer<K>& keys, d
 /// (begin_bit < 0, end_bit > 8 * sizeof(K), begin_bit > end_bit) and overlapping buffers are refused with
 /// cudaErrorInvalidValue; keys already in order and constant digits make passes disappear (options).
 template <class K>
-cudaError_t sort_keys(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in, K* d_keys_out,
-                      std::int64_t num_items, int begin_bit, int end_bit, radix_sort_options options,
-                      cudaStream_t stream = 0) {
+cudaError_t sort_keys(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
+                      K* d_keys_out, std::int64_t num_items, int begin_bit, int end_bit,
+                      radix_sort_options options, cudaStream_t stream = 0) {
   return radix_detail::sort_pointer<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
                                            static_cast<const radix_detail::null_value*>(nullptr),
-                                           static_cast<radix_detail::null_value*>(nullptr), num_items, begin_bit,
-                                           end_bit, false, options, stream);
+                                           static_cast<radix_detail::null_value*>(nullptr), num_items,
+                                           begin_bit, end_bit, false, options, stream);
 }
 template <class K>
-cudaError_t sort_keys(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in, K* d_keys_out,
-                      std::int64_t num_items, int begin_bit = 0, int end_bit = static_cast<int>(8 * sizeof(K)),
-                      cudaStream_t stream = 0) {
+cudaError_t sort_keys(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
+                      K* d_keys_out, std::int64_t num_items, int begin_bit = 0,
+                      int end_bit = static_cast<int>(8 * sizeof(K)), cudaStream_t stream = 0) {
   return sort_keys(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, num_items, begin_bit, end_bit,
                    radix_sort_options{}, stream);
 }
@@ -106,8 +112,8 @@ cudaError_t sort_keys_descending(void* d_temp_storage, std::size_t& temp_storage
                                  radix_sort_options options, cudaStream_t stream = 0) {
   return radix_detail::sort_pointer<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
                                            static_cast<const radix_detail::null_value*>(nullptr),
-                                           static_cast<radix_detail::null_value*>(nullptr), num_items, begin_bit,
-                                           end_bit, true, options, stream);
+                                           static_cast<radix_detail::null_value*>(nullptr), num_items,
+                                           begin_bit, end_bit, true, options, stream);
 }
 template <class K>
 cudaError_t sort_keys_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
@@ -117,42 +123,46 @@ cudaError_t sort_keys_descending(void* d_temp_storage, std::size_t& temp_storage
                               end_bit, radix_sort_options{}, stream);
 }
 
+/// Double-buffer sort_keys with options (algorithm, adaptivity), as the pointer forms take them.
+///
+///   current [3 1 7 0], options{onesweep, adaptive = false}  ->  current() [0 1 3 7]
+template <class K>
+cudaError_t sort_keys(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<K>& d_keys,
+                      std::int64_t num_items, int begin_bit, int end_bit, radix_sort_options options,
+                      cudaStream_t stream = 0) {
+  return radix_detail::sort_keys_db(d_temp_storage, temp_storage_bytes, d_keys, num_items, begin_bit, end_bit,
+                                    false, options, stream);
+}
+/// Double-buffer sort_keys_descending with options.
+///
+///   current [3 1 7 0], options{three_kernel}  ->  current() [7 3 1 0]
+template <class K>
+cudaError_t sort_keys_descending(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                 double_buffer<K>& d_keys, std::int64_t num_items, int begin_bit, int end_bit,
+                                 radix_sort_options options, cudaStream_t stream = 0) {
+  return radix_detail::sort_keys_db(d_temp_storage, temp_storage_bytes, d_keys, num_items, begin_bit, end_bit,
+                                    true, options, stream);
+}
+
 /// Double-buffer sort_keys: no n-sized scratch; the sorted keys end in d_keys.current().
 ///
 ///   current [3 1 7 0 4 1 6 3]  ->  current() [0 1 1 3 3 4 6 7]
 template <class K>
 cudaError_t sort_keys(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<K>& d_keys,
-                      std::int64_t num_items, int begin_bit = 0, int end_bit = static_cast<int>(8 * sizeof(K)),
-                      cudaStream_t stream = 0) {
-  return radix_detail::sort_keys_db(d_temp_storage, temp_storage_bytes, d_keys, num_items, begin_bit, end_bit, false,
-                                    radix_sort_options{}, stream);
+                      std::int64_t num_items, int begin_bit = 0,
+                      int end_bit = static_cast<int>(8 * sizeof(K)), cudaStream_t stream = 0) {
+  return sort_keys(d_temp_storage, temp_storage_bytes, d_keys, num_items, begin_bit, end_bit,
+                   radix_sort_options{}, stream);
 }
 /// Double-buffer sort_keys_descending.
 ///
 ///   current [3 1 7 0 4 1 6 3]  ->  current() [7 6 4 3 3 1 1 0]
 template <class K>
-cudaError_t sort_keys_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<K>& d_keys,
-                                 std::int64_t num_items, int begin_bit = 0,
+cudaError_t sort_keys_descending(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                 double_buffer<K>& d_keys, std::int64_t num_items, int begin_bit = 0,
                                  int end_bit = static_cast<int>(8 * sizeof(K)), cudaStream_t stream = 0) {
-  return radix_detail::sort_keys_db(d_temp_storage, temp_storage_bytes, d_keys, num_items, begin_bit, end_bit, true,
-                                    radix_sort_options{}, stream);
-}
-
-/// Double-buffer sort_keys with options (algorithm, adaptivity), as the pointer forms take them.
-template <class K>
-cudaError_t sort_keys(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<K>& d_keys,
-                      std::int64_t num_items, int begin_bit, int end_bit, radix_sort_options options,
-                      cudaStream_t stream = 0) {
-  return radix_detail::sort_keys_db(d_temp_storage, temp_storage_bytes, d_keys, num_items, begin_bit, end_bit, false,
-                                    options, stream);
-}
-/// Double-buffer sort_keys_descending with options.
-template <class K>
-cudaError_t sort_keys_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<K>& d_keys,
-                                 std::int64_t num_items, int begin_bit, int end_bit, radix_sort_options options,
-                                 cudaStream_t stream = 0) {
-  return radix_detail::sort_keys_db(d_temp_storage, temp_storage_bytes, d_keys, num_items, begin_bit, end_bit, true,
-                                    options, stream);
+  return sort_keys_descending(d_temp_storage, temp_storage_bytes, d_keys, num_items, begin_bit, end_bit,
+                              radix_sort_options{}, stream);
 }
 
 // ---- pairs ----
@@ -162,20 +172,22 @@ cudaError_t sort_keys_descending(void* d_temp_storage, std::size_t& temp_storage
 ///
 ///   keys [3 1 7 0 4 1 6 3], values [a b c d e f g h]  ->  keys [0 1 1 3 3 4 6 7], values [d b f a h e g c]
 template <class K, class V>
-cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in, K* d_keys_out,
-                       const V* d_values_in, V* d_values_out, std::int64_t num_items, int begin_bit, int end_bit,
-                       radix_sort_options options, cudaStream_t stream = 0) {
+cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
+                       K* d_keys_out, const V* d_values_in, V* d_values_out, std::int64_t num_items,
+                       int begin_bit, int end_bit, radix_sort_options options, cudaStream_t stream = 0) {
   static_assert(sizeof(V) >= 1 && sizeof(V) <= 16 && std::is_trivially_copyable_v<V>,
                 "carry: radix sort values are trivially copyable types of 1 to 16 bytes");
-  return radix_detail::sort_pointer<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
-                                          d_values_out, num_items, begin_bit, end_bit, false, options, stream);
+  return radix_detail::sort_pointer<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                          d_values_in, d_values_out, num_items, begin_bit, end_bit, false,
+                                          options, stream);
 }
 template <class K, class V>
-cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in, K* d_keys_out,
-                       const V* d_values_in, V* d_values_out, std::int64_t num_items, int begin_bit = 0,
-                       int end_bit = static_cast<int>(8 * sizeof(K)), cudaStream_t stream = 0) {
-  return sort_pairs(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out, num_items,
-                    begin_bit, end_bit, radix_sort_options{}, stream);
+cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
+                       K* d_keys_out, const V* d_values_in, V* d_values_out, std::int64_t num_items,
+                       int begin_bit = 0, int end_bit = static_cast<int>(8 * sizeof(K)),
+                       cudaStream_t stream = 0) {
+  return sort_pairs(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
+                    num_items, begin_bit, end_bit, radix_sort_options{}, stream);
 }
 
 /// sort_pairs, largest key first (stable).
@@ -183,22 +195,49 @@ cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, co
 ///   keys [3 1 7 0 4 1 6 3], values [a b c d e f g h]  ->  keys [7 6 4 3 3 1 1 0], values [c g e a h b f d]
 template <class K, class V>
 cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
-                                  K* d_keys_out, const V* d_values_in, V* d_values_out, std::int64_t num_items,
-                                  int begin_bit, int end_bit, radix_sort_options options, cudaStream_t stream = 0) {
+                                  K* d_keys_out, const V* d_values_in, V* d_values_out,
+                                  std::int64_t num_items, int begin_bit, int end_bit,
+                                  radix_sort_options options, cudaStream_t stream = 0) {
   static_assert(sizeof(V) >= 1 && sizeof(V) <= 16 && std::is_trivially_copyable_v<V>,
                 "carry: radix sort values are trivially copyable types of 1 to 16 bytes");
-  return radix_detail::sort_pointer<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
-                                          d_values_out, num_items, begin_bit, end_bit, true, options, stream);
+  return radix_detail::sort_pointer<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                                          d_values_in, d_values_out, num_items, begin_bit, end_bit, true,
+                                          options, stream);
 }
 template <class K, class V>
 cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
-                                  K* d_keys_out, const V* d_values_in, V* d_values_out, std::int64_t num_items,
-                                  int begin_bit = 0, int end_bit = static_cast<int>(8 * sizeof(K)),
-                                  cudaStream_t stream = 0) {
-  return sort_pairs_descending(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                               num_items, begin_bit, end_bit, radix_sort_options{}, stream);
+                                  K* d_keys_out, const V* d_values_in, V* d_values_out,
+                                  std::int64_t num_items, int begin_bit = 0,
+                                  int end_bit = static_cast<int>(8 * sizeof(K)), cudaStream_t stream = 0) {
+  return sort_pairs_descending(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
+                               d_values_out, num_items, begin_bit, end_bit, radix_sort_options{}, stream);
 }
 
+/// Double-buffer sort_pairs with options.
+///
+///   keys [3 1 7 0], values [a b c d], options{onesweep}  ->  current(): [0 1 3 7], [d b a c]
+template <class K, class V>
+cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<K>& d_keys,
+                       double_buffer<V>& d_values, std::int64_t num_items, int begin_bit, int end_bit,
+                       radix_sort_options options, cudaStream_t stream = 0) {
+  static_assert(sizeof(V) >= 1 && sizeof(V) <= 16 && std::is_trivially_copyable_v<V>,
+                "carry: radix sort values are trivially copyable types of 1 to 16 bytes");
+  return radix_detail::sort_pairs_db(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items,
+                                     begin_bit, end_bit, false, options, stream);
+}
+/// Double-buffer sort_pairs_descending with options.
+///
+///   keys [3 1 7 0], values [a b c d], options{onesweep}  ->  current(): [7 3 1 0], [c a b d]
+template <class K, class V>
+cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                  double_buffer<K>& d_keys, double_buffer<V>& d_values,
+                                  std::int64_t num_items, int begin_bit, int end_bit,
+                                  radix_sort_options options, cudaStream_t stream = 0) {
+  static_assert(sizeof(V) >= 1 && sizeof(V) <= 16 && std::is_trivially_copyable_v<V>,
+                "carry: radix sort values are trivially copyable types of 1 to 16 bytes");
+  return radix_detail::sort_pairs_db(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items,
+                                     begin_bit, end_bit, true, options, stream);
+}
 /// Double-buffer sort_pairs: the sorted keys and values end in current() of each.
 ///
 ///   keys [3 1 7 0 4 1 6 3], values [a b c d e f g h]  ->  current(): [0 1 1 3 3 4 6 7], [d b f a h e g c]
@@ -206,43 +245,19 @@ template <class K, class V>
 cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<K>& d_keys,
                        double_buffer<V>& d_values, std::int64_t num_items, int begin_bit = 0,
                        int end_bit = static_cast<int>(8 * sizeof(K)), cudaStream_t stream = 0) {
-  static_assert(sizeof(V) >= 1 && sizeof(V) <= 16 && std::is_trivially_copyable_v<V>,
-                "carry: radix sort values are trivially copyable types of 1 to 16 bytes");
-  return radix_detail::sort_pairs_db(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit,
-                                     end_bit, false, radix_sort_options{}, stream);
+  return sort_pairs(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit, end_bit,
+                    radix_sort_options{}, stream);
 }
 /// Double-buffer sort_pairs_descending.
 ///
 ///   keys [3 1 7 0 4 1 6 3], values [a b c d e f g h]  ->  current(): [7 6 4 3 3 1 1 0], [c g e a h b f d]
 template <class K, class V>
-cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<K>& d_keys,
-                                  double_buffer<V>& d_values, std::int64_t num_items, int begin_bit = 0,
+cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                  double_buffer<K>& d_keys, double_buffer<V>& d_values,
+                                  std::int64_t num_items, int begin_bit = 0,
                                   int end_bit = static_cast<int>(8 * sizeof(K)), cudaStream_t stream = 0) {
-  static_assert(sizeof(V) >= 1 && sizeof(V) <= 16 && std::is_trivially_copyable_v<V>,
-                "carry: radix sort values are trivially copyable types of 1 to 16 bytes");
-  return radix_detail::sort_pairs_db(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit,
-                                     end_bit, true, radix_sort_options{}, stream);
-}
-
-/// Double-buffer sort_pairs with options.
-template <class K, class V>
-cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<K>& d_keys,
-                       double_buffer<V>& d_values, std::int64_t num_items, int begin_bit, int end_bit,
-                       radix_sort_options options, cudaStream_t stream = 0) {
-  static_assert(sizeof(V) >= 1 && sizeof(V) <= 16 && std::is_trivially_copyable_v<V>,
-                "carry: radix sort values are trivially copyable types of 1 to 16 bytes");
-  return radix_detail::sort_pairs_db(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit,
-                                     end_bit, false, options, stream);
-}
-/// Double-buffer sort_pairs_descending with options.
-template <class K, class V>
-cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<K>& d_keys,
-                                  double_buffer<V>& d_values, std::int64_t num_items, int begin_bit, int end_bit,
-                                  radix_sort_options options, cudaStream_t stream = 0) {
-  static_assert(sizeof(V) >= 1 && sizeof(V) <= 16 && std::is_trivially_copyable_v<V>,
-                "carry: radix sort values are trivially copyable types of 1 to 16 bytes");
-  return radix_detail::sort_pairs_db(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit,
-                                     end_bit, true, options, stream);
+  return sort_pairs_descending(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items, begin_bit,
+                               end_bit, radix_sort_options{}, stream);
 }
 
 } // namespace carry

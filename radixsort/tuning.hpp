@@ -25,70 +25,61 @@ constexpr int cluster_local_items(int items) {
 /// The sort's tuned values on sm_90 (H100 80GB HBM3, CUDA 13.0, CCCL 3.0.1). Each row: the value, then
 /// the measurement that chose it (median us, CUB in the same run; the runs are in git history and
 /// validate/results/NOTES.md). A tuner passes a type of the same shape.
-// clang-format off (a table: one row a value and its figure)
+// A table, one row a value and its figure:
+// clang-format off
 struct policy_sm90 {
   // ---- onesweep blocks ----
-  static constexpr int threads_keys4 = 256; // u32 keys 2^26: 256x24 1400 us, 384x20 1488 (CUB 1443)
-  static constexpr int threads_onesweep =
-      384;                          // u32/u32 2^26: 384x24 2327 us, 256x24 2502; u64 384x15 4195, 256x12 4420
-  static constexpr int items4 = 24; // u32 keys 2^26: 24 1432-1437 us, 20 1515, 28 1457
-  static constexpr int items8 = 15; // u64 keys 2^26: 15 whole 4195 us (1.04x CUB), 14 4249, 16 4324 (spills)
-  static constexpr int items4_pairs = 24; // u32/u32 2^26: 24 2327 us, 22 2372, 20 2440
-  static constexpr int items8_pairs = 13; // u32/u64 2^26: 13 3210 us, 12 3292; u64/u64 8703 against 8817
-  static constexpr int min_blocks = 3;    // u32 keys 2^26: 3 1513 us, 4 1574, 2 1623
-  static constexpr int min_blocks_keys8 =
-      2; // u64 keys at 384x15: 71 KB of dynamic shared memory, 2 fit an SM
-  static constexpr int min_blocks_pairs =
-      2; // u64/u64 2^26 at 256 threads: 2 8175 us, 3 8864 (384 threads: 2 fit)
-  static constexpr int min_blocks_pairs16 = 3; // 16-byte values, 256x4: not measured against another value
+  static constexpr int threads_keys4 = 256;       // u32 keys 2^26: 256x24 1400 us, 384x20 1488 (CUB 1443)
+  static constexpr int threads_onesweep = 384;    // u32/u32 2^26: 384x24 2327 us, 256x24 2502; u64 384x15 4195, 256x12 4420
+  static constexpr int items4 = 24;               // u32 keys 2^26: 24 1432-1437 us, 20 1515, 28 1457
+  static constexpr int items8 = 15;               // u64 keys 2^26: 15 whole 4195 us (1.04x CUB), 14 4249, 16 4324 (spills)
+  static constexpr int items4_pairs = 24;         // u32/u32 2^26: 24 2327 us, 22 2372, 20 2440
+  static constexpr int items8_pairs = 13;         // u32/u64 2^26: 13 3210 us, 12 3292; u64/u64 8703 against 8817
+  static constexpr int min_blocks = 3;            // u32 keys 2^26: 3 1513 us, 4 1574, 2 1623
+  static constexpr int min_blocks_keys8 = 2;      // u64 keys at 384x15: 71 KB of dynamic shared memory, 2 fit an SM
+  static constexpr int min_blocks_pairs = 2;      // u64/u64 2^26 at 256 threads: 2 8175 us, 3 8864 (384 threads: 2 fit)
+  static constexpr int min_blocks_pairs16 = 3;    // 16-byte values, 256x4: not measured against another value
   // ---- wide tiles for large inputs of 4-byte keys ----
-  static constexpr int wide_threads_keys4 =
-      384; // u32 keys 2^28: 384x24 5459-5484 us, 256x24 5560-5642; 2^22 144.8 against 142.2
-  static constexpr int wide_min_log2 = 25;  // level at 2^23-2^26, faster above: from where it cannot lose
-  static constexpr int min_blocks_wide = 2; // 384x24 placed keys take 2 blocks an SM
+  static constexpr int wide_threads_keys4 = 384;  // u32 keys 2^28: 384x24 5459-5484 us, 256x24 5560-5642; 2^22 144.8 against 142.2
+  static constexpr int wide_min_log2 = 25;        // level at 2^23-2^26, faster above: from where it cannot lose
+  static constexpr int min_blocks_wide = 2;       // 384x24 placed keys take 2 blocks an SM
   // ---- mid-size tiles (a pass of fewer tiles than resident blocks is one tile's latency) ----
-  static constexpr int mid_items4 = 8;    // u32 keys 2^18: 8 43.2 us, 6 46.0, 4 48.2, large tile 46.5
-  static constexpr int mid_items8 = 6;    // u64 keys 2^16: 6 68.0 us, 8 69.9, large tile 75.2
-  static constexpr int mid_max_log2 = 18; // u32 keys 2^19: mid 55.4 us, large 51.8
+  static constexpr int mid_items4 = 8;            // u32 keys 2^18: 8 43.2 us, 6 46.0, 4 48.2, large tile 46.5
+  static constexpr int mid_items8 = 6;            // u64 keys 2^16: 6 68.0 us, 8 69.9, large tile 75.2
+  static constexpr int mid_max_log2 = 18;         // u32 keys 2^19: mid 55.4 us, large 51.8
   // ---- ranking (block::multisplit) ----
-  static constexpr int peers = 2;          // atomic_or masks; u32 2^26: 3079 us, ballot 3585, match_any 4304
-  static constexpr int counts = 1;         // leader atomics; with early counts 1953 us, load/store 2043
-  static constexpr int cluster_counts = 0; // load/store on the cluster path: u32 2^16 23.5 us, leader 24.1
-  static constexpr int scan_warps = 1; // Kogge-Stone warp scans: cluster u32 2^16 20.7 us, Brent-Kung 21.6
-  static constexpr bool early_counts =
-      true;                            // counts published before the ranking: u32 2^26 1953 us, late 2041
-  static constexpr bool placed = true; // keys staged in their rounds: u32 2^26 1399 us, unplaced 1437
-  static constexpr int placed_key_bytes = 8; // u64 keys placed at 384x12 dynamic: 4482 us, unplaced 4617
-  static constexpr bool whole_keys = true;   // whole + padded tiles: u32 2^26 1511 us, checked 1660
-  static constexpr bool whole_pairs = true;  // u32/u32 384x24 2^26: whole 2264 us, checked 2331
-  static constexpr bool padded_keys = true;  // (with whole_keys above)
-  static constexpr bool padded_pairs = true; // (with whole_pairs above; padded alone 2307)
-  static constexpr int whole_key_bytes = 8;  // u64 keys whole at 15 items: 4195 us, 14 unwhole 4249
-  static constexpr int whole_pair_bytes = 4; // 8-byte pairs gained nothing: u64/u64 8651 against 8702
+  static constexpr int peers = 2;                 // atomic_or masks; u32 2^26: 3079 us, ballot 3585, match_any 4304
+  static constexpr int counts = 1;                // leader atomics; with early counts 1953 us, load/store 2043
+  static constexpr int cluster_counts = 0;        // load/store on the cluster path: u32 2^16 23.5 us, leader 24.1
+  static constexpr int scan_warps = 1;            // Kogge-Stone warp scans: cluster u32 2^16 20.7 us, Brent-Kung 21.6
+  static constexpr bool early_counts = true;      // counts published before the ranking: u32 2^26 1953 us, late 2041
+  static constexpr bool placed = true;            // keys staged in their rounds: u32 2^26 1399 us, unplaced 1437
+  static constexpr int placed_key_bytes = 8;      // u64 keys placed at 384x12 dynamic: 4482 us, unplaced 4617
+  static constexpr bool whole_keys = true;        // whole + padded tiles: u32 2^26 1511 us, checked 1660
+  static constexpr bool whole_pairs = true;       // u32/u32 384x24 2^26: whole 2264 us, checked 2331
+  static constexpr bool padded_keys = true;       // (with whole_keys above)
+  static constexpr bool padded_pairs = true;      // (with whole_pairs above; padded alone 2307)
+  static constexpr int whole_key_bytes = 8;       // u64 keys whole at 15 items: 4195 us, 14 unwhole 4249
+  static constexpr int whole_pair_bytes = 4;      // 8-byte pairs gained nothing: u64/u64 8651 against 8702
   // ---- look-back and launches ----
   static constexpr int lookback_window = 4;       // keys: u32 2^26 window 4 1867 us, 1 1983, 8 2140
   static constexpr int lookback_window_pairs = 1; // pairs: window 4 lost (20 items 2807 us against 2716)
-  static constexpr int pdl =
-      2; // dependents after a block's last tile: u32 2^18 46.5 us, none 53.5, at start 62.0 at 2^19
+  static constexpr int pdl = 2;                   // dependents after a block's last tile: u32 2^18 46.5 us, none 53.5, at start 62.0 at 2^19
   // ---- the cluster path (small inputs) ----
-  static constexpr bool cluster_padded = true; // padded last tiles: u32 2^16 32.1 us, checked 35.2
-  static constexpr bool cluster_local =
-      true; // local block sorts after the top pass: u32 2^14 12.7 us, passes 16.5
-  static constexpr int cluster_local_max_items =
-      8; // 2^16 at 16 items a thread lost to the passes (latency-bound block sorts)
-  static constexpr bool cluster_wide = true; // 512x8 blocks for 2^16: u32 21.3 us against 22.6 at 256x16
+  static constexpr bool cluster_padded = true;    // padded last tiles: u32 2^16 32.1 us, checked 35.2
+  static constexpr bool cluster_local = true;     // local block sorts after the top pass: u32 2^14 12.7 us, passes 16.5
+  static constexpr int cluster_local_max_items = 8; // 2^16 at 16 items a thread lost to the passes (latency-bound block sorts)
+  static constexpr bool cluster_wide = true;      // 512x8 blocks for 2^16: u32 21.3 us against 22.6 at 256x16
   // ---- the bucket form (mid sizes) and the up-front histogram ----
-  static constexpr int bucket_max_log2 = 18; // u32 keys 2^18: 33.9-34.2 us, the passes 43.1-43.2
-  static constexpr int bucket_items = 8;     // 2048-key buckets: one block's shared memory
-  static constexpr int histogram_blocks_per_sm =
-      4; // u32 2^26: 4 a resident wave; 3 slower (histogram 3 of 4 SMs' slots)
-  static constexpr int histogram_vectors = 4; // 16-byte loads in flight a thread; 2 slower
+  static constexpr int bucket_max_log2 = 18;      // u32 keys 2^18: 33.9-34.2 us, the passes 43.1-43.2
+  static constexpr int bucket_items = 8;          // 2048-key buckets: one block's shared memory
+  static constexpr int histogram_blocks_per_sm = 4; // u32 2^26: 4 a resident wave; 3 slower (histogram 3 of 4 SMs' slots)
+  static constexpr int histogram_vectors = 4;     // 16-byte loads in flight a thread; 2 slower
   // ---- the three-kernel pass (the sort's three_kernel form, bin_by_key past 256 bins) ----
-  static constexpr int three_items4 = 8; // 256 x 16 took 166 registers: one block an SM, 0.26x CUB at 2^28
+  static constexpr int three_items4 = 8;          // 256 x 16 took 166 registers: one block an SM, 0.26x CUB at 2^28
   static constexpr int three_items8 = 4;
   static constexpr int three_min_blocks = 4;
-  static constexpr std::int64_t three_grid_max =
-      1024; // a constant, so the size query depends on n alone: ~4 waves
+  static constexpr std::int64_t three_grid_max = 1024; // a constant, so the size query depends on n alone: ~4 waves
 };
 // clang-format on
 
@@ -97,11 +88,13 @@ struct policy_sm90 {
 /// tuners pass their own type of the same shape.
 using default_policy = policy_sm90;
 
+/// Whether a block of `t` threads is whole warps with at least one thread a digit.
+constexpr bool valid_block(int t) {
+  return t % 32 == 0 && t >= radix && t <= 1024;
+}
 template <class P>
-constexpr bool valid_policy =
-    P::threads_onesweep % 32 == 0 && P::threads_onesweep >= radix&& P::threads_onesweep <= 1024 &&
-    P::threads_keys4 % 32 == 0 && P::threads_keys4 >= radix&& P::threads_keys4 <= 1024 &&
-    P::wide_threads_keys4 % 32 == 0 && P::wide_threads_keys4 >= radix&& P::wide_threads_keys4 <= 1024;
+constexpr bool valid_policy = valid_block(P::threads_onesweep) && valid_block(P::threads_keys4) &&
+                              valid_block(P::wide_threads_keys4);
 static_assert(valid_policy<default_policy>,
               "carry: onesweep blocks are whole warps, at least one thread a digit");
 

@@ -1,7 +1,6 @@
 // Host-side planning and launches of the apps: histograms, histogram offsets, bin_by_key, slots.
 #pragma once
 
-#include <atomic>
 #include <cstddef>
 #include <cstdint>
 #include <type_traits>

@@ -67,7 +67,7 @@ const char* options_text =
     "exit status: 0 checked and timed; 1 mismatch against CUB or CUDA error; 2 bad usage or no GPU\n";
 
 struct config {
-  std::string prim, data = "uniform", input, output, bins_text, algorithm = "auto";
+  std::string prim, data = "uniform", input, output, algorithm = "auto";
   std::int64_t n = std::int64_t{1} << 26, bins = 256, capacity = -1;
   int reps = 30;
   bool csv = false;
@@ -298,32 +298,14 @@ int run(config& c) {
 int carry_tool::apps_main(const std::string& prim, int argc, char** argv) {
   config c;
   c.prim = prim;
-  std::string capacity;
-  const int parsed = parse_options(
-      prim, std::string(usage_text(prim)) + options_text,
-      {count("--n", c.n), text("--bins", c.bins_text), text("--capacity", capacity), text("--data", c.data),
-       text("--input", c.input), text("--output", c.output), text("--algorithm", c.algorithm),
-       whole("--reps", 1, 1000000, c.reps), flag("--csv", c.csv)},
-      argc, argv);
+  const int parsed =
+      parse_options(prim, std::string(usage_text(prim)) + options_text,
+                    {count("--n", c.n), count("--bins", c.bins, "bins", 1, std::int64_t{1} << 24),
+                     count("--capacity", c.capacity, "slots", 0), text("--data", c.data),
+                     text("--input", c.input), text("--output", c.output), text("--algorithm", c.algorithm),
+                     whole("--reps", 1, 1000000, c.reps), flag("--csv", c.csv)},
+                    argc, argv);
   if (parsed >= 0) return parsed;
-  if (!c.bins_text.empty()) {
-    char* end = nullptr;
-    c.bins = std::strtoll(c.bins_text.c_str(), &end, 10);
-    if (*end != '\0' || c.bins <= 0) {
-      std::fprintf(stderr, "carry %s: --bins takes a whole number of bins 1..16777216, not '%s'\n",
-                   prim.c_str(), c.bins_text.c_str());
-      return 2;
-    }
-  }
-  if (!capacity.empty()) {
-    char* end = nullptr;
-    c.capacity = std::strtoll(capacity.c_str(), &end, 10);
-    if (*end != '\0' || c.capacity < 0) {
-      std::fprintf(stderr, "carry %s: --capacity takes a whole number of slots >= 0, not '%s'\n",
-                   prim.c_str(), capacity.c_str());
-      return 2;
-    }
-  }
   if (c.algorithm != "auto") {
     std::fprintf(stderr, "carry %s: --algorithm takes auto (the library's choice) only, not '%s'\n",
                  prim.c_str(), c.algorithm.c_str());
@@ -334,9 +316,9 @@ int carry_tool::apps_main(const std::string& prim, int argc, char** argv) {
                  c.data.c_str());
     return 2;
   }
-  if (c.bins > (std::int64_t{1} << 24) || (prim == "bin" && (c.bins & (c.bins - 1)) != 0)) {
-    std::fprintf(stderr, "carry %s: --bins takes %s up to 16777216, not '%lld'\n", prim.c_str(),
-                 prim == "bin" ? "a power of two" : "a whole number", static_cast<long long>(c.bins));
+  if (prim == "bin" && (c.bins & (c.bins - 1)) != 0) { // the range was checked as the option was read
+    std::fprintf(stderr, "carry bin: --bins takes a power of two up to 16777216, not '%lld'\n",
+                 static_cast<long long>(c.bins));
     return 2;
   }
   if (!c.output.empty() && prim != "bin") {

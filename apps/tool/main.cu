@@ -5,16 +5,12 @@
 #include <string>
 
 #include "bench/baselines/baselines.hpp"
+#include "carry_tool_version.hpp"
 #include "tool.hpp"
-
-#ifndef CARRY_TOOL_VERSION
-#define CARRY_TOOL_VERSION "unknown"
-#endif
 
 namespace {
 
 const char* usage =
-    "carry " CARRY_TOOL_VERSION " - scan-based parallel primitives on the GPU, each checked against CUB\n"
     "\n"
     "usage: carry <command> [options]      (carry <command> --help for its options)\n"
     "\n"
@@ -43,15 +39,22 @@ const char* usage =
     "\n"
     "exit status: 0 checked and timed; 1 mismatch against CUB or CUDA error; 2 bad usage or no GPU\n";
 
+void print_usage() {
+  std::printf("carry %s - scan-based parallel primitives on the GPU, each checked against CUB\n%s",
+              carry_tool::version, usage);
+}
+
 } // namespace
 
 namespace carry_tool {
 
-bool parse_count(const char* option, const std::string& v, std::int64_t& n) {
+bool parse_count(const char* option, const std::string& v, std::int64_t& n, const char* what, std::int64_t lo,
+                 std::int64_t hi) {
   char* end = nullptr;
   n = std::strtoll(v.c_str(), &end, 10);
-  if (v.empty() || *end != '\0' || n <= 0) {
-    std::fprintf(stderr, "carry: %s needs a positive whole number of items, not '%s'\n", option, v.c_str());
+  if (v.empty() || *end != '\0' || n < lo || n > hi) {
+    std::fprintf(stderr, "carry: %s takes a whole number of %s %lld..%lld, not '%s'\n", option, what,
+                 static_cast<long long>(lo), static_cast<long long>(hi), v.c_str());
     return false;
   }
   return true;
@@ -68,8 +71,11 @@ bool parse_int(const char* option, const std::string& v, int lo, int hi, int& ou
   return true;
 }
 
-option_spec flag(const char* name, bool& out) {
-  return {name, false, [&out](const std::string&) { return out = true; }};
+option_spec flag(const char* name, bool& out, bool value) {
+  return {name, false, [&out, value](const std::string&) {
+            out = value;
+            return true;
+          }};
 }
 option_spec text(const char* name, std::string& out) {
   return {name, true, [&out](const std::string& v) {
@@ -77,8 +83,8 @@ option_spec text(const char* name, std::string& out) {
             return true;
           }};
 }
-option_spec count(const char* name, std::int64_t& out) {
-  return {name, true, [name, &out](const std::string& v) { return parse_count(name, v, out); }};
+option_spec count(const char* name, std::int64_t& out, const char* what, std::int64_t lo, std::int64_t hi) {
+  return {name, true, [=, &out](const std::string& v) { return parse_count(name, v, out, what, lo, hi); }};
 }
 option_spec whole(const char* name, int lo, int hi, int& out) {
   return {name, true, [name, lo, hi, &out](const std::string& v) { return parse_int(name, v, lo, hi, out); }};
@@ -150,15 +156,15 @@ bool print_gpu() {
 
 int main(int argc, char** argv) {
   if (argc < 2) { // a bare `carry`: what it can do
-    std::printf("%s", usage);
+    print_usage();
     return 2;
   }
   if (std::strcmp(argv[1], "--help") == 0 || std::strcmp(argv[1], "-h") == 0) {
-    std::printf("%s", usage);
+    print_usage();
     return 0;
   }
   if (std::strcmp(argv[1], "--version") == 0) {
-    std::printf("carry %s (built with CUDA %d.%d, CCCL %s)\n", CARRY_TOOL_VERSION, CUDART_VERSION / 1000,
+    std::printf("carry %s (built with CUDA %d.%d, CCCL %s)\n", carry_tool::version, CUDART_VERSION / 1000,
                 CUDART_VERSION % 1000 / 10, carry_validate::cccl_version());
     return 0;
   }
@@ -175,7 +181,7 @@ int main(int argc, char** argv) {
     return carry_tool::apps_main(cmd, argc - 2, argv + 2);
   if (cmd == "sort") return carry_tool::sort_main(argc - 2, argv + 2);
   if (cmd == "help") {
-    std::printf("%s", usage);
+    print_usage();
     return 0;
   }
   std::fprintf(stderr,

@@ -57,7 +57,7 @@ struct config {
   std::string key = "u32", data = "uniform", input, algorithm = "automatic";
   std::int64_t n = std::int64_t{1} << 26;
   int values = 0, begin_bit = 0, end_bit = -1, reps = 20;
-  bool descending = false, csv = false, adaptive = true, no_adaptive = false;
+  bool descending = false, csv = false, adaptive = true;
 };
 
 template <class K>
@@ -256,11 +256,10 @@ int carry_tool::sort_main(int argc, char** argv) {
                     {count("--n", c.n), text("--key", c.key), whole("--values", 0, 16, c.values),
                      flag("--descending", c.descending), whole("--begin-bit", 0, 64, c.begin_bit),
                      whole("--end-bit", 0, 64, c.end_bit), text("--data", c.data), text("--input", c.input),
-                     text("--algorithm", c.algorithm), flag("--no-adaptive", c.no_adaptive),
+                     text("--algorithm", c.algorithm), flag("--no-adaptive", c.adaptive, false),
                      whole("--reps", 1, 1000000, c.reps), flag("--csv", c.csv)},
                     argc, argv);
   if (parsed >= 0) return parsed;
-  if (c.no_adaptive) c.adaptive = false;
   if (c.algorithm == "auto") c.algorithm = "automatic";
   carry_validate::key_dist d;
   if (!carry_validate::parse_dist(c.data, d)) {

@@ -29,8 +29,10 @@ int apps_main(const std::string& primitive, int argc, char** argv);
 /// `carry sort`.
 int sort_main(int argc, char** argv);
 
-/// A positive item count from `v` (64-bit: > 2^31 works); names the option and the value it refused.
-bool parse_count(const char* option, const std::string& v, std::int64_t& n);
+/// A count of `what` lo..hi from `v` (64-bit: > 2^31 works); names the option, what it counts and the value
+/// it refused.
+bool parse_count(const char* option, const std::string& v, std::int64_t& n, const char* what = "items",
+                 std::int64_t lo = 1, std::int64_t hi = INT64_MAX);
 
 /// A whole number lo..hi from `v`; names the option and the value it refused.
 bool parse_int(const char* option, const std::string& v, int lo, int hi, int& out);
@@ -45,10 +47,11 @@ struct option_spec {
   bool takes_value;
   std::function<bool(const std::string&)> set;
 };
-/// Option makers for the common shapes: a flag, a text, a positive item count, a whole number lo..hi.
-option_spec flag(const char* name, bool& out);
+/// Option makers for the common shapes: a flag, a text, a count (of items by default), a whole number lo..hi.
+option_spec flag(const char* name, bool& out, bool value = true); // sets out to value
 option_spec text(const char* name, std::string& out);
-option_spec count(const char* name, std::int64_t& out);
+option_spec count(const char* name, std::int64_t& out, const char* what = "items", std::int64_t lo = 1,
+                  std::int64_t hi = INT64_MAX);
 option_spec whole(const char* name, int lo, int hi, int& out);
 
 /// The one option parser of every subcommand: matches argv against `specs` (`--help`/`-h` print `help`).

@@ -50,10 +50,6 @@ struct cluster_full {
   static constexpr int items = cshape::tile_items / threads;
 };
 
-/// The three-kernel form's tile shape (the pass bin_by_key also runs past 256 bins).
-template <class K, class V, class P = radix_tuning::default_policy>
-using three_shape = three_kernel_shape<K, V, P>;
-
 /// What a sort's launchers need once dispatch_sort has planned and checked the call.
 template <class K, class V>
 struct sort_call {
@@ -271,7 +267,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     cluster_tiles = cluster_tiles_available<full::items, HAS_VALUES, K, V, full::threads, P>();
   const sort_path path = choose_sort_path(nn, passes, opt.algorithm, cshape::tile_items, cluster_tiles);
   const three_kernel_plan three =
-      plan_three_kernel(nn, three_shape<K, V, P>::tile_items, radix_tuning::radix, P::three_grid_max);
+      plan_three_kernel(nn, three_kernel_shape<K, V, P>::tile_items, radix_tuning::radix, P::three_grid_max);
   std::size_t scan_bytes = 0;
   if (path == sort_path::three_kernel)
     if (const cudaError_t e = carry::exclusive_sum<std::uint64_t>(nullptr, scan_bytes, nullptr, nullptr,
@@ -283,7 +279,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   constexpr int wide_threads = radix_tuning::wide_threads<P, HAS_VALUES, sizeof(K)>;
   const int onesweep_threads_ = onesweep_threads_for(nn, onesweep_items_, shape::items, shape::threads,
                                                      wide_threads, radix_tuning::wide_min_n<P>);
-  const std::int64_t tile_items = path == sort_path::three_kernel ? three_shape<K, V, P>::tile_items
+  const std::int64_t tile_items = path == sort_path::three_kernel ? three_kernel_shape<K, V, P>::tile_items
                                   : path == sort_path::cluster
                                       ? cshape::tile_items
                                       : std::int64_t{onesweep_threads_} * onesweep_items_;
