@@ -1,4 +1,4 @@
-// Public device-wide stable partition of carry (CUB's DevicePartition::If shape, but stable).
+// Public device-wide stable partitions of carry (CUB's DevicePartition::If and ::Flagged shapes, but stable).
 #pragma once
 
 #include <cstddef>
@@ -34,6 +34,29 @@ cudaError_t partition(void* d_temp_storage, std::size_t& temp_storage_bytes, Inp
                       NumT* d_num_selected, std::int64_t num_items, Pred pred, cudaStream_t stream = 0) {
   return partition(d_temp_storage, temp_storage_bytes, d_in, d_out, d_num_selected, num_items, pred,
                    compact_options{}, stream);
+}
+
+/// Stable flagged partition (CUB's DevicePartition::Flagged, but stable): the items whose flag is
+/// non-zero, in input order, then the others, in input order. Flags of any type (bool, any integer
+/// width) from any random-access iterator; everything else as carry::partition.
+///
+///   d_in = [3 1 7 0 4 1 6 3], d_flags = [1 0 2 0 0 1 1 0]  ->  d_out = [3 7 1 6 | 1 0 4 3], *d_num_selected = 4
+template <class InputIt, class FlagIt, class OutputIt, class NumT>
+cudaError_t partition_flagged(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, FlagIt d_flags,
+                              OutputIt d_out, NumT* d_num_selected, std::int64_t num_items, compact_options options,
+                              cudaStream_t stream = 0) {
+  using T = compact_detail::value_of<InputIt>;
+  using P = compact_tuning::policy<T>;
+  return compact_detail::dispatch_compact<P, true, T>(d_temp_storage, temp_storage_bytes, d_in,
+                                                      compact_detail::flag_selector<P, T>(d_flags),
+                                                      compact_detail::is_null(d_flags), d_out, d_num_selected,
+                                                      num_items, options, stream);
+}
+template <class InputIt, class FlagIt, class OutputIt, class NumT>
+cudaError_t partition_flagged(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, FlagIt d_flags,
+                              OutputIt d_out, NumT* d_num_selected, std::int64_t num_items, cudaStream_t stream = 0) {
+  return partition_flagged(d_temp_storage, temp_storage_bytes, d_in, d_flags, d_out, d_num_selected, num_items,
+                           compact_options{}, stream);
 }
 
 } // namespace carry

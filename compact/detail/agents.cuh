@@ -1,14 +1,18 @@
-// Per-tile agents of a compaction: count (three-kernel phase 1), scatter (phase 3) and the single pass
-// (ticket, rank, the engine's look-back over tile counts, scatter).
+// The compaction agent: one body for every pass (three kernels, single pass, cluster, count + scatter)
+// over a staged or a register tile, with the engine's block scan, look-back and cluster exchange.
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
+#include "../../scan/block_reduce.cuh"
+#include "../../scan/block_scan.cuh"
+#include "../../scan/lookback/cluster.cuh"
 #include "../../scan/lookback/state.cuh"
 #include "../../scan/lookback/ticket.cuh"
 #include "../../scan/lookback/tile_prefix_op.cuh"
 #include "../tuning.hpp"
-#include "block_compact.cuh"
+#include "staged_compact.cuh"
 
 namespace carry {
 namespace compact_detail {
@@ -58,51 +62,72 @@ __device__ void tile_selected_before(std::uint64_t& before, const count_state& s
   __syncthreads();
 }
 
+/// A compaction's tile: staged in shared memory when the items pack into 16-byte chunks (every width
+/// from 1 to 16 bytes, from pointers or any other iterator), else held in registers.
+template <class Policy, class T, class Sel>
+using compact_tile = std::conditional_t<detail::stageable<T, Policy::items_per_thread>(),
+                                        staged_tile<Policy, T, Sel>, register_tile<Policy, T, Sel>>;
+
+/// The compaction agent, every pass of it: the tile's load and selection, the engine's block scan of
+/// the per-thread counts, how the tile learns the counts before it (three kernels: the engine's scan of
+/// the tile counts; single pass: the engine's look-back; cluster: the cluster exchange; count +
+/// scatter: a block reduce of the counts), the tile's write.
 template <class Policy, bool PARTITION, class T, class Sel>
 struct compact_agent {
-  using ct = compact_types<Policy, T>;
-  using selection = tile_selection<Policy, T, Sel>;
-  static constexpr int block_threads = ct::threads;
+  using tile_t = compact_tile<Policy, T, Sel>;
+  using count_scan = block_scan<int, Policy::block_threads, Policy::algorithm, 1>;
+  using count_reduce = block_reduce<int, Policy::block_threads, 1>;
+  using total_reduce = block_reduce<std::uint64_t, Policy::block_threads, 1>;
+  static constexpr int block_threads = Policy::block_threads;
+  static constexpr int min_blocks = tile_t::min_blocks;
   struct temp_storage {
+    typename tile_t::temp_storage tile;
     union {
-      typename selection::temp_storage load;
-      T stage[ct::tile_items];
-    } tile;
-    union {
-      typename ct::count_scan::temp_storage scan;
-      typename ct::count_reduce::temp_storage reduce;
-    } count;
+      typename count_scan::temp_storage scan;
+      typename count_reduce::temp_storage reduce;
+      typename total_reduce::temp_storage totals;
+    };
+    std::uint64_t total;
     std::uint64_t selected_before;
     std::uint32_t ticket;
+    std::uint32_t inbox[16]; // the cluster pass: every tile's count
   };
 
-  /// Phase 1 of the three kernels: the number of selected items of tile `tile`.
+  /// Load, select, rank: the thread's mask, its offset among the tile's selected items, the tile's count.
+  template <class InIt>
+  __device__ static unsigned load_and_rank(temp_storage& ts, tile_t& t, InIt in, const Sel& sel, std::int64_t base,
+                                           int valid, bool vec_in, int& thread_offset, int& tile_count) {
+    const unsigned mask = t.load(ts.tile, sel, in, base, valid, vec_in);
+    int c[1] = {__popc(mask)};
+    count_scan(ts.scan).exclusive_scan(c, 0, sum{}, tile_count);
+    thread_offset = c[0];
+    return mask;
+  }
+
+  /// Phase 1 of the three kernels (and of count + scatter): the number of selected items of tile `tile`.
   template <class InIt>
   __device__ static void count(temp_storage& ts, InIt in, const Sel& sel, const tile_plan& plan, std::int64_t tile,
                                bool vec_in, std::uint64_t* counts) {
-    T items[ct::items];
-    const unsigned mask = selection::load(ts.tile.load, sel, in, plan.tile_base(tile), plan.valid_items(tile), vec_in,
-                                          items);
-    const int c = typename ct::count_reduce(ts.count.reduce).reduce_live(__popc(mask), sum{}, ct::threads);
+    lookback::allow_dependents(); // a count + scatter pair: the scatter may start loading now
+    tile_t t;
+    const unsigned mask = t.load(ts.tile, sel, in, plan.tile_base(tile), plan.valid_items(tile), vec_in);
+    const int c = count_reduce(ts.reduce).reduce_live(__popc(mask), sum{}, Policy::block_threads);
     if (threadIdx.x == 0) counts[tile] = static_cast<std::uint64_t>(c);
   }
 
-  /// Phase 3 of the three kernels: tile `tile` scattered at the offsets the engine's inclusive scan of the
-  /// tile counts gives (`scanned[t]`: items selected in tiles 0..t). The last tile writes the count.
+  /// Phase 3 of the three kernels (scanned: the engine's inclusive scan of the tile counts). The last
+  /// tile writes the count.
   template <class InIt, class OutIt, class NumT>
   __device__ static void scatter(temp_storage& ts, InIt in, const Sel& sel, OutIt out, const tile_plan& plan,
                                  std::int64_t tile, bool vec_in, const std::uint64_t* scanned, NumT* d_num) {
     const std::int64_t base = plan.tile_base(tile);
     const int valid = plan.valid_items(tile);
-    T items[ct::items];
-    const unsigned mask = selection::load(ts.tile.load, sel, in, base, valid, vec_in, items);
+    tile_t t;
     int thread_offset, tile_count;
-    rank_selected<Policy, T>(ts.count.scan, mask, thread_offset, tile_count);
+    const unsigned mask = load_and_rank(ts, t, in, sel, base, valid, vec_in, thread_offset, tile_count);
     const std::uint64_t before = tile > 0 ? scanned[tile - 1] : 0;
     const std::uint64_t total = PARTITION || tile == plan.num_tiles - 1 ? scanned[plan.num_tiles - 1] : 0;
-    __syncthreads(); // every thread is done with the load buffers before they stage
-    scatter_staged<Policy, PARTITION>(ts.tile.stage, items, mask, thread_offset, tile_count, valid, out, before,
-                                      rejected_offset(total, base, before));
+    t.template write<PARTITION>(ts.tile, mask, thread_offset, tile_count, valid, base, before, total, out);
     if (tile == plan.num_tiles - 1 && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
   }
 
@@ -118,25 +143,82 @@ struct compact_agent {
   __device__ static void single_pass(temp_storage& ts, InIt in, const Sel& sel, OutIt out, const tile_plan& plan,
                                      bool vec_in, const count_state& state, pass_flags how, NumT* d_num) {
     // ---- warm the L2 with the tile launch order would give this block, while the ticket is out ----
-    if (prefetch_guess<Policy>(plan, vec_in)) selection::prefetch(sel, in, plan.tile_base(blockIdx.x));
+    if (prefetch_guess<Policy>(plan, vec_in)) tile_t::prefetch(sel, in, plan.tile_base(blockIdx.x));
     // ---- take a ticket (one tile: block 0) ----
     const std::int64_t tile = how.ticketed ? lookback::block_ticket(ts.ticket, state.counter) : 0;
     const std::int64_t base = plan.tile_base(tile);
     const int valid = plan.valid_items(tile);
     const bool last = tile == plan.num_tiles - 1;
-    // ---- load and rank ----
-    T items[ct::items];
-    const unsigned mask = selection::load(ts.tile.load, sel, in, base, valid, vec_in, items);
+    // ---- load, select, rank ----
+    tile_t t;
     int thread_offset, tile_count;
-    rank_selected<Policy, T>(ts.count.scan, mask, thread_offset, tile_count);
+    const unsigned mask = load_and_rank(ts, t, in, sel, base, valid, vec_in, thread_offset, tile_count);
     // ---- warp 0: publish the tile's count, look back ----
     tile_selected_before<Policy>(ts.selected_before, state, tile, last, tile_count, how);
-    // ---- scatter through shared memory ----
+    // ---- write ----
     const std::uint64_t before = ts.selected_before;
     const std::uint64_t total = before + static_cast<std::uint64_t>(tile_count); // a partition: one tile
-    scatter_staged<Policy, PARTITION>(ts.tile.stage, items, mask, thread_offset, tile_count, valid, out, before,
-                                      rejected_offset(total, base, before));
+    t.template write<PARTITION>(ts.tile, mask, thread_offset, tile_count, valid, base, before, total, out);
     if (last && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
+  }
+
+  /// Small inputs: the grid is one thread-block cluster of up to 16 tiles (tile = rank). Every block
+  /// pushes its count into every block's inbox (the engine's cluster exchange), so each knows the counts
+  /// before it and the total: one launch, no temp storage, a partition as well as a selection. In place
+  /// is safe: the exchange ends in a cluster barrier that every block reaches after its loads.
+  template <class InIt, class OutIt, class NumT>
+  __device__ static void cluster_pass(temp_storage& ts, InIt in, const Sel& sel, OutIt out, const tile_plan& plan,
+                                      bool vec_in, NumT* d_num) {
+    const int tile = static_cast<int>(blockIdx.x), tiles = static_cast<int>(plan.num_tiles);
+    lookback::cluster_started();
+    const std::int64_t base = plan.tile_base(tile);
+    const int valid = plan.valid_items(tile);
+    tile_t t;
+    int thread_offset, tile_count;
+    const unsigned mask = load_and_rank(ts, t, in, sel, base, valid, vec_in, thread_offset, tile_count);
+    // ---- every tile's count, in every block ----
+    lookback::cluster_push(ts.inbox, static_cast<std::uint32_t>(tile_count), tile, 0, tiles);
+    std::uint64_t before = 0, total = 0;
+    for (int k = 0; k < tiles; ++k) {
+      before += k < tile ? ts.inbox[k] : 0u;
+      total += ts.inbox[k];
+    }
+    t.template write<PARTITION>(ts.tile, mask, thread_offset, tile_count, valid, base, before, total, out);
+    if (tile == tiles - 1 && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
+  }
+
+  /// Count + scatter (up to compact_tuning::fused_scan_max_tiles tiles): the scan of the tile counts
+  /// folded into the scatter. The block loads and ranks its tile while the count kernel runs (it is
+  /// that kernel's programmatic dependent), waits for it, then folds the counts before its tile and all
+  /// of them with the engine's block reduce (a few KB from L2).
+  template <class InIt, class OutIt, class NumT>
+  __device__ static void scatter_after_counts(temp_storage& ts, InIt in, const Sel& sel, OutIt out,
+                                              const tile_plan& plan, bool vec_in, const std::uint64_t* counts,
+                                              NumT* d_num) {
+    const std::int64_t tile = plan.num_tiles - 1 - blockIdx.x;
+    const std::int64_t base = plan.tile_base(tile);
+    const int valid = plan.valid_items(tile);
+    tile_t t;
+    int thread_offset, tile_count;
+    const unsigned mask = load_and_rank(ts, t, in, sel, base, valid, vec_in, thread_offset, tile_count);
+    if (threadIdx.x == 0) lookback::wait_for_previous_grid(); // the count kernel's writes are visible
+    __syncthreads();
+    std::uint64_t before = 0, all = 0;
+    for (std::int64_t k = threadIdx.x; k < plan.num_tiles; k += Policy::block_threads) {
+      const std::uint64_t c = counts[k];
+      before += k < tile ? c : 0;
+      all += c;
+    }
+    before = total_reduce(ts.totals).reduce_live(before, sum{}, Policy::block_threads);
+    if (threadIdx.x == 0) ts.selected_before = before;
+    __syncthreads();
+    all = total_reduce(ts.totals).reduce_live(all, sum{}, Policy::block_threads);
+    if (threadIdx.x == 0) ts.total = all;
+    __syncthreads();
+    before = ts.selected_before;
+    const std::uint64_t total = ts.total;
+    t.template write<PARTITION>(ts.tile, mask, thread_offset, tile_count, valid, base, before, total, out);
+    if (tile == plan.num_tiles - 1 && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
   }
 };
 

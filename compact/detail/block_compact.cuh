@@ -1,13 +1,11 @@
-// Block-level pieces of a compaction: what selects an item, a tile's load and selection mask, ranks by
-// the engine's block scan, and the scatter of selected (and rejected) items through shared memory.
+// Block-level pieces of a compaction: what selects an item, and the register tile (items in registers,
+// their selection mask, the scatter of selected and rejected items through shared memory).
 #pragma once
 
 #include <cstdint>
 #include <iterator>
 #include <type_traits>
 
-#include "../../scan/block_reduce.cuh"
-#include "../../scan/block_scan.cuh"
 #include "../../scan/tile/staged_tile.cuh"
 #include "../../scan/tile/tile_io.cuh"
 #include "../../scan/operators.hpp"
@@ -47,8 +45,6 @@ struct compact_types {
   static constexpr int tile_items = Policy::tile_items;
   static_assert(items <= 32, "carry: a thread's selection is a 32-bit mask");
   using io = detail::tile_io<T, threads, items, Policy::streaming, Policy::warp_transpose>;
-  using count_scan = block_scan<int, threads, Policy::algorithm, 1>;
-  using count_reduce = block_reduce<int, threads, 1>;
 };
 
 /// Asks the L2 for a full tile of ITEMS-per-thread items of T at `p` (a pointer the host found vector
@@ -152,17 +148,6 @@ struct tile_selection<Policy, T, by_unique<Eq>> {
   }
 };
 
-/// Ranks of the selected items of a tile: each thread's exclusive offset among them (the engine's block
-/// scan over per-thread counts) and the tile's count, in every thread.
-template <class Policy, class T>
-__device__ void rank_selected(typename compact_types<Policy, T>::count_scan::temp_storage& ts, unsigned mask,
-                              int& thread_offset, int& tile_count) {
-  using ct = compact_types<Policy, T>;
-  int c[1] = {__popc(mask)};
-  typename ct::count_scan(ts).exclusive_scan(c, 0, sum{}, tile_count);
-  thread_offset = c[0];
-}
-
 /// The selected items of a tile staged in order into `stage` (then, in a partition, the rejected ones in
 /// order after them), then written as coalesced runs: stage[k] goes to staged_destination(k, ...).
 /// `stage` may alias the load buffers: the caller has synchronised the block since the loads.
@@ -189,6 +174,39 @@ __device__ void scatter_staged(T* stage, const T (&items)[Policy::items_per_thre
   for (int k = threadIdx.x; k < staged; k += threads)
     out[static_cast<std::int64_t>(staged_destination(k, tile_count, selected_offset, rejected_offset_))] = stage[k];
 }
+
+/// The register tile, for items that do not pack into 16-byte chunks (a 12-byte struct): each thread
+/// holds its items in registers (tile_selection) and the scatter stages them through shared memory. The
+/// tile interface the compaction agent uses: load (the thread's selection mask), prefetch, write.
+template <class Policy, class T, class Sel>
+struct register_tile {
+  using selection = tile_selection<Policy, T, Sel>;
+  using ct = compact_types<Policy, T>;
+  static constexpr int min_blocks = 1; // the items sit in registers: no cap from __launch_bounds__
+  union temp_storage {
+    typename selection::temp_storage load;
+    T stage[ct::tile_items];
+  };
+  T items[ct::items];
+
+  template <class InIt>
+  __device__ unsigned load(temp_storage& ts, const Sel& sel, InIt in, std::int64_t base, int valid, bool vec_in) {
+    return selection::load(ts.load, sel, in, base, valid, vec_in, items);
+  }
+  template <class InIt>
+  __device__ static void prefetch(const Sel& sel, InIt in, std::int64_t base) {
+    selection::prefetch(sel, in, base);
+  }
+  /// The selected items at `before` (+ their rank), then (partition) the rejected ones at
+  /// rejected_offset(total, base, before) (+ their rank among the rejected).
+  template <bool PARTITION, class OutIt>
+  __device__ void write(temp_storage& ts, unsigned mask, int thread_offset, int tile_count, int valid,
+                        std::int64_t base, std::uint64_t before, std::uint64_t total, OutIt out) const {
+    __syncthreads(); // every thread is done with the load buffers before they stage
+    scatter_staged<Policy, PARTITION>(ts.stage, items, mask, thread_offset, tile_count, valid, out, before,
+                                      rejected_offset(total, base, before));
+  }
+};
 
 } // namespace compact_detail
 } // namespace carry

@@ -55,37 +55,28 @@ aliasing output_aliasing(const InIt& in, const OutIt& out, std::int64_t n) {
   return aliasing::apart;
 }
 
-/// Whether a compaction runs on staged tiles: pointer items (and flags) that pack into 16-byte chunks.
-template <class Policy, class T, class InIt, class Sel>
-struct staged_ok : std::bool_constant<std::is_pointer<InIt>::value && detail::stageable<T, Policy::items_per_thread>()> {};
-/// Flags stage beside the items when they pack into chunks and both tiles fit 48 KB of static shared
-/// memory (1-byte flags beside 32 KB of items; wider flags take the register tiles).
-template <class Policy, class T, class FlagIt>
-constexpr bool staged_flags() {
-  using F = value_of<FlagIt>;
-  return std::is_pointer<FlagIt>::value && detail::stageable<T, Policy::items_per_thread>() &&
-         detail::stageable<F, Policy::items_per_thread>() &&
-         (sizeof(T) + sizeof(F)) * Policy::tile_items <= 40 * 1024;
+/// Whether a compaction of T runs on staged tiles (else register tiles): see compact_tile.
+template <class Policy, class T>
+constexpr bool staged_items_of() {
+  return detail::stageable<T, Policy::items_per_thread>();
 }
-template <class Policy, class T, class InIt, class FlagIt>
-struct staged_ok<Policy, T, InIt, by_flags<FlagIt>>
-    : std::bool_constant<std::is_pointer<InIt>::value && staged_flags<Policy, T, FlagIt>()> {};
 
-/// Phase 1 of the three kernels (and of count + scatter): every tile's count into `counts`. Staged
-/// tiles load without the streaming hint, so the scatter finds the last tiles still in L2.
-template <class Policy, bool STAGED, class T, class InIt, class Sel>
+/// Whether `it` allows the tile's fast loads: 16-byte chunks (staged tiles) or vectors (register tiles).
+template <class Policy, class T, class It>
+bool fast_loads(const It& it) {
+  return staged_items_of<Policy, T>() ? chunk_ok<T>(it) : vector_ok<T, Policy::items_per_thread>(it);
+}
+
+/// Phase 1 of the three kernels (and of count + scatter): every tile's count into `counts`. Loads
+/// without the streaming hint, so the scatter finds the last tiles still in L2.
+template <class Policy, class T, class InIt, class Sel>
 cudaError_t launch_counts(InIt in, const Sel& sel, const tile_plan& tiles, bool vec_in, std::uint64_t* counts,
                           cudaStream_t stream) {
-  const unsigned grid = static_cast<unsigned>(tiles.num_tiles);
-  if constexpr (STAGED) {
-    using agent = staged_compact_agent<compact_tuning::without_streaming<Policy>, false, T, Sel>;
-    auto* kernel = staged_count_kernel<agent, T, Sel>;
-    if (const cudaError_t e = detail::prefer_shared<agent>(kernel); e != cudaSuccess) return e;
-    const T* items = in;
-    kernel<<<grid, Policy::block_threads, 0, stream>>>(items, sel, tiles, vec_in, counts);
-  } else {
-    count_kernel<Policy, T><<<grid, Policy::block_threads, 0, stream>>>(in, sel, tiles, vec_in, counts);
-  }
+  using agent = compact_agent<compact_tuning::without_streaming<Policy>, false, T, Sel>;
+  constexpr auto* kernel = &count_kernel<agent, InIt, Sel>;
+  if (const cudaError_t e = detail::prefer_shared_for<kernel>(); e != cudaSuccess) return e;
+  kernel<<<static_cast<unsigned>(tiles.num_tiles), Policy::block_threads, 0, stream>>>(in, sel, tiles, vec_in,
+                                                                                        counts);
   return detail::after_launch(stream);
 }
 
@@ -114,115 +105,86 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
     return cudaErrorInvalidValue;
   const aliasing alias = num_items > 0 ? output_aliasing<T>(in, out, num_items) : aliasing::apart;
   if (alias == aliasing::partial || (PARTITION && alias == aliasing::in_place)) return cudaErrorInvalidValue;
-  constexpr bool staged = staged_ok<Policy, T, InIt, Sel>::value;
-  int cluster_tiles = 0; // the largest cluster of staged tiles the device co-schedules (asked once)
-  if constexpr (staged) {
-    using agent = staged_compact_agent<Policy, PARTITION, T, Sel>;
-    if (tiles.num_tiles > 1 && tiles.num_tiles <= compact_tuning::cluster_tiles)
-      cluster_tiles = detail::cluster_limit<agent>(staged_cluster_kernel<agent, T, Sel, OutIt, NumT>,
-                                                   Policy::block_threads, compact_tuning::cluster_tiles, 0);
-  }
+  using agent = compact_agent<Policy, PARTITION, T, Sel>;
+  using reread = compact_agent<compact_tuning::without_streaming<Policy>, PARTITION, T, Sel>; // read twice
+  int cluster_tiles = 0; // the largest cluster of tiles the device co-schedules (asked once)
+  if (tiles.num_tiles > 1 && tiles.num_tiles <= compact_tuning::cluster_tiles)
+    cluster_tiles = detail::cluster_limit<agent>(cluster_kernel<agent, InIt, Sel, OutIt, NumT>,
+                                                 Policy::block_threads, compact_tuning::cluster_tiles, 0);
   const compact_pass pass = choose_compact_pass(num_items, Policy::tile_items, opt.algorithm,
                                                 alias == aliasing::in_place, PARTITION,
                                                 compact_tuning::single_pass_from, cluster_tiles,
-                                                staged ? compact_tuning::fused_scan_max_tiles : 0);
-  const bool vec_in = staged ? chunk_ok<T>(in) : vector_ok<T, Policy::items_per_thread>(in);
+                                                compact_tuning::fused_scan_max_tiles);
+  const bool vec_in = fast_loads<Policy, T>(in);
   const unsigned grid = static_cast<unsigned>(tiles.num_tiles);
   switch (pass) {
   case compact_pass::empty:
     write_count_kernel<<<1, 1, 0, stream>>>(d_num, NumT{0});
     return detail::after_launch(stream);
   case compact_pass::one_tile:
-    if constexpr (staged) {
-      using agent = staged_compact_agent<Policy, PARTITION, T, Sel>;
-      const T* items = in;
-      staged_single_pass_kernel<agent, T><<<1, Policy::block_threads, 0, stream>>>(items, sel, out, tiles, vec_in,
-                                                                                 count_state{}, pass_flags{}, d_num);
-    } else {
-      single_pass_kernel<Policy, PARTITION, T><<<1, Policy::block_threads, 0, stream>>>(
-          in, sel, out, tiles, vec_in, count_state{}, pass_flags{}, d_num);
-    }
+    single_pass_kernel<agent><<<1, Policy::block_threads, 0, stream>>>(in, sel, out, tiles, vec_in, count_state{},
+                                                                        pass_flags{}, d_num);
     return detail::after_launch(stream);
-  case compact_pass::count_scatter:
-    if constexpr (staged) {
-      std::uint64_t* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
-      if (const cudaError_t e = launch_counts<Policy, true, T>(in, sel, tiles, vec_in, counts, stream); e != cudaSuccess)
-        return e;
-      const T* items = in;
-      using agent = staged_compact_agent<compact_tuning::without_streaming<Policy>, PARTITION, T, Sel>;
-      auto* scatter = staged_scatter_after_counts_kernel<agent, T, Sel, OutIt, NumT>;
-      if (const cudaError_t e = detail::prefer_shared<agent>(scatter); e != cudaSuccess) return e;
-      if (const cudaError_t e = lookback::launch_prepared(scatter, grid, Policy::block_threads, stream, items, sel, out,
-                                                          tiles, vec_in, static_cast<const std::uint64_t*>(counts),
-                                                          d_num);
-          e != cudaSuccess)
-        return e;
-      return detail::after_launch(stream);
-    }
-    return cudaErrorInvalidValue; // never chosen without staged tiles (fused_tiles 0)
+  case compact_pass::count_scatter: {
+    std::uint64_t* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
+    if (const cudaError_t e = launch_counts<Policy, T>(in, sel, tiles, vec_in, counts, stream); e != cudaSuccess)
+      return e;
+    constexpr auto* scatter = &scatter_after_counts_kernel<reread, InIt, Sel, OutIt, NumT>;
+    if (const cudaError_t e = detail::prefer_shared_for<scatter>(); e != cudaSuccess) return e;
+    if (const cudaError_t e = lookback::launch_prepared(scatter, grid, Policy::block_threads, stream, in, sel, out,
+                                                        tiles, vec_in, static_cast<const std::uint64_t*>(counts),
+                                                        d_num);
+        e != cudaSuccess)
+      return e;
+    return detail::after_launch(stream);
+  }
   case compact_pass::three_kernel: {
     std::uint64_t* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
-    if (const cudaError_t e = launch_counts<Policy, staged, T>(in, sel, tiles, vec_in, counts, stream); e != cudaSuccess)
+    if (const cudaError_t e = launch_counts<Policy, T>(in, sel, tiles, vec_in, counts, stream); e != cudaSuccess)
       return e;
     std::size_t bytes = layout.scan.bytes;
     if (const cudaError_t e = carry::inclusive_sum(layout.scan.in(d_temp_storage), bytes, counts, counts,
                                                    tiles.num_tiles, stream);
         e != cudaSuccess)
       return e;
-    if constexpr (staged) {
-      using agent = staged_compact_agent<compact_tuning::without_streaming<Policy>, PARTITION, T, Sel>;
-      auto* kernel = staged_scatter_kernel<agent, T, Sel, OutIt, NumT>;
-      if (const cudaError_t e = detail::prefer_shared<agent>(kernel); e != cudaSuccess) return e;
-      kernel<<<grid, Policy::block_threads, 0, stream>>>(in, sel, out, tiles, vec_in, counts, d_num);
-    } else {
-      scatter_kernel<Policy, PARTITION, T><<<grid, Policy::block_threads, 0, stream>>>(in, sel, out, tiles, vec_in,
-                                                                                       counts, d_num);
-    }
+    constexpr auto* kernel = &scatter_kernel<reread, InIt, Sel, OutIt, NumT>;
+    if (const cudaError_t e = detail::prefer_shared_for<kernel>(); e != cudaSuccess) return e;
+    kernel<<<grid, Policy::block_threads, 0, stream>>>(in, sel, out, tiles, vec_in, counts, d_num);
     return detail::after_launch(stream);
   }
-  case compact_pass::cluster:
-    if constexpr (staged) {
-      using agent = staged_compact_agent<Policy, PARTITION, T, Sel>;
-      auto* kernel = staged_cluster_kernel<agent, T, Sel, OutIt, NumT>;
-      if (const cudaError_t e = detail::prefer_shared<agent>(kernel); e != cudaSuccess) return e;
-      const T* items = in;
-      if (const cudaError_t e = lookback::launch_cluster(kernel, grid, Policy::block_threads, 0, stream, items, sel, out,
-                                                         tiles, vec_in, d_num);
-          e != cudaSuccess)
-        return e;
-      return detail::after_launch(stream);
-    }
-    return cudaErrorInvalidValue; // never chosen without staged tiles (cluster_tiles stays 0)
+  case compact_pass::cluster: {
+    constexpr auto* kernel = &cluster_kernel<agent, InIt, Sel, OutIt, NumT>;
+    if (const cudaError_t e = detail::prefer_shared_for<kernel>(); e != cudaSuccess) return e;
+    if (const cudaError_t e = lookback::launch_cluster(kernel, grid, Policy::block_threads, 0, stream, in, sel, out,
+                                                       tiles, vec_in, d_num);
+        e != cudaSuccess)
+      return e;
+    return detail::after_launch(stream);
+  }
   case compact_pass::single_pass: {
     const pass_flags how{true, alias == aliasing::in_place};
     const count_state state = lookback::carve_state<count_format>(d_temp_storage, layout.state);
     if (const cudaError_t e = lookback::launch_prepare(d_temp_storage, layout.state.cleared, stream);
         e != cudaSuccess)
       return e;
-    cudaError_t e = cudaSuccess;
-    if constexpr (staged) {
-      using agent = staged_compact_agent<Policy, PARTITION, T, Sel>;
-      auto* kernel = staged_single_pass_kernel<agent, T, Sel, OutIt, NumT>;
-      if (e = detail::prefer_shared<agent>(kernel); e != cudaSuccess) return e;
-      const T* items = in;
-      e = lookback::launch_prepared(kernel, grid, Policy::block_threads, stream, items, sel, out, tiles, vec_in, state,
-                                    how, d_num);
-    } else {
-      e = lookback::launch_prepared(single_pass_kernel<Policy, PARTITION, T, InIt, Sel, OutIt, NumT>, grid,
-                                    Policy::block_threads, stream, in, sel, out, tiles, vec_in, state, how, d_num);
-    }
-    if (e != cudaSuccess) return e;
+    constexpr auto* kernel = &single_pass_kernel<agent, InIt, Sel, OutIt, NumT>;
+    if (const cudaError_t e = detail::prefer_shared_for<kernel>(); e != cudaSuccess) return e;
+    if (const cudaError_t e = lookback::launch_prepared(kernel, grid, Policy::block_threads, stream, in, sel, out,
+                                                        tiles, vec_in, state, how, d_num);
+        e != cudaSuccess)
+      return e;
     return detail::after_launch(stream);
   }
   }
   return cudaErrorInvalidValue;
 }
 
-/// The flags' vector check, next to the items'.
+/// The flags' fast-load check: 16-byte chunks where the items stage (staged flags or flag_bits' vector
+/// path), vectors beside register tiles.
 template <class Policy, class T, class FlagIt>
 by_flags<FlagIt> flag_selector(FlagIt flags) {
   using F = value_of<FlagIt>;
-  return {flags, staged_flags<Policy, T, FlagIt>() ? chunk_ok<F>(flags) : vector_ok<F, Policy::items_per_thread>(flags)};
+  return {flags, staged_items_of<Policy, T>() ? chunk_ok<F>(flags) : vector_ok<F, Policy::items_per_thread>(flags)};
 }
 
 } // namespace compact_detail

@@ -1,14 +1,15 @@
-// The staged compaction agent: tiles land in shared memory through the engine's staged-tile loader
-// (cp.async, no registers held while in flight), so more and larger tiles are in flight per SM; each warp
-// then walks its run of the tile 32 consecutive items a round and writes the selected ones of a round as
-// one coalesced store (the round's picks are the blocked masks of its lanes, side by side).
+// The staged tile of a compaction: items land in shared memory (the engine's staged-tile loader: cp.async
+// from pointers, no registers held while in flight; element by element from any other iterator), flags
+// either beside them or straight into a bit per item; each warp then walks its run of the tile 32
+// consecutive items a round and writes the selected ones of a round as one coalesced store (the round's
+// picks are the blocked masks of its lanes, side by side).
 #pragma once
 
 #include <cstdint>
+#include <type_traits>
 
 #include "../../scan/tile/staged_tile.cuh"
-#include "../../scan/lookback/cluster.cuh"
-#include "agents.cuh"
+#include "block_compact.cuh"
 
 namespace carry {
 namespace compact_detail {
@@ -20,15 +21,20 @@ struct staged_selection;
 template <class Policy, class T>
 using staged_items = detail::staged_tile<T, Policy::block_threads, Policy::items_per_thread, Policy::streaming>;
 
-/// Loads a tile of T: full and aligned, asynchronously (issue only); else element by element.
-template <class Policy, class T>
-__device__ void stage_tile(typename staged_items<Policy, T>::temp_storage& ts, const T* tile_in, int valid,
-                           bool vec) {
+/// Loads a tile of T from any iterator: full and aligned pointers asynchronously (issue only), else
+/// element by element (the block synchronised on return).
+template <class Policy, class T, class InIt>
+__device__ void stage_tile(typename staged_items<Policy, T>::temp_storage& ts, InIt tile_in, int valid, bool vec) {
   using tile_t = staged_items<Policy, T>;
-  if (vec && valid == tile_t::tile_items)
-    tile_t::issue_full(ts, tile_in);
-  else
-    tile_t::load_items(ts, tile_in, valid);
+  if constexpr (std::is_pointer<InIt>::value)
+    if (vec && valid == tile_t::tile_items) return tile_t::issue_full(ts, tile_in);
+  tile_t::load_items(ts, tile_in, valid);
+}
+
+/// Asks the L2 for a full tile of In items at `p` when it is a pointer (a hint: nothing waits).
+template <class Policy, class T, class It>
+__device__ void prefetch_staged(It p) {
+  if constexpr (std::is_pointer<It>::value) staged_items<Policy, T>::prefetch_l2(p);
 }
 
 /// Calls f(j, item) for the thread's items j = 0 .. ITEMS-1 of a staged tile, read a 16-byte chunk at a
@@ -53,31 +59,130 @@ __device__ unsigned live_bits(int first, int valid) {
   return live <= 0 ? 0u : live >= ITEMS ? (ITEMS == 32 ? ~0u : (1u << ITEMS) - 1) : (1u << live) - 1;
 }
 
+/// Whether flags stage in shared memory beside the items: a pointer whose flags pack into chunks, both
+/// tiles within 40 KB of static shared memory (1-byte flags beside 32 KB of items). Other flags (wider
+/// ones, iterators) go straight into a bit per item (flag_bits).
+template <class Policy, class T, class FlagIt>
+constexpr bool staged_flags() {
+  using F = value_of<FlagIt>;
+  return std::is_pointer<FlagIt>::value && detail::stageable<F, Policy::items_per_thread>() &&
+         (sizeof(T) + sizeof(F)) * Policy::tile_items <= 40 * 1024;
+}
+
+/// Whether flags of FlagIt take flag_bits' vector path: a pointer whose flags pack into 16-byte chunks.
+template <class Policy, class FlagIt>
+constexpr bool vector_flags() {
+  return std::is_pointer<FlagIt>::value && detail::stageable<value_of<FlagIt>, Policy::items_per_thread>();
+}
+
+/// A tile's selection as bits in shared memory: bit i of the tile (word i / 32) set when flag i is
+/// non-zero (and i < valid). Full tiles of aligned pointers (`vec`): each warp loads its own run's flags
+/// as 16-byte chunks, warp-striped (coalesced), the lanes sharing a word OR their bits together by
+/// shuffles, and one writes it. Else element by element, block-striped: 32 consecutive flags per warp a
+/// step, one ballot a word. The caller synchronises the block before reading.
+template <class Policy, class FlagIt>
+__device__ void flag_bits(std::uint32_t* bits, FlagIt flags, int valid, bool vec) {
+  using F = value_of<FlagIt>;
+  constexpr unsigned full = 0xffffffffu;
+  constexpr int items = Policy::items_per_thread, threads = Policy::block_threads;
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  if constexpr (vector_flags<Policy, FlagIt>()) {
+    if (vec && valid == Policy::tile_items) {
+      constexpr int per_chunk = 16 / static_cast<int>(sizeof(F));               // flags a chunk
+      constexpr int chunks = items * static_cast<int>(sizeof(F)) / 16;          // chunks a lane
+      constexpr int sharing = per_chunk >= 32 ? 1 : 32 / per_chunk;             // lanes a word
+      const uint4* src = reinterpret_cast<const uint4*>(flags) + warp * 32 * chunks;
+      uint4 c[chunks];
+      CARRY_UNROLL
+      for (int v = 0; v < chunks; ++v) c[v] = Policy::streaming ? __ldcs(src + v * 32 + lane) : src[v * 32 + lane];
+      CARRY_UNROLL
+      for (int v = 0; v < chunks; ++v) {
+        F x[per_chunk];
+        memcpy(x, &c[v], sizeof(x));
+        const int first = (v * 32 + lane) * per_chunk; // in the warp's run
+        unsigned b = 0;
+        CARRY_UNROLL
+        for (int k = 0; k < per_chunk; ++k) b |= x[k] != F(0) ? 1u << k : 0u;
+        b <<= first % 32;
+        CARRY_UNROLL
+        for (int d = 1; d < sharing; d *= 2) b |= __shfl_xor_sync(full, b, d);
+        if (lane % sharing == 0) bits[warp * items + first / 32] = b;
+      }
+      return;
+    }
+  }
+  constexpr int batch = detail::load_batch(items);
+  CARRY_UNROLL
+  for (int s = 0; s < items; s += batch) {
+    bool f[batch];
+    CARRY_UNROLL
+    for (int k = 0; k < batch; ++k) {
+      const int i = (s + k) * threads + static_cast<int>(threadIdx.x);
+      f[k] = i < valid && flags[i] != F(0);
+    }
+    CARRY_UNROLL
+    for (int k = 0; k < batch; ++k) {
+      const unsigned w = __ballot_sync(full, f[k]);
+      if (lane == 0) bits[((s + k) * threads + warp * 32) / 32] = w;
+    }
+  }
+}
+
+/// The calling thread's ITEMS bits of a tile's bit string (bit j: its item j).
+template <int ITEMS>
+__device__ unsigned own_bits(const std::uint32_t* bits, int words) {
+  const int bit = static_cast<int>(threadIdx.x) * ITEMS, w = bit / 32, s = bit % 32;
+  const unsigned low = ITEMS == 32 ? ~0u : (1u << ITEMS) - 1;
+  if constexpr (32 % ITEMS == 0) {
+    return (bits[w] >> s) & low;
+  } else {
+    const std::uint64_t two = bits[w] | (w + 1 < words ? std::uint64_t{bits[w + 1]} << 32 : 0);
+    return static_cast<unsigned>(two >> s) & low;
+  }
+}
+
 template <class Policy, class T, class FlagIt>
 struct staged_selection<Policy, T, by_flags<FlagIt>> {
   using F = value_of<FlagIt>;
+  static constexpr bool stage_flags = staged_flags<Policy, T, FlagIt>();
+  static constexpr int words = (Policy::tile_items + 31) / 32;
   using items_t = staged_items<Policy, T>;
-  using flags_t = staged_items<Policy, F>;
+  struct flag_tile {
+    typename staged_items<Policy, std::conditional_t<stage_flags, F, T>>::temp_storage tile;
+  };
+  struct flag_words {
+    std::uint32_t bits[words];
+  };
   struct temp_storage {
     typename items_t::temp_storage items;
-    typename flags_t::temp_storage flags;
+    std::conditional_t<stage_flags, flag_tile, flag_words> flags;
   };
-  __device__ static void load(temp_storage& ts, const by_flags<FlagIt>& sel, const T* in, std::int64_t base,
-                              int valid, bool vec_in) {
+  template <class InIt>
+  __device__ static void load(temp_storage& ts, const by_flags<FlagIt>& sel, InIt in, std::int64_t base, int valid,
+                              bool vec_in) {
     stage_tile<Policy, T>(ts.items, in + base, valid, vec_in);
-    stage_tile<Policy, F>(ts.flags, sel.flags + base, valid, sel.vec);
+    if constexpr (stage_flags)
+      stage_tile<Policy, F>(ts.flags.tile, sel.flags + base, valid, sel.vec);
+    else
+      flag_bits<Policy>(ts.flags.bits, sel.flags + base, valid, sel.vec);
     items_t::wait_issued();
     __syncthreads(); // every run readable by every thread
   }
-  __device__ static unsigned mask(temp_storage& ts, const by_flags<FlagIt>&, const T*, std::int64_t, int valid) {
+  template <class InIt>
+  __device__ static unsigned mask(temp_storage& ts, const by_flags<FlagIt>&, InIt, std::int64_t, int valid) {
     const int first = threadIdx.x * Policy::items_per_thread;
     unsigned m = 0;
-    for_own_items<Policy, F>(ts.flags, [&](int j, const F& f) { m |= f != F(0) ? 1u << j : 0u; });
+    if constexpr (stage_flags)
+      for_own_items<Policy, F>(ts.flags.tile, [&](int j, const F& f) { m |= f != F(0) ? 1u << j : 0u; });
+    else
+      m = own_bits<Policy::items_per_thread>(ts.flags.bits, words);
     return m & live_bits<Policy::items_per_thread>(first, valid);
   }
-  __device__ static void prefetch(const by_flags<FlagIt>& sel, const T* in, std::int64_t base) {
-    items_t::prefetch_l2(in + base);
-    if (sel.vec) flags_t::prefetch_l2(sel.flags + base);
+  template <class InIt>
+  __device__ static void prefetch(const by_flags<FlagIt>& sel, InIt in, std::int64_t base) {
+    prefetch_staged<Policy, T>(in + base);
+    if constexpr (std::is_pointer<FlagIt>::value)
+      if (sel.vec) items_t::prefetch_l2(sel.flags + base);
   }
 };
 
@@ -88,23 +193,23 @@ struct staged_items_only {
   struct temp_storage {
     typename items_t::temp_storage items;
   };
-  template <class Sel>
-  __device__ static void load(temp_storage& ts, const Sel&, const T* in, std::int64_t base, int valid, bool vec_in) {
+  template <class Sel, class InIt>
+  __device__ static void load(temp_storage& ts, const Sel&, InIt in, std::int64_t base, int valid, bool vec_in) {
     stage_tile<Policy, T>(ts.items, in + base, valid, vec_in);
     items_t::wait_issued();
     __syncthreads(); // every run readable by every thread
   }
-  template <class Sel>
-  __device__ static void prefetch(const Sel&, const T* in, std::int64_t base) {
-    items_t::prefetch_l2(in + base);
+  template <class Sel, class InIt>
+  __device__ static void prefetch(const Sel&, InIt in, std::int64_t base) {
+    prefetch_staged<Policy, T>(in + base);
   }
 };
 
 template <class Policy, class T, class Pred>
 struct staged_selection<Policy, T, by_predicate<Pred>> : staged_items_only<Policy, T> {
   using typename staged_items_only<Policy, T>::temp_storage;
-  __device__ static unsigned mask(temp_storage& ts, const by_predicate<Pred>& sel, const T*, std::int64_t,
-                                  int valid) {
+  template <class InIt>
+  __device__ static unsigned mask(temp_storage& ts, const by_predicate<Pred>& sel, InIt, std::int64_t, int valid) {
     const int first = threadIdx.x * Policy::items_per_thread;
     unsigned m = 0;
     for_own_items<Policy, T>(ts.items, [&](int j, const T& x) { m |= static_cast<bool>(sel.pred(x)) ? 1u << j : 0u; });
@@ -117,7 +222,8 @@ struct staged_selection<Policy, T, by_unique<Eq>> : staged_items_only<Policy, T>
   using items_t = staged_items<Policy, T>;
   using typename staged_items_only<Policy, T>::temp_storage;
   /// The item before the tile comes from the input (in place: unchanged, or rewritten with its own value).
-  __device__ static unsigned mask(temp_storage& ts, const by_unique<Eq>& sel, const T* in, std::int64_t base,
+  template <class InIt>
+  __device__ static unsigned mask(temp_storage& ts, const by_unique<Eq>& sel, InIt in, std::int64_t base,
                                   int valid) {
     const int first = threadIdx.x * Policy::items_per_thread;
     const unsigned live = live_bits<Policy::items_per_thread>(first, valid);
@@ -204,163 +310,42 @@ __device__ void write_runs(typename staged_items<Policy, T>::temp_storage& ts, u
   }
 }
 
-template <class Policy, bool PARTITION, class T, class Sel>
-struct staged_compact_agent {
+/// The staged tile, for items that pack into 16-byte chunks: the tile interface the compaction agent
+/// uses (load: the thread's selection mask; prefetch; write), with nothing held in registers.
+template <class Policy, class T, class Sel>
+struct staged_tile {
   using selection = staged_selection<Policy, T, Sel>;
-  using count_scan = block_scan<int, Policy::block_threads, Policy::algorithm, 1>;
-  static constexpr int block_threads = Policy::block_threads;
-  static constexpr int min_blocks = Policy::min_blocks;
   static constexpr int items = Policy::items_per_thread;
+  static constexpr int min_blocks = Policy::min_blocks;
   static_assert(items <= 32, "carry: a thread's selection is a 32-bit mask");
-  using count_reduce = block_reduce<int, Policy::block_threads, 1>;
-  using total_reduce = block_reduce<std::uint64_t, Policy::block_threads, 1>;
-  struct temp_storage {
-    typename selection::temp_storage tile;
-    union {
-      typename count_scan::temp_storage scan;
-      typename count_reduce::temp_storage reduce;
-      typename total_reduce::temp_storage totals;
-    };
-    std::uint64_t total;
-    std::uint64_t selected_before;
-    std::uint32_t ticket;
-    std::uint32_t inbox[16]; // the cluster pass: every tile's count
-  };
+  using temp_storage = typename selection::temp_storage;
 
-  /// Phase 1 of the three kernels, staged: the number of selected items of tile `tile`.
-  __device__ static void count(temp_storage& ts, const T* in, const Sel& sel, const tile_plan& plan,
-                               std::int64_t tile, bool vec_in, std::uint64_t* counts) {
-    lookback::allow_dependents(); // a count + scatter pair: the scatter may start loading now
-    const std::int64_t base = plan.tile_base(tile);
-    const int valid = plan.valid_items(tile);
-    selection::load(ts.tile, sel, in, base, valid, vec_in);
-    const unsigned mask = selection::mask(ts.tile, sel, in, base, valid);
-    const int c = count_reduce(ts.reduce).reduce_live(__popc(mask), sum{}, Policy::block_threads);
-    if (threadIdx.x == 0) counts[tile] = static_cast<std::uint64_t>(c);
+  template <class InIt>
+  __device__ unsigned load(temp_storage& ts, const Sel& sel, InIt in, std::int64_t base, int valid, bool vec_in) {
+    selection::load(ts, sel, in, base, valid, vec_in);
+    return selection::mask(ts, sel, in, base, valid);
   }
-
-  /// Load, select, rank: the thread's mask, its offset among the tile's selected items, the tile's count.
-  __device__ static unsigned load_and_rank(temp_storage& ts, const T* in, const Sel& sel, std::int64_t base, int valid,
-                                           bool vec_in, int& thread_offset, int& tile_count) {
-    selection::load(ts.tile, sel, in, base, valid, vec_in);
-    const unsigned mask = selection::mask(ts.tile, sel, in, base, valid);
-    int c[1] = {__popc(mask)};
-    count_scan(ts.scan).exclusive_scan(c, 0, sum{}, tile_count);
-    thread_offset = c[0];
-    return mask;
+  template <class InIt>
+  __device__ static void prefetch(const Sel& sel, InIt in, std::int64_t base) {
+    selection::prefetch(sel, in, base);
   }
-
   /// The tile's selected items at `before` (+ their rank), then (partition) its rejected ones at
   /// rejected_offset(total, base, before) (+ their rank among the rejected). thread_offset: the block
   /// scan of the per-thread counts; lane 0's is the warp's offset among the tile's selected items.
-  template <class OutIt>
-  __device__ static void write(temp_storage& ts, unsigned mask, int thread_offset, int valid, std::int64_t base,
-                               std::uint64_t before, std::uint64_t total, OutIt out) {
+  template <bool PARTITION, class OutIt>
+  __device__ void write(temp_storage& ts, unsigned mask, int thread_offset, int, int valid, std::int64_t base,
+                        std::uint64_t before, std::uint64_t total, OutIt out) const {
     const int warp_offset = __shfl_sync(0xffffffffu, thread_offset, 0);
     const OutIt selected_out = out + static_cast<std::int64_t>(before + warp_offset);
     if constexpr (PARTITION) {
       const int first = threadIdx.x * items;
       const int warp_first = (threadIdx.x / 32) * 32 * items;
       const int rejected_before = (warp_first < valid ? warp_first : valid) - warp_offset;
-      write_runs<Policy, true, T>(ts.tile.items, mask, ~mask & live_bits<items>(first, valid), selected_out,
+      write_runs<Policy, true, T>(ts.items, mask, ~mask & live_bits<items>(first, valid), selected_out,
                                   out + static_cast<std::int64_t>(rejected_offset(total, base, before) + rejected_before));
     } else {
-      write_runs<Policy, false, T>(ts.tile.items, mask, 0u, selected_out, selected_out);
+      write_runs<Policy, false, T>(ts.items, mask, 0u, selected_out, selected_out);
     }
-  }
-
-  /// The single pass: ticket, staged load, rank, the engine's look-back over tile counts, gathered writes.
-  template <class OutIt, class NumT>
-  __device__ static void single_pass(temp_storage& ts, const T* in, const Sel& sel, OutIt out, const tile_plan& plan,
-                                     bool vec_in, const count_state& state, pass_flags how, NumT* d_num) {
-    // ---- warm the L2 with the tile launch order would give this block, while the ticket is out ----
-    if (prefetch_guess<Policy>(plan, vec_in)) selection::prefetch(sel, in, plan.tile_base(blockIdx.x));
-    // ---- take a ticket (one tile: block 0) ----
-    const std::int64_t tile = how.ticketed ? lookback::block_ticket(ts.ticket, state.counter) : 0;
-    const std::int64_t base = plan.tile_base(tile);
-    const int valid = plan.valid_items(tile);
-    const bool last = tile == plan.num_tiles - 1;
-    // ---- load into shared memory, select, rank ----
-    int thread_offset, tile_count;
-    const unsigned mask = load_and_rank(ts, in, sel, base, valid, vec_in, thread_offset, tile_count);
-    // ---- warp 0: publish the tile's count, look back (in place: see compact_agent::single_pass) ----
-    tile_selected_before<Policy>(ts.selected_before, state, tile, last, tile_count, how);
-    // ---- write: each warp its picks, coalesced ----
-    const std::uint64_t before = ts.selected_before;
-    const std::uint64_t total = before + static_cast<std::uint64_t>(tile_count); // a partition: one tile
-    write(ts, mask, thread_offset, valid, base, before, total, out);
-    if (last && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
-  }
-
-  /// Small inputs: the grid is one thread-block cluster of up to 16 tiles (tile = rank). Every block
-  /// pushes its count into every block's inbox (the engine's cluster exchange), so each knows the counts
-  /// before it and the total: one launch, no temp storage, a partition as well as a selection. In place
-  /// is safe: the exchange ends in a cluster barrier that every block reaches after its loads.
-  template <class OutIt, class NumT>
-  __device__ static void cluster_pass(temp_storage& ts, const T* in, const Sel& sel, OutIt out, const tile_plan& plan,
-                                      bool vec_in, NumT* d_num) {
-    const int tile = static_cast<int>(blockIdx.x), tiles = static_cast<int>(plan.num_tiles);
-    lookback::cluster_started();
-    const std::int64_t base = plan.tile_base(tile);
-    const int valid = plan.valid_items(tile);
-    int thread_offset, tile_count;
-    const unsigned mask = load_and_rank(ts, in, sel, base, valid, vec_in, thread_offset, tile_count);
-    // ---- every tile's count, in every block ----
-    lookback::cluster_push(ts.inbox, static_cast<std::uint32_t>(tile_count), tile, 0, tiles);
-    std::uint64_t before = 0, total = 0;
-    for (int t = 0; t < tiles; ++t) {
-      before += t < tile ? ts.inbox[t] : 0u;
-      total += ts.inbox[t];
-    }
-    write(ts, mask, thread_offset, valid, base, before, total, out);
-    if (tile == tiles - 1 && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
-  }
-
-  /// Count + scatter (up to compact_tuning::fused_scan_max_tiles tiles): the scan of the tile counts
-  /// folded into the scatter. The block loads and ranks its tile while the count kernel runs (it is
-  /// that kernel's programmatic dependent), waits for it, then folds the counts before its tile and all
-  /// of them with the engine's block reduce (a few KB from L2).
-  template <class OutIt, class NumT>
-  __device__ static void scatter_after_counts(temp_storage& ts, const T* in, const Sel& sel, OutIt out,
-                                              const tile_plan& plan, bool vec_in, const std::uint64_t* counts,
-                                              NumT* d_num) {
-    const std::int64_t tile = plan.num_tiles - 1 - blockIdx.x;
-    const std::int64_t base = plan.tile_base(tile);
-    const int valid = plan.valid_items(tile);
-    int thread_offset, tile_count;
-    const unsigned mask = load_and_rank(ts, in, sel, base, valid, vec_in, thread_offset, tile_count);
-    if (threadIdx.x == 0) lookback::wait_for_previous_grid(); // the count kernel's writes are visible
-    __syncthreads();
-    std::uint64_t before = 0, all = 0;
-    for (std::int64_t t = threadIdx.x; t < plan.num_tiles; t += Policy::block_threads) {
-      const std::uint64_t c = counts[t];
-      before += t < tile ? c : 0;
-      all += c;
-    }
-    before = total_reduce(ts.totals).reduce_live(before, sum{}, Policy::block_threads);
-    if (threadIdx.x == 0) ts.selected_before = before;
-    __syncthreads();
-    all = total_reduce(ts.totals).reduce_live(all, sum{}, Policy::block_threads);
-    if (threadIdx.x == 0) ts.total = all;
-    __syncthreads();
-    before = ts.selected_before;
-    const std::uint64_t total = ts.total;
-    write(ts, mask, thread_offset, valid, base, before, total, out);
-    if (tile == plan.num_tiles - 1 && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
-  }
-
-  /// Phase 3 of the three kernels, staged (scanned: the engine's inclusive scan of the tile counts).
-  template <class OutIt, class NumT>
-  __device__ static void scatter(temp_storage& ts, const T* in, const Sel& sel, OutIt out, const tile_plan& plan,
-                                 std::int64_t tile, bool vec_in, const std::uint64_t* scanned, NumT* d_num) {
-    const std::int64_t base = plan.tile_base(tile);
-    const int valid = plan.valid_items(tile);
-    int thread_offset, tile_count;
-    const unsigned mask = load_and_rank(ts, in, sel, base, valid, vec_in, thread_offset, tile_count);
-    const std::uint64_t before = tile > 0 ? scanned[tile - 1] : 0;
-    const std::uint64_t total = PARTITION || tile == plan.num_tiles - 1 ? scanned[plan.num_tiles - 1] : 0;
-    write(ts, mask, thread_offset, valid, base, before, total, out);
-    if (tile == plan.num_tiles - 1 && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
   }
 };
 

@@ -4,6 +4,8 @@
 
 #include <cstdint>
 #include <cstring>
+#include <iterator>
+#include <type_traits>
 
 #include "../util/plan.hpp"
 
@@ -151,13 +153,14 @@ struct staged_tile {
     }
     __syncwarp();
   }
-  /// The first `valid` items (In: T or a type converted to T as it is stored), element by element
-  /// (coalesced); the whole tile is readable on return.
+  /// The first `valid` items from any random-access iterator (its items: T or a type converted to T as
+  /// it is stored), element by element (coalesced); the whole tile is readable on return.
   /// Loads go out in batches of up to 8 before their stores: the compiler cannot tell the shared-memory
   /// stores from the global loads apart, so loads interleaved with stores would wait for one another
   /// (measured: a tile of 8191 u32 took 18.4 us against 6.9 for a full one).
-  template <class In>
-  __device__ static void load_items(temp_storage& ts, const In* tile_in, int valid) {
+  template <class It>
+  __device__ static void load_items(temp_storage& ts, It tile_in, int valid) {
+    using In = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
     constexpr int batch = load_batch(ITEMS);
     static_assert(ITEMS % batch == 0, "carry: whole batches");
     CARRY_UNROLL

@@ -50,6 +50,16 @@ cudaError_t prefer_shared(Kernel* kernel) {
                                        cudaSharedmemCarveoutMaxShared);
 }
 
+template <auto Kernel>
+struct kernel_tag {};
+/// prefer_shared for a kernel named at compile time: each kernel keeps its own record, also where
+/// several kernels of one agent share a signature (a compaction's scatters).
+template <auto Kernel>
+cudaError_t prefer_shared_for() {
+  return set_once<carveout_tag<kernel_tag<Kernel>>>(Kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
+                                                    cudaSharedmemCarveoutMaxShared);
+}
+
 /// `query()` (an int >= 0; a host call that does not synchronise) asked once per device (devices 0-63;
 /// others on every call) and remembered per Tag. A negative answer (a failed query) is returned and not
 /// remembered.

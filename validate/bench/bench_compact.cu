@@ -15,6 +15,7 @@
 #include <carry/compact/device_partition.cuh>
 #include <carry/compact/device_select.cuh>
 #include <carry/scan/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
 
 #include "bench/baselines/baselines.hpp"
 #include "bench/baselines/baselines_compact.hpp"
@@ -37,22 +38,49 @@ struct row {
 std::vector<row> rows;
 
 enum class prim { select_if, select_flagged, select_unique, partition };
+/// The flags of select_flagged: u8 (0/1), bool, u32 or i32 (the same values, widened).
+enum class flag_type { u8, b8, u32, i32 };
 
 struct compact_case {
   std::string name;
   prim p;
-  int percent; // selectivity (select_if, flagged, partition)
+  int percent;               // selectivity (select_if, flagged, partition)
+  bool iota = false;         // items: a counting iterator of u32 (select_if, partition: hashed_less on the index)
+  flag_type flags = flag_type::u8;
 };
+
+int flag_bytes(flag_type f) { return f == flag_type::u32 || f == flag_type::i32 ? 4 : 1; }
 
 /// A carry call of case c on rotation r (inputs and outputs offset by r * n).
 cudaError_t carry_run(const compact_case& c, gpu_state& g, void* temp, std::size_t& bytes, std::int64_t n, int r,
                       carry::compact_options opt) {
   const std::uint32_t* in = g.in + r * n;
   std::uint32_t* out = g.out + r * n;
-  const less_than<std::uint32_t> pred{static_cast<std::uint32_t>((std::uint64_t{1} << 32) * c.percent / 100)};
+  const std::uint32_t bound = static_cast<std::uint32_t>((std::uint64_t{1} << 32) * c.percent / 100);
+  const less_than<std::uint32_t> pred{bound};
+  const thrust::counting_iterator<std::uint32_t> iota(0);
+  const std::uint8_t* f8 = g.flags + r * n;
+  const std::uint32_t* f32 = g.flags32 + r * n;
+  if (c.iota) {
+    switch (c.p) {
+    case prim::select_if: return carry::select_if(temp, bytes, iota, out, g.num, n, hashed_less{bound}, opt);
+    case prim::partition: return carry::partition(temp, bytes, iota, out, g.num, n, hashed_less{bound}, opt);
+    default:
+      switch (c.flags) {
+      case flag_type::u8: return carry::select_flagged(temp, bytes, iota, f8, out, g.num, n, opt);
+      case flag_type::b8:
+        return carry::select_flagged(temp, bytes, iota, reinterpret_cast<const bool*>(f8), out, g.num, n, opt);
+      case flag_type::u32: return carry::select_flagged(temp, bytes, iota, f32, out, g.num, n, opt);
+      default:
+        return carry::select_flagged(temp, bytes, iota, reinterpret_cast<const int*>(f32), out, g.num, n, opt);
+      }
+    }
+  }
   switch (c.p) {
   case prim::select_if: return carry::select_if(temp, bytes, in, out, g.num, n, pred, opt);
-  case prim::select_flagged: return carry::select_flagged(temp, bytes, in, g.flags + r * n, out, g.num, n, opt);
+  case prim::select_flagged:
+    if (c.flags == flag_type::u32) return carry::select_flagged(temp, bytes, in, f32, out, g.num, n, opt);
+    return carry::select_flagged(temp, bytes, in, f8, out, g.num, n, opt);
   case prim::select_unique: return carry::select_unique(temp, bytes, in, out, g.num, n, carry::equal_to{}, opt);
   default: return carry::partition(temp, bytes, in, out, g.num, n, pred, opt);
   }
@@ -62,20 +90,39 @@ cudaError_t cub_run(const compact_case& c, gpu_state& g, void* temp, std::size_t
   const std::uint32_t* in = g.in + r * n;
   std::uint32_t* out = out_override ? out_override : g.out + r * n;
   const auto bound = static_cast<std::uint32_t>((std::uint64_t{1} << 32) * c.percent / 100);
+  const std::uint8_t* f8 = g.flags + r * n;
+  const std::uint32_t* f32 = g.flags32 + r * n;
+  const cudaStream_t s{};
+  if (c.iota) {
+    switch (c.p) {
+    case prim::select_if: return cub_select_if_iota(temp, bytes, out, g.num, n, bound, offset64, s);
+    case prim::partition: return cub_partition_iota(temp, bytes, out, g.num, n, bound, offset64, s);
+    default:
+      switch (c.flags) {
+      case flag_type::u8: return cub_select_flagged_iota(temp, bytes, f8, out, g.num, n, offset64, s);
+      case flag_type::b8:
+        return cub_select_flagged_iota(temp, bytes, reinterpret_cast<const bool*>(f8), out, g.num, n, offset64, s);
+      case flag_type::u32: return cub_select_flagged_iota(temp, bytes, f32, out, g.num, n, offset64, s);
+      default:
+        return cub_select_flagged_iota(temp, bytes, reinterpret_cast<const int*>(f32), out, g.num, n, offset64, s);
+      }
+    }
+  }
   switch (c.p) {
-  case prim::select_if: return cub_select_if_less(temp, bytes, in, out, g.num, n, bound, offset64, cudaStream_t{});
+  case prim::select_if: return cub_select_if_less(temp, bytes, in, out, g.num, n, bound, offset64, s);
   case prim::select_flagged:
-    return cub_select_flagged(temp, bytes, in, static_cast<const std::uint8_t*>(g.flags + r * n), out, g.num, n,
-                              offset64, cudaStream_t{});
-  case prim::select_unique: return cub_select_unique(temp, bytes, in, out, g.num, n, offset64, cudaStream_t{});
-  default: return cub_partition_less(temp, bytes, in, out, g.num, n, bound, offset64, cudaStream_t{});
+    if (c.flags == flag_type::u32) return cub_select_flagged(temp, bytes, in, f32, out, g.num, n, offset64, s);
+    return cub_select_flagged(temp, bytes, in, f8, out, g.num, n, offset64, s);
+  case prim::select_unique: return cub_select_unique(temp, bytes, in, out, g.num, n, offset64, s);
+  default: return cub_partition_less(temp, bytes, in, out, g.num, n, bound, offset64, s);
   }
 }
 
-/// Bytes a compaction must move at least: read the items (and flags), write what it keeps.
+/// Bytes a compaction must move at least: read the items (none from a counting iterator) and flags,
+/// write what it keeps.
 double bytes_moved(const compact_case& c, std::int64_t n, std::int64_t selected) {
-  const double in = 4.0 * n, kept = 4.0 * (c.p == prim::partition ? n : selected);
-  return in + kept + (c.p == prim::select_flagged ? 1.0 * n : 0.0);
+  const double in = c.iota ? 0.0 : 4.0 * n, kept = 4.0 * (c.p == prim::partition ? n : selected);
+  return in + kept + (c.p == prim::select_flagged ? 1.0 * flag_bytes(c.flags) * n : 0.0);
 }
 
 void bench(const compact_case& c, gpu_state& g, std::int64_t n, bool forms) {
@@ -164,18 +211,29 @@ int main(int argc, char** argv) {
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.flush, flush_bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.num, sizeof(std::int64_t)));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.bad, sizeof(unsigned long long)));
-  const std::vector<compact_case> cases{{"select_if_1", prim::select_if, 1},
-                                        {"select_if_50", prim::select_if, 50},
-                                        {"select_if_99", prim::select_if, 99},
-                                        {"select_flagged_50", prim::select_flagged, 50},
-                                        {"partition_50", prim::partition, 50},
-                                        {"select_unique_runs4", prim::select_unique, 0}};
+  CARRY_CUDA_OR_DIE(cudaMalloc(&g.flags32, 4 * g.capacity));
+  std::vector<compact_case> cases{{"select_if_1", prim::select_if, 1},
+                                  {"select_if_50", prim::select_if, 50},
+                                  {"select_if_99", prim::select_if, 99},
+                                  {"select_flagged_50", prim::select_flagged, 50},
+                                  {"partition_50", prim::partition, 50},
+                                  {"select_unique_runs4", prim::select_unique, 0},
+                                  {"flagged_u32flags_50", prim::select_flagged, 50, false, flag_type::u32}};
+  // counting-iterator items (the indices of the selected items): every flag type at 1, 50 and 99 %
+  const std::pair<flag_type, const char*> flag_names[] = {
+      {flag_type::u8, "u8"}, {flag_type::b8, "bool"}, {flag_type::u32, "u32"}, {flag_type::i32, "i32"}};
+  for (const auto& [f, fname] : flag_names)
+    for (int pc : {1, 50, 99})
+      cases.push_back({std::string("iota_flagged_") + fname + "_" + std::to_string(pc), prim::select_flagged, pc, true, f});
+  for (int pc : {1, 50, 99}) cases.push_back({"iota_if_" + std::to_string(pc), prim::select_if, pc, true});
+  cases.push_back({"iota_partition_50", prim::partition, 50, true});
   for (const auto& c : cases) {
-    if (!only.empty() && c.name != only) continue;
-    // inputs: random u32 (runs of exactly 4 for unique), u8 flags selecting c.percent %
+    if (!only.empty() && c.name != only && c.name.rfind(only, 0) != 0) continue;
+    // inputs: random u32 (runs of exactly 4 for unique), flags selecting c.percent % (u8, and widened)
     fill_u32<<<2048, 256>>>(g.in, static_cast<std::int64_t>(g.capacity), 7, c.p == prim::select_unique ? 4 : 1);
     fill_flags<<<2048, 256>>>(g.flags, g.in, static_cast<std::int64_t>(g.capacity),
                               static_cast<std::uint32_t>((std::uint64_t{1} << 32) * c.percent / 100));
+    widen_flags<<<2048, 256>>>(g.flags32, g.flags, static_cast<std::int64_t>(g.capacity));
     CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
     for (int l = min_log2; l <= max_log2; l += 2) {
       bench(c, g, std::int64_t{1} << l, forms);

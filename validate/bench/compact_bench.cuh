@@ -26,6 +26,11 @@ __global__ inline void fill_flags(std::uint8_t* f, const std::uint32_t* in, std:
        i += std::int64_t{gridDim.x} * blockDim.x)
     f[i] = (in[i] * 0x2545F491u) < bound; // independent of the items' own order
 }
+__global__ inline void widen_flags(std::uint32_t* wide, const std::uint8_t* f, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x)
+    wide[i] = f[i];
+}
 /// Adds to *bad the number of the first n items of a and b that differ (bitwise).
 template <class T>
 __global__ void count_mismatches(const T* a, const T* b, std::int64_t n, unsigned long long* bad) {
@@ -48,6 +53,7 @@ __global__ inline void reverse_tail(std::uint32_t* p, std::int64_t from, std::in
 struct gpu_state {
   std::uint32_t *in = nullptr, *out = nullptr, *check = nullptr;
   std::uint8_t* flags = nullptr;
+  std::uint32_t* flags32 = nullptr; // the same flags, 4 bytes each
   void* temp = nullptr;
   void* flush = nullptr;
   std::size_t temp_bytes = 0, capacity = 0; // items in `in` / `out`

@@ -3,6 +3,7 @@
 
 #include <cub/device/device_partition.cuh>
 #include <cub/device/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
 
 #include "baselines_compact.hpp"
 #include "tests/common/compact_ops.hpp"
@@ -54,11 +55,49 @@ CARRY_VALIDATE_CUB_COMPACT(std::uint8_t)
 template cudaError_t cub_select_flagged<std::uint32_t, std::uint8_t>(void*, std::size_t&, const std::uint32_t*,
                                                                      const std::uint8_t*, std::uint32_t*,
                                                                      std::int64_t*, std::int64_t, bool, cudaStream_t);
+template cudaError_t cub_select_flagged<std::uint32_t, std::uint32_t>(void*, std::size_t&, const std::uint32_t*,
+                                                                      const std::uint32_t*, std::uint32_t*,
+                                                                      std::int64_t*, std::int64_t, bool, cudaStream_t);
 template cudaError_t cub_select_flagged<std::uint8_t, std::uint8_t>(void*, std::size_t&, const std::uint8_t*,
                                                                     const std::uint8_t*, std::uint8_t*,
                                                                     std::int64_t*, std::int64_t, bool, cudaStream_t);
 template cudaError_t cub_select_flagged<std::uint64_t, std::uint8_t>(void*, std::size_t&, const std::uint64_t*,
                                                                      const std::uint8_t*, std::uint64_t*,
                                                                      std::int64_t*, std::int64_t, bool, cudaStream_t);
+
+template <class F>
+cudaError_t cub_select_flagged_iota(void* d_temp, std::size_t& temp_bytes, const F* d_flags, std::uint32_t* d_out,
+                                    std::int64_t* d_num, std::int64_t n, bool offset64, cudaStream_t stream) {
+  const thrust::counting_iterator<std::uint32_t> first(0);
+  if (!offset64 && n <= INT_MAX)
+    return cub::DeviceSelect::Flagged(d_temp, temp_bytes, first, d_flags, d_out, d_num, static_cast<int>(n), stream);
+  return cub::DeviceSelect::Flagged(d_temp, temp_bytes, first, d_flags, d_out, d_num, n, stream);
+}
+template cudaError_t cub_select_flagged_iota<std::uint8_t>(void*, std::size_t&, const std::uint8_t*, std::uint32_t*,
+                                                           std::int64_t*, std::int64_t, bool, cudaStream_t);
+template cudaError_t cub_select_flagged_iota<bool>(void*, std::size_t&, const bool*, std::uint32_t*, std::int64_t*,
+                                                   std::int64_t, bool, cudaStream_t);
+template cudaError_t cub_select_flagged_iota<std::uint32_t>(void*, std::size_t&, const std::uint32_t*,
+                                                            std::uint32_t*, std::int64_t*, std::int64_t, bool,
+                                                            cudaStream_t);
+template cudaError_t cub_select_flagged_iota<int>(void*, std::size_t&, const int*, std::uint32_t*, std::int64_t*,
+                                                  std::int64_t, bool, cudaStream_t);
+
+cudaError_t cub_select_if_iota(void* d_temp, std::size_t& temp_bytes, std::uint32_t* d_out, std::int64_t* d_num,
+                               std::int64_t n, std::uint32_t bound, bool offset64, cudaStream_t stream) {
+  const thrust::counting_iterator<std::uint32_t> first(0);
+  if (!offset64 && n <= INT_MAX)
+    return cub::DeviceSelect::If(d_temp, temp_bytes, first, d_out, d_num, static_cast<int>(n), hashed_less{bound},
+                                 stream);
+  return cub::DeviceSelect::If(d_temp, temp_bytes, first, d_out, d_num, n, hashed_less{bound}, stream);
+}
+cudaError_t cub_partition_iota(void* d_temp, std::size_t& temp_bytes, std::uint32_t* d_out, std::int64_t* d_num,
+                               std::int64_t n, std::uint32_t bound, bool offset64, cudaStream_t stream) {
+  const thrust::counting_iterator<std::uint32_t> first(0);
+  if (!offset64 && n <= INT_MAX)
+    return cub::DevicePartition::If(d_temp, temp_bytes, first, d_out, d_num, static_cast<int>(n),
+                                    hashed_less{bound}, stream);
+  return cub::DevicePartition::If(d_temp, temp_bytes, first, d_out, d_num, n, hashed_less{bound}, stream);
+}
 
 } // namespace carry_validate

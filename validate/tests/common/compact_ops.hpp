@@ -15,6 +15,13 @@ struct less_than {
   CARRY_HD bool operator()(const T& x) const { return x < bound; }
 };
 
+/// hash(i) < bound for an index i (a counting iterator's items): selects a fraction bound / 2^32 of
+/// them, scattered.
+struct hashed_less {
+  std::uint32_t bound;
+  CARRY_HD bool operator()(std::uint32_t i) const { return i * 0x2545F491u < bound; }
+};
+
 /// The selected items in order, then (partition) the rejected ones in order.
 template <class T, class Sel>
 std::vector<T> reference_partition(const std::vector<T>& in, Sel selected, std::size_t& num_selected,
