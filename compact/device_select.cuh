@@ -34,7 +34,7 @@ cudaError_t select_flagged(void* d_temp_storage, std::size_t& temp_storage_bytes
   using T = compact_detail::value_of<InputIt>;
   using P = compact_tuning::policy<T>;
   return compact_detail::dispatch_compact<P, false, T>(
-      d_temp_storage, temp_storage_bytes, d_in, compact_detail::flag_selector<P, T>(d_flags),
+      d_temp_storage, temp_storage_bytes, d_in, compact_detail::flag_selector<P, T, InputIt>(d_flags),
       compact_detail::is_null(d_flags), d_out, d_num_selected, num_items, options, stream);
 }
 template <class InputIt, class FlagIt, class OutputIt, class NumT>

@@ -6,10 +6,12 @@
 #include <limits>
 #include <random>
 #include <string>
+#include <type_traits>
 #include <vector>
 
 #include <carry/compact/device_partition.cuh>
 #include <carry/compact/device_select.cuh>
+#include <thrust/iterator/counting_iterator.h>
 
 #include "bench/baselines/baselines_compact.hpp"
 #include "tests/common/compact_ops.hpp"
@@ -27,10 +29,12 @@ const char* usage_text(const std::string& prim) {
            "selectivity\n"
            "  holds for any distribution (ties can move it: the run prints what was selected).\n";
   if (prim == "partition")
-    return "carry partition - the items with x < t first, then the others, both in input order (stable)\n"
+    return "carry partition - the items with x < t (or whose flag is non-zero) first, then the others, both in\n"
+           "input order (stable)\n"
            "\n"
            "usage: carry partition [options]\n"
-           "  CUB's DevicePartition::If writes the others in reverse order; the check accounts for that.\n";
+           "  CUB's DevicePartition::If and ::Flagged write the others in reverse order; the check accounts for\n"
+           "  that.\n";
   return "carry unique - keep the first item of each run of equal items\n"
          "\n"
          "usage: carry unique [options]\n";
@@ -46,7 +50,10 @@ const char* options_text =
     "                      runs4 (runs of equal items of mean length 4; default for unique)\n"
     "  --selectivity P     percent of items selected (select, partition): 1, 50 (default), 99, or any\n"
     "                      whole number 0..100\n"
-    "  --flags             select: a flag array (one byte an item, P % non-zero) decides instead of x < t\n"
+    "  --flags             select, partition: a flag array (P % non-zero) decides instead of x < t\n"
+    "  --flag-type F       the flags' type: u8 (default), bool, u32, i32 (u32 items for all but u8)\n"
+    "  --items I           data (default): the generated or read items; indices: the items 0, 1, 2, ...\n"
+    "                      (a counting iterator, u32; select and partition pick by hash(i) < t or flags)\n"
     "  --input FILE        items from a raw binary file of --type values instead of generated data\n"
     "  --algorithm A       auto (default), single_pass (one pass that reads the input once),\n"
     "                      three_kernel (count, scan of the counts, scatter: reads it twice)\n"
@@ -60,7 +67,7 @@ const char* options_text =
     "exit status: 0 checked and timed; 1 mismatch against CUB or CUDA error; 2 bad usage or no GPU\n";
 
 struct config {
-  std::string prim, type = "u32", data, algorithm = "auto", input;
+  std::string prim, type = "u32", data, algorithm = "auto", input, flag_type = "u8", items = "data";
   std::int64_t n = std::int64_t{1} << 26;
   int percent = 50, reps = 30;
   bool flags = false, csv = false;
@@ -100,11 +107,18 @@ bool read_file(config& c, std::vector<T>& h) {
   return true;
 }
 
-template <class T>
+/// Host storage of a flag of type F (bool flags as bytes).
+template <class F>
+using flag_storage = std::conditional_t<std::is_same<F, bool>::value, unsigned char, F>;
+
+template <class T, class F>
 int run(config& c) {
+  const bool indices = c.items == "indices";
   // ---- data ----
   std::vector<T> h;
-  if (!c.input.empty()) {
+  if (indices) {
+    h.assign(static_cast<std::size_t>(c.n), T{}); // unused but for the copy that anchors the table
+  } else if (!c.input.empty()) {
     if (!read_file(c, h)) return 2;
   } else {
     if (c.n >= (std::int64_t{1} << 26))
@@ -115,22 +129,27 @@ int run(config& c) {
   // the threshold that selects c.percent % (the value at that rank of the sorted data; none above it)
   T bound = std::numeric_limits<T>::max();
   bool select_all = c.percent >= 100;
-  if (!select_all && c.prim != "unique") {
+  // over indices: hash(i) < bound32 selects the fraction bound32 / 2^32, scattered
+  const auto bound32 = static_cast<std::uint32_t>(std::min<std::uint64_t>(0xffffffffu, (std::uint64_t{1} << 32) *
+                                                                                          c.percent / 100));
+  if (!select_all && c.prim != "unique" && !indices) {
     std::vector<T> s(h);
     const std::size_t k = static_cast<std::size_t>(static_cast<double>(n) * c.percent / 100.0);
     std::nth_element(
         s.begin(), s.begin() + static_cast<std::ptrdiff_t>(std::min<std::size_t>(k, s.size() - 1)), s.end());
     bound = s[std::min<std::size_t>(k, s.size() - 1)];
   }
-  std::vector<std::uint8_t> hf;
+  std::vector<flag_storage<F>> hf;
   if (c.flags) {
     hf.resize(h.size());
     std::mt19937 g(7);
     for (auto& f : hf)
-      f = static_cast<std::uint8_t>(g() % 100 < static_cast<unsigned>(c.percent) ? 1 + g() % 255 : 0);
+      f = static_cast<flag_storage<F>>(g() % 100 < static_cast<unsigned>(c.percent)
+                                           ? (std::is_same<F, bool>::value ? 1 : 1 + g() % 127)
+                                           : 0);
   }
   T *in, *out, *ref;
-  std::uint8_t* flags = nullptr;
+  flag_storage<F>* flags = nullptr;
   std::int64_t* num;
   CHECK_CUDA(cudaMalloc(&in, n * sizeof(T)));
   CHECK_CUDA(cudaMalloc(&out, n * sizeof(T)));
@@ -138,9 +157,10 @@ int run(config& c) {
   CHECK_CUDA(cudaMalloc(&num, sizeof(std::int64_t)));
   CHECK_CUDA(cudaMemcpy(in, h.data(), n * sizeof(T), cudaMemcpyHostToDevice));
   if (c.flags) {
-    CHECK_CUDA(cudaMalloc(&flags, static_cast<std::size_t>(n)));
-    CHECK_CUDA(cudaMemcpy(flags, hf.data(), static_cast<std::size_t>(n), cudaMemcpyHostToDevice));
+    CHECK_CUDA(cudaMalloc(&flags, static_cast<std::size_t>(n) * sizeof(F)));
+    CHECK_CUDA(cudaMemcpy(flags, hf.data(), static_cast<std::size_t>(n) * sizeof(F), cudaMemcpyHostToDevice));
   }
+  const F* f = reinterpret_cast<const F*>(flags);
   carry::compact_options opt;
   opt.algorithm = c.algorithm == "single_pass"    ? carry::compact_algorithm::single_pass
                   : c.algorithm == "three_kernel" ? carry::compact_algorithm::three_kernel
@@ -148,22 +168,34 @@ int run(config& c) {
   // select_all: every item; x < max misses the maximum itself, so a predicate that is always true
   const carry_validate::less_than<T> pred{bound};
   const T* cin = in;
+  const thrust::counting_iterator<T> idx(0);
+  const carry_validate::hashed_less hashed{bound32};
+  const bool part = c.prim == "partition";
   auto carry_call = [&](void* t, std::size_t& b) -> cudaError_t {
     if (c.prim == "unique") return carry::select_unique(t, b, cin, out, num, n, carry::equal_to{}, opt);
-    if (c.prim == "partition") return carry::partition(t, b, cin, out, num, n, pred, opt);
+    if (indices) {
+      if (c.flags)
+        return part ? carry::partition_flagged(t, b, idx, f, out, num, n, opt)
+                    : carry::select_flagged(t, b, idx, f, out, num, n, opt);
+      return part ? carry::partition(t, b, idx, out, num, n, hashed, opt)
+                  : carry::select_if(t, b, idx, out, num, n, hashed, opt);
+    }
     if (c.flags)
-      return carry::select_flagged(t, b, cin, static_cast<const std::uint8_t*>(flags), out, num, n, opt);
+      return part ? carry::partition_flagged(t, b, cin, f, out, num, n, opt)
+                  : carry::select_flagged(t, b, cin, f, out, num, n, opt);
+    if (part) return carry::partition(t, b, cin, out, num, n, pred, opt);
     return carry::select_if(t, b, cin, out, num, n, pred, opt);
   };
   auto cub_call = [&](void* t, std::size_t& b, T* dst, bool wide) -> cudaError_t {
-    if (c.prim == "unique")
-      return carry_validate::cub_select_unique(t, b, cin, dst, num, n, wide, cudaStream_t{});
-    if (c.prim == "partition")
-      return carry_validate::cub_partition_less(t, b, cin, dst, num, n, bound, wide, cudaStream_t{});
-    if (c.flags)
-      return carry_validate::cub_select_flagged(t, b, cin, static_cast<const std::uint8_t*>(flags), dst, num,
-                                                n, wide, cudaStream_t{});
-    return carry_validate::cub_select_if_less(t, b, cin, dst, num, n, bound, wide, cudaStream_t{});
+    const cudaStream_t s{};
+    if (c.prim == "unique") return carry_validate::cub_select_unique(t, b, cin, dst, num, n, wide, s);
+    if (c.flags) return carry_validate::cub_flagged(t, b, indices ? nullptr : cin, f, dst, num, n, part, wide, s);
+    if constexpr (std::is_same<T, std::uint32_t>::value)
+      if (indices)
+        return part ? carry_validate::cub_partition_iota(t, b, dst, num, n, bound32, wide, s)
+                    : carry_validate::cub_select_if_iota(t, b, dst, num, n, bound32, wide, s);
+    if (part) return carry_validate::cub_partition_less(t, b, cin, dst, num, n, bound, wide, s);
+    return carry_validate::cub_select_if_less(t, b, cin, dst, num, n, bound, wide, s);
   };
   std::size_t bytes = 0, cub_bytes = 0, cub64_bytes = 0;
   CHECK_CUDA(carry_call(nullptr, bytes));
@@ -193,10 +225,11 @@ int run(config& c) {
   const bool ok = got == cub_num && bad == 0;
   if (!c.csv)
     std::printf(
-        "carry %s of %lld %s (%s data%s, algorithm %s): %lld selected (%.1f %%); check against CUB: %s "
+        "carry %s of %lld %s (%s%s%s, algorithm %s): %lld selected (%.1f %%); check against CUB: %s "
         "(count %lld vs %lld, %lld items differ)\n",
-        c.prim.c_str(), static_cast<long long>(n), c.type.c_str(), c.input.empty() ? c.data.c_str() : "file",
-        c.flags ? ", flags" : "", c.algorithm.c_str(), static_cast<long long>(got), 100.0 * got / n,
+        c.prim.c_str(), static_cast<long long>(n), c.type.c_str(),
+        indices ? "indices" : c.input.empty() ? c.data.c_str() : "file", indices ? "" : " data",
+        c.flags ? (", " + c.flag_type + " flags").c_str() : "", c.algorithm.c_str(), static_cast<long long>(got), 100.0 * got / n,
         ok ? "ok" : "FAILED", static_cast<long long>(got), static_cast<long long>(cub_num),
         static_cast<long long>(bad));
   // ---- time (cold L2) ----
@@ -221,7 +254,8 @@ int run(config& c) {
   }
   const double t_copy =
       time_cold([&] { CHECK_CUDA(cudaMemcpyAsync(out, in, n * sizeof(T), cudaMemcpyDeviceToDevice)); });
-  const double moved = static_cast<double>(n) * sizeof(T) + (c.flags ? static_cast<double>(n) : 0.0) +
+  const double moved = (indices ? 0.0 : static_cast<double>(n) * sizeof(T)) +
+                       (c.flags ? static_cast<double>(n) * sizeof(F) : 0.0) +
                        static_cast<double>(c.prim == "partition" ? n : got) * sizeof(T);
   const double copy_gbps = 2.0 * n * sizeof(T) / (t_copy * 1e3);
   auto line = [&](const char* impl, double us, double bytes_moved) {
@@ -251,6 +285,7 @@ int carry_tool::compact_main(const std::string& prim, int argc, char** argv) {
   const int parsed = parse_options(prim, std::string(usage_text(prim)) + options_text,
                                    {count("--n", c.n), text("--type", c.type), text("--data", c.data),
                                     whole("--selectivity", 0, 100, c.percent), flag("--flags", c.flags),
+                                    text("--flag-type", c.flag_type), text("--items", c.items),
                                     text("--input", c.input), text("--algorithm", c.algorithm),
                                     whole("--reps", 1, 1000000, c.reps), flag("--csv", c.csv)},
                                    argc, argv);
@@ -267,12 +302,30 @@ int carry_tool::compact_main(const std::string& prim, int argc, char** argv) {
                  prim.c_str(), refused, value.c_str(), prim.c_str());
     return 2;
   }
-  if (c.flags && prim != "select") {
-    std::fprintf(stderr, "carry %s: --flags belongs to carry select\n", prim.c_str());
+  if (c.flag_type != "u8" && c.flag_type != "bool" && c.flag_type != "u32" && c.flag_type != "i32")
+    refused = "--flag-type", value = c.flag_type;
+  if (c.items != "data" && c.items != "indices") refused = "--items", value = c.items;
+  if (refused) {
+    std::fprintf(stderr, "carry %s: %s does not take '%s' (see carry %s --help for its values)\n",
+                 prim.c_str(), refused, value.c_str(), prim.c_str());
+    return 2;
+  }
+  const char* conflict = nullptr;
+  if (c.flags && prim == "unique") conflict = "--flags belongs to carry select and carry partition";
+  if (c.flag_type != "u8" && !c.flags) conflict = "--flag-type needs --flags";
+  if (c.items == "indices" && prim == "unique") conflict = "--items indices: every index is unique";
+  if ((c.items == "indices" || c.flag_type != "u8") && c.type != "u32")
+    conflict = "--items indices and flags other than u8 take --type u32";
+  if (c.items == "indices" && !c.input.empty()) conflict = "--items indices reads no --input";
+  if (conflict) {
+    std::fprintf(stderr, "carry %s: %s\n", prim.c_str(), conflict);
     return 2;
   }
   if (!print_gpu()) return 2;
-  if (c.type == "u64") return run<std::uint64_t>(c);
-  if (c.type == "u8") return run<std::uint8_t>(c);
-  return run<std::uint32_t>(c);
+  if (c.type == "u64") return run<std::uint64_t, std::uint8_t>(c);
+  if (c.type == "u8") return run<std::uint8_t, std::uint8_t>(c);
+  if (c.flag_type == "bool") return run<std::uint32_t, bool>(c);
+  if (c.flag_type == "u32") return run<std::uint32_t, std::uint32_t>(c);
+  if (c.flag_type == "i32") return run<std::uint32_t, int>(c);
+  return run<std::uint32_t, std::uint8_t>(c);
 }

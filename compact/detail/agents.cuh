@@ -12,6 +12,7 @@
 #include "../../scan/lookback/ticket.cuh"
 #include "../../scan/lookback/tile_prefix_op.cuh"
 #include "../tuning.hpp"
+#include "index_tile.cuh"
 #include "staged_compact.cuh"
 
 namespace carry {
@@ -62,19 +63,30 @@ __device__ void tile_selected_before(std::uint64_t& before, const count_state& s
   __syncthreads();
 }
 
-/// A compaction's tile: staged in shared memory when the items pack into 16-byte chunks (every width
-/// from 1 to 16 bytes, from pointers or any other iterator), else held in registers.
-template <class Policy, class T, class Sel>
-using compact_tile = std::conditional_t<detail::stageable<T, Policy::items_per_thread>(),
-                                        staged_tile<Policy, T, Sel>, register_tile<Policy, T, Sel>>;
+/// A compaction's tile: an index tile over iterators that are not pointers (nothing of the items
+/// stored; tiles of whole words of bits); staged in shared memory from pointers whose items pack into 16-byte chunks (every width from
+/// 1 to 16 bytes); else held in registers.
+template <class Policy, class T, class Sel, class InIt>
+using compact_tile = std::conditional_t<
+    !std::is_pointer<InIt>::value && 32 % Policy::items_per_thread == 0, index_tile<Policy, T, Sel>,
+    std::conditional_t<detail::stageable<T, Policy::items_per_thread>(), staged_tile<Policy, T, Sel>,
+                       register_tile<Policy, T, Sel>>>;
+
+/// Whether a compaction over InIt loads its items (and flags) as 16-byte chunks when aligned (staged
+/// and index tiles), else as the register tile's vectors.
+template <class Policy, class T, class InIt>
+constexpr bool chunked_loads() {
+  return std::is_pointer<InIt>::value ? detail::stageable<T, Policy::items_per_thread>()
+                                      : 32 % Policy::items_per_thread == 0;
+}
 
 /// The compaction agent, every pass of it: the tile's load and selection, the engine's block scan of
 /// the per-thread counts, how the tile learns the counts before it (three kernels: the engine's scan of
 /// the tile counts; single pass: the engine's look-back; cluster: the cluster exchange; count +
 /// scatter: a block reduce of the counts), the tile's write.
-template <class Policy, bool PARTITION, class T, class Sel>
+template <class Policy, bool PARTITION, class T, class Sel, class InIt>
 struct compact_agent {
-  using tile_t = compact_tile<Policy, T, Sel>;
+  using tile_t = compact_tile<Policy, T, Sel, InIt>;
   using count_scan = block_scan<int, Policy::block_threads, Policy::algorithm, 1>;
   using count_reduce = block_reduce<int, Policy::block_threads, 1>;
   using total_reduce = block_reduce<std::uint64_t, Policy::block_threads, 1>;
@@ -94,7 +106,6 @@ struct compact_agent {
   };
 
   /// Load, select, rank: the thread's mask, its offset among the tile's selected items, the tile's count.
-  template <class InIt>
   __device__ static unsigned load_and_rank(temp_storage& ts, tile_t& t, InIt in, const Sel& sel, std::int64_t base,
                                            int valid, bool vec_in, int& thread_offset, int& tile_count) {
     const unsigned mask = t.load(ts.tile, sel, in, base, valid, vec_in);
@@ -105,7 +116,6 @@ struct compact_agent {
   }
 
   /// Phase 1 of the three kernels (and of count + scatter): the number of selected items of tile `tile`.
-  template <class InIt>
   __device__ static void count(temp_storage& ts, InIt in, const Sel& sel, const tile_plan& plan, std::int64_t tile,
                                bool vec_in, std::uint64_t* counts) {
     lookback::allow_dependents(); // a count + scatter pair: the scatter may start loading now
@@ -117,7 +127,7 @@ struct compact_agent {
 
   /// Phase 3 of the three kernels (scanned: the engine's inclusive scan of the tile counts). The last
   /// tile writes the count.
-  template <class InIt, class OutIt, class NumT>
+  template <class OutIt, class NumT>
   __device__ static void scatter(temp_storage& ts, InIt in, const Sel& sel, OutIt out, const tile_plan& plan,
                                  std::int64_t tile, bool vec_in, const std::uint64_t* scanned, NumT* d_num) {
     const std::int64_t base = plan.tile_base(tile);
@@ -127,7 +137,7 @@ struct compact_agent {
     const unsigned mask = load_and_rank(ts, t, in, sel, base, valid, vec_in, thread_offset, tile_count);
     const std::uint64_t before = tile > 0 ? scanned[tile - 1] : 0;
     const std::uint64_t total = PARTITION || tile == plan.num_tiles - 1 ? scanned[plan.num_tiles - 1] : 0;
-    t.template write<PARTITION>(ts.tile, mask, thread_offset, tile_count, valid, base, before, total, out);
+    t.template write<PARTITION>(ts.tile, in, mask, thread_offset, tile_count, valid, base, before, total, out);
     if (tile == plan.num_tiles - 1 && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
   }
 
@@ -139,7 +149,7 @@ struct compact_agent {
   /// In place (out aliases in): a tile writes only below its own end (its offset is at most its base),
   /// and only after its look-back has seen every earlier tile publish, which each does after loading
   /// its input; the fences order those loads before the publish and the look-back before the writes.
-  template <class InIt, class OutIt, class NumT>
+  template <class OutIt, class NumT>
   __device__ static void single_pass(temp_storage& ts, InIt in, const Sel& sel, OutIt out, const tile_plan& plan,
                                      bool vec_in, const count_state& state, pass_flags how, NumT* d_num) {
     // ---- warm the L2 with the tile launch order would give this block, while the ticket is out ----
@@ -158,7 +168,7 @@ struct compact_agent {
     // ---- write ----
     const std::uint64_t before = ts.selected_before;
     const std::uint64_t total = before + static_cast<std::uint64_t>(tile_count); // a partition: one tile
-    t.template write<PARTITION>(ts.tile, mask, thread_offset, tile_count, valid, base, before, total, out);
+    t.template write<PARTITION>(ts.tile, in, mask, thread_offset, tile_count, valid, base, before, total, out);
     if (last && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
   }
 
@@ -166,7 +176,7 @@ struct compact_agent {
   /// pushes its count into every block's inbox (the engine's cluster exchange), so each knows the counts
   /// before it and the total: one launch, no temp storage, a partition as well as a selection. In place
   /// is safe: the exchange ends in a cluster barrier that every block reaches after its loads.
-  template <class InIt, class OutIt, class NumT>
+  template <class OutIt, class NumT>
   __device__ static void cluster_pass(temp_storage& ts, InIt in, const Sel& sel, OutIt out, const tile_plan& plan,
                                       bool vec_in, NumT* d_num) {
     const int tile = static_cast<int>(blockIdx.x), tiles = static_cast<int>(plan.num_tiles);
@@ -183,7 +193,7 @@ struct compact_agent {
       before += k < tile ? ts.inbox[k] : 0u;
       total += ts.inbox[k];
     }
-    t.template write<PARTITION>(ts.tile, mask, thread_offset, tile_count, valid, base, before, total, out);
+    t.template write<PARTITION>(ts.tile, in, mask, thread_offset, tile_count, valid, base, before, total, out);
     if (tile == tiles - 1 && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
   }
 
@@ -191,7 +201,7 @@ struct compact_agent {
   /// folded into the scatter. The block loads and ranks its tile while the count kernel runs (it is
   /// that kernel's programmatic dependent), waits for it, then folds the counts before its tile and all
   /// of them with the engine's block reduce (a few KB from L2).
-  template <class InIt, class OutIt, class NumT>
+  template <class OutIt, class NumT>
   __device__ static void scatter_after_counts(temp_storage& ts, InIt in, const Sel& sel, OutIt out,
                                               const tile_plan& plan, bool vec_in, const std::uint64_t* counts,
                                               NumT* d_num) {
@@ -217,7 +227,7 @@ struct compact_agent {
     __syncthreads();
     before = ts.selected_before;
     const std::uint64_t total = ts.total;
-    t.template write<PARTITION>(ts.tile, mask, thread_offset, tile_count, valid, base, before, total, out);
+    t.template write<PARTITION>(ts.tile, in, mask, thread_offset, tile_count, valid, base, before, total, out);
     if (tile == plan.num_tiles - 1 && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
   }
 };

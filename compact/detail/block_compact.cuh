@@ -199,8 +199,8 @@ struct register_tile {
   }
   /// The selected items at `before` (+ their rank), then (partition) the rejected ones at
   /// rejected_offset(total, base, before) (+ their rank among the rejected).
-  template <bool PARTITION, class OutIt>
-  __device__ void write(temp_storage& ts, unsigned mask, int thread_offset, int tile_count, int valid,
+  template <bool PARTITION, class InIt, class OutIt>
+  __device__ void write(temp_storage& ts, InIt, unsigned mask, int thread_offset, int tile_count, int valid,
                         std::int64_t base, std::uint64_t before, std::uint64_t total, OutIt out) const {
     __syncthreads(); // every thread is done with the load buffers before they stage
     scatter_staged<Policy, PARTITION>(ts.stage, items, mask, thread_offset, tile_count, valid, out, before,

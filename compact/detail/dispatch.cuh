@@ -55,16 +55,10 @@ aliasing output_aliasing(const InIt& in, const OutIt& out, std::int64_t n) {
   return aliasing::apart;
 }
 
-/// Whether a compaction of T runs on staged tiles (else register tiles): see compact_tile.
-template <class Policy, class T>
-constexpr bool staged_items_of() {
-  return detail::stageable<T, Policy::items_per_thread>();
-}
-
 /// Whether `it` allows the tile's fast loads: 16-byte chunks (staged tiles) or vectors (register tiles).
 template <class Policy, class T, class It>
 bool fast_loads(const It& it) {
-  return staged_items_of<Policy, T>() ? chunk_ok<T>(it) : vector_ok<T, Policy::items_per_thread>(it);
+  return chunked_loads<Policy, T, It>() ? chunk_ok<T>(it) : vector_ok<T, Policy::items_per_thread>(it);
 }
 
 /// Phase 1 of the three kernels (and of count + scatter): every tile's count into `counts`. Loads
@@ -72,7 +66,7 @@ bool fast_loads(const It& it) {
 template <class Policy, class T, class InIt, class Sel>
 cudaError_t launch_counts(InIt in, const Sel& sel, const tile_plan& tiles, bool vec_in, std::uint64_t* counts,
                           cudaStream_t stream) {
-  using agent = compact_agent<compact_tuning::without_streaming<Policy>, false, T, Sel>;
+  using agent = compact_agent<compact_tuning::without_streaming<Policy>, false, T, Sel, InIt>;
   constexpr auto* kernel = &count_kernel<agent, InIt, Sel>;
   if (const cudaError_t e = detail::prefer_shared_for<kernel>(); e != cudaSuccess) return e;
   kernel<<<static_cast<unsigned>(tiles.num_tiles), Policy::block_threads, 0, stream>>>(in, sel, tiles, vec_in,
@@ -105,8 +99,8 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
     return cudaErrorInvalidValue;
   const aliasing alias = num_items > 0 ? output_aliasing<T>(in, out, num_items) : aliasing::apart;
   if (alias == aliasing::partial || (PARTITION && alias == aliasing::in_place)) return cudaErrorInvalidValue;
-  using agent = compact_agent<Policy, PARTITION, T, Sel>;
-  using reread = compact_agent<compact_tuning::without_streaming<Policy>, PARTITION, T, Sel>; // read twice
+  using agent = compact_agent<Policy, PARTITION, T, Sel, InIt>;
+  using reread = compact_agent<compact_tuning::without_streaming<Policy>, PARTITION, T, Sel, InIt>; // read twice
   int cluster_tiles = 0; // the largest cluster of tiles the device co-schedules (asked once)
   if (tiles.num_tiles > 1 && tiles.num_tiles <= compact_tuning::cluster_tiles)
     cluster_tiles = detail::cluster_limit<agent>(cluster_kernel<agent, InIt, Sel, OutIt, NumT>,
@@ -179,12 +173,12 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
   return cudaErrorInvalidValue;
 }
 
-/// The flags' fast-load check: 16-byte chunks where the items stage (staged flags or flag_bits' vector
-/// path), vectors beside register tiles.
-template <class Policy, class T, class FlagIt>
+/// The flags' fast-load check: 16-byte chunks beside staged and index tiles (staged flags or flag_bits'
+/// vector path), vectors beside register tiles.
+template <class Policy, class T, class InIt, class FlagIt>
 by_flags<FlagIt> flag_selector(FlagIt flags) {
   using F = value_of<FlagIt>;
-  return {flags, staged_items_of<Policy, T>() ? chunk_ok<F>(flags) : vector_ok<F, Policy::items_per_thread>(flags)};
+  return {flags, chunked_loads<Policy, T, InIt>() ? chunk_ok<F>(flags) : vector_ok<F, Policy::items_per_thread>(flags)};
 }
 
 } // namespace compact_detail

@@ -91,12 +91,14 @@ __device__ void flag_bits(std::uint32_t* bits, FlagIt flags, int valid, bool vec
       constexpr int per_chunk = 16 / static_cast<int>(sizeof(F));               // flags a chunk
       constexpr int chunks = items * static_cast<int>(sizeof(F)) / 16;          // chunks a lane
       constexpr int sharing = per_chunk >= 32 ? 1 : 32 / per_chunk;             // lanes a word
+      constexpr int group = chunks < 4 ? chunks : 4; // chunks in flight: 64 bytes a lane (registers)
       const uint4* src = reinterpret_cast<const uint4*>(flags) + warp * 32 * chunks;
       uint4 c[chunks];
       CARRY_UNROLL
-      for (int v = 0; v < chunks; ++v) c[v] = Policy::streaming ? __ldcs(src + v * 32 + lane) : src[v * 32 + lane];
-      CARRY_UNROLL
       for (int v = 0; v < chunks; ++v) {
+        if (v % group == 0)
+          CARRY_UNROLL
+          for (int u = v; u < v + group && u < chunks; ++u) c[u] = Policy::streaming ? __ldcs(src + u * 32 + lane) : src[u * 32 + lane];
         F x[per_chunk];
         memcpy(x, &c[v], sizeof(x));
         const int first = (v * 32 + lane) * per_chunk; // in the warp's run
@@ -332,8 +334,8 @@ struct staged_tile {
   /// The tile's selected items at `before` (+ their rank), then (partition) its rejected ones at
   /// rejected_offset(total, base, before) (+ their rank among the rejected). thread_offset: the block
   /// scan of the per-thread counts; lane 0's is the warp's offset among the tile's selected items.
-  template <bool PARTITION, class OutIt>
-  __device__ void write(temp_storage& ts, unsigned mask, int thread_offset, int, int valid, std::int64_t base,
+  template <bool PARTITION, class InIt, class OutIt>
+  __device__ void write(temp_storage& ts, InIt, unsigned mask, int thread_offset, int, int valid, std::int64_t base,
                         std::uint64_t before, std::uint64_t total, OutIt out) const {
     const int warp_offset = __shfl_sync(0xffffffffu, thread_offset, 0);
     const OutIt selected_out = out + static_cast<std::int64_t>(before + warp_offset);

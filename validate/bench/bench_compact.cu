@@ -138,13 +138,16 @@ void bench(const compact_case& c, gpu_state& g, std::int64_t n, bool forms) {
   if (c.p == prim::partition) reverse_tail<<<1024, 256>>>(g.check, selected, n); // CUB's rejected: reversed
   const double bytes = bytes_moved(c, n, selected);
   auto record = [&](const std::string& impl, const std::function<void(int)>& call) {
-    const double moved = impl == "memcpy" ? 8.0 * n : bytes; // a copy of the items reads and writes 4n bytes
+    // a copy of the items reads and writes 4n bytes; a memset writes 4n
+    const double moved = impl == "memcpy" ? 8.0 * n : impl == "memset" ? 4.0 * n : bytes;
     rows.push_back({c.name, impl, n, time_cold(g, call, rotations, reps, false), moved, "cold"});
     rows.push_back({c.name, impl, n, time_cold(g, call, rotations, reps, true), moved, "cold-blocked"});
   };
   record("memcpy", [&](int r) {
     CARRY_CUDA_OR_DIE(cudaMemcpyAsync(g.out + r * n, g.in + r * n, 4 * n, cudaMemcpyDeviceToDevice));
   });
+  if (c.iota) // what writing every output alone costs: the bound of a counting-iterator compaction
+    record("memset", [&](int r) { CARRY_CUDA_OR_DIE(cudaMemsetAsync(g.out + r * n, 0, 4 * n)); });
   for (bool wide : {false, true}) {
     if (!wide && n > INT_MAX) continue;
     need = 0;

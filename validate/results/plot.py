@@ -15,6 +15,10 @@ import matplotlib.pyplot as plt  # noqa: E402
 PREFERRED = ["cold-blocked", "blocked", "events", "queued"]
 
 
+# Counting-iterator compactions: the tables hold every flag type and selectivity; two charts stand for them.
+CHARTED_ITERATOR_OPS = {"iota_flagged_i32_50", "iota_if_50"}
+
+
 def impl_group(impl):
     if impl in ("carry", "carry-auto"):
         return "carry"
@@ -46,7 +50,7 @@ def main():
                 if "method" not in r or ("gbps" not in r and "gkeys" not in r):
                     continue
                 group = impl_group(r["impl"])
-                if group is None:
+                if group is None or (r["op"].startswith("iota_") and r["op"] not in CHARTED_ITERATOR_OPS):
                     continue
                 unit = "GB/s (bytes the primitive must move)" if "gbps" in r else "G keys/s"
                 key = (("sort " if unit == "G keys/s" else "") + r["op"], r["type"])

@@ -263,3 +263,47 @@ TEST_CASE("partition_flagged: u32 items with u8 and u32 flags; bad arguments wri
     REQUIRE(d_in.download(static_cast<std::size_t>(n)) == in);
   }
 }
+
+namespace {
+struct third {
+  __host__ __device__ std::uint32_t operator()(std::uint32_t i) const { return i / 3; }
+};
+} // namespace
+
+TEST_CASE("select_unique over a transform_iterator (runs of 3); counting items with transform flags",
+          "[select][iterator]") {
+  for (std::int64_t n : iterator_sizes()) {
+    INFO("n = " << n);
+    const auto runs = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), third{});
+    const auto fifth = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), fifths{});
+    const thrust::counting_iterator<std::uint32_t> first(0);
+    std::vector<std::uint32_t> heads, picked;
+    for (std::int64_t i = 0; i < n; ++i) {
+      if (i % 3 == 0) heads.push_back(static_cast<std::uint32_t>(i / 3));
+      if (fifths{}(static_cast<std::uint32_t>(i))) picked.push_back(static_cast<std::uint32_t>(i));
+    }
+    for (int m = 0; m < 3; ++m) {
+      INFO(compact_mode_name(m));
+      for (int which = 0; which < 2; ++which) {
+        device_buffer<std::uint32_t> d_out(static_cast<std::size_t>(n), 16);
+        device_buffer<std::int64_t> d_num(1);
+        d_out.poison();
+        auto call = [&](void* t, std::size_t& b) {
+          return which == 0 ? carry::select_unique(t, b, runs, d_out.ptr, d_num.ptr, n, carry::equal_to{},
+                                                   compact_modes[m])
+                            : carry::select_flagged(t, b, first, fifth, d_out.ptr, d_num.ptr, n, compact_modes[m]);
+        };
+        std::size_t bytes = 0;
+        REQUIRE(call(nullptr, bytes) == cudaSuccess);
+        device_buffer<unsigned char> temp(bytes);
+        temp.poison();
+        REQUIRE(call(temp.ptr, bytes) == cudaSuccess);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        const auto& expected = which == 0 ? heads : picked;
+        REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(expected.size()));
+        REQUIRE(d_out.download(expected.size()) == expected);
+        REQUIRE(d_out.guard_intact());
+      }
+    }
+  }
+}

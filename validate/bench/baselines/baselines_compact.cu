@@ -83,6 +83,36 @@ template cudaError_t cub_select_flagged_iota<std::uint32_t>(void*, std::size_t&,
 template cudaError_t cub_select_flagged_iota<int>(void*, std::size_t&, const int*, std::uint32_t*, std::int64_t*,
                                                   std::int64_t, bool, cudaStream_t);
 
+template <class In, class T, class F>
+cudaError_t cub_flagged_over(void* d_temp, std::size_t& temp_bytes, In in, const F* d_flags, T* d_out,
+                             std::int64_t* d_num, std::int64_t n, bool partition, bool offset64,
+                             cudaStream_t stream) {
+  if (!offset64 && n <= INT_MAX) {
+    const int m = static_cast<int>(n);
+    return partition ? cub::DevicePartition::Flagged(d_temp, temp_bytes, in, d_flags, d_out, d_num, m, stream)
+                     : cub::DeviceSelect::Flagged(d_temp, temp_bytes, in, d_flags, d_out, d_num, m, stream);
+  }
+  return partition ? cub::DevicePartition::Flagged(d_temp, temp_bytes, in, d_flags, d_out, d_num, n, stream)
+                   : cub::DeviceSelect::Flagged(d_temp, temp_bytes, in, d_flags, d_out, d_num, n, stream);
+}
+template <class T, class F>
+cudaError_t cub_flagged(void* d_temp, std::size_t& temp_bytes, const T* d_in, const F* d_flags, T* d_out,
+                        std::int64_t* d_num, std::int64_t n, bool partition, bool offset64, cudaStream_t stream) {
+  if (d_in == nullptr)
+    return cub_flagged_over(d_temp, temp_bytes, thrust::counting_iterator<T>(0), d_flags, d_out, d_num, n, partition,
+                            offset64, stream);
+  return cub_flagged_over(d_temp, temp_bytes, d_in, d_flags, d_out, d_num, n, partition, offset64, stream);
+}
+#define CARRY_VALIDATE_CUB_FLAGGED(T, F)                                                                           \
+  template cudaError_t cub_flagged<T, F>(void*, std::size_t&, const T*, const F*, T*, std::int64_t*, std::int64_t, \
+                                         bool, bool, cudaStream_t);
+CARRY_VALIDATE_CUB_FLAGGED(std::uint32_t, std::uint8_t)
+CARRY_VALIDATE_CUB_FLAGGED(std::uint32_t, bool)
+CARRY_VALIDATE_CUB_FLAGGED(std::uint32_t, std::uint32_t)
+CARRY_VALIDATE_CUB_FLAGGED(std::uint32_t, int)
+CARRY_VALIDATE_CUB_FLAGGED(std::uint64_t, std::uint8_t)
+CARRY_VALIDATE_CUB_FLAGGED(std::uint8_t, std::uint8_t)
+
 cudaError_t cub_select_if_iota(void* d_temp, std::size_t& temp_bytes, std::uint32_t* d_out, std::int64_t* d_num,
                                std::int64_t n, std::uint32_t bound, bool offset64, cudaStream_t stream) {
   const thrust::counting_iterator<std::uint32_t> first(0);

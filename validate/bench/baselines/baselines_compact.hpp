@@ -34,4 +34,12 @@ cudaError_t cub_select_if_iota(void* d_temp, std::size_t& temp_bytes, std::uint3
 cudaError_t cub_partition_iota(void* d_temp, std::size_t& temp_bytes, std::uint32_t* d_out, std::int64_t* d_num,
                                std::int64_t num_items, std::uint32_t bound, bool offset64, cudaStream_t stream);
 
+/// Select (or partition: the rejected reversed) by flags of F, over d_in or, with d_in null, over the
+/// indices 0, 1, 2, ... (a counting iterator of T). T u32 with flags u8, bool, u32, i32; T u64 or u8
+/// with flags u8.
+template <class T, class F>
+cudaError_t cub_flagged(void* d_temp, std::size_t& temp_bytes, const T* d_in, const F* d_flags, T* d_out,
+                        std::int64_t* d_num, std::int64_t num_items, bool partition, bool offset64,
+                        cudaStream_t stream);
+
 } // namespace carry_validate
