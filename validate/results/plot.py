@@ -17,6 +17,8 @@ PREFERRED = ["cold-blocked", "blocked", "events", "queued"]
 
 # Counting-iterator compactions: the tables hold every flag type and selectivity; two charts stand for them.
 CHARTED_ITERATOR_OPS = {"iota_flagged_i32_50", "iota_if_50"}
+# Rows kept to the tables (and the README's speed table): no chart of their own.
+TABLE_ONLY_OPS = {"flagged_u32flags_50", "exclusive_sum_u8_to_u32", "inclusive_sum_transform"}
 
 
 def impl_group(impl):
@@ -50,7 +52,8 @@ def main():
                 if "method" not in r or ("gbps" not in r and "gkeys" not in r):
                     continue
                 group = impl_group(r["impl"])
-                if group is None or (r["op"].startswith("iota_") and r["op"] not in CHARTED_ITERATOR_OPS):
+                if (group is None or r["op"] in TABLE_ONLY_OPS
+                        or (r["op"].startswith("iota_") and r["op"] not in CHARTED_ITERATOR_OPS)):
                     continue
                 unit = "GB/s (bytes the primitive must move)" if "gbps" in r else "G keys/s"
                 key = (("sort " if unit == "G keys/s" else "") + r["op"], r["type"])
