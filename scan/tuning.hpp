@@ -126,6 +126,14 @@ struct single_pass_tile<T, 8> {
 template <class T>
 using single_pass_policy = typename single_pass_tile<T>::type;
 
+/// The single pass of scans over iterators or of mixed types (any input converted to the accumulator T
+/// as it is staged): the tuned staged tile where T has one, else 256 threads x 64 bytes staged (2- and
+/// 16-byte accumulators; not swept).
+template <class T>
+using any_input_policy =
+    std::conditional_t<is_staged_policy<single_pass_policy<T>>::value, single_pass_policy<T>,
+                       staged_tile_policy<256, (sizeof(T) >= 64 ? 1 : static_cast<int>(64 / sizeof(T))), 6, true, 2>>;
+
 /// The hierarchical tile (upsweep, spine, downsweep): 256 threads x 64 bytes. The input is read twice,
 /// so no evict-first hint. Measured (u32, NOTES.md): 256 x 16 gave 23.9 us at 2^22 against 27.1 us for
 /// 128 x 64, and the same 283 us at 2^26.

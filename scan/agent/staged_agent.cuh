@@ -2,6 +2,7 @@
 // waiting out the look-back in shared memory, so more blocks fit per SM.
 #pragma once
 
+#include <iterator>
 #include <type_traits>
 
 #include "single_pass_agent.cuh"
@@ -12,9 +13,11 @@ namespace detail {
 
 // ---- single pass, tile staged in shared memory: the same scan as single_pass_agent, bit for bit, but
 // the items wait out the look-back in shared memory instead of registers, so more blocks fit per SM
-// (1-byte sums: packed-byte arithmetic on full tiles). In: the input's item type, T (a scan) or a
-// narrower one each item is widened from as it is staged (a widening sum: u32 requests into u64 offsets,
-// apps/slots) ----
+// (1-byte sums: packed-byte arithmetic on full tiles). T: the accumulator. The input is any iterator of
+// items convertible to T: full tiles of T pointers load by cp.async, of narrower pointers by the
+// widening load (u32 requests into u64 offsets, apps/slots; u8 flags into u32 offsets), anything else
+// element by element; the output any iterator T converts to (full tiles of T pointers: 16-byte chunks).
+// In: kept for the callers that name the input's item type (slots); the iterator decides. ----
 template <class Policy, bool EXCLUSIVE, bool CANONICAL, class T, class Op, class In = T>
 struct staged_agent {
   static constexpr int block_threads = Policy::block_threads;
@@ -22,11 +25,21 @@ struct staged_agent {
   static constexpr int items = Policy::items_per_thread;
   using tile_t = staged_tile<T, block_threads, items, Policy::streaming>;
   using scan_t = block_scan<T, block_threads, block_scan_algorithm::coarsened, 1>; // over thread totals
+  template <class It>
+  using value_of = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
   /// Sums of 1-byte integers on full tiles: running sums and the carry-in four bytes per operation.
-  static constexpr bool packed = packed_byte_sum<T, Op>() && std::is_same<In, T>::value;
-  /// Full aligned tiles go through cp.async (same type) or the widening load (registers, then shared).
-  static constexpr bool widening = !std::is_same<In, T>::value;
-  static_assert(!widening || tile_t::template widenable<In>(), "carry: a staged tile widens only into whole chunks");
+  template <class InIt>
+  static constexpr bool packed = packed_byte_sum<T, Op>() && std::is_same<value_of<InIt>, T>::value;
+  /// Full aligned tiles of a pointer: cp.async (same type) or the widening load (registers, then shared).
+  template <class InIt>
+  static constexpr bool chunk_loads = std::is_pointer<InIt>::value &&
+                                      (std::is_same<value_of<InIt>, T>::value ||
+                                       tile_t::template widenable<value_of<InIt>>());
+  /// Whether the host may pass vec_in: the input loads full tiles as 16-byte chunks.
+  template <class InIt>
+  static constexpr bool vector_input() {
+    return chunk_loads<InIt>;
+  }
   struct temp_storage {
     typename tile_t::temp_storage tile;
     typename scan_t::temp_storage scan;
@@ -35,11 +48,14 @@ struct staged_agent {
 
   /// total (nullptr: none) gets the fold of the whole input onto init: the last tile's thread that holds
   /// the last item writes it (an exclusive sum's total, which no output item holds).
-  __device__ static void consume(temp_storage& ts, const In* in, T* out, const tile_plan& plan, Op op, T init,
+  template <class InIt, class OutIt>
+  __device__ static void consume(temp_storage& ts, InIt in, OutIt out, const tile_plan& plan, Op op, T init,
                                  const scan_state<T>& state, bool vec_in, bool vec_out, T* total_out = nullptr) {
+    constexpr bool packed_in = packed<InIt>;
+    constexpr bool stores_chunks = std::is_same<OutIt, T*>::value;
     // ---- warm the L2 with the tile launch order would give this block, while the ticket is out
     // (NOTES.md step 32: the ticket's round trip no longer delays the tile's loads) ----
-    if constexpr (Policy::prefetch != 0)
+    if constexpr (Policy::prefetch != 0 && chunk_loads<InIt>)
       if (prefetch_guessed_tile(Policy::prefetch, blockIdx.x, plan.num_tiles,
                                 std::int64_t{sm_ids()} * min_blocks, vec_in))
         tile_t::prefetch_l2(in + plan.tile_base(blockIdx.x));
@@ -57,12 +73,17 @@ struct staged_agent {
     // it would race with thread 0 rewriting its run in phase 1 (or, on full tiles, with other warps'
     // asynchronous copies). This block writes that item's output only after phase 2's barriers.
     T total{};
-    if (full && vec_in) {
-      if constexpr (widening)
-        tile_t::load_full_widening(ts.tile, in + plan.tile_base(tile));
-      else
-        tile_t::load_full(ts.tile, in + plan.tile_base(tile));
-    } else {
+    bool chunked = false;
+    if constexpr (chunk_loads<InIt>) {
+      if (full && vec_in) {
+        chunked = true;
+        if constexpr (!std::is_same<value_of<InIt>, T>::value)
+          tile_t::load_full_widening(ts.tile, in + plan.tile_base(tile));
+        else
+          tile_t::load_full(ts.tile, in + plan.tile_base(tile));
+      }
+    }
+    if (!chunked) {
       tile_t::load_items(ts.tile, in + plan.tile_base(tile), valid);
       if (live <= 0) total = static_cast<T>(in[plan.tile_base(tile)]);
     }
@@ -71,7 +92,7 @@ struct staged_agent {
     // fold's running values stay in place (exclusive: shifted one item right), so that after the
     // look-back only the carry-in remains to be applied ----
     bool packed_tile = false; // a full tile of 1-byte sums: bytes summed four at a time (mod 256)
-    if constexpr (packed) {
+    if constexpr (packed_in) {
       packed_tile = full;
       if (packed_tile) {
         unsigned byte_carry = 0; // running byte sums in place; carry = the running sum's low byte
@@ -124,7 +145,7 @@ struct staged_agent {
     // ---- phase 3: out_j = pre (+) (x_0 .. x_j), applied as each warp drains its run (full tiles; the
     // owner's carry-in comes by shuffle) or in place before an element-wise store (other tiles) ----
     auto finish = [&](uint4 c, const T& p, bool hp, bool thread_first) {
-      if constexpr (packed) {
+      if constexpr (packed_in) {
         if (packed_tile) {
           const unsigned b = (hp ? static_cast<unsigned char>(p) : 0u) * 0x01010101u;
           return make_uint4(add_bytes(c.x, b), add_bytes(c.y, b), add_bytes(c.z, b), add_bytes(c.w, b));
@@ -139,15 +160,20 @@ struct staged_agent {
       memcpy(&c, x, sizeof(c));
       return c;
     };
-    if (full && vec_out) {
-      // Only a tile's first thread can lack a carry-in (thread_carry), so an owner has one unless it is
-      // lane 0 and lane 0 has none: one shuffle per warp instead of one per chunk.
-      const bool lane0_has_pre = __shfl_sync(0xffffffffu, static_cast<int>(has_pre), 0) != 0;
-      tile_t::store_full(ts.tile, out + plan.tile_base(tile), [&](const uint4& c, int owner, int v) {
-        const T p = shfl_idx(0xffffffffu, pre, owner);
-        return finish(c, p, owner != 0 || lane0_has_pre, v == 0);
-      });
-    } else {
+    bool stored = false;
+    if constexpr (stores_chunks) {
+      if (full && vec_out) {
+        // Only a tile's first thread can lack a carry-in (thread_carry), so an owner has one unless it is
+        // lane 0 and lane 0 has none: one shuffle per warp instead of one per chunk.
+        stored = true;
+        const bool lane0_has_pre = __shfl_sync(0xffffffffu, static_cast<int>(has_pre), 0) != 0;
+        tile_t::store_full(ts.tile, out + plan.tile_base(tile), [&](const uint4& c, int owner, int v) {
+          const T p = shfl_idx(0xffffffffu, pre, owner);
+          return finish(c, p, owner != 0 || lane0_has_pre, v == 0);
+        });
+      }
+    }
+    if (!stored) {
       CARRY_UNROLL
       for (int v = 0; v < tile_t::vcount; ++v) {
         uint4& slot = tile_t::own(ts.tile, v);

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <type_traits>
 
 #include <cuda_runtime.h>
@@ -192,6 +193,84 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
     return launch_single_pass<SPolicy, EXCLUSIVE>(d_temp_storage, plan, d_in, d_out, op, init,
                                                   canonical_look_back(opt), stream);
   }
+}
+
+template <class A>
+struct type_tag {
+  using type = A;
+};
+
+/// What an argument check sees of an iterator: the pointer itself, or any non-null address.
+template <class It>
+const void* checked_address(const It& it) {
+  if constexpr (std::is_pointer<It>::value)
+    return static_cast<const void*>(it);
+  else
+    return &it;
+}
+
+/// Whether an iterator is a 16-byte aligned pointer.
+template <class It>
+bool aligned16(const It& it) {
+  if constexpr (std::is_pointer<It>::value)
+    return reinterpret_cast<std::uintptr_t>(it) % 16 == 0;
+  else
+    return false;
+}
+
+/// Whether two iterators are pointers into overlapping bytes of n items each.
+template <class InIt, class OutIt>
+bool iterators_overlap(const InIt& in, const OutIt& out, std::int64_t n) {
+  if constexpr (std::is_pointer<InIt>::value && std::is_pointer<OutIt>::value) {
+    using A = typename std::iterator_traits<InIt>::value_type;
+    using B = typename std::iterator_traits<OutIt>::value_type;
+    return ranges_overlap(static_cast<const void*>(in), static_cast<std::size_t>(n) * sizeof(A),
+                          static_cast<const void*>(out), static_cast<std::size_t>(n) * sizeof(B));
+  } else {
+    return false;
+  }
+}
+
+/// Scans over any input iterator into any output iterator, accumulating in T: the staged single pass
+/// (prepare step + one launch), each item converted to T as it is staged and to the output's type as
+/// it is stored. Full tiles of pointers keep the 16-byte chunk loads (a narrower input type widened as
+/// it lands: u8 flags into u32 offsets) and stores (a T output). Pointers that overlap are refused.
+template <class P, bool EXCLUSIVE, class T, class InIt, class OutIt, class Op>
+cudaError_t dispatch_scan_any(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt d_in, OutIt d_out, Op op,
+                              T init, std::int64_t num_items, const scan_options& opt, cudaStream_t stream) {
+  static_assert(is_staged_policy<P>::value && stageable<T, P::items_per_thread>(),
+                "carry: a scan over iterators or of mixed types accumulates in a type of 1, 2, 4, 8 or 16 bytes");
+  if (num_items < 0) return cudaErrorInvalidValue;
+  const tile_plan tiles = plan_tiles(num_items, P::tile_items);
+  lookback::temp_builder b;
+  lookback::state_parts parts{};
+  if (tiles.num_tiles > 0) parts = lookback::add_state<lookback::default_format<T>>(b, tiles.num_tiles, 1, true);
+  if (d_temp_storage == nullptr) {
+    temp_storage_bytes = b.allocation();
+    return cudaSuccess;
+  }
+  if (check_args(checked_address(d_in), checked_address(d_out), num_items, temp_storage_bytes, b.allocation(),
+                 tiles.num_tiles) != arg_error::none ||
+      (num_items > 0 && iterators_overlap(d_in, d_out, num_items)))
+    return cudaErrorInvalidValue;
+  if (num_items == 0) return cudaSuccess;
+  auto launch = [&](auto agent_tag) -> cudaError_t {
+    using agent = typename decltype(agent_tag)::type;
+    constexpr auto* kernel = &any_input_kernel<agent, InIt, OutIt, T, Op>;
+    if (const cudaError_t e = prefer_shared_for<kernel>(); e != cudaSuccess) return e;
+    const bool vin = agent::template vector_input<InIt>() && aligned16(d_in) && chunk_items<T>() > 1;
+    const bool vout = std::is_same<OutIt, T*>::value && aligned16(d_out) && chunk_items<T>() > 1;
+    const scan_state<T> state = lookback::carve_state<lookback::default_format<T>>(d_temp_storage, parts);
+    if (cudaError_t e = lookback::launch_prepare(d_temp_storage, parts.cleared, stream); e != cudaSuccess) return e;
+    if (cudaError_t e = lookback::launch_prepared(kernel, static_cast<unsigned>(tiles.num_tiles), P::block_threads,
+                                                  stream, d_in, d_out, tiles, op, init, state, vin, vout);
+        e != cudaSuccess)
+      return e;
+    return after_launch(stream);
+  };
+  if (canonical_look_back(opt))
+    return launch(type_tag<staged_agent<P, EXCLUSIVE, true, T, Op>>{});
+  return launch(type_tag<staged_agent<P, EXCLUSIVE, false, T, Op>>{});
 }
 
 /// The reduction: upsweep (tile totals) then the spine, or the spine alone over a one-tile input.

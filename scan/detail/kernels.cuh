@@ -57,6 +57,15 @@ __global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
   Agent::consume(ts, in, out, plan, op, init, state, vec_in, vec_out);
 }
 
+/// The single pass over any input iterator into any output iterator, accumulating in T (a staged_agent).
+template <class Agent, class InIt, class OutIt, class T, class Op>
+__global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
+    any_input_kernel(InIt in, OutIt out, tile_plan plan, Op op, T init, scan_state<T> state, bool vec_in,
+                     bool vec_out) {
+  __shared__ typename Agent::temp_storage ts;
+  Agent::consume(ts, in, out, plan, op, init, state, vec_in, vec_out);
+}
+
 /// The reduction's spine: folds num_totals values in order onto init (num_totals == 0: writes init).
 template <class Policy, class T, class Op>
 __global__ void __launch_bounds__(Policy::block_threads)

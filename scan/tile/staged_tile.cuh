@@ -198,8 +198,10 @@ struct staged_tile {
         dst[l] = c;
     }
   }
-  /// The first `valid` items, element by element (coalesced).
-  __device__ static void store_items(temp_storage& ts, T* tile_out, int valid) {
+  /// The first `valid` items to any output iterator (each converted as it is assigned), element by
+  /// element (coalesced).
+  template <class OutIt>
+  __device__ static void store_items(temp_storage& ts, OutIt tile_out, int valid) {
     __syncthreads();
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j) {

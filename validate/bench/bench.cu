@@ -17,6 +17,9 @@
 
 #include <carry/scan/device_scan.cuh>
 
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
+
 #include "bench/baselines/baselines.hpp"
 #include "tests/common/gpu.cuh"
 #include "bench/timing.cuh"
@@ -31,6 +34,7 @@ struct options {
   std::string csv = "bench.csv";
   std::string only_type;
   bool graphs_only = false;
+  bool mixed_only = false; // only the scans of other inputs (bench_mixed)
 };
 
 struct row {
@@ -354,6 +358,77 @@ const row* find(const std::string& op, const std::string& impl, const std::strin
   return nullptr;
 }
 
+/// Scans of other inputs against the pointer scan of their output type (u32) and CUB's same call, each
+/// checked against CUB once: u8 flags into u32 offsets (exclusive), a transform of a counting iterator
+/// into u32 (inclusive). Bytes moved: 5n and 4n.
+void bench_mixed(buffers& b, const options& opt) {
+  auto* in8 = static_cast<std::uint8_t*>(b.in);
+  auto* in32 = static_cast<std::uint32_t*>(b.in);
+  auto* out = static_cast<std::uint32_t*>(b.out);
+  auto* check = static_cast<std::uint32_t*>(b.check);
+  const auto squares =
+      thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), square_mod_1000{});
+  for (int l = std::max(opt.min_log2, 20); l <= std::min(opt.max_log2, 30); l += 2) {
+    const std::int64_t n = std::int64_t{1} << l;
+    const int rotations = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(8, b.bytes / (4 * n))));
+    const int reps = n <= (1 << 26) ? 40 : n <= (1 << 28) ? 15 : 7;
+    fill_kernel<<<4096, 256>>>(in8, static_cast<std::int64_t>(b.bytes), 99);
+    for (int which = 0; which < 2; ++which) {
+      const std::string op = which == 0 ? "exclusive_sum_u8_to_u32" : "inclusive_sum_transform";
+      const std::string type = which == 0 ? "u8/u32" : "idx/u32";
+      auto carry_run = [&](void* t, std::size_t& bytes, int r) {
+        return which == 0 ? carry::exclusive_sum(t, bytes, static_cast<const std::uint8_t*>(in8 + r * n), out + r * n, n)
+                          : carry::inclusive_sum(t, bytes, squares, out + r * n, n);
+      };
+      auto cub_run = [&](void* t, std::size_t& bytes, int r, std::uint32_t* dst) {
+        return which == 0 ? cub_exclusive_sum_u8_u32(t, bytes, in8 + r * n, dst, n, cudaStream_t{})
+                          : cub_inclusive_sum_squares(t, bytes, dst, n, cudaStream_t{});
+      };
+      auto pointer_run = [&](void* t, std::size_t& bytes, int r) { // the pointer scan of the output type
+        return which == 0 ? carry::exclusive_sum(t, bytes, static_cast<const std::uint32_t*>(in32 + r * n), out + r * n, n)
+                          : carry::inclusive_sum(t, bytes, static_cast<const std::uint32_t*>(in32 + r * n), out + r * n, n);
+      };
+      std::size_t need = 0, a = 0, c = 0;
+      CARRY_CUDA_OR_DIE(carry_run(nullptr, a, 0));
+      CARRY_CUDA_OR_DIE(cub_run(nullptr, c, 0, check));
+      CARRY_CUDA_OR_DIE(pointer_run(nullptr, need, 0));
+      ensure_temp(b, std::max({need, a, c}));
+      // ---- the check: carry against CUB ----
+      std::size_t t = b.temp_bytes;
+      CARRY_CUDA_OR_DIE(cub_run(b.temp, t, 0, check));
+      CARRY_CUDA_OR_DIE(carry_run(b.temp, t, 0));
+      CARRY_CUDA_OR_DIE(cudaMemset(b.count, 0, sizeof(unsigned long long)));
+      mismatch_kernel<<<1024, 256>>>(out, check, n, b.count);
+      unsigned long long bad = 0;
+      CARRY_CUDA_OR_DIE(cudaMemcpy(&bad, b.count, sizeof bad, cudaMemcpyDeviceToHost));
+      if (bad != 0) {
+        std::fprintf(stderr, "MISMATCH: %s n=2^%d: %llu items differ from CUB\n", op.c_str(), l, bad);
+        std::exit(3);
+      }
+      auto timed = [&](const std::string& impl, const call_fn& call) {
+        rows.push_back(row{op, impl, type, "events", n, time_events(call, n, rotations, reps)});
+        rows.push_back(row{op, impl, type, "blocked", n, time_events(call, n, rotations, reps, true)});
+      };
+      timed("memcpy", [&](int r) {
+        CARRY_CUDA_OR_DIE(cudaMemcpyAsync(out + r * n, in32 + r * n, 4 * n, cudaMemcpyDeviceToDevice));
+      });
+      timed("cub", [&](int r) {
+        std::size_t tb = b.temp_bytes;
+        CARRY_CUDA_OR_DIE(cub_run(b.temp, tb, r, out + r * n));
+      });
+      timed("carry", [&](int r) {
+        std::size_t tb = b.temp_bytes;
+        CARRY_CUDA_OR_DIE(carry_run(b.temp, tb, r));
+      });
+      timed("carry-u32-pointer", [&](int r) {
+        std::size_t tb = b.temp_bytes;
+        CARRY_CUDA_OR_DIE(pointer_run(b.temp, tb, r));
+      });
+    }
+    std::fprintf(stderr, "mixed 2^%d done\n", l);
+  }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -374,9 +449,11 @@ int main(int argc, char** argv) {
       opt.only_type = argv[++i];
     else if (a == "--graphs-only")
       opt.graphs_only = true;
+    else if (a == "--mixed-only")
+      opt.mixed_only = true;
     else {
       std::printf("usage: carry_bench [--quick] [--no-variants] [--csv FILE] [--min-log2 N] [--max-log2 N] "
-                  "[--type u32|f32|u64|u8] [--graphs-only]\n");
+                  "[--type u32|f32|u64|u8] [--graphs-only] [--mixed-only]\n");
       return a == "--help" ? 0 : 2;
     }
   }
@@ -391,15 +468,18 @@ int main(int argc, char** argv) {
   CARRY_CUDA_OR_DIE(cudaMalloc(&b.out, b.bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&b.check, b.bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&b.count, sizeof(unsigned long long)));
-  if (!opt.graphs_only) {
+  if (!opt.graphs_only) bench_mixed(b, opt);
+  if (!opt.graphs_only && !opt.mixed_only) {
     bench_type<std::uint32_t>(b, opt, {scan_op::inclusive_sum, scan_op::exclusive_sum});
     bench_type<float>(b, opt, {scan_op::inclusive_sum, scan_op::exclusive_sum, scan_op::inclusive_max});
     bench_type<std::uint64_t>(b, opt, {scan_op::inclusive_sum});
     bench_type<std::uint8_t>(b, opt, {scan_op::inclusive_sum});
   }
-  fill_kernel<<<4096, 256>>>(static_cast<std::uint32_t*>(b.in), std::int64_t{1} << 28, 777);
-  bench_graphs<std::uint32_t>(b, scan_op::exclusive_sum, opt);
-  bench_graphs<std::uint64_t>(b, scan_op::inclusive_sum, opt);
+  if (!opt.mixed_only) {
+    fill_kernel<<<4096, 256>>>(static_cast<std::uint32_t*>(b.in), std::int64_t{1} << 28, 777);
+    bench_graphs<std::uint32_t>(b, scan_op::exclusive_sum, opt);
+    bench_graphs<std::uint64_t>(b, scan_op::inclusive_sum, opt);
+  }
 
   // ---- table: each row's throughput relative to CUB and to the copy of the same bytes ----
   FILE* csv = std::fopen(opt.csv.c_str(), "w");
@@ -409,7 +489,9 @@ int main(int argc, char** argv) {
               "median_us", "GB/s", "x_cub", "x_copy");
   for (const auto& r : rows) {
     const std::size_t tbytes = r.type == "u8" ? 1 : r.type == "u64" ? 8 : 4;
-    const double gbps = 2.0 * r.n * tbytes / (r.us * 1e3);
+    // bytes an item moves: read and write (u8 flags into u32 offsets: 1 + 4; a transform's output: 4)
+    const double item_bytes = r.type == "u8/u32" ? 5.0 : r.type == "idx/u32" ? 4.0 : 2.0 * tbytes;
+    const double gbps = (r.impl == "memcpy" ? 8.0 : item_bytes) * r.n / (r.us * 1e3);
     const row* cub = find(r.op, "cub", r.type, r.n, r.method);
     const bool whole = r.method == "e2e" || r.method == "graph" || r.method == "graph-e2e";
     const row* copy = find(r.op, "memcpy", r.type, r.n, whole ? "queued" : r.method);

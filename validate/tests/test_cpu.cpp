@@ -2,10 +2,14 @@
 // traits and the seeds' tree schedules run serially with the very node functions the kernels use.
 #define CATCH_CONFIG_MAIN
 #include <algorithm>
+#include <cstddef>
+#include <iterator>
 #include <string>
+#include <type_traits>
 
 #include <catch2/catch.hpp>
 
+#include <carry/scan/detail/accumulator.hpp>
 #include <carry/scan/detail/pass_choice.hpp>
 #include <carry/scan/util/plan.hpp>
 #include <carry/scan/util/tree.hpp>
@@ -388,4 +392,44 @@ TEST_CASE("tree schedules equal the sequential scan for every size 1..600", "[cp
     REQUIRE(run_brent_kung(xa, compose_affine{}) == refa);
     REQUIRE(run_blelloch_inclusive(xa, compose_affine{}, g) == refa);
   }
+}
+
+namespace {
+struct pair_sum { // a user operator of two types: its result type is the accumulator
+  long long operator()(long long a, int b) const { return a + b; }
+};
+struct writes_anything { // an output iterator without a value type (as a discard iterator)
+  using value_type = void;
+  using difference_type = std::ptrdiff_t;
+  using pointer = void;
+  using reference = void;
+  using iterator_category = std::output_iterator_tag;
+};
+} // namespace
+
+TEST_CASE("scan accumulators: CUB's rule, sums in the output's type, a named one, the overload split", "[cpu]") {
+  using carry::default_accumulator;
+  using carry::detail::scan_accumulator_t;
+  using u8p = const std::uint8_t*;
+  // sums: the output's type (u8 flags into u32 offsets), the input's where the output has none
+  STATIC_REQUIRE(std::is_same<scan_accumulator_t<default_accumulator, true, carry::sum, std::uint8_t, u8p,
+                                                 std::uint32_t*>, std::uint32_t>::value);
+  STATIC_REQUIRE(std::is_same<scan_accumulator_t<default_accumulator, true, carry::sum, std::uint8_t, u8p,
+                                                 writes_anything>, std::uint8_t>::value);
+  // other operators: op(init, item)'s type; where that does not compile, the output's
+  STATIC_REQUIRE(std::is_same<scan_accumulator_t<default_accumulator, false, pair_sum, long long, const int*,
+                                                 short*>, long long>::value);
+  STATIC_REQUIRE(std::is_same<scan_accumulator_t<default_accumulator, false, carry::maximum, long, const int*,
+                                                 double*>, double>::value);
+  STATIC_REQUIRE(std::is_same<scan_accumulator_t<default_accumulator, false, carry::maximum, int, const int*,
+                                                 long*>, int>::value);
+  // named
+  STATIC_REQUIRE(std::is_same<scan_accumulator_t<std::int64_t, true, carry::sum, bool, const bool*, int*>,
+                              std::int64_t>::value);
+  // which overloads: pointers of one type (and, exclusive, an init of that type) take the pointer ones
+  STATIC_REQUIRE(!carry::detail::iterator_scan_args<const float*, float*>());
+  STATIC_REQUIRE(!carry::detail::iterator_scan_args<float*, float*, float>());
+  STATIC_REQUIRE(carry::detail::iterator_scan_args<const float*, float*, int>());
+  STATIC_REQUIRE(carry::detail::iterator_scan_args<const float*, double*>());
+  STATIC_REQUIRE(!carry::detail::iterator_scan_args<std::nullptr_t, float*>());
 }

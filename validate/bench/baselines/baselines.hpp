@@ -22,6 +22,16 @@ template <class T>
 cudaError_t cub_reduce_sum(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out,
                            std::int64_t num_items, cudaStream_t stream);
 
+/// Scans over other inputs (the transform-scan benchmark): exclusive sum of u8 flags into u32 offsets;
+/// inclusive sum of square_mod_1000(i) for i = 0, 1, 2, ... (a transform of a counting iterator) into u32.
+struct square_mod_1000 {
+  __host__ __device__ std::uint32_t operator()(std::uint32_t i) const { return (i * i) % 1000u; }
+};
+cudaError_t cub_exclusive_sum_u8_u32(void* d_temp, std::size_t& temp_bytes, const std::uint8_t* d_in,
+                                     std::uint32_t* d_out, std::int64_t num_items, cudaStream_t stream);
+cudaError_t cub_inclusive_sum_squares(void* d_temp, std::size_t& temp_bytes, std::uint32_t* d_out,
+                                      std::int64_t num_items, cudaStream_t stream);
+
 /// thrust::inclusive_scan on the stream (Thrust allocates its own temp storage).
 template <class T>
 void thrust_inclusive_sum(const T* d_in, T* d_out, std::int64_t num_items, cudaStream_t stream);
