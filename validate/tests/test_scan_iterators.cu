@@ -49,9 +49,6 @@ struct mat_product {
 struct matrix_of {
   __host__ __device__ matrix2 operator()(std::uint32_t i) const { return {1 + i % 3, i % 5, i % 7, 1 + (i >> 3) % 2}; }
 };
-struct square_mod_1000 {
-  __host__ __device__ std::uint32_t operator()(std::uint32_t i) const { return (i * i) % 1000; }
-};
 
 } // namespace
 
