@@ -83,6 +83,12 @@ struct staged_agent {
           tile_t::load_full(ts.tile, in + plan.tile_base(tile));
       }
     }
+    if constexpr (!std::is_pointer<InIt>::value) { // an iterator: full tiles a 16-byte store a chunk
+      if (full) {
+        chunked = true;
+        tile_t::load_full_chunks(ts.tile, in + plan.tile_base(tile));
+      }
+    }
     if (!chunked) {
       tile_t::load_items(ts.tile, in + plan.tile_base(tile), valid);
       if (live <= 0) total = static_cast<T>(in[plan.tile_base(tile)]);

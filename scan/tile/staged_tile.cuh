@@ -179,6 +179,32 @@ struct staged_tile {
     }
     __syncthreads();
   }
+  /// A full tile from any random-access iterator (its items converted to T): each thread reads
+  /// chunk_items consecutive items a step and stores them as one 16-byte chunk, block-striped (chunk
+  /// j * BLOCK_THREADS + t: consecutive lanes, consecutive chunks, so a warp's reads are contiguous and
+  /// its stores conflict-free); the whole tile is readable on return. For inputs that are not 16-byte
+  /// chunks of T in memory (a transform or counting iterator, a narrower or unaligned pointer): a
+  /// shared-memory store a chunk, not an item.
+  template <class It>
+  __device__ static void load_full_chunks(temp_storage& ts, It tile_in) {
+    constexpr int batch = load_batch(vcount);
+    CARRY_UNROLL
+    for (int b = 0; b < vcount; b += batch) {
+      T v[batch][chunk_items];
+      CARRY_UNROLL
+      for (int k = 0; k < batch; ++k) {
+        const int c = (b + k) * BLOCK_THREADS + static_cast<int>(threadIdx.x);
+        CARRY_UNROLL
+        for (int e = 0; e < chunk_items; ++e) v[k][e] = static_cast<T>(tile_in[c * chunk_items + e]);
+      }
+      CARRY_UNROLL
+      for (int k = 0; k < batch; ++k) {
+        const int c = (b + k) * BLOCK_THREADS + static_cast<int>(threadIdx.x);
+        memcpy(&ts.chunks[slot(c)], v[k], sizeof(v[k]));
+      }
+    }
+    __syncthreads();
+  }
   /// A full tile to a 16-byte aligned pointer: each warp drains its own run once its threads are done.
   /// Each chunk goes out as finish(chunk, owner, v): owner = the lane of the warp that owns it, v = its
   /// index in the owner's run. Every lane calls finish once per v, in step (it may shuffle).
