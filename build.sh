@@ -95,7 +95,8 @@ case "$verb" in
       awk -v c="$1" '($1=="carry"||$1=="cub"||$1=="memcpy") && $2+0>0 {print c"|"$1"|"$2"|"$3"|"$NF}' "$log" >>"$summary"
     }
     record "scan (inclusive sum)"
-    for cmd in "select --selectivity 50" "select --flags --selectivity 50" "partition --selectivity 50" "unique" \
+    for cmd in "scan --from u8 --op exclusive_sum" "select --selectivity 50" "select --flags --selectivity 50" \
+               "select --items indices --flags --flag-type i32 --selectivity 1" "partition --selectivity 50" "unique" \
                "histogram --bins 256" "bin --bins 256 --output $binned" "slots" "slots --capacity 250000000" \
                "sort --input $binned --values 4"; do
       say "carry $cmd (2^26 u32), checked against CUB (the bounded slots against the CPU)"

@@ -11,6 +11,7 @@
 #include "detail/dispatch.cuh"
 #include "operators.hpp"
 #include "scan_options.hpp"
+#include "transform_input.hpp"
 #include "tuning.hpp"
 
 namespace carry {

@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <carry/scan/device_scan.cuh>
+#include <thrust/iterator/counting_iterator.h>
 
 #include "bench/baselines/baselines.hpp"
 #include "bench/timing.cuh"
@@ -40,6 +41,9 @@ const char* usage =
     "  --variant V         block scan inside the hierarchical pass (u32 only for the others):\n"
     "                      coarsened (default), kogge_stone, kogge_stone_db, brent_kung, blelloch\n"
     "  --deterministic     bitwise-reproducible floating-point results (see README)\n"
+    "  --from F            another input into u32 sums: u8 (random bytes, as flags into offsets) or\n"
+    "                      squares ((i * i) % 1000 for i = 0, 1, 2, ...: a transform of a counting\n"
+    "                      iterator, nothing read); --type u32 only\n"
     "  --input FILE        raw binary items of --type instead of the generated data (n from its size)\n"
     "  --reps R            timed repetitions, median reported (default 30)\n"
     "  --csv               print the timings as CSV (primitive,impl,type,n,median_us,gbps,frac_copy,vs_cub)\n"
@@ -52,7 +56,7 @@ const char* usage =
 
 struct config {
   std::int64_t n = std::int64_t{1} << 26;
-  std::string type = "u32", op = "inclusive_sum", algorithm = "auto", variant = "coarsened", input;
+  std::string type = "u32", op = "inclusive_sum", algorithm = "auto", variant = "coarsened", input, from;
   bool deterministic = false, graph = false, csv = false;
   int reps = 30;
 };
@@ -220,6 +224,95 @@ int run(const config& given) {
   return bad ? 1 : 0;
 }
 
+/// A sum of another input into u32 (--from): u8 bytes, or a transform of a counting iterator; checked
+/// against CUB's same call, timed against it and a copy of the output's bytes.
+int run_from(const config& c) {
+  const std::int64_t n = c.n;
+  const bool excl = c.op == "exclusive_sum", bytes_in = c.from == "u8";
+  std::printf("carry: %s of %lld %s into u32, algorithm %s\n", c.op.c_str(), static_cast<long long>(n),
+              bytes_in ? "u8" : "squares of a counting iterator", c.algorithm.c_str());
+  std::uint8_t* in = nullptr;
+  std::uint32_t *out, *ref;
+  CHECK_CUDA(cudaMalloc(&out, n * 4));
+  CHECK_CUDA(cudaMalloc(&ref, n * 4));
+  if (bytes_in) {
+    const auto h = default_data<std::uint8_t>(n);
+    CHECK_CUDA(cudaMalloc(&in, static_cast<std::size_t>(n)));
+    CHECK_CUDA(cudaMemcpy(in, h.data(), static_cast<std::size_t>(n), cudaMemcpyHostToDevice));
+  }
+  const auto squares = carry::make_transform_input(thrust::counting_iterator<std::uint32_t>(0),
+                                                   carry_validate::square_mod_1000{});
+  carry::scan_options o;
+  o.algorithm = c.algorithm == "hierarchical" ? carry::scan_algorithm::hierarchical : carry::scan_algorithm::single_pass;
+  o.deterministic = c.deterministic;
+  const std::uint8_t* cin = in;
+  auto carry_call = [&](void* t, std::size_t& b) -> cudaError_t {
+    if (bytes_in) return excl ? carry::exclusive_sum(t, b, cin, out, n, o) : carry::inclusive_sum(t, b, cin, out, n, o);
+    return excl ? carry::exclusive_sum(t, b, squares, out, n, o) : carry::inclusive_sum(t, b, squares, out, n, o);
+  };
+  auto cub_call = [&](void* t, std::size_t& b, std::uint32_t* dst) -> cudaError_t {
+    const cudaStream_t s{};
+    if (bytes_in)
+      return excl ? carry_validate::cub_exclusive_sum_u8_u32(t, b, cin, dst, n, s)
+                  : carry_validate::cub_inclusive_sum_u8_u32(t, b, cin, dst, n, s);
+    return excl ? carry_validate::cub_exclusive_sum_squares(t, b, dst, n, s)
+                : carry_validate::cub_inclusive_sum_squares(t, b, dst, n, s);
+  };
+  std::size_t a = 0, b = 0;
+  CHECK_CUDA(carry_call(nullptr, a));
+  CHECK_CUDA(cub_call(nullptr, b, ref));
+  const std::size_t tmp_bytes = std::max(a, b);
+  void* tmp;
+  CHECK_CUDA(cudaMalloc(&tmp, tmp_bytes));
+  CHECK_CUDA(cudaMemset(tmp, 0xFF, tmp_bytes));
+  CHECK_CUDA(cudaMemset(out, 0xA5, n * 4));
+  std::size_t t = tmp_bytes;
+  CHECK_CUDA(carry_call(tmp, t));
+  t = tmp_bytes;
+  CHECK_CUDA(cub_call(tmp, t, ref));
+  std::vector<std::uint32_t> h_out(n), h_ref(n);
+  CHECK_CUDA(cudaMemcpy(h_out.data(), out, n * 4, cudaMemcpyDeviceToHost));
+  CHECK_CUDA(cudaMemcpy(h_ref.data(), ref, n * 4, cudaMemcpyDeviceToHost));
+  std::int64_t bad = 0;
+  for (std::int64_t i = 0; i < n; ++i) bad += h_out[i] != h_ref[i];
+  std::printf("check against CUB: %s (%lld of %lld elements differ, bitwise)\n", bad ? "FAILED" : "ok",
+              static_cast<long long>(bad), static_cast<long long>(n));
+  const double t_carry = carry_validate::median_event_us(
+      [&] {
+        std::size_t u = tmp_bytes;
+        CHECK_CUDA(carry_call(tmp, u));
+      },
+      c.reps);
+  const double t_cub = carry_validate::median_event_us(
+      [&] {
+        std::size_t u = tmp_bytes;
+        CHECK_CUDA(cub_call(tmp, u, out));
+      },
+      c.reps);
+  const double t_copy = carry_validate::median_event_us(
+      [&] { CHECK_CUDA(cudaMemcpyAsync(ref, out, n * 4, cudaMemcpyDeviceToDevice)); }, c.reps);
+  const double moved = (bytes_in ? 5.0 : 4.0) * n; // what the sum must read and write
+  if (c.csv)
+    std::printf("primitive,impl,type,n,median_us,gbps,frac_copy,vs_cub\n");
+  else
+    std::printf("\n%-8s %12s %10s %8s\n", "impl", "median_us", "GB/s", "x_cub");
+  auto line = [&](const char* name, double us, double by) {
+    if (c.csv)
+      std::printf("%s,%s,%s,%lld,%.2f,%.1f,%.4f,%.4f\n", c.op.c_str(), name, bytes_in ? "u8/u32" : "idx/u32",
+                  static_cast<long long>(n), us, by / (us * 1e3), t_copy / us, t_cub / us);
+    else
+      std::printf("%-8s %12.1f %10.1f %8.3f\n", name, us, by / (us * 1e3), t_cub / us);
+  };
+  line("carry", t_carry, moved);
+  line("cub", t_cub, moved);
+  line("memcpy", t_copy, 8.0 * n);
+  cudaFree(tmp);
+  if (in) cudaFree(in);
+  cudaFree(out);
+  cudaFree(ref);
+  return bad ? 1 : 0;
+}
+
 template <class T>
 int run_default_variant(const config& c) {
   return run<carry::tuning::hierarchical_policy<T>, T>(c);
@@ -233,7 +326,8 @@ int carry_tool::scan_main(int argc, char** argv) {
       "scan", usage,
       {count("--n", c.n), text("--type", c.type), text("--op", c.op), text("--algorithm", c.algorithm),
        text("--variant", c.variant), flag("--deterministic", c.deterministic), flag("--graph", c.graph),
-       whole("--reps", 1, 1000000, c.reps), text("--input", c.input), flag("--csv", c.csv)},
+       whole("--reps", 1, 1000000, c.reps), text("--input", c.input), flag("--csv", c.csv),
+       text("--from", c.from)},
       argc, argv);
   if (parsed >= 0) return parsed;
   const bool ok_type = c.type == "u32" || c.type == "f32" || c.type == "u64" || c.type == "u8";
@@ -257,6 +351,19 @@ int carry_tool::scan_main(int argc, char** argv) {
     return 2;
   }
   if (c.variant != "coarsened" && c.algorithm == "auto") c.algorithm = "hierarchical"; // where variants live
+  if (!c.from.empty()) {
+    const char* conflict = c.from != "u8" && c.from != "squares" ? "--from takes u8 or squares"
+                           : c.type != "u32"                      ? "--from sums into --type u32 only"
+                           : !c.input.empty()                     ? "--from reads no --input"
+                           : c.graph || c.variant != "coarsened"  ? "--from runs without --graph and --variant"
+                                                                  : nullptr;
+    if (conflict) {
+      std::fprintf(stderr, "carry scan: %s\n", conflict);
+      return 2;
+    }
+    if (!carry_tool::print_gpu()) return 2;
+    return run_from(c);
+  }
   if (!carry_tool::print_gpu()) return 2;
   using BA = carry::block_scan_algorithm;
   if (c.type == "u32") {

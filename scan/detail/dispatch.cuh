@@ -303,5 +303,40 @@ cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_byte
   return after_launch(stream);
 }
 
+/// The reduction over any input iterator into any output iterator, accumulating in T: as dispatch_reduce
+/// (upsweep, then the spine; one tile: the spine alone), items converted to T as they load. n == 0
+/// writes init.
+template <class Policy, class T, class InIt, class OutIt, class Op>
+cudaError_t dispatch_reduce_any(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt d_in, OutIt d_out, Op op,
+                                T init, std::int64_t num_items, cudaStream_t stream) {
+  if (num_items < 0) return cudaErrorInvalidValue;
+  const tile_plan tiles = plan_tiles(num_items, Policy::tile_items);
+  lookback::temp_builder b;
+  const lookback::temp_part totals =
+      b.add(tiles.num_tiles > 1 ? static_cast<std::size_t>(tiles.num_tiles) * sizeof(T) : 0);
+  if (d_temp_storage == nullptr) {
+    temp_storage_bytes = b.allocation();
+    return cudaSuccess;
+  }
+  if (checked_address(d_out) == nullptr) return cudaErrorInvalidValue; // written even for an empty input
+  if (check_args(checked_address(d_in), checked_address(d_out), num_items, temp_storage_bytes, b.allocation(),
+                 tiles.num_tiles) != arg_error::none)
+    return cudaErrorInvalidValue;
+  if (tiles.num_tiles <= 1) {
+    any_reduce_spine_kernel<Policy><<<1, Policy::block_threads, 0, stream>>>(d_in, num_items, d_out, op, init);
+    return after_launch(stream);
+  }
+  T* d_totals = totals.as<T>(d_temp_storage);
+  bool vec = false;
+  if constexpr (std::is_convertible<InIt, const T*>::value)
+    vec = vector_aligned<T, Policy::items_per_thread>(static_cast<const T*>(d_in));
+  any_upsweep_kernel<Policy><<<static_cast<unsigned>(tiles.num_tiles), Policy::block_threads, 0, stream>>>(
+      d_in, d_totals, tiles, op, vec);
+  if (cudaError_t e = after_launch(stream); e != cudaSuccess) return e;
+  any_reduce_spine_kernel<Policy><<<1, Policy::block_threads, 0, stream>>>(static_cast<const T*>(d_totals),
+                                                                            tiles.num_tiles, d_out, op, init);
+  return after_launch(stream);
+}
+
 } // namespace detail
 } // namespace carry

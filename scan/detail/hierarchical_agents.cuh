@@ -22,6 +22,16 @@ struct upsweep_agent {
     T total = reduce_loaded_tile<Policy>(ts.reduce, items, valid, op);
     if (threadIdx.x == 0) totals[tile] = total;
   }
+  /// The same over any input iterator (items converted to T as they load; pointers of T: vectors).
+  template <class InIt>
+  __device__ static void consume_any(temp_storage& ts, InIt in, T* totals, const tile_plan& plan, Op op, bool vec,
+                                     std::int64_t tile) {
+    const int valid = plan.valid_items(tile);
+    T items[tt::items];
+    tt::io::load(ts.io, in + plan.tile_base(tile), valid, vec, items, tt::tile_items, T{});
+    T total = reduce_loaded_tile<Policy>(ts.reduce, items, valid, op);
+    if (threadIdx.x == 0) totals[tile] = total;
+  }
 };
 
 // ---- hierarchical pass, phase 2: spine — one block scans the tile totals, looping over chunks ----
@@ -94,6 +104,21 @@ struct reduce_spine_agent {
       const int valid = chunks.valid_items(c);
       T items[tt::items];
       tt::io::load(ts.io, totals + chunks.tile_base(c), valid, vec, items, tt::tile_items);
+      T total = reduce_loaded_tile<Policy>(ts.reduce, items, valid, op);
+      if (threadIdx.x == 0) acc = op(acc, total);
+      __syncthreads();
+    }
+    if (threadIdx.x == 0) *out = acc;
+  }
+  /// The same over any input iterator into any output iterator (a one-tile input folded in place).
+  template <class InIt, class OutIt>
+  __device__ static void consume_any(temp_storage& ts, InIt in, std::int64_t num_items, OutIt out, Op op, T init) {
+    const tile_plan chunks = plan_tiles(num_items, tt::tile_items);
+    T acc = init;
+    for (std::int64_t c = 0; c < chunks.num_tiles; ++c) {
+      const int valid = chunks.valid_items(c);
+      T items[tt::items];
+      tt::io::load(ts.io, in + chunks.tile_base(c), valid, false, items, tt::tile_items, T{});
       T total = reduce_loaded_tile<Policy>(ts.reduce, items, valid, op);
       if (threadIdx.x == 0) acc = op(acc, total);
       __syncthreads();

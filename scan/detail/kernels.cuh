@@ -75,5 +75,22 @@ __global__ void __launch_bounds__(Policy::block_threads)
   agent::consume(ts, totals, num_totals, out, op, init);
 }
 
+/// The reduction over any input iterator: tile totals (phase 1), then the spine into any output
+/// iterator (or, one tile, the spine over the input itself).
+template <class Policy, class InIt, class T, class Op>
+__global__ void __launch_bounds__(Policy::block_threads)
+    any_upsweep_kernel(InIt in, T* totals, tile_plan plan, Op op, bool vec) {
+  using up = upsweep_agent<Policy, T, Op>;
+  __shared__ typename up::temp_storage ts;
+  up::consume_any(ts, in, totals, plan, op, vec, blockIdx.x);
+}
+template <class Policy, class InIt, class OutIt, class T, class Op>
+__global__ void __launch_bounds__(Policy::block_threads)
+    any_reduce_spine_kernel(InIt in, std::int64_t num_items, OutIt out, Op op, T init) {
+  using agent = reduce_spine_agent<Policy, T, Op>;
+  __shared__ typename agent::temp_storage ts;
+  agent::consume_any(ts, in, num_items, out, op, init);
+}
+
 } // namespace detail
 } // namespace carry

@@ -94,7 +94,7 @@ struct tile_io {
   template <class It>
   __device__ static void load(temp_storage& ts, It tile_in, int valid, bool vec, T (&items)[ITEMS], int tile_items,
                               const T& pad) {
-    if constexpr (std::is_pointer<It>::value)
+    if constexpr (std::is_convertible<It, const T*>::value) // a pointer of T (other types: element loads)
       if (load_vectors(ts, tile_in, valid, vec, items, tile_items)) return;
     load_elements(ts, tile_in, valid, items, pad);
   }

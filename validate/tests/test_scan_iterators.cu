@@ -9,6 +9,9 @@
 
 #include "tests/common/scan_harness.cuh"
 
+#include <cub/device/device_reduce.cuh>
+
+#include <carry/scan/device_reduce.cuh>
 #include <carry/scan/device_scan.cuh>
 
 using namespace carry_validate;
@@ -217,4 +220,69 @@ TEST_CASE("iterator scans: n = 0, bad arguments (nothing written), graph replay 
     for (std::size_t i = 0; i < h.size(); ++i) expected[i] = s += h[i];
     REQUIRE(d_out.download(h.size()) == expected);
   }
+}
+
+namespace {
+struct square_u64 {
+  __host__ __device__ std::uint64_t operator()(std::uint32_t i) const { return std::uint64_t{i} * i; }
+};
+} // namespace
+
+TEST_CASE("reduce and transform_reduce over iterators and of mixed types; n = 0 writes init", "[reduce][iterator]") {
+  for (std::int64_t n : sizes()) {
+    INFO("n = " << n);
+    std::mt19937 g(static_cast<unsigned>(n) + 3);
+    std::vector<std::uint8_t> u8(static_cast<std::size_t>(n));
+    for (auto& x : u8) x = static_cast<std::uint8_t>(g());
+    std::uint64_t sum8 = 5, squares = 0;
+    matrix2 prod{1, 0, 0, 1};
+    for (std::int64_t i = 0; i < n; ++i) {
+      sum8 += u8[static_cast<std::size_t>(i)];
+      squares += std::uint64_t(i) * std::uint64_t(i);
+      prod = mat_product{}(prod, matrix_of{}(static_cast<std::uint32_t>(i)));
+    }
+    device_buffer<std::uint8_t> d_u8(u8.size());
+    d_u8.upload(u8);
+    device_buffer<std::uint64_t> d64(1, 4);
+    device_buffer<matrix2> dm(1, 4);
+    d64.poison();
+    dm.poison();
+    const std::uint8_t* in = d_u8.ptr;
+    run([&](void* t, std::size_t& b) { return carry::reduce(t, b, in, d64.ptr, carry::sum{}, std::uint64_t{5}, n); });
+    REQUIRE(d64.download(1)[0] == sum8);
+    run([&](void* t, std::size_t& b) {
+      return carry::transform_reduce(t, b, thrust::counting_iterator<std::uint32_t>(0), d64.ptr, carry::sum{},
+                                     square_u64{}, std::uint64_t{0}, n);
+    });
+    REQUIRE(d64.download(1)[0] == squares);
+    const auto mats = carry::make_transform_input(thrust::counting_iterator<std::uint32_t>(0), matrix_of{});
+    run([&](void* t, std::size_t& b) {
+      return carry::reduce(t, b, mats, dm.ptr, mat_product{}, matrix2{1, 0, 0, 1}, n);
+    });
+    REQUIRE(dm.download(1)[0] == prod);
+    REQUIRE(d64.guard_intact());
+    REQUIRE(dm.guard_intact());
+    // CUB on the u8 -> u64 call
+    device_buffer<std::uint64_t> d_cub(1);
+    std::size_t bytes = 0;
+    REQUIRE(cub::DeviceReduce::Reduce(nullptr, bytes, in, d_cub.ptr, n, cuda::std::plus<>{}, std::uint64_t{5}) ==
+            cudaSuccess);
+    device_buffer<unsigned char> temp(bytes);
+    REQUIRE(cub::DeviceReduce::Reduce(temp.ptr, bytes, in, d_cub.ptr, n, cuda::std::plus<>{}, std::uint64_t{5}) ==
+            cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    REQUIRE(d_cub.download(1)[0] == sum8);
+  }
+  // n = 0: init written; a null output refused
+  device_buffer<std::uint64_t> d64(1);
+  d64.poison();
+  std::size_t bytes = 0;
+  const thrust::counting_iterator<std::uint32_t> none(0);
+  REQUIRE(carry::reduce(nullptr, bytes, none, d64.ptr, carry::sum{}, std::uint64_t{42}, 0) == cudaSuccess);
+  device_buffer<unsigned char> temp(bytes + 16);
+  REQUIRE(carry::reduce(temp.ptr, bytes, none, d64.ptr, carry::sum{}, std::uint64_t{42}, 0) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  REQUIRE(d64.download(1)[0] == 42);
+  REQUIRE(carry::reduce(temp.ptr, bytes, none, static_cast<std::uint64_t*>(nullptr), carry::sum{}, std::uint64_t{42},
+                        0) == cudaErrorInvalidValue);
 }

@@ -29,6 +29,10 @@ struct square_mod_1000 {
 };
 cudaError_t cub_exclusive_sum_u8_u32(void* d_temp, std::size_t& temp_bytes, const std::uint8_t* d_in,
                                      std::uint32_t* d_out, std::int64_t num_items, cudaStream_t stream);
+cudaError_t cub_inclusive_sum_u8_u32(void* d_temp, std::size_t& temp_bytes, const std::uint8_t* d_in,
+                                     std::uint32_t* d_out, std::int64_t num_items, cudaStream_t stream);
+cudaError_t cub_exclusive_sum_squares(void* d_temp, std::size_t& temp_bytes, std::uint32_t* d_out,
+                                      std::int64_t num_items, cudaStream_t stream);
 cudaError_t cub_inclusive_sum_squares(void* d_temp, std::size_t& temp_bytes, std::uint32_t* d_out,
                                       std::int64_t num_items, cudaStream_t stream);
 
