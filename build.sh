@@ -106,11 +106,12 @@ case "$verb" in
     done
     rm -f "$binned"
     say "summary: median us with a cold L2; GB/s of the bytes each must move (sort: G keys/s); x CUB where CUB has the same call"
-    awk -F'|' '{ step[NR]=$1; impl[NR]=$2; us[NR]=$3; rate[NR]=$4; x[NR]=$5; if ($2=="cub") hascub[$1]=1 }
-      END { printf "%-40s %-7s %10s %10s %7s\n", "step", "impl", "us", "rate", "x CUB"
+    awk -F'|' '{ step[NR]=$1; impl[NR]=$2; us[NR]=$3; rate[NR]=$4; x[NR]=$5; if ($2=="cub") hascub[$1]=1
+                 if (length($1) > w) w = length($1) }
+      END { printf "%-*s %-7s %10s %10s %7s\n", w, "step", "impl", "us", "rate", "x CUB"
             for (i = 1; i <= NR; i++) {
               r = (impl[i]=="carry" && hascub[step[i]]) ? sprintf("%7.2f", x[i]) : sprintf("%7s", "-")
-              printf "%-40s %-7s %10.1f %10.1f %s\n", step[i], impl[i], us[i], rate[i], r } }' "$summary"
+              printf "%-*s %-7s %10.1f %10.1f %s\n", w, step[i], impl[i], us[i], rate[i], r } }' "$summary"
     rm -f "$log" "$summary"
     ;;
   bench)
