@@ -12,30 +12,6 @@
 namespace carry {
 namespace compact_detail {
 
-/// Bits of the first `valid` items of a tile: bit i (word i / 32) = picked(i), evaluated block-striped
-/// (item i by thread i % threads: 32 consecutive items a warp a step, one ballot a word), in batches so
-/// that the loads behind picked() are in flight together. The caller synchronises before reading.
-template <class Policy, class Picked>
-__device__ void ballot_bits(std::uint32_t* bits, int valid, Picked picked) {
-  constexpr int items = Policy::items_per_thread, threads = Policy::block_threads;
-  constexpr int batch = detail::load_batch(items);
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-  CARRY_UNROLL
-  for (int s = 0; s < items; s += batch) {
-    bool f[batch];
-    CARRY_UNROLL
-    for (int k = 0; k < batch; ++k) {
-      const int i = (s + k) * threads + static_cast<int>(threadIdx.x);
-      f[k] = i < valid && picked(i);
-    }
-    CARRY_UNROLL
-    for (int k = 0; k < batch; ++k) {
-      const unsigned w = __ballot_sync(0xffffffffu, f[k]);
-      if (lane == 0) bits[((s + k) * threads + warp * 32) / 32] = w;
-    }
-  }
-}
-
 /// What an index tile selects by: the bits of a tile of `in` starting at `base`.
 template <class Policy, class Sel>
 struct index_selection;

@@ -75,6 +75,30 @@ constexpr bool vector_flags() {
   return std::is_pointer<FlagIt>::value && detail::stageable<value_of<FlagIt>, Policy::items_per_thread>();
 }
 
+/// Bits of the first `valid` items of a tile: bit i (word i / 32) = picked(i), evaluated block-striped
+/// (item i by thread i % threads: 32 consecutive items a warp a step, one ballot a word), in batches so
+/// that the loads behind picked() are in flight together. The caller synchronises before reading.
+template <class Policy, class Picked>
+__device__ void ballot_bits(std::uint32_t* bits, int valid, Picked picked) {
+  constexpr int items = Policy::items_per_thread, threads = Policy::block_threads;
+  constexpr int batch = detail::load_batch(items);
+  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  CARRY_UNROLL
+  for (int s = 0; s < items; s += batch) {
+    bool f[batch];
+    CARRY_UNROLL
+    for (int k = 0; k < batch; ++k) {
+      const int i = (s + k) * threads + static_cast<int>(threadIdx.x);
+      f[k] = i < valid && picked(i);
+    }
+    CARRY_UNROLL
+    for (int k = 0; k < batch; ++k) {
+      const unsigned w = __ballot_sync(0xffffffffu, f[k]);
+      if (lane == 0) bits[((s + k) * threads + warp * 32) / 32] = w;
+    }
+  }
+}
+
 /// A tile's selection as bits in shared memory: bit i of the tile (word i / 32) set when flag i is
 /// non-zero (and i < valid). Full tiles of aligned pointers (`vec`): each warp loads its own run's flags
 /// as 16-byte chunks, warp-striped (coalesced), the lanes sharing a word OR their bits together by
@@ -83,11 +107,11 @@ constexpr bool vector_flags() {
 template <class Policy, class FlagIt>
 __device__ void flag_bits(std::uint32_t* bits, FlagIt flags, int valid, bool vec) {
   using F = value_of<FlagIt>;
-  constexpr unsigned full = 0xffffffffu;
-  constexpr int items = Policy::items_per_thread, threads = Policy::block_threads;
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
   if constexpr (vector_flags<Policy, FlagIt>()) {
     if (vec && valid == Policy::tile_items) {
+      constexpr unsigned full = 0xffffffffu;
+      constexpr int items = Policy::items_per_thread;
+      const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
       constexpr int per_chunk = 16 / static_cast<int>(sizeof(F));               // flags a chunk
       constexpr int chunks = items * static_cast<int>(sizeof(F)) / 16;          // chunks a lane
       constexpr int sharing = per_chunk >= 32 ? 1 : 32 / per_chunk;             // lanes a word
@@ -113,21 +137,7 @@ __device__ void flag_bits(std::uint32_t* bits, FlagIt flags, int valid, bool vec
       return;
     }
   }
-  constexpr int batch = detail::load_batch(items);
-  CARRY_UNROLL
-  for (int s = 0; s < items; s += batch) {
-    bool f[batch];
-    CARRY_UNROLL
-    for (int k = 0; k < batch; ++k) {
-      const int i = (s + k) * threads + static_cast<int>(threadIdx.x);
-      f[k] = i < valid && flags[i] != F(0);
-    }
-    CARRY_UNROLL
-    for (int k = 0; k < batch; ++k) {
-      const unsigned w = __ballot_sync(full, f[k]);
-      if (lane == 0) bits[((s + k) * threads + warp * 32) / 32] = w;
-    }
-  }
+  ballot_bits<Policy>(bits, valid, [&](int i) { return flags[i] != F(0); });
 }
 
 /// The calling thread's ITEMS bits of a tile's bit string (bit j: its item j).

@@ -273,22 +273,34 @@ cudaError_t dispatch_scan_any(void* d_temp_storage, std::size_t& temp_storage_by
   return launch(type_tag<staged_agent<P, EXCLUSIVE, false, T, Op>>{});
 }
 
+/// A reduction's plan: its tiles, and the tile totals' part of the temp storage (none for one tile).
+template <class Policy, class T>
+struct reduce_plan {
+  tile_plan tiles;
+  lookback::temp_part totals;
+  std::size_t allocation = 1;
+  explicit reduce_plan(std::int64_t n) : tiles(plan_tiles(n, Policy::tile_items)) {
+    lookback::temp_builder b;
+    totals = b.add(tiles.num_tiles > 1 ? static_cast<std::size_t>(tiles.num_tiles) * sizeof(T) : 0);
+    allocation = b.allocation();
+  }
+};
+
 /// The reduction: upsweep (tile totals) then the spine, or the spine alone over a one-tile input.
 /// num_items == 0 writes init to *d_out (the output describes the whole input), as CUB does.
 template <class Policy, class T, class Op>
 cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,
                             Op op, T init, std::int64_t num_items, cudaStream_t stream) {
   if (num_items < 0) return cudaErrorInvalidValue;
-  const tile_plan tiles = plan_tiles(num_items, Policy::tile_items);
-  lookback::temp_builder b;
-  const lookback::temp_part totals =
-      b.add(tiles.num_tiles > 1 ? static_cast<std::size_t>(tiles.num_tiles) * sizeof(T) : 0);
+  const reduce_plan<Policy, T> plan(num_items);
+  const tile_plan& tiles = plan.tiles;
+  const lookback::temp_part& totals = plan.totals;
   if (d_temp_storage == nullptr) {
-    temp_storage_bytes = b.allocation();
+    temp_storage_bytes = plan.allocation;
     return cudaSuccess;
   }
   if (d_out == nullptr) return cudaErrorInvalidValue; // written even for an empty input
-  if (check_args(d_in, d_out, num_items, temp_storage_bytes, b.allocation(), tiles.num_tiles) != arg_error::none)
+  if (check_args(d_in, d_out, num_items, temp_storage_bytes, plan.allocation, tiles.num_tiles) != arg_error::none)
     return cudaErrorInvalidValue;
   if (tiles.num_tiles <= 1) { // one launch: the spine folds the input itself (none: writes init)
     reduce_spine_kernel<Policy><<<1, Policy::block_threads, 0, stream>>>(d_in, num_items, d_out, op, init);
@@ -310,16 +322,15 @@ template <class Policy, class T, class InIt, class OutIt, class Op>
 cudaError_t dispatch_reduce_any(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt d_in, OutIt d_out, Op op,
                                 T init, std::int64_t num_items, cudaStream_t stream) {
   if (num_items < 0) return cudaErrorInvalidValue;
-  const tile_plan tiles = plan_tiles(num_items, Policy::tile_items);
-  lookback::temp_builder b;
-  const lookback::temp_part totals =
-      b.add(tiles.num_tiles > 1 ? static_cast<std::size_t>(tiles.num_tiles) * sizeof(T) : 0);
+  const reduce_plan<Policy, T> plan(num_items);
+  const tile_plan& tiles = plan.tiles;
+  const lookback::temp_part& totals = plan.totals;
   if (d_temp_storage == nullptr) {
-    temp_storage_bytes = b.allocation();
+    temp_storage_bytes = plan.allocation;
     return cudaSuccess;
   }
   if (checked_address(d_out) == nullptr) return cudaErrorInvalidValue; // written even for an empty input
-  if (check_args(checked_address(d_in), checked_address(d_out), num_items, temp_storage_bytes, b.allocation(),
+  if (check_args(checked_address(d_in), checked_address(d_out), num_items, temp_storage_bytes, plan.allocation,
                  tiles.num_tiles) != arg_error::none)
     return cudaErrorInvalidValue;
   if (tiles.num_tiles <= 1) {

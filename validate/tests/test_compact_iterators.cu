@@ -63,14 +63,9 @@ void counting_flagged(std::int64_t n, int percent, int shift) {
         return partition ? carry::partition_flagged(t, b, first, f, d_out.ptr, d_num.ptr, n, compact_modes[m])
                          : carry::select_flagged(t, b, first, f, d_out.ptr, d_num.ptr, n, compact_modes[m]);
       };
-      bytes = 0;
-      REQUIRE(call(nullptr, bytes) == cudaSuccess);
-      device_buffer<unsigned char> temp(bytes);
-      temp.poison();
       d_out.poison();
       d_num.poison();
-      REQUIRE(call(temp.ptr, bytes) == cudaSuccess);
-      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+      run_two_phase(call);
       REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(selected.size()));
       auto expected = selected;
       if (partition) expected.insert(expected.end(), rejected.begin(), rejected.end());
@@ -155,12 +150,7 @@ TEST_CASE("select_flagged: pointer items with wide flags, and flags through a tr
                               : carry::select_flagged(t, b, items, through, d_data.ptr, d_num.ptr, n,
                                                       compact_modes[m]);
           };
-          std::size_t bytes = 0;
-          REQUIRE(call(nullptr, bytes) == cudaSuccess);
-          device_buffer<unsigned char> temp(bytes);
-          temp.poison();
-          REQUIRE(call(temp.ptr, bytes) == cudaSuccess);
-          REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+          run_two_phase(call);
           const auto& expected = which == 0 ? expected_wide : expected_fifths;
           REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(expected.size()));
           REQUIRE(d_data.download(expected.size()) == expected);
@@ -192,12 +182,7 @@ TEST_CASE("select_if / partition over a user's random-access iterator of u64", "
           return partition ? carry::partition(t, b, first, d_out.ptr, d_num.ptr, n, low_bit_set{}, compact_modes[m])
                            : carry::select_if(t, b, first, d_out.ptr, d_num.ptr, n, low_bit_set{}, compact_modes[m]);
         };
-        std::size_t bytes = 0;
-        REQUIRE(call(nullptr, bytes) == cudaSuccess);
-        device_buffer<unsigned char> temp(bytes);
-        temp.poison();
-        REQUIRE(call(temp.ptr, bytes) == cudaSuccess);
-        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        run_two_phase(call);
         auto expected = selected;
         if (partition) expected.insert(expected.end(), rejected.begin(), rejected.end());
         REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(selected.size()));
@@ -237,12 +222,7 @@ TEST_CASE("partition_flagged: u32 items with u8 and u32 flags; bad arguments wri
           return wide ? carry::partition_flagged(t, b, d_in.ptr, d_f32.ptr, d_out.ptr, d_num.ptr, n, compact_modes[m])
                       : carry::partition_flagged(t, b, d_in.ptr, d_f8.ptr, d_out.ptr, d_num.ptr, n, compact_modes[m]);
         };
-        std::size_t bytes = 0;
-        REQUIRE(call(nullptr, bytes) == cudaSuccess);
-        device_buffer<unsigned char> temp(bytes);
-        temp.poison();
-        REQUIRE(call(temp.ptr, bytes) == cudaSuccess);
-        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        run_two_phase(call);
         REQUIRE(d_num.download(1)[0] == num);
         REQUIRE(d_out.download(static_cast<std::size_t>(n)) == expected);
         REQUIRE(d_out.guard_intact());
@@ -293,12 +273,7 @@ TEST_CASE("select_unique over a transform_iterator (runs of 3); counting items w
                                                    compact_modes[m])
                             : carry::select_flagged(t, b, first, fifth, d_out.ptr, d_num.ptr, n, compact_modes[m]);
         };
-        std::size_t bytes = 0;
-        REQUIRE(call(nullptr, bytes) == cudaSuccess);
-        device_buffer<unsigned char> temp(bytes);
-        temp.poison();
-        REQUIRE(call(temp.ptr, bytes) == cudaSuccess);
-        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        run_two_phase(call);
         const auto& expected = which == 0 ? heads : picked;
         REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(expected.size()));
         REQUIRE(d_out.download(expected.size()) == expected);

@@ -28,17 +28,6 @@ std::vector<std::int64_t> sizes() {
 const carry::scan_options modes[2] = {carry::scan_options{},
                                       carry::scan_options{carry::scan_algorithm::single_pass, true}};
 
-/// Runs call(temp, bytes) twice (size query, then on poisoned temp storage) and waits.
-template <class Call>
-void run(Call call) {
-  std::size_t bytes = 0;
-  REQUIRE(call(nullptr, bytes) == cudaSuccess);
-  device_buffer<unsigned char> temp(bytes);
-  temp.poison();
-  REQUIRE(call(temp.ptr, bytes) == cudaSuccess);
-  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-}
-
 /// A 2x2 matrix of u32 (mod 2^32) products: associative, not commutative; 16 bytes.
 struct matrix2 {
   std::uint32_t a, b, c, d;
@@ -103,16 +92,16 @@ TEST_CASE("u8 flags into u32 offsets, bool into i64, an explicit accumulator; ag
       device_buffer<std::int64_t> d64(u8.size(), 16);
       d32.poison();
       d64.poison();
-      run([&](void* tmp, std::size_t& bytes) {
+      run_two_phase([&](void* tmp, std::size_t& bytes) {
         return carry::inclusive_sum(tmp, bytes, static_cast<const std::uint8_t*>(d_u8.ptr), d32.ptr, n, opt);
       });
       REQUIRE(d32.download(u8.size()) == inc);
       REQUIRE(d32.guard_intact());
-      run([&](void* tmp, std::size_t& bytes) { return carry::exclusive_sum(tmp, bytes, flags, d64.ptr, n, opt); });
+      run_two_phase([&](void* tmp, std::size_t& bytes) { return carry::exclusive_sum(tmp, bytes, flags, d64.ptr, n, opt); });
       REQUIRE(d64.download(u8.size()) == exc);
       REQUIRE(d64.guard_intact());
       // the accumulator named: u8 into i64 through an i64 sum, written as i64
-      run([&](void* tmp, std::size_t& bytes) {
+      run_two_phase([&](void* tmp, std::size_t& bytes) {
         return carry::exclusive_sum<std::int64_t>(tmp, bytes, d_b.ptr, d64.ptr, n, opt);
       });
       REQUIRE(d64.download(u8.size()) == exc);
@@ -157,17 +146,17 @@ TEST_CASE("counting and transform inputs; a non-commutative operator; an init of
       d64.poison();
       d32.poison();
       dm.poison();
-      run([&](void* t, std::size_t& b) { return carry::inclusive_scan(t, b, count, d64.ptr, carry::sum{}, n, opt); });
+      run_two_phase([&](void* t, std::size_t& b) { return carry::inclusive_scan(t, b, count, d64.ptr, carry::sum{}, n, opt); });
       REQUIRE(d64.download(tri.size()) == tri);
-      run([&](void* t, std::size_t& b) {
+      run_two_phase([&](void* t, std::size_t& b) {
         return carry::inclusive_scan(t, b, squares, d32.ptr, carry::maximum{}, n, opt);
       });
       REQUIRE(d32.download(tri.size()) == maxes);
-      run([&](void* t, std::size_t& b) { // init an int, the data u32: the output's type
+      run_two_phase([&](void* t, std::size_t& b) { // init an int, the data u32: the output's type
         return carry::exclusive_scan(t, b, squares, d32.ptr, carry::sum{}, 7, n, opt);
       });
       REQUIRE(d32.download(tri.size()) == offsets);
-      run([&](void* t, std::size_t& b) { return carry::inclusive_scan(t, b, mats, dm.ptr, mat_product{}, n, opt); });
+      run_two_phase([&](void* t, std::size_t& b) { return carry::inclusive_scan(t, b, mats, dm.ptr, mat_product{}, n, opt); });
       const auto got = dm.download(tri.size());
       REQUIRE(std::equal(got.begin(), got.end(), prods.begin()));
       REQUIRE(dm.guard_intact());
@@ -248,15 +237,15 @@ TEST_CASE("reduce and transform_reduce over iterators and of mixed types; n = 0 
     d64.poison();
     dm.poison();
     const std::uint8_t* in = d_u8.ptr;
-    run([&](void* t, std::size_t& b) { return carry::reduce(t, b, in, d64.ptr, carry::sum{}, std::uint64_t{5}, n); });
+    run_two_phase([&](void* t, std::size_t& b) { return carry::reduce(t, b, in, d64.ptr, carry::sum{}, std::uint64_t{5}, n); });
     REQUIRE(d64.download(1)[0] == sum8);
-    run([&](void* t, std::size_t& b) {
+    run_two_phase([&](void* t, std::size_t& b) {
       return carry::transform_reduce(t, b, thrust::counting_iterator<std::uint32_t>(0), d64.ptr, carry::sum{},
                                      square_u64{}, std::uint64_t{0}, n);
     });
     REQUIRE(d64.download(1)[0] == squares);
     const auto mats = carry::make_transform_input(thrust::counting_iterator<std::uint32_t>(0), matrix_of{});
-    run([&](void* t, std::size_t& b) {
+    run_two_phase([&](void* t, std::size_t& b) {
       return carry::reduce(t, b, mats, dm.ptr, mat_product{}, matrix2{1, 0, 0, 1}, n);
     });
     REQUIRE(dm.download(1)[0] == prod);

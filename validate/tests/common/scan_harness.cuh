@@ -165,4 +165,16 @@ void check_all_modes(Op op, T init, bool sum_op) {
   }
 }
 
+/// A two-phase call, call(temp, bytes): the size query, then the call on poisoned temp storage of that
+/// size; waits for it.
+template <class Call>
+void run_two_phase(Call call) {
+  std::size_t bytes = 0;
+  REQUIRE(call(nullptr, bytes) == cudaSuccess);
+  device_buffer<unsigned char> temp(bytes);
+  temp.poison();
+  REQUIRE(call(temp.ptr, bytes) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+}
+
 } // namespace carry_validate
