@@ -7,6 +7,7 @@
 
 #include <cuda_runtime.h>
 
+#include "../scan/operators.hpp"
 #include "compact_options.hpp"
 #include "detail/dispatch.cuh"
 #include "tuning.hpp"
@@ -77,14 +78,6 @@ cudaError_t select_if(void* d_temp_storage, std::size_t& temp_storage_bytes, T* 
   return select_if(d_temp_storage, temp_storage_bytes, d_data, d_data, d_num_selected, num_items, pred,
                    compact_options{}, stream);
 }
-
-/// Equality with operator==: the default of select_unique.
-struct equal_to {
-  template <class T>
-  CARRY_HD bool operator()(const T& a, const T& b) const {
-    return a == b;
-  }
-};
 
 /// Copies the first item of each run of equal items (eq(a, b): a and b are equal), in order.
 ///

@@ -1,4 +1,4 @@
-// Scan operators (sum, maximum, minimum) and the default-operator traits shared by every module.
+// Scan operators (sum, maximum, minimum), the default equality, the default-operator traits.
 #pragma once
 
 #include "util/config.hpp"
@@ -24,6 +24,14 @@ struct minimum {
   template <class T>
   CARRY_HD T operator()(const T& a, const T& b) const {
     return b < a ? b : a;
+  }
+};
+
+/// Equality with operator==: the default of select_unique and of the by-key scans.
+struct equal_to {
+  template <class T>
+  CARRY_HD bool operator()(const T& a, const T& b) const {
+    return a == b;
   }
 };
 

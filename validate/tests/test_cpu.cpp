@@ -4,12 +4,15 @@
 #include <algorithm>
 #include <cstddef>
 #include <iterator>
+#include <random>
 #include <string>
 #include <type_traits>
+#include <vector>
 
 #include <catch2/catch.hpp>
 
 #include <carry/scan/detail/accumulator.hpp>
+#include <carry/scan/detail/by_key.hpp>
 #include <carry/scan/detail/pass_choice.hpp>
 #include <carry/scan/util/plan.hpp>
 #include <carry/scan/util/tree.hpp>
@@ -432,4 +435,57 @@ TEST_CASE("scan accumulators: CUB's rule, sums in the output's type, a named one
   STATIC_REQUIRE(carry::detail::iterator_scan_args<const float*, float*, int>());
   STATIC_REQUIRE(carry::detail::iterator_scan_args<const float*, double*>());
   STATIC_REQUIRE(!carry::detail::iterator_scan_args<std::nullptr_t, float*>());
+}
+
+namespace {
+/// A non-commutative associative operator on u32: the composition of maps x -> a x + b mod 2^16,
+/// packed as a << 16 | b.
+struct compose16 {
+  std::uint32_t operator()(std::uint32_t f, std::uint32_t g) const {
+    const std::uint32_t fa = f >> 16, fb = f & 0xffff, ga = g >> 16, gb = g & 0xffff;
+    return ((ga * fa) & 0xffff) << 16 | ((ga * fb + gb) & 0xffff);
+  }
+};
+} // namespace
+
+TEST_CASE("by-key pieces: the segmented operator is associative; keyed input and outputs give the by-key scans",
+          "[cpu]") {
+  using carry::detail::keyed;
+  const carry::detail::segmented<compose16> seg{compose16{}};
+  std::mt19937 g(5);
+  for (int t = 0; t < 20000; ++t) {
+    auto pick = [&] { return keyed<std::uint32_t>{static_cast<std::uint32_t>(g() % 2), static_cast<std::uint32_t>(g())}; };
+    const keyed<std::uint32_t> a = pick(), b = pick(), c = pick();
+    const auto l = seg(seg(a, b), c), r = seg(a, seg(b, c));
+    REQUIRE((l.head == r.head && l.value == r.value));
+  }
+  // keys [1 1 2 2 2 1 1], values as maps: the by-key scans from a sequential fold of the keyed input
+  const std::vector<int> keys{1, 1, 2, 2, 2, 1, 1};
+  std::vector<std::uint32_t> values(keys.size());
+  for (auto& v : values) v = static_cast<std::uint32_t>(g());
+  const carry::detail::keyed_input<const int*, const std::uint32_t*, carry::equal_to, std::uint32_t> in{
+      keys.data(), values.data(), carry::equal_to{}, 0};
+  std::vector<std::uint32_t> inc(keys.size()), exc(keys.size()), want_inc(keys.size()), want_exc(keys.size());
+  const std::uint32_t init = 0x00010000u; // the identity map
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const bool head = i == 0 || keys[i] != keys[i - 1];
+    want_exc[i] = head ? init : compose16{}(init, want_inc[i - 1]);
+    want_inc[i] = head ? values[i] : compose16{}(want_inc[i - 1], values[i]);
+  }
+  const carry::detail::keyed_output<std::uint32_t*> out{{}, inc.data(), 0};
+  const carry::detail::exclusive_keyed_output<std::uint32_t*, const int*, carry::equal_to, compose16, std::uint32_t>
+      xout{{}, exc.data(), keys.data(), carry::equal_to{}, compose16{}, init, 0};
+  keyed<std::uint32_t> run = in[0], before{1u, init};
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (i > 0) run = seg(run, (in + 3)[static_cast<std::int64_t>(i) - 3]); // offsets compose
+    out[static_cast<std::int64_t>(i)] = run;
+    xout[static_cast<std::int64_t>(i)] = before;
+    before = seg(before, in[static_cast<std::int64_t>(i)]);
+  }
+  REQUIRE(in[0].head == 1);
+  REQUIRE(in[2].head == 1);
+  REQUIRE(in[3].head == 0);
+  REQUIRE(in[5].head == 1);
+  REQUIRE(inc == want_inc);
+  REQUIRE(exc == want_exc);
 }

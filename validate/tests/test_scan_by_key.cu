@@ -1,0 +1,203 @@
+// GPU tests: the by-key scans (inclusive/exclusive, sums and any operator) against the CPU reference and
+// CUB: run lengths 1, 2, random, one run of all n, runs across tile boundaries, keys of 1 to 16 bytes with
+// a custom equality, a non-commutative operator, float determinism across runs and streams, in place,
+// n = 0 and bad arguments.
+#include <cub/device/device_scan.cuh>
+
+#include <random>
+
+#include "tests/common/scan_harness.cuh"
+
+#include <carry/scan/device_scan_by_key.cuh>
+
+using namespace carry_validate;
+
+namespace {
+
+constexpr std::int64_t tile = carry::tuning::any_input_policy<carry::detail::keyed<std::uint32_t>>::tile_items;
+
+std::vector<std::int64_t> sizes() {
+  return capped_sizes({1, 2, 33, tile - 1, tile, tile + 1, 3 * tile + 7, 100003, 1000003});
+}
+
+/// Keys in runs: mean 0 = every key its own run, -1 = one run of all n, else lengths 1 .. 2 mean - 1.
+std::vector<std::uint32_t> run_keys(std::int64_t n, int mean, std::uint64_t seed) {
+  std::vector<std::uint32_t> k(static_cast<std::size_t>(n));
+  std::mt19937_64 g(seed);
+  std::uint32_t v = 7;
+  for (std::size_t i = 0; i < k.size();) {
+    const std::size_t len = mean < 0 ? k.size() : mean == 0 ? 1 : 1 + g() % static_cast<std::uint64_t>(2 * mean - 1);
+    for (std::size_t j = 0; j < len && i < k.size(); ++j) k[i++] = v;
+    v += 1 + static_cast<std::uint32_t>(g() % 3);
+  }
+  return k;
+}
+
+template <class K, class V, class Eq, class Op>
+void reference(const std::vector<K>& keys, const std::vector<V>& values, Eq eq, Op op, V init, std::vector<V>& inc,
+               std::vector<V>& exc) {
+  inc.resize(keys.size());
+  exc.resize(keys.size());
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    const bool head = i == 0 || !eq(keys[i - 1], keys[i]);
+    exc[i] = head ? init : op(exc[i - 1], values[i - 1]); // init op v[s] op ... op v[i - 1]
+    inc[i] = head ? values[i] : op(inc[i - 1], values[i]);
+  }
+}
+
+/// A 2x2 matrix of bytes (products mod 256): associative, not commutative, 4 bytes.
+struct byte_matrix {
+  std::uint8_t a, b, c, d;
+  __host__ __device__ bool operator==(const byte_matrix& o) const {
+    return a == o.a && b == o.b && c == o.c && d == o.d;
+  }
+};
+struct byte_product {
+  __host__ __device__ byte_matrix operator()(const byte_matrix& x, const byte_matrix& y) const {
+    return {static_cast<std::uint8_t>(x.a * y.a + x.b * y.c), static_cast<std::uint8_t>(x.a * y.b + x.b * y.d),
+            static_cast<std::uint8_t>(x.c * y.a + x.d * y.c), static_cast<std::uint8_t>(x.c * y.b + x.d * y.d)};
+  }
+};
+/// A 16-byte key whose runs go by its first word only (a custom equality).
+struct wide_key {
+  std::uint32_t id, noise[3];
+};
+struct same_id {
+  __host__ __device__ bool operator()(const wide_key& x, const wide_key& y) const { return x.id == y.id; }
+};
+
+} // namespace
+
+TEST_CASE("inclusive/exclusive_sum_by_key u32: run lengths 1, 2, 8, one run; against the CPU and CUB",
+          "[scan][by_key]") {
+  for (std::int64_t n : sizes()) {
+    for (int mean : {0, 1, 2, 8, -1}) {
+      INFO("n = " << n << ", mean run " << mean);
+      const auto keys = run_keys(n, mean, static_cast<std::uint64_t>(n) * 7 + static_cast<std::uint64_t>(mean + 2));
+      std::vector<std::uint32_t> values(keys.size());
+      std::mt19937 g(static_cast<unsigned>(n));
+      for (auto& v : values) v = g() % 1000;
+      std::vector<std::uint32_t> inc, exc;
+      reference(keys, values, carry::equal_to{}, carry::sum{}, 0u, inc, exc);
+      device_buffer<std::uint32_t> d_keys(keys.size()), d_values(keys.size()), d_out(keys.size(), 16),
+          d_cub(keys.size());
+      d_keys.upload(keys);
+      d_values.upload(values);
+      const std::uint32_t* k = d_keys.ptr;
+      const std::uint32_t* v = d_values.ptr;
+      for (int exclusive = 0; exclusive < 2; ++exclusive) {
+        d_out.poison();
+        run_two_phase([&](void* t, std::size_t& b) {
+          return exclusive ? carry::exclusive_sum_by_key(t, b, k, v, d_out.ptr, n)
+                           : carry::inclusive_sum_by_key(t, b, k, v, d_out.ptr, n);
+        });
+        REQUIRE(d_out.download(keys.size()) == (exclusive ? exc : inc));
+        REQUIRE(d_out.guard_intact());
+        std::size_t bytes = 0;
+        auto cub = [&](void* t, std::size_t& b) {
+          return exclusive ? cub::DeviceScan::ExclusiveSumByKey(t, b, k, v, d_cub.ptr, static_cast<int>(n))
+                           : cub::DeviceScan::InclusiveSumByKey(t, b, k, v, d_cub.ptr, static_cast<int>(n));
+        };
+        REQUIRE(cub(nullptr, bytes) == cudaSuccess);
+        device_buffer<unsigned char> temp(bytes);
+        REQUIRE(cub(temp.ptr, bytes) == cudaSuccess);
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        REQUIRE(d_cub.download(keys.size()) == (exclusive ? exc : inc));
+      }
+    }
+  }
+}
+
+TEST_CASE("scan_by_key: a non-commutative operator, 16-byte keys with a custom equality, in place",
+          "[scan][by_key]") {
+  for (std::int64_t n : sizes()) {
+    INFO("n = " << n);
+    const auto ids = run_keys(n, 5, static_cast<std::uint64_t>(n) + 1);
+    std::vector<wide_key> keys(ids.size());
+    std::vector<byte_matrix> values(ids.size());
+    std::mt19937 g(static_cast<unsigned>(n) + 9);
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      keys[i] = {ids[i], {static_cast<std::uint32_t>(g()), static_cast<std::uint32_t>(g()), 0}};
+      values[i] = {static_cast<std::uint8_t>(g()), static_cast<std::uint8_t>(g()), static_cast<std::uint8_t>(g()),
+                   static_cast<std::uint8_t>(g())};
+    }
+    const byte_matrix init{3, 1, 4, 1};
+    std::vector<byte_matrix> inc, exc;
+    reference(keys, values, same_id{}, byte_product{}, init, inc, exc);
+    device_buffer<wide_key> d_keys(keys.size());
+    device_buffer<byte_matrix> d_values(keys.size()), d_out(keys.size(), 16);
+    d_keys.upload(keys);
+    for (int exclusive = 0; exclusive < 2; ++exclusive) {
+      for (bool in_place : {false, true}) {
+        INFO((exclusive ? "exclusive" : "inclusive") << (in_place ? ", in place" : ""));
+        d_values.upload(values);
+        d_out.poison();
+        byte_matrix* out = in_place ? d_values.ptr : d_out.ptr;
+        run_two_phase([&](void* t, std::size_t& b) {
+          return exclusive ? carry::exclusive_scan_by_key(t, b, d_keys.ptr, d_values.ptr, out, byte_product{}, init, n,
+                                                          same_id{})
+                           : carry::inclusive_scan_by_key(t, b, d_keys.ptr, d_values.ptr, out, byte_product{}, n,
+                                                          same_id{});
+        });
+        const auto got = (in_place ? d_values : d_out).download(keys.size());
+        const auto& want = exclusive ? exc : inc;
+        REQUIRE(std::equal(got.begin(), got.end(), want.begin()));
+      }
+    }
+  }
+}
+
+TEST_CASE("scan_by_key of floats, deterministic: the same bits every run and on every stream; n = 0; bad arguments",
+          "[scan][by_key]") {
+  const std::int64_t n = sanitize_mode() ? 20000 : (1 << 22) + 3;
+  const auto keys = run_keys(n, 8, 3);
+  std::vector<float> values(keys.size());
+  std::mt19937 g(4);
+  for (auto& v : values) v = static_cast<float>(g() % 100000) / 7.0f;
+  device_buffer<std::uint32_t> d_keys(keys.size());
+  device_buffer<float> d_values(keys.size()), d_out(keys.size());
+  d_keys.upload(keys);
+  d_values.upload(values);
+  carry::scan_options det;
+  det.deterministic = true;
+  std::size_t bytes = 0;
+  REQUIRE(carry::inclusive_scan_by_key(nullptr, bytes, d_keys.ptr, d_values.ptr, d_out.ptr, carry::sum{}, n,
+                                       carry::equal_to{}, det) == cudaSuccess);
+  device_buffer<unsigned char> temp(bytes);
+  std::vector<float> first;
+  cudaStream_t streams[2];
+  for (auto& s : streams) CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  for (int rep = 0; rep < test_reps(4); ++rep) {
+    CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, rep * 51, bytes));
+    CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+    REQUIRE(carry::inclusive_scan_by_key(temp.ptr, bytes, d_keys.ptr, d_values.ptr, d_out.ptr, carry::sum{}, n,
+                                         carry::equal_to{}, det, streams[rep % 2]) == cudaSuccess);
+    REQUIRE(cudaStreamSynchronize(streams[rep % 2]) == cudaSuccess);
+    const auto got = d_out.download(keys.size());
+    if (rep == 0)
+      first = got;
+    else
+      REQUIRE(std::memcmp(got.data(), first.data(), got.size() * sizeof(float)) == 0);
+  }
+  for (auto& s : streams) CARRY_CUDA_OR_DIE(cudaStreamDestroy(s));
+  // each run's sum against a double-precision reference
+  double run = 0;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    run = i == 0 || keys[i] != keys[i - 1] ? values[i] : run + values[i];
+    REQUIRE(std::fabs(first[i] - run) <= 1e-4 * std::fabs(run) + 1e-3);
+  }
+  // n = 0 writes nothing; a null key pointer is refused and writes nothing
+  device_buffer<float> d_none(4, 4);
+  d_none.poison();
+  REQUIRE(carry::inclusive_sum_by_key(temp.ptr, bytes, d_keys.ptr, d_values.ptr, d_none.ptr, 0) == cudaSuccess);
+  REQUIRE(carry::inclusive_sum_by_key(temp.ptr, bytes, static_cast<const std::uint32_t*>(nullptr), d_values.ptr,
+                                      d_none.ptr, 4) == cudaErrorInvalidValue);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  REQUIRE(d_none.guard_intact());
+  const auto untouched = d_none.download(4);
+  for (float x : untouched) {
+    std::uint32_t bits;
+    std::memcpy(&bits, &x, 4);
+    REQUIRE(bits == 0xA5A5A5A5u);
+  }
+}
