@@ -175,8 +175,6 @@ template <class K, class V>
 cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
                        K* d_keys_out, const V* d_values_in, V* d_values_out, std::int64_t num_items,
                        int begin_bit, int end_bit, radix_sort_options options, cudaStream_t stream = 0) {
-  static_assert(sizeof(V) >= 1 && sizeof(V) <= 16 && std::is_trivially_copyable_v<V>,
-                "carry: radix sort values are trivially copyable types of 1 to 16 bytes");
   return radix_detail::sort_pointer<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
                                           d_values_in, d_values_out, num_items, begin_bit, end_bit, false,
                                           options, stream);
@@ -198,8 +196,6 @@ cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storag
                                   K* d_keys_out, const V* d_values_in, V* d_values_out,
                                   std::int64_t num_items, int begin_bit, int end_bit,
                                   radix_sort_options options, cudaStream_t stream = 0) {
-  static_assert(sizeof(V) >= 1 && sizeof(V) <= 16 && std::is_trivially_copyable_v<V>,
-                "carry: radix sort values are trivially copyable types of 1 to 16 bytes");
   return radix_detail::sort_pointer<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
                                           d_values_in, d_values_out, num_items, begin_bit, end_bit, true,
                                           options, stream);
@@ -220,8 +216,6 @@ template <class K, class V>
 cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, double_buffer<K>& d_keys,
                        double_buffer<V>& d_values, std::int64_t num_items, int begin_bit, int end_bit,
                        radix_sort_options options, cudaStream_t stream = 0) {
-  static_assert(sizeof(V) >= 1 && sizeof(V) <= 16 && std::is_trivially_copyable_v<V>,
-                "carry: radix sort values are trivially copyable types of 1 to 16 bytes");
   return radix_detail::sort_pairs_db(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items,
                                      begin_bit, end_bit, false, options, stream);
 }
@@ -233,8 +227,6 @@ cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storag
                                   double_buffer<K>& d_keys, double_buffer<V>& d_values,
                                   std::int64_t num_items, int begin_bit, int end_bit,
                                   radix_sort_options options, cudaStream_t stream = 0) {
-  static_assert(sizeof(V) >= 1 && sizeof(V) <= 16 && std::is_trivially_copyable_v<V>,
-                "carry: radix sort values are trivially copyable types of 1 to 16 bytes");
   return radix_detail::sort_pairs_db(d_temp_storage, temp_storage_bytes, d_keys, d_values, num_items,
                                      begin_bit, end_bit, true, options, stream);
 }

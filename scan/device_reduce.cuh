@@ -43,9 +43,9 @@ cudaError_t reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, InputI
                                        std::conditional_t<std::is_void<detail::out_value<OutputIt>>::value,
                                                           const Init*, OutputIt>>;
   static_assert(!std::is_void<A>::value, "carry: name the reduction's accumulator: reduce<T>(...)");
-  return detail::dispatch_reduce_any<tuning::hierarchical_policy<A>>(d_temp_storage, temp_storage_bytes, d_in,
-                                                                    d_out, reduce_op, static_cast<A>(init),
-                                                                    num_items, stream);
+  return detail::dispatch_reduce<tuning::hierarchical_policy<A>>(d_temp_storage, temp_storage_bytes, d_in,
+                                                                d_out, reduce_op, static_cast<A>(init), num_items,
+                                                                stream);
 }
 
 /// *d_out = init op f(d_in[0]) op f(d_in[1]) op ... op f(d_in[n-1]), folded in order: reduce over

@@ -341,8 +341,8 @@ cudaError_t dispatch_slots(void* d_temp_storage, std::size_t& temp_storage_bytes
   if constexpr (shape::staged_types) {
     if (shape::staged(n)) {
       using P = typename shape::staged_policy;
-      auto* staged = slots_staged_kernel<P, R, O>;
-      e = detail::prefer_shared<shape>(staged);
+      constexpr auto* staged = &slots_staged_kernel<P, R, O>;
+      e = detail::prefer_shared_for<staged>();
       if (e == cudaSuccess)
         e = lookback::launch_prepared(staged, static_cast<unsigned>(tiles.num_tiles), static_cast<unsigned>(P::block_threads),
                                       stream, requests, offsets, total, tiles, state, detail::chunk_aligned<R>(requests),

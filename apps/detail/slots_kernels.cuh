@@ -86,7 +86,7 @@ template <class Policy, class R, class O>
 __global__ void __launch_bounds__(Policy::block_threads, Policy::min_blocks)
     slots_staged_kernel(const R* requests, O* offsets, O* total, detail::tile_plan plan, slots_state<O> state,
                         bool vec_in, bool vec_out) {
-  using agent = detail::staged_agent<Policy, true, false, O, sum, R>;
+  using agent = detail::staged_agent<Policy, true, false, O, sum>;
   __shared__ typename agent::temp_storage ts;
   agent::consume(ts, requests, offsets, plan, sum{}, O{0}, state, vec_in, vec_out, total);
 }

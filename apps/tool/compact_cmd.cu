@@ -297,11 +297,6 @@ int carry_tool::compact_main(const std::string& prim, int argc, char** argv) {
     refused = "--data", value = c.data;
   if (c.algorithm != "auto" && c.algorithm != "single_pass" && c.algorithm != "three_kernel")
     refused = "--algorithm", value = c.algorithm;
-  if (refused) {
-    std::fprintf(stderr, "carry %s: %s does not take '%s' (see carry %s --help for its values)\n",
-                 prim.c_str(), refused, value.c_str(), prim.c_str());
-    return 2;
-  }
   if (c.flag_type != "u8" && c.flag_type != "bool" && c.flag_type != "u32" && c.flag_type != "i32")
     refused = "--flag-type", value = c.flag_type;
   if (c.items != "data" && c.items != "indices") refused = "--items", value = c.items;

@@ -229,8 +229,8 @@ int run(const config& given) {
 int run_from(const config& c) {
   const std::int64_t n = c.n;
   const bool excl = c.op == "exclusive_sum", bytes_in = c.from == "u8";
-  std::printf("carry: %s of %lld %s into u32, algorithm %s\n", c.op.c_str(), static_cast<long long>(n),
-              bytes_in ? "u8" : "squares of a counting iterator", c.algorithm.c_str());
+  std::printf("carry: %s of %lld %s into u32, single pass%s\n", c.op.c_str(), static_cast<long long>(n),
+              bytes_in ? "u8" : "squares of a counting iterator", c.deterministic ? ", deterministic" : "");
   std::uint8_t* in = nullptr;
   std::uint32_t *out, *ref;
   CHECK_CUDA(cudaMalloc(&out, n * 4));
@@ -242,8 +242,7 @@ int run_from(const config& c) {
   }
   const auto squares = carry::make_transform_input(thrust::counting_iterator<std::uint32_t>(0),
                                                    carry_validate::square_mod_1000{});
-  carry::scan_options o;
-  o.algorithm = c.algorithm == "hierarchical" ? carry::scan_algorithm::hierarchical : carry::scan_algorithm::single_pass;
+  carry::scan_options o; // other inputs always take the single pass: only `deterministic` applies
   o.deterministic = c.deterministic;
   const std::uint8_t* cin = in;
   auto carry_call = [&](void* t, std::size_t& b) -> cudaError_t {
@@ -355,7 +354,8 @@ int carry_tool::scan_main(int argc, char** argv) {
     const char* conflict = c.from != "u8" && c.from != "squares" ? "--from takes u8 or squares"
                            : c.type != "u32"                      ? "--from sums into --type u32 only"
                            : !c.input.empty()                     ? "--from reads no --input"
-                           : c.graph || c.variant != "coarsened"  ? "--from runs without --graph and --variant"
+                           : c.graph || c.variant != "coarsened" || c.algorithm != "auto"
+                               ? "--from runs the single pass, without --graph, --variant or --algorithm"
                                                                   : nullptr;
     if (conflict) {
       std::fprintf(stderr, "carry scan: %s\n", conflict);

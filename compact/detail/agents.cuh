@@ -63,21 +63,27 @@ __device__ void tile_selected_before(std::uint64_t& before, const count_state& s
   __syncthreads();
 }
 
-/// A compaction's tile: an index tile over iterators that are not pointers (nothing of the items
-/// stored; tiles of whole words of bits); staged in shared memory from pointers whose items pack into 16-byte chunks (every width from
-/// 1 to 16 bytes); else held in registers.
+/// The tiles a compaction runs on: an index tile over iterators that are not pointers (nothing of the
+/// items stored; tiles of whole words of bits), a staged tile from pointers whose items pack into 16-byte
+/// chunks (every width from 1 to 16 bytes), else registers (a 12-byte struct).
+enum class tile_kind { index, staged, registers };
+template <class Policy, class T, class InIt>
+constexpr tile_kind choose_tile() {
+  if (!std::is_pointer<InIt>::value && 32 % Policy::items_per_thread == 0) return tile_kind::index;
+  if (std::is_pointer<InIt>::value && detail::stageable<T, Policy::items_per_thread>()) return tile_kind::staged;
+  return tile_kind::registers;
+}
 template <class Policy, class T, class Sel, class InIt>
 using compact_tile = std::conditional_t<
-    !std::is_pointer<InIt>::value && 32 % Policy::items_per_thread == 0, index_tile<Policy, T, Sel>,
-    std::conditional_t<detail::stageable<T, Policy::items_per_thread>(), staged_tile<Policy, T, Sel>,
+    choose_tile<Policy, T, InIt>() == tile_kind::index, index_tile<Policy, T, Sel>,
+    std::conditional_t<choose_tile<Policy, T, InIt>() == tile_kind::staged, staged_tile<Policy, T, Sel>,
                        register_tile<Policy, T, Sel>>>;
 
-/// Whether a compaction over InIt loads its items (and flags) as 16-byte chunks when aligned (staged
+/// Whether a compaction over InIt loads its items (and flags) as 16-byte chunks where aligned (staged
 /// and index tiles), else as the register tile's vectors.
 template <class Policy, class T, class InIt>
 constexpr bool chunked_loads() {
-  return std::is_pointer<InIt>::value ? detail::stageable<T, Policy::items_per_thread>()
-                                      : 32 % Policy::items_per_thread == 0;
+  return choose_tile<Policy, T, InIt>() != tile_kind::registers;
 }
 
 /// The compaction agent, every pass of it: the tile's load and selection, the engine's block scan of

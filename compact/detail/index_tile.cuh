@@ -5,7 +5,6 @@
 #pragma once
 
 #include <cstdint>
-#include <type_traits>
 
 #include "staged_compact.cuh"
 
@@ -53,10 +52,10 @@ struct index_tile {
   static constexpr int words = tile_items / 32;
   static constexpr int min_blocks = 2048 / threads; // a full SM: nothing in flight but the selection
   static_assert(items <= 32 && 32 % items == 0, "carry: a thread's selection lies in one word");
-  using position = std::conditional_t<(tile_items <= 65536), std::uint16_t, std::uint32_t>;
+  static_assert(tile_items <= 65536, "carry: tile positions are 16-bit");
   struct temp_storage {
     std::uint32_t bits[words];
-    position picks[tile_items]; // staged positions: the selected in order, then (partition) the rejected
+    std::uint16_t picks[tile_items]; // staged positions: the selected in order, then (partition) the rejected
   };
 
   template <class InIt>
@@ -111,11 +110,11 @@ struct index_tile {
     }
     // ---- else: positions staged in output order (the selected, then the rejected), then written ----
     int rank = thread_offset;
-    for (unsigned m = mask; m != 0; m &= m - 1) ts.picks[rank++] = static_cast<position>(first + __ffs(m) - 1);
+    for (unsigned m = mask; m != 0; m &= m - 1) ts.picks[rank++] = static_cast<std::uint16_t>(first + __ffs(m) - 1);
     if constexpr (PARTITION) { // the thread's rejected follow those of earlier threads: first - thread_offset
       int r = tile_count + first - thread_offset;
       for (unsigned m = ~mask & live_bits<items>(first, valid); m != 0; m &= m - 1)
-        ts.picks[r++] = static_cast<position>(first + __ffs(m) - 1);
+        ts.picks[r++] = static_cast<std::uint16_t>(first + __ffs(m) - 1);
     }
     __syncthreads();
     const int staged = PARTITION ? valid : tile_count;

@@ -1,8 +1,8 @@
-// The staged tile of a compaction: items land in shared memory (the engine's staged-tile loader: cp.async
-// from pointers, no registers held while in flight; element by element from any other iterator), flags
-// either beside them or straight into a bit per item; each warp then walks its run of the tile 32
-// consecutive items a round and writes the selected ones of a round as one coalesced store (the round's
-// picks are the blocked masks of its lanes, side by side).
+// The staged tile of a compaction over pointers: items land in shared memory (the engine's staged-tile
+// loader: cp.async, no registers held while in flight; element by element for partial or unaligned
+// tiles), flags either beside them or straight into a bit per item; each warp then walks its run of the
+// tile 32 consecutive items a round and writes the selected ones of a round as one coalesced store (the
+// round's picks are the blocked masks of its lanes, side by side).
 #pragma once
 
 #include <cstdint>
@@ -21,20 +21,15 @@ struct staged_selection;
 template <class Policy, class T>
 using staged_items = detail::staged_tile<T, Policy::block_threads, Policy::items_per_thread, Policy::streaming>;
 
-/// Loads a tile of T from any iterator: full and aligned pointers asynchronously (issue only), else
-/// element by element (the block synchronised on return).
-template <class Policy, class T, class InIt>
-__device__ void stage_tile(typename staged_items<Policy, T>::temp_storage& ts, InIt tile_in, int valid, bool vec) {
+/// Loads a tile of T: full and aligned asynchronously (issue only), else element by element (the block
+/// synchronised on return).
+template <class Policy, class T>
+__device__ void stage_tile(typename staged_items<Policy, T>::temp_storage& ts, const T* tile_in, int valid, bool vec) {
   using tile_t = staged_items<Policy, T>;
-  if constexpr (std::is_pointer<InIt>::value)
-    if (vec && valid == tile_t::tile_items) return tile_t::issue_full(ts, tile_in);
-  tile_t::load_items(ts, tile_in, valid);
-}
-
-/// Asks the L2 for a full tile of In items at `p` when it is a pointer (a hint: nothing waits).
-template <class Policy, class T, class It>
-__device__ void prefetch_staged(It p) {
-  if constexpr (std::is_pointer<It>::value) staged_items<Policy, T>::prefetch_l2(p);
+  if (vec && valid == tile_t::tile_items)
+    tile_t::issue_full(ts, tile_in);
+  else
+    tile_t::load_items(ts, tile_in, valid);
 }
 
 /// Calls f(j, item) for the thread's items j = 0 .. ITEMS-1 of a staged tile, read a 16-byte chunk at a
@@ -59,20 +54,18 @@ __device__ unsigned live_bits(int first, int valid) {
   return live <= 0 ? 0u : live >= ITEMS ? (ITEMS == 32 ? ~0u : (1u << ITEMS) - 1) : (1u << live) - 1;
 }
 
-/// Whether flags stage in shared memory beside the items: a pointer whose flags pack into chunks, both
-/// tiles within 40 KB of static shared memory (1-byte flags beside 32 KB of items). Other flags (wider
-/// ones, iterators) go straight into a bit per item (flag_bits).
-template <class Policy, class T, class FlagIt>
-constexpr bool staged_flags() {
-  using F = value_of<FlagIt>;
-  return std::is_pointer<FlagIt>::value && detail::stageable<F, Policy::items_per_thread>() &&
-         (sizeof(T) + sizeof(F)) * Policy::tile_items <= 40 * 1024;
-}
-
-/// Whether flags of FlagIt take flag_bits' vector path: a pointer whose flags pack into 16-byte chunks.
+/// Whether flags of FlagIt load as 16-byte chunks (staged, or flag_bits' vector path): a pointer whose
+/// flags pack into chunks.
 template <class Policy, class FlagIt>
 constexpr bool vector_flags() {
   return std::is_pointer<FlagIt>::value && detail::stageable<value_of<FlagIt>, Policy::items_per_thread>();
+}
+/// Whether flags stage in shared memory beside the items: chunked flags with both tiles within 40 KB of
+/// static shared memory (1-byte flags beside 32 KB of items). Other flags (wider ones, iterators) go
+/// straight into a bit per item (flag_bits).
+template <class Policy, class T, class FlagIt>
+constexpr bool staged_flags() {
+  return vector_flags<Policy, FlagIt>() && (sizeof(T) + sizeof(value_of<FlagIt>)) * Policy::tile_items <= 40 * 1024;
 }
 
 /// Bits of the first `valid` items of a tile: bit i (word i / 32) = picked(i), evaluated block-striped
@@ -169,9 +162,8 @@ struct staged_selection<Policy, T, by_flags<FlagIt>> {
     typename items_t::temp_storage items;
     std::conditional_t<stage_flags, flag_tile, flag_words> flags;
   };
-  template <class InIt>
-  __device__ static void load(temp_storage& ts, const by_flags<FlagIt>& sel, InIt in, std::int64_t base, int valid,
-                              bool vec_in) {
+  __device__ static void load(temp_storage& ts, const by_flags<FlagIt>& sel, const T* in, std::int64_t base,
+                              int valid, bool vec_in) {
     stage_tile<Policy, T>(ts.items, in + base, valid, vec_in);
     if constexpr (stage_flags)
       stage_tile<Policy, F>(ts.flags.tile, sel.flags + base, valid, sel.vec);
@@ -180,8 +172,7 @@ struct staged_selection<Policy, T, by_flags<FlagIt>> {
     items_t::wait_issued();
     __syncthreads(); // every run readable by every thread
   }
-  template <class InIt>
-  __device__ static unsigned mask(temp_storage& ts, const by_flags<FlagIt>&, InIt, std::int64_t, int valid) {
+  __device__ static unsigned mask(temp_storage& ts, const by_flags<FlagIt>&, const T*, std::int64_t, int valid) {
     const int first = threadIdx.x * Policy::items_per_thread;
     unsigned m = 0;
     if constexpr (stage_flags)
@@ -190,9 +181,8 @@ struct staged_selection<Policy, T, by_flags<FlagIt>> {
       m = own_bits<Policy::items_per_thread>(ts.flags.bits, words);
     return m & live_bits<Policy::items_per_thread>(first, valid);
   }
-  template <class InIt>
-  __device__ static void prefetch(const by_flags<FlagIt>& sel, InIt in, std::int64_t base) {
-    prefetch_staged<Policy, T>(in + base);
+  __device__ static void prefetch(const by_flags<FlagIt>& sel, const T* in, std::int64_t base) {
+    items_t::prefetch_l2(in + base);
     if constexpr (std::is_pointer<FlagIt>::value)
       if (sel.vec) items_t::prefetch_l2(sel.flags + base);
   }
@@ -205,23 +195,22 @@ struct staged_items_only {
   struct temp_storage {
     typename items_t::temp_storage items;
   };
-  template <class Sel, class InIt>
-  __device__ static void load(temp_storage& ts, const Sel&, InIt in, std::int64_t base, int valid, bool vec_in) {
+  template <class Sel>
+  __device__ static void load(temp_storage& ts, const Sel&, const T* in, std::int64_t base, int valid, bool vec_in) {
     stage_tile<Policy, T>(ts.items, in + base, valid, vec_in);
     items_t::wait_issued();
     __syncthreads(); // every run readable by every thread
   }
-  template <class Sel, class InIt>
-  __device__ static void prefetch(const Sel&, InIt in, std::int64_t base) {
-    prefetch_staged<Policy, T>(in + base);
+  template <class Sel>
+  __device__ static void prefetch(const Sel&, const T* in, std::int64_t base) {
+    items_t::prefetch_l2(in + base);
   }
 };
 
 template <class Policy, class T, class Pred>
 struct staged_selection<Policy, T, by_predicate<Pred>> : staged_items_only<Policy, T> {
   using typename staged_items_only<Policy, T>::temp_storage;
-  template <class InIt>
-  __device__ static unsigned mask(temp_storage& ts, const by_predicate<Pred>& sel, InIt, std::int64_t, int valid) {
+  __device__ static unsigned mask(temp_storage& ts, const by_predicate<Pred>& sel, const T*, std::int64_t, int valid) {
     const int first = threadIdx.x * Policy::items_per_thread;
     unsigned m = 0;
     for_own_items<Policy, T>(ts.items, [&](int j, const T& x) { m |= static_cast<bool>(sel.pred(x)) ? 1u << j : 0u; });
@@ -234,8 +223,7 @@ struct staged_selection<Policy, T, by_unique<Eq>> : staged_items_only<Policy, T>
   using items_t = staged_items<Policy, T>;
   using typename staged_items_only<Policy, T>::temp_storage;
   /// The item before the tile comes from the input (in place: unchanged, or rewritten with its own value).
-  template <class InIt>
-  __device__ static unsigned mask(temp_storage& ts, const by_unique<Eq>& sel, InIt in, std::int64_t base,
+  __device__ static unsigned mask(temp_storage& ts, const by_unique<Eq>& sel, const T* in, std::int64_t base,
                                   int valid) {
     const int first = threadIdx.x * Policy::items_per_thread;
     const unsigned live = live_bits<Policy::items_per_thread>(first, valid);
@@ -332,13 +320,12 @@ struct staged_tile {
   static_assert(items <= 32, "carry: a thread's selection is a 32-bit mask");
   using temp_storage = typename selection::temp_storage;
 
-  template <class InIt>
-  __device__ unsigned load(temp_storage& ts, const Sel& sel, InIt in, std::int64_t base, int valid, bool vec_in) {
+  __device__ unsigned load(temp_storage& ts, const Sel& sel, const T* in, std::int64_t base, int valid,
+                           bool vec_in) {
     selection::load(ts, sel, in, base, valid, vec_in);
     return selection::mask(ts, sel, in, base, valid);
   }
-  template <class InIt>
-  __device__ static void prefetch(const Sel& sel, InIt in, std::int64_t base) {
+  __device__ static void prefetch(const Sel& sel, const T* in, std::int64_t base) {
     selection::prefetch(sel, in, base);
   }
   /// The tile's selected items at `before` (+ their rank), then (partition) its rejected ones at

@@ -253,6 +253,8 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
                           radix_sort_options opt, cudaStream_t stream) {
   static_assert(radix_tuning::valid_policy<P>,
                 "carry: onesweep blocks are whole warps, at least one thread a digit");
+  static_assert(!HAS_VALUES || (sizeof(V) >= 1 && sizeof(V) <= 16 && std::is_trivially_copyable_v<V>),
+                "carry: radix sort values are trivially copyable types of 1 to 16 bytes");
   using shape = tile_shape<K, V, P>;     // onesweep tiles
   using cshape = cluster_shape<K, V, P>; // the cluster path's largest tiles
   using full = cluster_full<K, V, P>;

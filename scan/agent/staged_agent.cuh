@@ -16,9 +16,8 @@ namespace detail {
 // (1-byte sums: packed-byte arithmetic on full tiles). T: the accumulator. The input is any iterator of
 // items convertible to T: full tiles of T pointers load by cp.async, of narrower pointers by the
 // widening load (u32 requests into u64 offsets, apps/slots; u8 flags into u32 offsets), anything else
-// element by element; the output any iterator T converts to (full tiles of T pointers: 16-byte chunks).
-// In: kept for the callers that name the input's item type (slots); the iterator decides. ----
-template <class Policy, bool EXCLUSIVE, bool CANONICAL, class T, class Op, class In = T>
+// element by element; the output any iterator T converts to (full tiles of T pointers: 16-byte chunks) ----
+template <class Policy, bool EXCLUSIVE, bool CANONICAL, class T, class Op>
 struct staged_agent {
   static constexpr int block_threads = Policy::block_threads;
   static constexpr int min_blocks = Policy::min_blocks;
@@ -30,16 +29,12 @@ struct staged_agent {
   /// Sums of 1-byte integers on full tiles: running sums and the carry-in four bytes per operation.
   template <class InIt>
   static constexpr bool packed = packed_byte_sum<T, Op>() && std::is_same<value_of<InIt>, T>::value;
-  /// Full aligned tiles of a pointer: cp.async (same type) or the widening load (registers, then shared).
+  /// Full aligned tiles of a pointer: cp.async (same type) or the widening load (registers, then shared);
+  /// the host passes vec_in only for such inputs.
   template <class InIt>
   static constexpr bool chunk_loads = std::is_pointer<InIt>::value &&
                                       (std::is_same<value_of<InIt>, T>::value ||
                                        tile_t::template widenable<value_of<InIt>>());
-  /// Whether the host may pass vec_in: the input loads full tiles as 16-byte chunks.
-  template <class InIt>
-  static constexpr bool vector_input() {
-    return chunk_loads<InIt>;
-  }
   struct temp_storage {
     typename tile_t::temp_storage tile;
     typename scan_t::temp_storage scan;

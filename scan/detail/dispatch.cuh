@@ -78,23 +78,30 @@ cudaError_t launch_hierarchical(void* d_temp_storage, const Plan& plan, const T*
   return after_launch(stream);
 }
 
-/// One prepared launch of single_pass_kernel<Agent> (a ticketed single_pass_agent, staged_agent or
-/// small_agent): the prepare step zeroes the state, then the kernel starts while it runs. Staged agents
-/// first get the largest shared-memory carveout, to reach Agent::min_blocks per SM.
-template <class Agent, class T, class Op, class Plan>
-cudaError_t launch_agent(void* d_temp_storage, const Plan& plan, unsigned threads, const T* d_in, T* d_out, Op op,
-                         T init, bool vin, bool vout, cudaStream_t stream) {
-  auto* kernel = single_pass_kernel<Agent, T, Op>;
+/// One prepared launch of a single-pass kernel (`Kernel`: single_pass_kernel<Agent> with a ticketed
+/// single_pass_agent, staged_agent or small_agent, or any_input_kernel<Agent>): the prepare step zeroes
+/// the state, then the kernel starts while it runs. Staged agents first get the largest shared-memory
+/// carveout, to reach Agent::min_blocks per SM.
+template <class Agent, auto* Kernel, class T, class InIt, class OutIt, class Op>
+cudaError_t launch_prepared_pass(void* d_temp_storage, const lookback::state_parts& parts, const tile_plan& tiles,
+                                 unsigned threads, InIt d_in, OutIt d_out, Op op, T init, bool vin, bool vout,
+                                 cudaStream_t stream) {
   if constexpr (Agent::min_blocks > 1)
-    if (const cudaError_t e = prefer_shared<Agent>(kernel); e != cudaSuccess) return e;
-  const scan_state<T> state = lookback::carve_state<lookback::default_format<T>>(d_temp_storage, plan.state);
-  if (cudaError_t e = lookback::launch_prepare(d_temp_storage, plan.state.cleared, stream); e != cudaSuccess)
-    return e;
-  if (cudaError_t e = lookback::launch_prepared(kernel, static_cast<unsigned>(plan.tiles.num_tiles), threads,
-                                                stream, d_in, d_out, plan.tiles, op, init, state, vin, vout);
+    if (const cudaError_t e = prefer_shared_for<Kernel>(); e != cudaSuccess) return e;
+  const scan_state<T> state = lookback::carve_state<lookback::default_format<T>>(d_temp_storage, parts);
+  if (cudaError_t e = lookback::launch_prepare(d_temp_storage, parts.cleared, stream); e != cudaSuccess) return e;
+  if (cudaError_t e = lookback::launch_prepared(Kernel, static_cast<unsigned>(tiles.num_tiles), threads, stream, d_in,
+                                                d_out, tiles, op, init, state, vin, vout);
       e != cudaSuccess)
     return e;
   return after_launch(stream);
+}
+template <class Agent, class T, class Op, class Plan>
+cudaError_t launch_agent(void* d_temp_storage, const Plan& plan, unsigned threads, const T* d_in, T* d_out, Op op,
+                         T init, bool vin, bool vout, cudaStream_t stream) {
+  return launch_prepared_pass<Agent, &single_pass_kernel<Agent, T, Op>>(d_temp_storage, plan.state, plan.tiles,
+                                                                          threads, d_in, d_out, op, init, vin, vout,
+                                                                          stream);
 }
 
 /// The single pass over tiles of policy P: staged in shared memory where P is a staged policy and T
@@ -195,11 +202,6 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
   }
 }
 
-template <class A>
-struct type_tag {
-  using type = A;
-};
-
 /// What an argument check sees of an iterator: the pointer itself, or any non-null address.
 template <class It>
 const void* checked_address(const It& it) {
@@ -254,98 +256,52 @@ cudaError_t dispatch_scan_any(void* d_temp_storage, std::size_t& temp_storage_by
       (num_items > 0 && iterators_overlap(d_in, d_out, num_items)))
     return cudaErrorInvalidValue;
   if (num_items == 0) return cudaSuccess;
-  auto launch = [&](auto agent_tag) -> cudaError_t {
-    using agent = typename decltype(agent_tag)::type;
-    constexpr auto* kernel = &any_input_kernel<agent, InIt, OutIt, T, Op>;
-    if (const cudaError_t e = prefer_shared_for<kernel>(); e != cudaSuccess) return e;
-    const bool vin = agent::template vector_input<InIt>() && aligned16(d_in) && chunk_items<T>() > 1;
-    const bool vout = std::is_same<OutIt, T*>::value && aligned16(d_out) && chunk_items<T>() > 1;
-    const scan_state<T> state = lookback::carve_state<lookback::default_format<T>>(d_temp_storage, parts);
-    if (cudaError_t e = lookback::launch_prepare(d_temp_storage, parts.cleared, stream); e != cudaSuccess) return e;
-    if (cudaError_t e = lookback::launch_prepared(kernel, static_cast<unsigned>(tiles.num_tiles), P::block_threads,
-                                                  stream, d_in, d_out, tiles, op, init, state, vin, vout);
-        e != cudaSuccess)
-      return e;
-    return after_launch(stream);
-  };
-  if (canonical_look_back(opt))
-    return launch(type_tag<staged_agent<P, EXCLUSIVE, true, T, Op>>{});
-  return launch(type_tag<staged_agent<P, EXCLUSIVE, false, T, Op>>{});
+  const bool vin = staged_agent<P, EXCLUSIVE, false, T, Op>::template chunk_loads<InIt> && aligned16(d_in) &&
+                   chunk_items<T>() > 1;
+  const bool vout = std::is_same<OutIt, T*>::value && aligned16(d_out) && chunk_items<T>() > 1;
+  if (canonical_look_back(opt)) {
+    using agent = staged_agent<P, EXCLUSIVE, true, T, Op>;
+    return launch_prepared_pass<agent, &any_input_kernel<agent, InIt, OutIt, T, Op>>(
+        d_temp_storage, parts, tiles, P::block_threads, d_in, d_out, op, init, vin, vout, stream);
+  }
+  using agent = staged_agent<P, EXCLUSIVE, false, T, Op>;
+  return launch_prepared_pass<agent, &any_input_kernel<agent, InIt, OutIt, T, Op>>(
+      d_temp_storage, parts, tiles, P::block_threads, d_in, d_out, op, init, vin, vout, stream);
 }
 
-/// A reduction's plan: its tiles, and the tile totals' part of the temp storage (none for one tile).
-template <class Policy, class T>
-struct reduce_plan {
-  tile_plan tiles;
-  lookback::temp_part totals;
-  std::size_t allocation = 1;
-  explicit reduce_plan(std::int64_t n) : tiles(plan_tiles(n, Policy::tile_items)) {
-    lookback::temp_builder b;
-    totals = b.add(tiles.num_tiles > 1 ? static_cast<std::size_t>(tiles.num_tiles) * sizeof(T) : 0);
-    allocation = b.allocation();
-  }
-};
-
-/// The reduction: upsweep (tile totals) then the spine, or the spine alone over a one-tile input.
+/// The reduction over any input iterator into any output iterator, accumulating in T: upsweep (tile
+/// totals) then the spine, or the spine alone over a one-tile input; items converted to T as they load.
 /// num_items == 0 writes init to *d_out (the output describes the whole input), as CUB does.
-template <class Policy, class T, class Op>
-cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, T* d_out,
-                            Op op, T init, std::int64_t num_items, cudaStream_t stream) {
-  if (num_items < 0) return cudaErrorInvalidValue;
-  const reduce_plan<Policy, T> plan(num_items);
-  const tile_plan& tiles = plan.tiles;
-  const lookback::temp_part& totals = plan.totals;
-  if (d_temp_storage == nullptr) {
-    temp_storage_bytes = plan.allocation;
-    return cudaSuccess;
-  }
-  if (d_out == nullptr) return cudaErrorInvalidValue; // written even for an empty input
-  if (check_args(d_in, d_out, num_items, temp_storage_bytes, plan.allocation, tiles.num_tiles) != arg_error::none)
-    return cudaErrorInvalidValue;
-  if (tiles.num_tiles <= 1) { // one launch: the spine folds the input itself (none: writes init)
-    reduce_spine_kernel<Policy><<<1, Policy::block_threads, 0, stream>>>(d_in, num_items, d_out, op, init);
-    return after_launch(stream);
-  }
-  T* d_totals = totals.as<T>(d_temp_storage);
-  upsweep_kernel<Policy><<<static_cast<unsigned>(tiles.num_tiles), Policy::block_threads, 0, stream>>>(
-      d_in, d_totals, tiles, op, vector_aligned<T, Policy::items_per_thread>(d_in), nullptr);
-  if (cudaError_t e = after_launch(stream); e != cudaSuccess) return e;
-  reduce_spine_kernel<Policy>
-      <<<1, Policy::block_threads, 0, stream>>>(d_totals, tiles.num_tiles, d_out, op, init);
-  return after_launch(stream);
-}
-
-/// The reduction over any input iterator into any output iterator, accumulating in T: as dispatch_reduce
-/// (upsweep, then the spine; one tile: the spine alone), items converted to T as they load. n == 0
-/// writes init.
 template <class Policy, class T, class InIt, class OutIt, class Op>
-cudaError_t dispatch_reduce_any(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt d_in, OutIt d_out, Op op,
-                                T init, std::int64_t num_items, cudaStream_t stream) {
+cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt d_in, OutIt d_out, Op op,
+                            T init, std::int64_t num_items, cudaStream_t stream) {
   if (num_items < 0) return cudaErrorInvalidValue;
-  const reduce_plan<Policy, T> plan(num_items);
-  const tile_plan& tiles = plan.tiles;
-  const lookback::temp_part& totals = plan.totals;
+  const tile_plan tiles = plan_tiles(num_items, Policy::tile_items);
+  lookback::temp_builder b;
+  const lookback::temp_part totals =
+      b.add(tiles.num_tiles > 1 ? static_cast<std::size_t>(tiles.num_tiles) * sizeof(T) : 0);
   if (d_temp_storage == nullptr) {
-    temp_storage_bytes = plan.allocation;
+    temp_storage_bytes = b.allocation();
     return cudaSuccess;
   }
   if (checked_address(d_out) == nullptr) return cudaErrorInvalidValue; // written even for an empty input
-  if (check_args(checked_address(d_in), checked_address(d_out), num_items, temp_storage_bytes, plan.allocation,
+  if (check_args(checked_address(d_in), checked_address(d_out), num_items, temp_storage_bytes, b.allocation(),
                  tiles.num_tiles) != arg_error::none)
     return cudaErrorInvalidValue;
-  if (tiles.num_tiles <= 1) {
-    any_reduce_spine_kernel<Policy><<<1, Policy::block_threads, 0, stream>>>(d_in, num_items, d_out, op, init);
+  if (tiles.num_tiles <= 1) { // one launch: the spine folds the input itself (none: writes init)
+    reduce_spine_kernel<Policy, T, Op, InIt, OutIt><<<1, Policy::block_threads, 0, stream>>>(d_in, num_items, d_out, op,
+                                                                                           init);
     return after_launch(stream);
   }
   T* d_totals = totals.as<T>(d_temp_storage);
   bool vec = false;
   if constexpr (std::is_convertible<InIt, const T*>::value)
     vec = vector_aligned<T, Policy::items_per_thread>(static_cast<const T*>(d_in));
-  any_upsweep_kernel<Policy><<<static_cast<unsigned>(tiles.num_tiles), Policy::block_threads, 0, stream>>>(
-      d_in, d_totals, tiles, op, vec);
+  upsweep_kernel<Policy, T, Op, InIt><<<static_cast<unsigned>(tiles.num_tiles), Policy::block_threads, 0, stream>>>(
+      d_in, d_totals, tiles, op, vec, nullptr);
   if (cudaError_t e = after_launch(stream); e != cudaSuccess) return e;
-  any_reduce_spine_kernel<Policy><<<1, Policy::block_threads, 0, stream>>>(static_cast<const T*>(d_totals),
-                                                                            tiles.num_tiles, d_out, op, init);
+  reduce_spine_kernel<Policy, T, Op, const T*, OutIt>
+      <<<1, Policy::block_threads, 0, stream>>>(d_totals, tiles.num_tiles, d_out, op, init);
   return after_launch(stream);
 }
 

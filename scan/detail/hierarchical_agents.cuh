@@ -6,6 +6,18 @@
 namespace carry {
 namespace detail {
 
+/// A tile of Policy from any input iterator, for a fold (padding is never folded): pointers of T by the
+/// tile loader's pointer path (vectors where `vec`), other iterators element by element, converted.
+template <class Policy, class T, class InIt>
+__device__ void load_any(typename tile_types<Policy, T>::io::temp_storage& ts, InIt tile_in, int valid, bool vec,
+                         T (&items)[Policy::items_per_thread]) {
+  using io = typename tile_types<Policy, T>::io;
+  if constexpr (std::is_convertible<InIt, const T*>::value)
+    io::load(ts, static_cast<const T*>(tile_in), valid, vec, items, Policy::tile_items);
+  else
+    io::load(ts, tile_in, valid, vec, items, Policy::tile_items, T{});
+}
+
 // ---- hierarchical pass, phase 1: upsweep — each tile reduced to its total ----
 template <class Policy, class T, class Op>
 struct upsweep_agent {
@@ -14,21 +26,13 @@ struct upsweep_agent {
     typename tt::io::temp_storage io;
     typename tt::reduce_t::temp_storage reduce;
   };
-  __device__ static void consume(temp_storage& ts, const T* in, T* totals, const tile_plan& plan, Op op,
-                                 bool vec, std::int64_t tile) {
-    const int valid = plan.valid_items(tile);
-    T items[tt::items];
-    tt::io::load(ts.io, in + plan.tile_base(tile), valid, vec, items, tt::tile_items);
-    T total = reduce_loaded_tile<Policy>(ts.reduce, items, valid, op);
-    if (threadIdx.x == 0) totals[tile] = total;
-  }
-  /// The same over any input iterator (items converted to T as they load; pointers of T: vectors).
+  /// Any input iterator (items converted to T as they load; pointers of T: vectors where `vec`).
   template <class InIt>
-  __device__ static void consume_any(temp_storage& ts, InIt in, T* totals, const tile_plan& plan, Op op, bool vec,
-                                     std::int64_t tile) {
+  __device__ static void consume(temp_storage& ts, InIt in, T* totals, const tile_plan& plan, Op op, bool vec,
+                                 std::int64_t tile) {
     const int valid = plan.valid_items(tile);
     T items[tt::items];
-    tt::io::load(ts.io, in + plan.tile_base(tile), valid, vec, items, tt::tile_items, T{});
+    load_any<Policy>(ts.io, in + plan.tile_base(tile), valid, vec, items);
     T total = reduce_loaded_tile<Policy>(ts.reduce, items, valid, op);
     if (threadIdx.x == 0) totals[tile] = total;
   }
@@ -95,30 +99,19 @@ struct reduce_spine_agent {
     typename tt::io::temp_storage io;
     typename tt::reduce_t::temp_storage reduce;
   };
-  __device__ static void consume(temp_storage& ts, const T* totals, std::int64_t num_totals, T* out, Op op,
-                                 T init) {
-    const tile_plan chunks = plan_tiles(num_totals, tt::tile_items);
-    const bool vec = vector_aligned<T, tt::items>(totals);
-    T acc = init;
-    for (std::int64_t c = 0; c < chunks.num_tiles; ++c) {
-      const int valid = chunks.valid_items(c);
-      T items[tt::items];
-      tt::io::load(ts.io, totals + chunks.tile_base(c), valid, vec, items, tt::tile_items);
-      T total = reduce_loaded_tile<Policy>(ts.reduce, items, valid, op);
-      if (threadIdx.x == 0) acc = op(acc, total);
-      __syncthreads();
-    }
-    if (threadIdx.x == 0) *out = acc;
-  }
-  /// The same over any input iterator into any output iterator (a one-tile input folded in place).
+  /// Folds `num_items` items of any input iterator (the tile totals, or a one-tile input itself) onto
+  /// init, in order, into *out (any output iterator); pointers of T load as vectors where aligned.
   template <class InIt, class OutIt>
-  __device__ static void consume_any(temp_storage& ts, InIt in, std::int64_t num_items, OutIt out, Op op, T init) {
+  __device__ static void consume(temp_storage& ts, InIt in, std::int64_t num_items, OutIt out, Op op, T init) {
     const tile_plan chunks = plan_tiles(num_items, tt::tile_items);
+    bool vec = false;
+    if constexpr (std::is_convertible<InIt, const T*>::value)
+      vec = vector_aligned<T, tt::items>(static_cast<const T*>(in));
     T acc = init;
     for (std::int64_t c = 0; c < chunks.num_tiles; ++c) {
       const int valid = chunks.valid_items(c);
       T items[tt::items];
-      tt::io::load(ts.io, in + chunks.tile_base(c), valid, false, items, tt::tile_items, T{});
+      load_any<Policy>(ts.io, in + chunks.tile_base(c), valid, vec, items);
       T total = reduce_loaded_tile<Policy>(ts.reduce, items, valid, op);
       if (threadIdx.x == 0) acc = op(acc, total);
       __syncthreads();

@@ -11,11 +11,11 @@ namespace detail {
 
 /// Phase 1 (upsweep) of the hierarchical pass, with phase 2 (spine) folded in: the last block to finish
 /// its tile (arrivals counted on a counter the prepare step zeroed) scans the tile totals, so a call
-/// costs two launches after the prepare step. With spine_counter == nullptr (the reduction), blocks only
-/// write their totals.
-template <class Policy, class T, class Op>
+/// costs two launches after the prepare step. With spine_counter == nullptr (the reduction, over any
+/// input iterator), blocks only write their totals.
+template <class Policy, class T, class Op, class InIt = const T*>
 __global__ void __launch_bounds__(Policy::block_threads)
-    upsweep_kernel(const T* in, T* totals, tile_plan plan, Op op, bool vec, std::uint32_t* spine_counter) {
+    upsweep_kernel(InIt in, T* totals, tile_plan plan, Op op, bool vec, std::uint32_t* spine_counter) {
   using up = upsweep_agent<Policy, T, Op>;
   using spine = spine_agent<Policy, T, Op>;
   __shared__ union {
@@ -75,21 +75,14 @@ __global__ void __launch_bounds__(Policy::block_threads)
   agent::consume(ts, totals, num_totals, out, op, init);
 }
 
-/// The reduction over any input iterator: tile totals (phase 1), then the spine into any output
-/// iterator (or, one tile, the spine over the input itself).
-template <class Policy, class InIt, class T, class Op>
+/// The reduction's spine: folds num_items items of any input iterator (the tile totals, or a one-tile
+/// input itself) in order onto init into *out (num_items == 0: writes init).
+template <class Policy, class T, class Op, class InIt, class OutIt>
 __global__ void __launch_bounds__(Policy::block_threads)
-    any_upsweep_kernel(InIt in, T* totals, tile_plan plan, Op op, bool vec) {
-  using up = upsweep_agent<Policy, T, Op>;
-  __shared__ typename up::temp_storage ts;
-  up::consume_any(ts, in, totals, plan, op, vec, blockIdx.x);
-}
-template <class Policy, class InIt, class OutIt, class T, class Op>
-__global__ void __launch_bounds__(Policy::block_threads)
-    any_reduce_spine_kernel(InIt in, std::int64_t num_items, OutIt out, Op op, T init) {
+    reduce_spine_kernel(InIt in, std::int64_t num_items, OutIt out, Op op, T init) {
   using agent = reduce_spine_agent<Policy, T, Op>;
   __shared__ typename agent::temp_storage ts;
-  agent::consume_any(ts, in, num_items, out, op, init);
+  agent::consume(ts, in, num_items, out, op, init);
 }
 
 } // namespace detail

@@ -182,9 +182,8 @@ struct staged_tile {
   /// A full tile from any random-access iterator (its items converted to T): each thread reads
   /// chunk_items consecutive items a step and stores them as one 16-byte chunk, block-striped (chunk
   /// j * BLOCK_THREADS + t: consecutive lanes, consecutive chunks, so a warp's reads are contiguous and
-  /// its stores conflict-free); the whole tile is readable on return. For inputs that are not 16-byte
-  /// chunks of T in memory (a transform or counting iterator, a narrower or unaligned pointer): a
-  /// shared-memory store a chunk, not an item.
+  /// its stores conflict-free); the whole tile is readable on return. For iterators that are not
+  /// pointers (a transform or counting iterator): a shared-memory store a chunk, not an item.
   template <class It>
   __device__ static void load_full_chunks(temp_storage& ts, It tile_in) {
     constexpr int batch = load_batch(vcount);

@@ -42,18 +42,11 @@ struct cluster_tag {};
 template <class Agent>
 struct smem_tag {};
 
-/// The largest shared-memory carveout for a staged kernel (once per device, `Agent` naming it), so its
-/// MIN_BLOCKS blocks fit an SM: the scan's, the compaction's and the slot allocator's staged passes.
-template <class Agent, class Kernel>
-cudaError_t prefer_shared(Kernel* kernel) {
-  return set_once<carveout_tag<Agent>>(kernel, cudaFuncAttributePreferredSharedMemoryCarveout,
-                                       cudaSharedmemCarveoutMaxShared);
-}
-
 template <auto Kernel>
 struct kernel_tag {};
-/// prefer_shared for a kernel named at compile time: each kernel keeps its own record, also where
-/// several kernels of one agent share a signature (a compaction's scatters).
+/// The largest shared-memory carveout for a staged kernel, so its MIN_BLOCKS blocks fit an SM (the
+/// scan's, the compaction's and the slot allocator's staged passes), set once per device and kernel:
+/// each kernel keeps its own record, also where kernels of one agent share a signature.
 template <auto Kernel>
 cudaError_t prefer_shared_for() {
   return set_once<carveout_tag<kernel_tag<Kernel>>>(Kernel, cudaFuncAttributePreferredSharedMemoryCarveout,

@@ -99,20 +99,22 @@ cudaError_t cub_run(const compact_case& c, gpu_state& g, void* temp, std::size_t
     case prim::partition: return cub_partition_iota(temp, bytes, out, g.num, n, bound, offset64, s);
     default:
       switch (c.flags) {
-      case flag_type::u8: return cub_select_flagged_iota(temp, bytes, f8, out, g.num, n, offset64, s);
+      case flag_type::u8: return cub_flagged<std::uint32_t>(temp, bytes, nullptr, f8, out, g.num, n, false, offset64, s);
       case flag_type::b8:
-        return cub_select_flagged_iota(temp, bytes, reinterpret_cast<const bool*>(f8), out, g.num, n, offset64, s);
-      case flag_type::u32: return cub_select_flagged_iota(temp, bytes, f32, out, g.num, n, offset64, s);
+        return cub_flagged<std::uint32_t>(temp, bytes, nullptr, reinterpret_cast<const bool*>(f8), out, g.num, n, false,
+                                                  offset64, s);
+      case flag_type::u32: return cub_flagged<std::uint32_t>(temp, bytes, nullptr, f32, out, g.num, n, false, offset64, s);
       default:
-        return cub_select_flagged_iota(temp, bytes, reinterpret_cast<const int*>(f32), out, g.num, n, offset64, s);
+        return cub_flagged<std::uint32_t>(temp, bytes, nullptr, reinterpret_cast<const int*>(f32), out, g.num, n, false,
+                                                  offset64, s);
       }
     }
   }
   switch (c.p) {
   case prim::select_if: return cub_select_if_less(temp, bytes, in, out, g.num, n, bound, offset64, s);
   case prim::select_flagged:
-    if (c.flags == flag_type::u32) return cub_select_flagged(temp, bytes, in, f32, out, g.num, n, offset64, s);
-    return cub_select_flagged(temp, bytes, in, f8, out, g.num, n, offset64, s);
+    if (c.flags == flag_type::u32) return cub_flagged(temp, bytes, in, f32, out, g.num, n, false, offset64, s);
+    return cub_flagged(temp, bytes, in, f8, out, g.num, n, false, offset64, s);
   case prim::select_unique: return cub_select_unique(temp, bytes, in, out, g.num, n, offset64, s);
   default: return cub_partition_less(temp, bytes, in, out, g.num, n, bound, offset64, s);
   }

@@ -40,14 +40,14 @@ TEST_CASE("select_flagged u8 over 2^31 + 2^25 + 4099 items (more than 2^31 selec
   std::size_t bytes = 0, cub_bytes = 0;
   const std::uint8_t* in = items.ptr;
   REQUIRE(carry::select_flagged(nullptr, bytes, in, flags.ptr, out.ptr, num.ptr, n) == cudaSuccess);
-  REQUIRE(cub_select_flagged(nullptr, cub_bytes, in, flags.ptr, cub_out.ptr, cub_num.ptr, n, true, cudaStream_t{}) ==
+  REQUIRE(cub_flagged(nullptr, cub_bytes, in, flags.ptr, cub_out.ptr, cub_num.ptr, n, false, true, cudaStream_t{}) ==
           cudaSuccess);
   device_buffer<unsigned char> temp(std::max(bytes, cub_bytes));
   temp.poison();
   REQUIRE(carry::select_flagged(temp.ptr, bytes, in, flags.ptr, out.ptr, num.ptr, n) == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   const std::int64_t got = num.download(1)[0];
-  REQUIRE(cub_select_flagged(temp.ptr, cub_bytes, in, flags.ptr, cub_out.ptr, cub_num.ptr, n, true, cudaStream_t{}) ==
+  REQUIRE(cub_flagged(temp.ptr, cub_bytes, in, flags.ptr, cub_out.ptr, cub_num.ptr, n, false, true, cudaStream_t{}) ==
           cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   const std::int64_t expected = cub_num.download(1)[0];

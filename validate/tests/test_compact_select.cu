@@ -135,7 +135,7 @@ void flagged_case(const std::vector<T>& in, FlagOf flag_of, int mode, bool in_pl
     if (!in_place && mode == 0)
       check_against_cub<T>(
           [&](void* t, std::size_t& b, const T* i, T* o, std::int64_t* c, std::int64_t k) {
-            return cub_select_flagged(t, b, i, fp, o, c, k, false, cudaStream_t{});
+            return cub_flagged(t, b, i, fp, o, c, k, false, false, cudaStream_t{});
           },
           in, r);
   }

@@ -10,13 +10,6 @@
 
 namespace carry_validate {
 
-template <class T, class F>
-cudaError_t cub_select_flagged(void* d_temp, std::size_t& temp_bytes, const T* d_in, const F* d_flags, T* d_out,
-                               std::int64_t* d_num, std::int64_t n, bool offset64, cudaStream_t stream) {
-  if (!offset64 && n <= INT_MAX)
-    return cub::DeviceSelect::Flagged(d_temp, temp_bytes, d_in, d_flags, d_out, d_num, static_cast<int>(n), stream);
-  return cub::DeviceSelect::Flagged(d_temp, temp_bytes, d_in, d_flags, d_out, d_num, n, stream);
-}
 template <class T>
 cudaError_t cub_select_if_less(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::int64_t* d_num,
                                std::int64_t n, T bound, bool offset64, cudaStream_t stream) {
@@ -52,36 +45,6 @@ CARRY_VALIDATE_CUB_COMPACT(std::uint32_t)
 CARRY_VALIDATE_CUB_COMPACT(std::uint64_t)
 CARRY_VALIDATE_CUB_COMPACT(std::uint8_t)
 
-template cudaError_t cub_select_flagged<std::uint32_t, std::uint8_t>(void*, std::size_t&, const std::uint32_t*,
-                                                                     const std::uint8_t*, std::uint32_t*,
-                                                                     std::int64_t*, std::int64_t, bool, cudaStream_t);
-template cudaError_t cub_select_flagged<std::uint32_t, std::uint32_t>(void*, std::size_t&, const std::uint32_t*,
-                                                                      const std::uint32_t*, std::uint32_t*,
-                                                                      std::int64_t*, std::int64_t, bool, cudaStream_t);
-template cudaError_t cub_select_flagged<std::uint8_t, std::uint8_t>(void*, std::size_t&, const std::uint8_t*,
-                                                                    const std::uint8_t*, std::uint8_t*,
-                                                                    std::int64_t*, std::int64_t, bool, cudaStream_t);
-template cudaError_t cub_select_flagged<std::uint64_t, std::uint8_t>(void*, std::size_t&, const std::uint64_t*,
-                                                                     const std::uint8_t*, std::uint64_t*,
-                                                                     std::int64_t*, std::int64_t, bool, cudaStream_t);
-
-template <class F>
-cudaError_t cub_select_flagged_iota(void* d_temp, std::size_t& temp_bytes, const F* d_flags, std::uint32_t* d_out,
-                                    std::int64_t* d_num, std::int64_t n, bool offset64, cudaStream_t stream) {
-  const thrust::counting_iterator<std::uint32_t> first(0);
-  if (!offset64 && n <= INT_MAX)
-    return cub::DeviceSelect::Flagged(d_temp, temp_bytes, first, d_flags, d_out, d_num, static_cast<int>(n), stream);
-  return cub::DeviceSelect::Flagged(d_temp, temp_bytes, first, d_flags, d_out, d_num, n, stream);
-}
-template cudaError_t cub_select_flagged_iota<std::uint8_t>(void*, std::size_t&, const std::uint8_t*, std::uint32_t*,
-                                                           std::int64_t*, std::int64_t, bool, cudaStream_t);
-template cudaError_t cub_select_flagged_iota<bool>(void*, std::size_t&, const bool*, std::uint32_t*, std::int64_t*,
-                                                   std::int64_t, bool, cudaStream_t);
-template cudaError_t cub_select_flagged_iota<std::uint32_t>(void*, std::size_t&, const std::uint32_t*,
-                                                            std::uint32_t*, std::int64_t*, std::int64_t, bool,
-                                                            cudaStream_t);
-template cudaError_t cub_select_flagged_iota<int>(void*, std::size_t&, const int*, std::uint32_t*, std::int64_t*,
-                                                  std::int64_t, bool, cudaStream_t);
 
 template <class In, class T, class F>
 cudaError_t cub_flagged_over(void* d_temp, std::size_t& temp_bytes, In in, const F* d_flags, T* d_out,

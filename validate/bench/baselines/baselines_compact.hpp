@@ -10,9 +10,6 @@ namespace carry_validate {
 
 // Two-phase like CUB; the count goes to a 64-bit integer. offset64: CUB's 64-bit num_items path (else
 // its `int` path, which needs num_items < 2^31). Predicates: x < bound (common/compact_ops.hpp).
-template <class T, class F>
-cudaError_t cub_select_flagged(void* d_temp, std::size_t& temp_bytes, const T* d_in, const F* d_flags, T* d_out,
-                               std::int64_t* d_num, std::int64_t num_items, bool offset64, cudaStream_t stream);
 template <class T>
 cudaError_t cub_select_if_less(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::int64_t* d_num,
                                std::int64_t num_items, T bound, bool offset64, cudaStream_t stream);
@@ -24,11 +21,7 @@ template <class T>
 cudaError_t cub_partition_less(void* d_temp, std::size_t& temp_bytes, const T* d_in, T* d_out, std::int64_t* d_num,
                                std::int64_t num_items, T bound, bool offset64, cudaStream_t stream);
 
-/// Over a counting iterator of u32 (the items 0, 1, 2, ...): select by flags of F, select and partition
-/// by hashed_less{bound}.
-template <class F>
-cudaError_t cub_select_flagged_iota(void* d_temp, std::size_t& temp_bytes, const F* d_flags, std::uint32_t* d_out,
-                                    std::int64_t* d_num, std::int64_t num_items, bool offset64, cudaStream_t stream);
+/// Over a counting iterator of u32 (the items 0, 1, 2, ...): select and partition by hashed_less{bound}.
 cudaError_t cub_select_if_iota(void* d_temp, std::size_t& temp_bytes, std::uint32_t* d_out, std::int64_t* d_num,
                                std::int64_t num_items, std::uint32_t bound, bool offset64, cudaStream_t stream);
 cudaError_t cub_partition_iota(void* d_temp, std::size_t& temp_bytes, std::uint32_t* d_out, std::int64_t* d_num,
