@@ -282,3 +282,47 @@ TEST_CASE("select_unique over a transform_iterator (runs of 3); counting items w
     }
   }
 }
+
+TEST_CASE("graph replay: partition_flagged and select_flagged over a counting iterator, changing flags, dirty temp",
+          "[select][partition][iterator][graph]") {
+  const std::int64_t n = sanitize_mode() ? 20000 : 7 * tile_u32 + 17;
+  const thrust::counting_iterator<std::uint32_t> first(0);
+  device_buffer<std::uint32_t> d_flags(static_cast<std::size_t>(n)), d_part(static_cast<std::size_t>(n)),
+      d_sel(static_cast<std::size_t>(n));
+  device_buffer<std::int64_t> d_num(2);
+  const std::uint32_t* f = d_flags.ptr;
+  for (int m = 0; m < 3; ++m) {
+    INFO(compact_mode_name(m));
+    std::size_t bytes = 0, b2 = 0;
+    REQUIRE(carry::partition_flagged(nullptr, bytes, first, f, d_part.ptr, d_num.ptr, n, compact_modes[m]) ==
+            cudaSuccess);
+    REQUIRE(carry::select_flagged(nullptr, b2, first, f, d_sel.ptr, d_num.ptr + 1, n, compact_modes[m]) ==
+            cudaSuccess);
+    bytes = std::max(bytes, b2);
+    device_buffer<unsigned char> temp(bytes);
+    captured_call graph([&](cudaStream_t s) {
+      std::size_t b = bytes;
+      const cudaError_t e = carry::partition_flagged(temp.ptr, b, first, f, d_part.ptr, d_num.ptr, n, compact_modes[m], s);
+      if (e != cudaSuccess) return e;
+      return carry::select_flagged(temp.ptr, b, first, f, d_sel.ptr, d_num.ptr + 1, n, compact_modes[m], s);
+    });
+    REQUIRE(graph.status == cudaSuccess);
+    for (int rep = 0; rep < test_reps(8, 4); ++rep) {
+      const int percent = rep % 3 == 0 ? 1 : rep % 3 == 1 ? 50 : 99;
+      std::vector<std::uint32_t> flags(static_cast<std::size_t>(n)), selected, rejected;
+      for (std::int64_t i = 0; i < n; ++i) {
+        flags[static_cast<std::size_t>(i)] = flag_of<std::uint32_t>(i + rep * 1000003, percent);
+        (flags[static_cast<std::size_t>(i)] ? selected : rejected).push_back(static_cast<std::uint32_t>(i));
+      }
+      d_flags.upload(flags);
+      dirty_temp(temp.ptr, bytes, rep);
+      REQUIRE(graph.replay(rep) == cudaSuccess);
+      const auto num = d_num.download(2);
+      REQUIRE(num[0] == static_cast<std::int64_t>(selected.size()));
+      REQUIRE(num[1] == static_cast<std::int64_t>(selected.size()));
+      REQUIRE(d_sel.download(selected.size()) == selected);
+      selected.insert(selected.end(), rejected.begin(), rejected.end());
+      REQUIRE(d_part.download(static_cast<std::size_t>(n)) == selected);
+    }
+  }
+}

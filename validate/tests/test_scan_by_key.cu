@@ -201,3 +201,37 @@ TEST_CASE("scan_by_key of floats, deterministic: the same bits every run and on 
     REQUIRE(bits == 0xA5A5A5A5u);
   }
 }
+
+TEST_CASE("scan_by_key under graph replay: changing keys and values, dirty temp storage", "[scan][by_key][graph]") {
+  const std::int64_t n = sanitize_mode() ? 20000 : 9 * tile + 5;
+  device_buffer<std::uint32_t> d_keys(static_cast<std::size_t>(n)), d_values(static_cast<std::size_t>(n)),
+      d_inc(static_cast<std::size_t>(n)), d_exc(static_cast<std::size_t>(n));
+  const std::uint32_t* k = d_keys.ptr;
+  const std::uint32_t* v = d_values.ptr;
+  std::size_t bytes = 0, b2 = 0;
+  REQUIRE(carry::inclusive_sum_by_key(nullptr, bytes, k, v, d_inc.ptr, n) == cudaSuccess);
+  REQUIRE(carry::exclusive_scan_by_key(nullptr, b2, k, v, d_exc.ptr, carry::sum{}, 5u, n) == cudaSuccess);
+  bytes = std::max(bytes, b2);
+  device_buffer<unsigned char> temp(bytes);
+  captured_call graph([&](cudaStream_t s) {
+    std::size_t b = bytes;
+    const cudaError_t e = carry::inclusive_sum_by_key(temp.ptr, b, k, v, d_inc.ptr, n, carry::equal_to{}, s);
+    if (e != cudaSuccess) return e;
+    return carry::exclusive_scan_by_key(temp.ptr, b, k, v, d_exc.ptr, carry::sum{}, 5u, n, carry::equal_to{}, s);
+  });
+  REQUIRE(graph.status == cudaSuccess);
+  for (int rep = 0; rep < test_reps(8, 4); ++rep) {
+    const auto keys = run_keys(n, rep % 2 == 0 ? 3 : 40, static_cast<std::uint64_t>(rep) + 100);
+    std::vector<std::uint32_t> values(keys.size());
+    std::mt19937 g(static_cast<unsigned>(rep));
+    for (auto& x : values) x = g() % 1000;
+    std::vector<std::uint32_t> inc, exc;
+    reference(keys, values, carry::equal_to{}, carry::sum{}, 5u, inc, exc);
+    d_keys.upload(keys);
+    d_values.upload(values);
+    dirty_temp(temp.ptr, bytes, rep);
+    REQUIRE(graph.replay(rep) == cudaSuccess);
+    REQUIRE(d_inc.download(keys.size()) == inc);
+    REQUIRE(d_exc.download(keys.size()) == exc);
+  }
+}

@@ -197,12 +197,12 @@ TEST_CASE("iterator scans: n = 0, bad arguments (nothing written), graph replay 
     return carry::inclusive_sum(gtemp.ptr, b, in, d_out.ptr, n, s);
   });
   REQUIRE(graph.status == cudaSuccess);
-  for (int rep = 0; rep < test_reps(4); ++rep) {
+  for (int rep = 0; rep < test_reps(8, 4); ++rep) {
     std::vector<std::uint8_t> h(static_cast<std::size_t>(n));
     std::mt19937 g(static_cast<unsigned>(rep));
     for (auto& x : h) x = static_cast<std::uint8_t>(g());
     d_in.upload(h);
-    CARRY_CUDA_OR_DIE(cudaMemset(gtemp.ptr, rep * 37 + 1, bytes));
+    dirty_temp(gtemp.ptr, bytes, rep);
     REQUIRE(graph.replay(rep) == cudaSuccess);
     std::vector<std::uint32_t> expected(h.size());
     std::uint32_t s = 0;
@@ -274,4 +274,42 @@ TEST_CASE("reduce and transform_reduce over iterators and of mixed types; n = 0 
   REQUIRE(d64.download(1)[0] == 42);
   REQUIRE(carry::reduce(temp.ptr, bytes, none, static_cast<std::uint64_t*>(nullptr), carry::sum{}, std::uint64_t{42},
                         0) == cudaErrorInvalidValue);
+}
+
+TEST_CASE("reduce of u8 into u64 and transform_reduce under graph replay: changing inputs, dirty temp storage",
+          "[reduce][iterator][graph]") {
+  const std::int64_t n = sanitize_mode() ? 20000 : 5 * tile_u32 + 3;
+  device_buffer<std::uint8_t> d_in(static_cast<std::size_t>(n));
+  device_buffer<std::uint64_t> d_sum(2);
+  const std::uint8_t* in = d_in.ptr;
+  std::size_t bytes = 0, b2 = 0;
+  REQUIRE(carry::reduce(nullptr, bytes, in, d_sum.ptr, carry::sum{}, std::uint64_t{1}, n) == cudaSuccess);
+  REQUIRE(carry::transform_reduce(nullptr, b2, in, d_sum.ptr + 1, carry::sum{}, square_u64{}, std::uint64_t{0}, n) ==
+          cudaSuccess);
+  bytes = std::max(bytes, b2);
+  device_buffer<unsigned char> temp(bytes);
+  captured_call graph([&](cudaStream_t s) {
+    std::size_t b = bytes;
+    const cudaError_t e = carry::reduce(temp.ptr, b, in, d_sum.ptr, carry::sum{}, std::uint64_t{1}, n, s);
+    if (e != cudaSuccess) return e;
+    return carry::transform_reduce(temp.ptr, b, in, d_sum.ptr + 1, carry::sum{}, square_u64{}, std::uint64_t{0}, n,
+                                   s);
+  });
+  REQUIRE(graph.status == cudaSuccess);
+  for (int rep = 0; rep < test_reps(8, 4); ++rep) {
+    std::vector<std::uint8_t> h(static_cast<std::size_t>(n));
+    std::mt19937 g(static_cast<unsigned>(rep) + 40);
+    std::uint64_t sum = 1, squares = 0;
+    for (auto& x : h) {
+      x = static_cast<std::uint8_t>(g());
+      sum += x;
+      squares += std::uint64_t{x} * x;
+    }
+    d_in.upload(h);
+    dirty_temp(temp.ptr, bytes, rep);
+    REQUIRE(graph.replay(rep) == cudaSuccess);
+    const auto got = d_sum.download(2);
+    REQUIRE(got[0] == sum);
+    REQUIRE(got[1] == squares);
+  }
 }

@@ -4,7 +4,9 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <random>
 #include <type_traits>
+#include <vector>
 
 #include <carry/scan/device_scan.cuh>
 
@@ -162,6 +164,19 @@ void check_all_modes(Op op, T init, bool sum_op) {
     const std::int64_t tile =
         opt.algorithm == carry::scan_algorithm::hierarchical ? HP::tile_items : SP::tile_items;
     seed = check_sizes<HP, SP>(op, init, sum_op, opt, edge_sizes(tile), seed);
+  }
+}
+
+/// Dirties temp storage before graph replay `rep`, in turn: zeros, 0xFF, random bytes, then whatever
+/// the replay before left (leftovers).
+inline void dirty_temp(void* temp, std::size_t bytes, int rep) {
+  if (rep % 4 == 0) CARRY_CUDA_OR_DIE(cudaMemset(temp, 0, bytes));
+  if (rep % 4 == 1) CARRY_CUDA_OR_DIE(cudaMemset(temp, 0xFF, bytes));
+  if (rep % 4 == 2) {
+    std::vector<unsigned char> noise(bytes);
+    std::mt19937 g(static_cast<unsigned>(bytes) + static_cast<unsigned>(rep));
+    for (auto& c : noise) c = static_cast<unsigned char>(g());
+    CARRY_CUDA_OR_DIE(cudaMemcpy(temp, noise.data(), bytes, cudaMemcpyHostToDevice));
   }
 }
 
