@@ -10,6 +10,7 @@
 #include "../scan/operators.hpp"
 #include "compact_options.hpp"
 #include "detail/dispatch.cuh"
+#include "detail/runs.hpp"
 #include "tuning.hpp"
 
 namespace carry {
@@ -120,6 +121,50 @@ cudaError_t select_unique(void* d_temp_storage, std::size_t& temp_storage_bytes,
                           std::int64_t num_items, cudaStream_t stream = 0) {
   return select_unique(d_temp_storage, temp_storage_bytes, d_data, d_data, d_num_selected, num_items, equal_to{},
                        compact_options{}, stream);
+}
+
+/// Copies the first key of each run of equal keys and the value beside it, in order (CUB's
+/// DeviceSelect::UniqueByKey): the compaction of (key, value) pairs, selected by the keys alone.
+/// Not in place: outputs that overlap an input are refused.
+///
+///   keys = [3 3 1 7 7 7 3 3], values = [0 1 2 3 4 5 6 7]
+///     ->  d_keys_out = [3 1 7 3], d_values_out = [0 2 3 6], *d_num_selected = 4
+template <class KeyIt, class ValIt, class KeyOut, class ValOut, class NumT, class Eq,
+          std::enable_if_t<equality_functor<Eq>, int> = 0>
+cudaError_t select_unique_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
+                                 ValIt d_values_in, KeyOut d_keys_out, ValOut d_values_out, NumT* d_num_selected,
+                                 std::int64_t num_items, Eq eq, compact_options options, cudaStream_t stream = 0) {
+  using in_t = compact_detail::zip_input<KeyIt, ValIt>;
+  using T = typename in_t::value_type;
+  if (d_temp_storage != nullptr && num_items > 0) { // the pairs hide the pointers: checked here
+    const bool null = compact_detail::is_null(d_keys_in) || compact_detail::is_null(d_values_in) ||
+                      compact_detail::is_null(d_keys_out) || compact_detail::is_null(d_values_out);
+    if (null || detail::iterators_overlap(d_keys_in, d_keys_out, num_items) ||
+        detail::iterators_overlap(d_keys_in, d_values_out, num_items) ||
+        detail::iterators_overlap(d_values_in, d_keys_out, num_items) ||
+        detail::iterators_overlap(d_values_in, d_values_out, num_items))
+      return cudaErrorInvalidValue;
+  }
+  return compact_detail::dispatch_compact<compact_tuning::policy<T>, false, T>(
+      d_temp_storage, temp_storage_bytes, in_t{d_keys_in, d_values_in},
+      compact_detail::by_unique<compact_detail::key_equal<Eq>>{{eq}}, false,
+      compact_detail::zip_output<KeyOut, ValOut>{{}, d_keys_out, d_values_out}, d_num_selected, num_items, options,
+      stream);
+}
+template <class KeyIt, class ValIt, class KeyOut, class ValOut, class NumT, class Eq,
+          std::enable_if_t<equality_functor<Eq>, int> = 0>
+cudaError_t select_unique_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
+                                 ValIt d_values_in, KeyOut d_keys_out, ValOut d_values_out, NumT* d_num_selected,
+                                 std::int64_t num_items, Eq eq, cudaStream_t stream = 0) {
+  return select_unique_by_key(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_keys_out,
+                              d_values_out, d_num_selected, num_items, eq, compact_options{}, stream);
+}
+template <class KeyIt, class ValIt, class KeyOut, class ValOut, class NumT>
+cudaError_t select_unique_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
+                                 ValIt d_values_in, KeyOut d_keys_out, ValOut d_values_out, NumT* d_num_selected,
+                                 std::int64_t num_items, cudaStream_t stream = 0) {
+  return select_unique_by_key(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_keys_out,
+                              d_values_out, d_num_selected, num_items, equal_to{}, compact_options{}, stream);
 }
 
 } // namespace carry

@@ -1,7 +1,7 @@
 #!/usr/bin/env bash
 # One device session: build, the full GPU suite, sanitizers, benchmarks, the demo; logs under $OUT.
 # usage: validate/gpu_run.sh [stages...]
-#   stages: build test sanitize bench compactbench appsbench radixbench demo (default: all of them)
+#   stages: build test sanitize bench compactbench keyedbench appsbench radixbench demo (default: all of them)
 #   CTEST_JOBS=4: four tests at a time; SANITIZERS, CARRY_TEST_MAX_N, SANITIZE_TIMEOUT: see ./build.sh sanitize
 set -uo pipefail
 cd "$(dirname "$0")/.."
@@ -9,7 +9,7 @@ OUT=${OUT:-/tmp/carry-out}
 mkdir -p "$OUT"
 export CMAKE_PREFIX_PATH=$PWD/.deps/usr${CMAKE_PREFIX_PATH:+:$CMAKE_PREFIX_PATH}
 export JOBS=${JOBS:-16}
-stages=${*:-build test sanitize bench compactbench appsbench radixbench demo}
+stages=${*:-build test sanitize bench compactbench keyedbench appsbench radixbench demo}
 status=0
 has() { [[ " $stages " == *" $1 "* ]]; }
 step() { echo "== $1: $(date +%T)"; }
@@ -37,12 +37,13 @@ bench_stage() { # stage exe: runs build/validate/<exe> with its CSV and table un
     tail -3 "$OUT/${2#carry_}.err"
   fi
 }
-if has bench || has compactbench || has appsbench || has radixbench; then
-  cmake --build build -j "$JOBS" --target carry_bench carry_bench_compact carry_bench_apps carry_bench_radix \
+if has bench || has compactbench || has keyedbench || has appsbench || has radixbench; then
+  cmake --build build -j "$JOBS" --target carry_bench carry_bench_compact carry_bench_keyed carry_bench_apps carry_bench_radix \
     >>"$OUT/build.log" 2>&1 || { tail -30 "$OUT/build.log"; exit 1; }
 fi
 bench_stage bench carry_bench
 bench_stage compactbench carry_bench_compact
+bench_stage keyedbench carry_bench_keyed
 bench_stage appsbench carry_bench_apps
 bench_stage radixbench carry_bench_radix
 if has demo; then

@@ -50,9 +50,9 @@ __global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
   Agent::cluster_pass(ts, in, sel, out, plan, vec_in, d_num);
 }
 
-/// The count of an empty input.
-template <class NumT>
-__global__ void write_count_kernel(NumT* d_num, NumT value) {
+/// The count of an empty input (d_num: a pointer or any output iterator).
+template <class NumIt, class V>
+__global__ void write_count_kernel(NumIt d_num, V value) {
   *d_num = value;
 }
 

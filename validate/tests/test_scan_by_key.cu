@@ -6,6 +6,7 @@
 
 #include <random>
 
+#include "tests/common/keyed_cases.cuh"
 #include "tests/common/scan_harness.cuh"
 
 #include <carry/scan/device_scan_by_key.cuh>
@@ -20,19 +21,6 @@ std::vector<std::int64_t> sizes() {
   return capped_sizes({1, 2, 33, tile - 1, tile, tile + 1, 3 * tile + 7, 100003, 1000003});
 }
 
-/// Keys in runs: mean 0 = every key its own run, -1 = one run of all n, else lengths 1 .. 2 mean - 1.
-std::vector<std::uint32_t> run_keys(std::int64_t n, int mean, std::uint64_t seed) {
-  std::vector<std::uint32_t> k(static_cast<std::size_t>(n));
-  std::mt19937_64 g(seed);
-  std::uint32_t v = 7;
-  for (std::size_t i = 0; i < k.size();) {
-    const std::size_t len = mean < 0 ? k.size() : mean == 0 ? 1 : 1 + g() % static_cast<std::uint64_t>(2 * mean - 1);
-    for (std::size_t j = 0; j < len && i < k.size(); ++j) k[i++] = v;
-    v += 1 + static_cast<std::uint32_t>(g() % 3);
-  }
-  return k;
-}
-
 template <class K, class V, class Eq, class Op>
 void reference(const std::vector<K>& keys, const std::vector<V>& values, Eq eq, Op op, V init, std::vector<V>& inc,
                std::vector<V>& exc) {
@@ -44,27 +32,6 @@ void reference(const std::vector<K>& keys, const std::vector<V>& values, Eq eq, 
     inc[i] = head ? values[i] : op(inc[i - 1], values[i]);
   }
 }
-
-/// A 2x2 matrix of bytes (products mod 256): associative, not commutative, 4 bytes.
-struct byte_matrix {
-  std::uint8_t a, b, c, d;
-  __host__ __device__ bool operator==(const byte_matrix& o) const {
-    return a == o.a && b == o.b && c == o.c && d == o.d;
-  }
-};
-struct byte_product {
-  __host__ __device__ byte_matrix operator()(const byte_matrix& x, const byte_matrix& y) const {
-    return {static_cast<std::uint8_t>(x.a * y.a + x.b * y.c), static_cast<std::uint8_t>(x.a * y.b + x.b * y.d),
-            static_cast<std::uint8_t>(x.c * y.a + x.d * y.c), static_cast<std::uint8_t>(x.c * y.b + x.d * y.d)};
-  }
-};
-/// A 16-byte key whose runs go by its first word only (a custom equality).
-struct wide_key {
-  std::uint32_t id, noise[3];
-};
-struct same_id {
-  __host__ __device__ bool operator()(const wide_key& x, const wide_key& y) const { return x.id == y.id; }
-};
 
 } // namespace
 

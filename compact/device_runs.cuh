@@ -1,0 +1,151 @@
+// Public run calls of carry: reduce_by_key (CUB's DeviceReduce::ReduceByKey) and run_length_encode /
+// non_trivial_runs (DeviceRunLengthEncode::Encode / NonTrivialRuns), each one single pass of the engine.
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <type_traits>
+
+#include <cuda_runtime.h>
+
+#include "../scan/detail/accumulator.hpp"
+#include "../scan/detail/dispatch.cuh"
+#include "../scan/operators.hpp"
+#include "../scan/scan_options.hpp"
+#include "../scan/tuning.hpp"
+#include "detail/kernels.cuh"
+#include "detail/runs.hpp"
+
+namespace carry {
+
+// A run is a maximal stretch of adjacent items equal under eq (default operator==). Every call is
+// two-phase, as in CUB; inputs are any random-access iterators, outputs any output iterators; the run
+// count goes to *d_num_runs_out (any integer type or output iterator), on the device. Each call is one
+// single pass of the engine's look-back (no private scan): reduce_by_key scans the by-key scans'
+// (run-start, value) pairs with the run starts counted, the run-length calls scan (runs so far, latest
+// run start); each run's outputs are written by the thread that holds its first or last item.
+// Deliberate differences from CUB: an equality functor after num_items (as in the by-key scans), and
+// reduce_by_key's scan_options (deterministic: the same bits every run for floats) before the stream.
+// Errors (cudaErrorInvalidValue, nothing written): num_items < 0, a null d_num_runs_out; with
+// num_items > 0 a null input or output pointer, an output pointer overlapping an input, too little temp
+// storage; reduce_by_key past 2^32 - 1 items with values over 8 bytes. num_items == 0: only the run
+// count (0) is written.
+
+namespace compact_detail {
+
+/// Runs the engine's single pass of `in` into `out` (items of type Item, operator op) and, for an empty
+/// input, writes the run count 0.
+template <class Item, class InIt, class OutIt, class Op, class NumIt>
+cudaError_t scan_runs(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt in, OutIt out, Op op,
+                      std::int64_t num_items, NumIt d_num_runs, const scan_options& options, cudaStream_t stream) {
+  using P = tuning::any_input_policy<Item>;
+  const cudaError_t e = detail::dispatch_scan_any<P, false>(d_temp_storage, temp_storage_bytes, in, out, op, Item{},
+                                                            num_items, options, stream);
+  if (e != cudaSuccess || d_temp_storage == nullptr || num_items != 0) return e;
+  write_count_kernel<<<1, 1, 0, stream>>>(d_num_runs, 0);
+  return detail::after_launch(stream);
+}
+
+/// The argument checks of a run call before it runs: the count output always; with items, the inputs
+/// and outputs (pointers: none null, no output over an input).
+template <class NumIt, class In0, class In1, class Out0, class Out1>
+bool runs_args_ok(std::int64_t n, const NumIt& d_num_runs, const In0& in0, const In1& in1, const Out0& out0,
+                  const Out1& out1) {
+  using detail::checked_address;
+  using detail::iterators_overlap;
+  if (n < 0 || checked_address(d_num_runs) == nullptr) return false;
+  if (n == 0) return true;
+  return checked_address(in0) != nullptr && checked_address(in1) != nullptr && checked_address(out0) != nullptr &&
+         checked_address(out1) != nullptr && !iterators_overlap(in0, out0, n) && !iterators_overlap(in0, out1, n) &&
+         !iterators_overlap(in1, out0, n) && !iterators_overlap(in1, out1, n);
+}
+
+} // namespace compact_detail
+
+/// For each run of equal keys: its first key to d_unique_out and the fold of its values (in order,
+/// op need not commute) to d_aggregates_out; the number of runs to *d_num_runs_out. The fold's type:
+/// the values' (or the one named first: reduce_by_key<double>(...)).
+///
+///   keys = [1 1 2 2 2 1], values = [3 1 7 0 4 1], op = carry::sum{}
+///     ->  d_unique_out = [1 2 1], d_aggregates_out = [4 11 1], *d_num_runs_out = 3
+template <class V = default_accumulator, class KeyIt, class UniqueIt, class ValIt, class AggIt, class NumIt,
+          class Op, class Eq>
+cudaError_t reduce_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
+                          UniqueIt d_unique_out, ValIt d_values_in, AggIt d_aggregates_out, NumIt d_num_runs_out,
+                          Op reduction_op, std::int64_t num_items, Eq equality_op, scan_options options,
+                          cudaStream_t stream = 0) {
+  using A = std::conditional_t<std::is_same<V, default_accumulator>::value, detail::iter_value<ValIt>, V>;
+  if (d_temp_storage != nullptr &&
+      !compact_detail::runs_args_ok(num_items, d_num_runs_out, d_keys_in, d_values_in, d_unique_out,
+                                    d_aggregates_out))
+    return cudaErrorInvalidValue;
+  return compact_detail::with_run_index(num_items, [&](auto index) -> cudaError_t {
+    using H = decltype(index);
+    using item = detail::keyed<A, H>;
+    if constexpr (sizeof(item) > 16) {
+      return cudaErrorInvalidValue; // past 2^32 - 1 items the run index needs 64 bits: values of up to 8 bytes
+    } else {
+      const detail::keyed_input<KeyIt, ValIt, Eq, A, H> in{d_keys_in, d_values_in, equality_op, 0};
+      const compact_detail::reduce_by_key_output<KeyIt, UniqueIt, AggIt, NumIt, Eq> out{
+          {}, d_keys_in, d_unique_out, d_aggregates_out, d_num_runs_out, equality_op, num_items, 0};
+      return compact_detail::scan_runs<item>(d_temp_storage, temp_storage_bytes, in, out,
+                                             detail::segmented<Op, true>{reduction_op}, num_items, d_num_runs_out,
+                                             options, stream);
+    }
+  });
+}
+template <class V = default_accumulator, class KeyIt, class UniqueIt, class ValIt, class AggIt, class NumIt,
+          class Op, class Eq = equal_to>
+cudaError_t reduce_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
+                          UniqueIt d_unique_out, ValIt d_values_in, AggIt d_aggregates_out, NumIt d_num_runs_out,
+                          Op reduction_op, std::int64_t num_items, Eq equality_op = Eq{}, cudaStream_t stream = 0) {
+  return reduce_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_unique_out, d_values_in,
+                          d_aggregates_out, d_num_runs_out, reduction_op, num_items, equality_op, scan_options{},
+                          stream);
+}
+
+/// For each run of equal items: its first item to d_unique_out and its length to d_counts_out; the
+/// number of runs to *d_num_runs_out.
+///
+///   d_in = [3 3 1 7 7 7 3 3]  ->  d_unique_out = [3 1 7 3], d_counts_out = [2 1 3 2], *d_num_runs_out = 4
+template <class InputIt, class UniqueIt, class LengthIt, class NumIt, class Eq = equal_to>
+cudaError_t run_length_encode(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                              UniqueIt d_unique_out, LengthIt d_counts_out, NumIt d_num_runs_out,
+                              std::int64_t num_items, Eq equality_op = Eq{}, cudaStream_t stream = 0) {
+  if (d_temp_storage != nullptr &&
+      !compact_detail::runs_args_ok(num_items, d_num_runs_out, d_in, d_in, d_unique_out, d_counts_out))
+    return cudaErrorInvalidValue;
+  return compact_detail::with_run_index(num_items, [&](auto index) {
+    using I = decltype(index);
+    const compact_detail::span_input<false, InputIt, Eq, I> in{d_in, equality_op, 0};
+    const compact_detail::span_output<false, InputIt, UniqueIt, LengthIt, NumIt, Eq> out{
+        {}, d_in, d_unique_out, d_counts_out, d_num_runs_out, equality_op, num_items, 0};
+    return compact_detail::scan_runs<compact_detail::run_span<I>>(d_temp_storage, temp_storage_bytes, in, out,
+                                                                  compact_detail::span_op{}, num_items,
+                                                                  d_num_runs_out, scan_options{}, stream);
+  });
+}
+
+/// For each run of two or more equal items: the offset of its first item to d_offsets_out and its
+/// length to d_lengths_out; the number of such runs to *d_num_runs_out.
+///
+///   d_in = [3 3 1 7 7 7 3 0]  ->  d_offsets_out = [0 3], d_lengths_out = [2 3], *d_num_runs_out = 2
+template <class InputIt, class OffsetIt, class LengthIt, class NumIt, class Eq = equal_to>
+cudaError_t non_trivial_runs(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                             OffsetIt d_offsets_out, LengthIt d_lengths_out, NumIt d_num_runs_out,
+                             std::int64_t num_items, Eq equality_op = Eq{}, cudaStream_t stream = 0) {
+  if (d_temp_storage != nullptr &&
+      !compact_detail::runs_args_ok(num_items, d_num_runs_out, d_in, d_in, d_offsets_out, d_lengths_out))
+    return cudaErrorInvalidValue;
+  return compact_detail::with_run_index(num_items, [&](auto index) {
+    using I = decltype(index);
+    const compact_detail::span_input<true, InputIt, Eq, I> in{d_in, equality_op, 0};
+    const compact_detail::span_output<true, InputIt, OffsetIt, LengthIt, NumIt, Eq> out{
+        {}, d_in, d_offsets_out, d_lengths_out, d_num_runs_out, equality_op, num_items, 0};
+    return compact_detail::scan_runs<compact_detail::run_span<I>>(d_temp_storage, temp_storage_bytes, in, out,
+                                                                  compact_detail::span_op{}, num_items,
+                                                                  d_num_runs_out, scan_options{}, stream);
+  });
+}
+
+} // namespace carry
