@@ -28,7 +28,7 @@ namespace carry {
 // reduce_by_key's scan_options (deterministic: the same bits every run for floats) before the stream.
 // Errors (cudaErrorInvalidValue, nothing written): num_items < 0, a null d_num_runs_out; with
 // num_items > 0 a null input or output pointer, an output pointer overlapping an input, too little temp
-// storage; reduce_by_key past 2^32 - 1 items with values over 8 bytes. num_items == 0: only the run
+// storage; reduce_by_key past 2^30 - 1 items with values over 8 bytes. num_items == 0: only the run
 // count (0) is written.
 
 namespace compact_detail {
@@ -83,14 +83,14 @@ cudaError_t reduce_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes,
     using H = decltype(index);
     using item = detail::keyed<A, H>;
     if constexpr (sizeof(item) > 16) {
-      return cudaErrorInvalidValue; // past 2^32 - 1 items the run index needs 64 bits: values of up to 8 bytes
+      return cudaErrorInvalidValue; // past 2^30 - 1 items the run index needs 64 bits: values of up to 8 bytes
     } else {
-      const detail::keyed_input<KeyIt, ValIt, Eq, A, H> in{d_keys_in, d_values_in, equality_op, 0};
-      const compact_detail::reduce_by_key_output<KeyIt, UniqueIt, AggIt, NumIt, Eq> out{
-          {}, d_keys_in, d_unique_out, d_aggregates_out, d_num_runs_out, equality_op, num_items, 0};
+      const compact_detail::run_input<KeyIt, ValIt, Eq, A, H> in{d_keys_in, d_values_in, equality_op, num_items, 0};
+      const compact_detail::reduce_by_key_output<KeyIt, UniqueIt, AggIt, NumIt> out{
+          {}, d_keys_in, d_unique_out, d_aggregates_out, d_num_runs_out, num_items, 0};
       return compact_detail::scan_runs<item>(d_temp_storage, temp_storage_bytes, in, out,
-                                             detail::segmented<Op, true>{reduction_op}, num_items, d_num_runs_out,
-                                             options, stream);
+                                             compact_detail::counted_segments<Op>{reduction_op}, num_items,
+                                             d_num_runs_out, options, stream);
     }
   });
 }
@@ -117,9 +117,9 @@ cudaError_t run_length_encode(void* d_temp_storage, std::size_t& temp_storage_by
     return cudaErrorInvalidValue;
   return compact_detail::with_run_index(num_items, [&](auto index) {
     using I = decltype(index);
-    const compact_detail::span_input<false, InputIt, Eq, I> in{d_in, equality_op, 0};
-    const compact_detail::span_output<false, InputIt, UniqueIt, LengthIt, NumIt, Eq> out{
-        {}, d_in, d_unique_out, d_counts_out, d_num_runs_out, equality_op, num_items, 0};
+    const compact_detail::span_input<false, InputIt, Eq, I> in{d_in, equality_op, num_items, 0};
+    const compact_detail::span_output<false, InputIt, UniqueIt, LengthIt, NumIt> out{
+        {}, d_in, d_unique_out, d_counts_out, d_num_runs_out, num_items, 0};
     return compact_detail::scan_runs<compact_detail::run_span<I>>(d_temp_storage, temp_storage_bytes, in, out,
                                                                   compact_detail::span_op{}, num_items,
                                                                   d_num_runs_out, scan_options{}, stream);
@@ -139,9 +139,9 @@ cudaError_t non_trivial_runs(void* d_temp_storage, std::size_t& temp_storage_byt
     return cudaErrorInvalidValue;
   return compact_detail::with_run_index(num_items, [&](auto index) {
     using I = decltype(index);
-    const compact_detail::span_input<true, InputIt, Eq, I> in{d_in, equality_op, 0};
-    const compact_detail::span_output<true, InputIt, OffsetIt, LengthIt, NumIt, Eq> out{
-        {}, d_in, d_offsets_out, d_lengths_out, d_num_runs_out, equality_op, num_items, 0};
+    const compact_detail::span_input<true, InputIt, Eq, I> in{d_in, equality_op, num_items, 0};
+    const compact_detail::span_output<true, InputIt, OffsetIt, LengthIt, NumIt> out{
+        {}, d_in, d_offsets_out, d_lengths_out, d_num_runs_out, num_items, 0};
     return compact_detail::scan_runs<compact_detail::run_span<I>>(d_temp_storage, temp_storage_bytes, in, out,
                                                                   compact_detail::span_op{}, num_items,
                                                                   d_num_runs_out, scan_options{}, stream);

@@ -12,7 +12,7 @@ namespace carry {
 namespace detail {
 
 /// An item of a by-key scan: its value, and whether a segment (a run of equal keys) starts at it or,
-/// once folded, anywhere in the span it covers (COUNT below: how many segments start there).
+/// once folded, anywhere in the span it covers (H: the head's type; reduce_by_key counts heads in it).
 template <class V, class H = std::uint32_t>
 struct keyed {
   H head;
@@ -20,18 +20,15 @@ struct keyed {
 };
 
 /// The segmented operator: a fold that restarts at every head. Associative whenever op is, never
-/// commutative; a's and b's values meet only when no segment starts in b. COUNT: heads add up, so an
-/// inclusive scan's head is the number of segments started so far (the run index + 1 of reduce_by_key);
-/// else they or (a flag).
+/// commutative; a's and b's values meet only when no segment starts in b.
 ///
-///   {1, 3} (+) {0, 4} = {1, 7};   {1, 3} (+) {1, 4} = {1, 4} (COUNT: {2, 4})
-template <class Op, bool COUNT = false>
+///   {1, 3} (+) {0, 4} = {1, 7};   {1, 3} (+) {1, 4} = {1, 4}
+template <class Op>
 struct segmented {
   Op op;
-  template <class V, class H>
-  CARRY_HD keyed<V, H> operator()(const keyed<V, H>& a, const keyed<V, H>& b) const {
-    return {COUNT ? static_cast<H>(a.head + b.head) : static_cast<H>(a.head | b.head),
-            b.head ? b.value : op(a.value, b.value)};
+  template <class V>
+  CARRY_HD keyed<V> operator()(const keyed<V>& a, const keyed<V>& b) const {
+    return {a.head | b.head, b.head ? b.value : op(a.value, b.value)};
   }
 };
 
@@ -47,23 +44,23 @@ CARRY_HD bool run_ends(const KeyIt& keys, std::int64_t g, std::int64_t n, const 
   return g == n - 1 || !static_cast<bool>(eq(keys[g], keys[g + 1]));
 }
 
-/// The input of a by-key scan: item i is keyed<V, H>{segment_starts(pos + i), values[pos + i]}.
-template <class KeyIt, class ValIt, class Eq, class V, class H = std::uint32_t>
+/// The input of a by-key scan: item i is keyed<V>{segment_starts(pos + i), values[pos + i]}.
+template <class KeyIt, class ValIt, class Eq, class V>
 struct keyed_input {
-  using value_type = keyed<V, H>;
+  using value_type = keyed<V>;
   using difference_type = std::ptrdiff_t;
   using pointer = void;
-  using reference = keyed<V, H>;
+  using reference = keyed<V>;
   using iterator_category = std::random_access_iterator_tag;
   KeyIt keys;
   ValIt values;
   Eq eq;
   std::int64_t pos;
-  CARRY_HD keyed<V, H> operator[](std::int64_t i) const {
+  CARRY_HD keyed<V> operator[](std::int64_t i) const {
     const std::int64_t g = pos + i;
-    return {static_cast<H>(segment_starts(keys, g, eq) ? 1 : 0), static_cast<V>(values[g])};
+    return {segment_starts(keys, g, eq) ? 1u : 0u, static_cast<V>(values[g])};
   }
-  CARRY_HD keyed<V, H> operator*() const { return (*this)[0]; }
+  CARRY_HD keyed<V> operator*() const { return (*this)[0]; }
   CARRY_HD keyed_input operator+(std::int64_t k) const { return {keys, values, eq, pos + k}; }
 };
 
@@ -81,8 +78,8 @@ template <class OutIt>
 struct keyed_output : output_tags {
   struct slot {
     OutIt at;
-    template <class V, class H>
-    CARRY_HD void operator=(const keyed<V, H>& p) const {
+    template <class V>
+    CARRY_HD void operator=(const keyed<V>& p) const {
       *at = p.value;
     }
   };
