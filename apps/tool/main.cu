@@ -19,6 +19,8 @@ const char* usage =
     "  select     keep the items a predicate (or a flag array) selects, in order\n"
     "  partition  selected items first, then the others, both in input order (stable)\n"
     "  unique     keep the first item of each run of equal items\n"
+    "  runs       the keyed calls on keys in runs: reduce by key, run-length encoding, unique by key,\n"
+    "             scan by key\n"
     "  histogram  count samples into bins (and the bins' offsets: the histogram's exclusive scan)\n"
     "  bin        counting sort: keys (and values) into buckets, stably, with the bucket offsets\n"
     "  slots      each item asks for slots of one buffer and gets its offset (optionally bounded)\n"
@@ -180,12 +182,13 @@ int main(int argc, char** argv) {
   if (cmd == "histogram" || cmd == "bin" || cmd == "slots")
     return carry_tool::apps_main(cmd, argc - 2, argv + 2);
   if (cmd == "sort") return carry_tool::sort_main(argc - 2, argv + 2);
+  if (cmd == "runs") return carry_tool::keyed_main(argc - 2, argv + 2);
   if (cmd == "help") {
     print_usage();
     return 0;
   }
   std::fprintf(stderr,
-               "carry: unknown command '%s' (commands: scan, select, partition, unique, histogram, bin, "
+               "carry: unknown command '%s' (commands: scan, select, partition, unique, runs, histogram, bin, "
                "slots, sort; see carry --help)\n",
                cmd.c_str());
   return 2;

@@ -28,6 +28,8 @@ int compact_main(const std::string& primitive, int argc, char** argv);
 int apps_main(const std::string& primitive, int argc, char** argv);
 /// `carry sort`.
 int sort_main(int argc, char** argv);
+/// `carry runs`: the keyed calls.
+int keyed_main(int argc, char** argv);
 
 /// A count of `what` lo..hi from `v` (64-bit: > 2^31 works); names the option, what it counts and the value
 /// it refused.

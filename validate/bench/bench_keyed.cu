@@ -2,23 +2,15 @@
 // CUB's same calls and a device copy, in one run, cold L2 before each call, median of many after warm-up.
 // Keys: u32 in runs of exactly `run` items (a hash of i / run); values: u32 (f32 for the float scans).
 // Every carry result timed is checked against CUB's once (bitwise; the float scans within rounding).
-#include <cub/device/device_reduce.cuh>
-#include <cub/device/device_run_length_encode.cuh>
-#include <cub/device/device_scan.cuh>
-#include <cub/device/device_select.cuh>
-
 #include <cmath>
 #include <cstdio>
 #include <functional>
 #include <string>
 #include <vector>
 
-#include <carry/compact/device_runs.cuh>
-#include <carry/compact/device_select.cuh>
-#include <carry/scan/device_scan_by_key.cuh>
-
 #include "bench/bench_args.hpp"
 #include "bench/compact_bench.cuh"
+#include "bench/keyed_calls.cuh"
 
 using namespace carry_validate;
 
@@ -84,7 +76,7 @@ unsigned long long mismatches(buffers& b, const std::uint32_t* x, const std::uin
 }
 
 /// Times carry and CUB on one op (after checking carry's outputs against CUB's), plus a copy.
-/// outs: how many u32 outputs each writes (1: a; 2: a and b); counted: the outputs are `num` long.
+/// outs: the u32 outputs each writes (0: b, the scan's values; 2: a and b); counted: they are `num` long.
 void bench_op(buffers& b, const std::string& op, int run, std::int64_t n, double bytes, const call_fn& carry_call,
               const call_fn& cub_call, int outs, bool counted, bool floats = false) {
   // ---- the check: carry's outputs against CUB's ----
@@ -105,8 +97,8 @@ void bench_op(buffers& b, const std::string& op, int run, std::int64_t n, double
     CARRY_CUDA_OR_DIE(cudaMemset(b.g.bad, 0, sizeof(unsigned long long)));
     count_far<<<1024, 256>>>(b.fout, b.fcheck, n, b.g.bad);
     CARRY_CUDA_OR_DIE(cudaMemcpy(&bad, b.g.bad, sizeof bad, cudaMemcpyDeviceToHost));
-  } else if (!bad) {
-    bad = mismatches(b, b.a, b.ca, m) + (outs > 1 ? mismatches(b, b.b, b.cb, m) : 0);
+  } else if (!bad) { // outs 0: the scan's values (b); 2: a and b
+    bad = (outs > 0 ? mismatches(b, b.a, b.ca, m) : 0) + mismatches(b, b.b, b.cb, m);
   }
   if (bad) {
     std::fprintf(stderr, "MISMATCH: %s run %d n=%lld: count %lld (CUB %lld), %llu items differ\n", op.c_str(), run,
@@ -151,68 +143,44 @@ int main(int argc, char** argv) {
   auto wanted = [&](const std::string& op) { return args.only.empty() || op.rfind(args.only, 0) == 0; };
   carry::scan_options det;
   det.deterministic = true;
+  struct keyed_case {
+    const char* name;
+    keyed_op op;
+    int run; // the runs it is timed at: 8 for the scans, 4 and 64 for the rest (4 only: unique)
+    double item_bytes, run_bytes; // bytes moved: per item, per run
+  };
+  const keyed_case cases[] = {{"inclusive_sum_by_key", keyed_op::scan_by_key, 8, 12, 0},
+                              {"reduce_by_key", keyed_op::reduce_by_key, 0, 8, 8},
+                              {"run_length_encode", keyed_op::encode, 0, 4, 8},
+                              {"non_trivial_runs", keyed_op::non_trivial, 0, 4, 8},
+                              {"select_unique_by_key", keyed_op::unique_by_key, 4, 8, 8}};
   for (int run : {4, 8, 64}) {
     fill_run_keys<<<2048, 256>>>(b.keys, cap, run);
     CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-    const std::uint32_t* k = b.keys;
-    const std::uint32_t* v = b.values;
-    const float* fv = b.fvalues;
     for (int l = args.min_log2; l <= args.max_log2; l += 2) {
       const std::int64_t n = std::int64_t{1} << l;
-      const int ni = static_cast<int>(n);
-      const double runs = static_cast<double>(n) / run;
-      if (run == 8 && wanted("inclusive_sum_by_key")) // keys + values in, values out
+      for (const keyed_case& c : cases) {
+        if (!(c.run == run || (c.run == 0 && run != 8)) || !wanted(c.name)) continue;
+        const double bytes = c.item_bytes * n + c.run_bytes * static_cast<double>(n) / run;
         bench_op(
-            b, "inclusive_sum_by_key", run, n, 12.0 * n,
-            [&](void* t, std::size_t& s) { return carry::inclusive_sum_by_key(t, s, k, v, b.a, n); },
-            [&](void* t, std::size_t& s) { return cub::DeviceScan::InclusiveSumByKey(t, s, k, v, b.ca, ni); }, 1,
-            false);
-      if (run == 8 && wanted("inclusive_sum_by_key_f32")) {
-        bench_op(
-            b, "inclusive_sum_by_key_f32", run, n, 12.0 * n,
-            [&](void* t, std::size_t& s) { return carry::inclusive_sum_by_key(t, s, k, fv, b.fout, n); },
-            [&](void* t, std::size_t& s) { return cub::DeviceScan::InclusiveSumByKey(t, s, k, fv, b.fcheck, ni); }, 1,
-            false, true);
-        bench_op(
-            b, "inclusive_sum_by_key_f32_det", run, n, 12.0 * n,
-            [&](void* t, std::size_t& s) {
-              return carry::inclusive_scan_by_key(t, s, k, fv, b.fout, carry::sum{}, n, carry::equal_to{}, det);
-            },
-            [&](void* t, std::size_t& s) { return cub::DeviceScan::InclusiveSumByKey(t, s, k, fv, b.fcheck, ni); }, 1,
-            false, true);
+            b, c.name, run, n, bytes,
+            [&](void* t, std::size_t& s) { return carry_keyed(c.op, t, s, b.keys, b.values, b.a, b.b, b.num, n); },
+            [&](void* t, std::size_t& s) { return cub_keyed(c.op, t, s, b.keys, b.values, b.ca, b.cb, b.cnum, n); },
+            c.op == keyed_op::scan_by_key ? 0 : 2, c.op != keyed_op::scan_by_key);
+        if (c.op != keyed_op::scan_by_key) continue;
+        // floats: carry's non-deterministic and deterministic scans against CUB's
+        for (bool d : {false, true})
+          bench_op(
+              b, d ? "inclusive_sum_by_key_f32_det" : "inclusive_sum_by_key_f32", run, n, bytes,
+              [&](void* t, std::size_t& s) {
+                return carry_keyed(c.op, t, s, b.keys, b.fvalues, b.a, b.fout, b.num, n,
+                                   d ? det : carry::scan_options{});
+              },
+              [&](void* t, std::size_t& s) {
+                return cub_keyed(c.op, t, s, b.keys, b.fvalues, b.ca, b.fcheck, b.cnum, n);
+              },
+              0, false, true);
       }
-      if (run != 8 && wanted("reduce_by_key")) // keys + values in, a key and an aggregate per run out
-        bench_op(
-            b, "reduce_by_key", run, n, 8.0 * n + 8.0 * runs,
-            [&](void* t, std::size_t& s) {
-              return carry::reduce_by_key(t, s, k, b.a, v, b.b, b.num, carry::sum{}, n);
-            },
-            [&](void* t, std::size_t& s) {
-              return cub::DeviceReduce::ReduceByKey(t, s, k, b.ca, v, b.cb, b.cnum, cuda::std::plus<>{}, ni);
-            },
-            2, true);
-      if (run != 8 && wanted("run_length_encode"))
-        bench_op(
-            b, "run_length_encode", run, n, 4.0 * n + 8.0 * runs,
-            [&](void* t, std::size_t& s) { return carry::run_length_encode(t, s, k, b.a, b.b, b.num, n); },
-            [&](void* t, std::size_t& s) {
-              return cub::DeviceRunLengthEncode::Encode(t, s, k, b.ca, b.cb, b.cnum, ni);
-            },
-            2, true);
-      if (run != 8 && wanted("non_trivial_runs"))
-        bench_op(
-            b, "non_trivial_runs", run, n, 4.0 * n + 8.0 * runs,
-            [&](void* t, std::size_t& s) { return carry::non_trivial_runs(t, s, k, b.a, b.b, b.num, n); },
-            [&](void* t, std::size_t& s) {
-              return cub::DeviceRunLengthEncode::NonTrivialRuns(t, s, k, b.ca, b.cb, b.cnum, ni);
-            },
-            2, true);
-      if (run == 4 && wanted("select_unique_by_key"))
-        bench_op(
-            b, "select_unique_by_key", run, n, 8.0 * n + 8.0 * runs,
-            [&](void* t, std::size_t& s) { return carry::select_unique_by_key(t, s, k, v, b.a, b.b, b.num, n); },
-            [&](void* t, std::size_t& s) { return cub::DeviceSelect::UniqueByKey(t, s, k, v, b.ca, b.cb, b.cnum, ni); },
-            2, true);
       std::fprintf(stderr, "run %d 2^%d done\n", run, l);
     }
   }

@@ -2,6 +2,9 @@
 #include <climits>
 
 #include <cub/device/device_partition.cuh>
+#include <cub/device/device_reduce.cuh>
+#include <cub/device/device_run_length_encode.cuh>
+#include <cub/device/device_scan.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/counting_iterator.h>
 
@@ -92,5 +95,38 @@ cudaError_t cub_partition_iota(void* d_temp, std::size_t& temp_bytes, std::uint3
                                     hashed_less{bound}, stream);
   return cub::DevicePartition::If(d_temp, temp_bytes, first, d_out, d_num, n, hashed_less{bound}, stream);
 }
+
+
+template <class V>
+cudaError_t cub_keyed(keyed_op op, void* d_temp, std::size_t& temp_bytes, const std::uint32_t* d_keys,
+                      const V* d_values, std::uint32_t* d_out_a, V* d_out_b, std::int64_t* d_num, std::int64_t n,
+                      cudaStream_t stream) {
+  if (n > INT_MAX) return cudaErrorInvalidValue;
+  const int ni = static_cast<int>(n);
+  switch (op) {
+  case keyed_op::scan_by_key:
+    return cub::DeviceScan::InclusiveSumByKey(d_temp, temp_bytes, d_keys, d_values, d_out_b, ni,
+                                              cuda::std::equal_to<>{}, stream);
+  case keyed_op::reduce_by_key:
+    return cub::DeviceReduce::ReduceByKey(d_temp, temp_bytes, d_keys, d_out_a, d_values, d_out_b, d_num,
+                                          cuda::std::plus<>{}, ni, stream);
+  case keyed_op::unique_by_key:
+    return cub::DeviceSelect::UniqueByKey(d_temp, temp_bytes, d_keys, d_values, d_out_a, d_out_b, d_num, ni, stream);
+  default:
+    break;
+  }
+  if constexpr (std::is_same<V, std::uint32_t>::value) {
+    if (op == keyed_op::encode)
+      return cub::DeviceRunLengthEncode::Encode(d_temp, temp_bytes, d_keys, d_out_a, d_out_b, d_num, ni, stream);
+    return cub::DeviceRunLengthEncode::NonTrivialRuns(d_temp, temp_bytes, d_keys, d_out_a, d_out_b, d_num, ni,
+                                                      stream);
+  }
+  return cudaErrorInvalidValue;
+}
+template cudaError_t cub_keyed<std::uint32_t>(keyed_op, void*, std::size_t&, const std::uint32_t*,
+                                              const std::uint32_t*, std::uint32_t*, std::uint32_t*, std::int64_t*,
+                                              std::int64_t, cudaStream_t);
+template cudaError_t cub_keyed<float>(keyed_op, void*, std::size_t&, const std::uint32_t*, const float*,
+                                      std::uint32_t*, float*, std::int64_t*, std::int64_t, cudaStream_t);
 
 } // namespace carry_validate

@@ -1,4 +1,5 @@
-// CUB compaction baselines (DeviceSelect, DevicePartition) behind a plain host API.
+// CUB compaction and keyed baselines (DeviceSelect, DevicePartition, DeviceReduce::ReduceByKey,
+// DeviceRunLengthEncode, DeviceScan::InclusiveSumByKey) behind a plain host API.
 #pragma once
 
 #include <cstddef>
@@ -34,5 +35,19 @@ template <class T, class F>
 cudaError_t cub_flagged(void* d_temp, std::size_t& temp_bytes, const T* d_in, const F* d_flags, T* d_out,
                         std::int64_t* d_num, std::int64_t num_items, bool partition, bool offset64,
                         cudaStream_t stream);
+
+
+/// The keyed calls over u32 keys (u32 values; the scan also f32), CUB's `int` size path (n < 2^31);
+/// counts to a 64-bit integer. keyed_op: which call.
+///   scan_by_key:    out_a = InclusiveSumByKey(keys, values)
+///   reduce_by_key:  out_a = unique keys, out_b = sums, *d_num = runs
+///   encode:         out_a = unique keys, out_b = lengths, *d_num = runs
+///   non_trivial:    out_a = offsets, out_b = lengths, *d_num = runs longer than 1
+///   unique_by_key:  out_a = unique keys, out_b = their values, *d_num = runs
+enum class keyed_op { scan_by_key, reduce_by_key, encode, non_trivial, unique_by_key };
+template <class V>
+cudaError_t cub_keyed(keyed_op op, void* d_temp, std::size_t& temp_bytes, const std::uint32_t* d_keys,
+                      const V* d_values, std::uint32_t* d_out_a, V* d_out_b, std::int64_t* d_num, std::int64_t num_items,
+                      cudaStream_t stream = 0);
 
 } // namespace carry_validate
