@@ -21,26 +21,25 @@ namespace carry {
 // A run is a maximal stretch of adjacent items equal under eq (default operator==). Every call is
 // two-phase, as in CUB; inputs are any random-access iterators, outputs any output iterators; the run
 // count goes to *d_num_runs_out (any integer type or output iterator), on the device. Each call is one
-// single pass of the engine's look-back (no private scan): reduce_by_key scans the by-key scans'
-// (run-start, value) pairs with the run starts counted, the run-length calls scan (runs so far, latest
-// run start); each run's outputs are written by the thread that holds its first or last item.
+// single pass of the engine's keyed agent (no private scan): keys (and values) of a tile in registers,
+// each item's run start and end from its neighbours, a thread's fold through the engine's block scan and
+// look-back: reduce_by_key's (runs started, value) pairs restarted at every run start, the run-length
+// calls' (runs so far, latest run start); each run's outputs written by the thread that holds its first
+// or last item.
 // Deliberate differences from CUB: an equality functor after num_items (as in the by-key scans), and
 // reduce_by_key's scan_options (deterministic: the same bits every run for floats) before the stream.
 // Errors (cudaErrorInvalidValue, nothing written): num_items < 0, a null d_num_runs_out; with
 // num_items > 0 a null input or output pointer, an output pointer overlapping an input, too little temp
-// storage; reduce_by_key past 2^30 - 1 items with values over 8 bytes. num_items == 0: only the run
-// count (0) is written.
+// storage. num_items == 0: only the run count (0) is written.
 
 namespace compact_detail {
 
-/// Runs the engine's single pass of `in` into `out` (items of type Item, operator op) and, for an empty
-/// input, writes the run count 0.
-template <class Item, class InIt, class OutIt, class Op, class NumIt>
-cudaError_t scan_runs(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt in, OutIt out, Op op,
-                      std::int64_t num_items, NumIt d_num_runs, const scan_options& options, cudaStream_t stream) {
-  using P = tuning::any_input_policy<Item>;
-  const cudaError_t e = detail::dispatch_scan_any<P, false>(d_temp_storage, temp_storage_bytes, in, out, op, Item{},
-                                                            num_items, options, stream);
+/// Runs the engine's keyed single pass with behaviour b and, for an empty input, writes the run count 0.
+template <class P, class KeyIt, class ValIt, class B, class NumIt>
+cudaError_t run_pass(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt keys, ValIt values, const B& b,
+                     std::int64_t num_items, NumIt d_num_runs, const scan_options& options, cudaStream_t stream) {
+  const cudaError_t e = detail::dispatch_keyed<P>(d_temp_storage, temp_storage_bytes, keys, values, b, num_items,
+                                                  options, false, stream);
   if (e != cudaSuccess || d_temp_storage == nullptr || num_items != 0) return e;
   write_count_kernel<<<1, 1, 0, stream>>>(d_num_runs, 0);
   return detail::after_launch(stream);
@@ -79,19 +78,14 @@ cudaError_t reduce_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes,
       !compact_detail::runs_args_ok(num_items, d_num_runs_out, d_keys_in, d_values_in, d_unique_out,
                                     d_aggregates_out))
     return cudaErrorInvalidValue;
-  return compact_detail::with_run_index(num_items, [&](auto index) -> cudaError_t {
+  return compact_detail::with_run_index(num_items, [&](auto index) {
+    using K = detail::iter_value<KeyIt>;
     using H = decltype(index);
-    using item = detail::keyed<A, H>;
-    if constexpr (sizeof(item) > 16) {
-      return cudaErrorInvalidValue; // past 2^30 - 1 items the run index needs 64 bits: values of up to 8 bytes
-    } else {
-      const compact_detail::run_input<KeyIt, ValIt, Eq, A, H> in{d_keys_in, d_values_in, equality_op, num_items, 0};
-      const compact_detail::reduce_by_key_output<KeyIt, UniqueIt, AggIt, NumIt> out{
-          {}, d_keys_in, d_unique_out, d_aggregates_out, d_num_runs_out, num_items, 0};
-      return compact_detail::scan_runs<item>(d_temp_storage, temp_storage_bytes, in, out,
-                                             compact_detail::counted_segments<Op>{reduction_op}, num_items,
-                                             d_num_runs_out, options, stream);
-    }
+    using B = compact_detail::reduce_by_key_behaviour<K, A, H, Op, Eq, UniqueIt, AggIt, NumIt>;
+    return compact_detail::run_pass<tuning::keyed_policy<K, A>>(
+        d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in,
+        B{equality_op, reduction_op, d_unique_out, d_aggregates_out, d_num_runs_out}, num_items, d_num_runs_out,
+        options, stream);
   });
 }
 template <class V = default_accumulator, class KeyIt, class UniqueIt, class ValIt, class AggIt, class NumIt,
@@ -116,13 +110,12 @@ cudaError_t run_length_encode(void* d_temp_storage, std::size_t& temp_storage_by
       !compact_detail::runs_args_ok(num_items, d_num_runs_out, d_in, d_in, d_unique_out, d_counts_out))
     return cudaErrorInvalidValue;
   return compact_detail::with_run_index(num_items, [&](auto index) {
-    using I = decltype(index);
-    const compact_detail::span_input<false, InputIt, Eq, I> in{d_in, equality_op, num_items, 0};
-    const compact_detail::span_output<false, InputIt, UniqueIt, LengthIt, NumIt> out{
-        {}, d_in, d_unique_out, d_counts_out, d_num_runs_out, num_items, 0};
-    return compact_detail::scan_runs<compact_detail::run_span<I>>(d_temp_storage, temp_storage_bytes, in, out,
-                                                                  compact_detail::span_op{}, num_items,
-                                                                  d_num_runs_out, scan_options{}, stream);
+    using K = detail::iter_value<InputIt>;
+    using B = compact_detail::span_behaviour<false, K, decltype(index), Eq, UniqueIt, LengthIt, NumIt>;
+    return compact_detail::run_pass<tuning::keyed_policy<K, K>>(
+        d_temp_storage, temp_storage_bytes, d_in, static_cast<const compact_detail::no_value*>(nullptr),
+        B{equality_op, d_unique_out, d_counts_out, d_num_runs_out}, num_items, d_num_runs_out, scan_options{},
+        stream);
   });
 }
 
@@ -138,13 +131,12 @@ cudaError_t non_trivial_runs(void* d_temp_storage, std::size_t& temp_storage_byt
       !compact_detail::runs_args_ok(num_items, d_num_runs_out, d_in, d_in, d_offsets_out, d_lengths_out))
     return cudaErrorInvalidValue;
   return compact_detail::with_run_index(num_items, [&](auto index) {
-    using I = decltype(index);
-    const compact_detail::span_input<true, InputIt, Eq, I> in{d_in, equality_op, num_items, 0};
-    const compact_detail::span_output<true, InputIt, OffsetIt, LengthIt, NumIt> out{
-        {}, d_in, d_offsets_out, d_lengths_out, d_num_runs_out, num_items, 0};
-    return compact_detail::scan_runs<compact_detail::run_span<I>>(d_temp_storage, temp_storage_bytes, in, out,
-                                                                  compact_detail::span_op{}, num_items,
-                                                                  d_num_runs_out, scan_options{}, stream);
+    using K = detail::iter_value<InputIt>;
+    using B = compact_detail::span_behaviour<true, K, decltype(index), Eq, OffsetIt, LengthIt, NumIt>;
+    return compact_detail::run_pass<tuning::keyed_policy<K, K>>(
+        d_temp_storage, temp_storage_bytes, d_in, static_cast<const compact_detail::no_value*>(nullptr),
+        B{equality_op, d_offsets_out, d_lengths_out, d_num_runs_out}, num_items, d_num_runs_out, scan_options{},
+        stream);
   });
 }
 

@@ -18,10 +18,10 @@ namespace carry {
 
 // Every call is two-phase, as the other scans; keys, values in and values out are any random-access
 // iterators (values out: any output iterator); eq(a, b) says whether two adjacent keys belong to one
-// run (default operator==). The scan runs on the engine's single pass over (segment-start flag, value)
-// pairs with the segmented operator, so a fold never crosses a run: one look-back, the same status
-// words as every scan. The value type: the values' (or the one named first). Values of up to 12 bytes
-// (the pair is staged in 16-byte chunks). Arguments in CUB's order (..., num_items, equality_op,
+// run (default operator==). The scan runs on the engine's keyed single pass: keys and values of a tile
+// in registers, each thread's (segment-start flag, value) fold through the engine's block scan and
+// look-back with the segmented operator, so a fold never crosses a run. The value type: the values' (or
+// the one named first), of any size. Arguments in CUB's order (..., num_items, equality_op,
 // stream); the scans also take scan_options before the stream (deterministic: the same bits every run
 // for floats). Errors: as the scans (a null pointer among keys, values in or values out with n > 0;
 // overlapping pointers; too little temp storage): cudaErrorInvalidValue, nothing written.
@@ -31,10 +31,9 @@ template <bool EXCLUSIVE, class V, class KeyIt, class ValIt, class OutIt, class 
 cudaError_t scan_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys, ValIt d_values_in,
                         OutIt d_values_out, Op op, V init, std::int64_t num_items, Eq eq, const scan_options& options,
                         cudaStream_t stream) {
-  using item = keyed<V>;
-  static_assert(sizeof(item) <= 16, "carry: a by-key scan takes values of up to 12 bytes");
-  using P = tuning::any_input_policy<item>;
-  if (d_temp_storage != nullptr && num_items > 0) { // the pair iterators hide the pointers: checked here
+  using K = iter_value<KeyIt>;
+  using P = tuning::keyed_policy<K, V>;
+  if (d_temp_storage != nullptr && num_items > 0) { // the behaviour hides the pointers: checked here
     const bool null = checked_address(d_keys) == nullptr || checked_address(d_values_in) == nullptr ||
                       checked_address(d_values_out) == nullptr;
     const bool in_place = checked_address(d_values_in) == checked_address(d_values_out) &&
@@ -43,16 +42,9 @@ cudaError_t scan_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, K
         (!in_place && iterators_overlap(d_values_in, d_values_out, num_items)))
       return cudaErrorInvalidValue;
   }
-  const keyed_input<KeyIt, ValIt, Eq, V> in{d_keys, d_values_in, eq, 0};
-  if constexpr (EXCLUSIVE) {
-    const exclusive_keyed_output<OutIt, KeyIt, Eq, Op, V> out{{}, d_values_out, d_keys, eq, op, init, 0};
-    return dispatch_scan_any<P, true>(d_temp_storage, temp_storage_bytes, in, out, segmented<Op>{op}, item{1u, init},
-                                      num_items, options, stream);
-  } else {
-    const keyed_output<OutIt> out{{}, d_values_out, 0};
-    return dispatch_scan_any<P, false>(d_temp_storage, temp_storage_bytes, in, out, segmented<Op>{op}, item{1u, init},
-                                       num_items, options, stream);
-  }
+  const scan_by_key_behaviour<EXCLUSIVE, K, V, Op, Eq, OutIt> b{eq, op, init, d_values_out};
+  return dispatch_keyed<P>(d_temp_storage, temp_storage_bytes, d_keys, d_values_in, b, num_items, options,
+                           vector_ok<V, P::items_per_thread>(d_values_out), stream);
 }
 } // namespace detail
 

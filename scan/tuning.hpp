@@ -134,6 +134,15 @@ using any_input_policy =
     std::conditional_t<is_staged_policy<single_pass_policy<T>>::value, single_pass_policy<T>,
                        staged_tile_policy<256, (sizeof(T) >= 64 ? 1 : static_cast<int>(64 / sizeof(T))), 6, true, 2>>;
 
+/// The keyed calls' single pass (keyed_agent: keys and values in registers, 64 bytes of the wider of the
+/// two a thread), 256 threads, 2 blocks per SM at least, evict-first loads. Not swept yet: the first
+/// form measured (H100, 2^26-2^28, against CUB's same calls in one run; validate/results/keyed.txt).
+template <class K, class V>
+using keyed_policy =
+    staged_tile_policy<256, (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 4 ? 16
+                            : (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 8 ? 8 : 4,
+                       2, true, 0>;
+
 /// The hierarchical tile (upsweep, spine, downsweep): 256 threads x 64 bytes. The input is read twice,
 /// so no evict-first hint. Measured (u32, NOTES.md): 256 x 16 gave 23.9 us at 2^22 against 27.1 us for
 /// 128 x 64, and the same 283 us at 2^26.

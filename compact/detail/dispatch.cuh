@@ -24,14 +24,7 @@ bool is_null(const It& it) {
     return false;
 }
 
-/// Whether `it` is a pointer that allows the vector loads of a tile of ITEMS items of T.
-template <class T, int ITEMS, class It>
-bool vector_ok(const It& it) {
-  if constexpr (std::is_pointer<It>::value)
-    return detail::vector_aligned<T, ITEMS>(static_cast<const void*>(it));
-  else
-    return false;
-}
+using detail::vector_ok;
 
 /// Whether `it` is a pointer that allows 16-byte chunk copies of T (staged tiles).
 template <class T, class It>

@@ -1,5 +1,6 @@
-// The run calls' pieces (reduce_by_key, run_length_encode, non_trivial_runs, select_unique_by_key): the
-// items they scan, their operators, and the outputs that write each run at its first or last item.
+// The run calls' pieces (reduce_by_key, run_length_encode, non_trivial_runs, select_unique_by_key): their
+// behaviours on the engine's keyed agent (aggregates, operators, outputs), and the (key, value) pairs of
+// select_unique_by_key's compaction.
 #pragma once
 
 #include <cstddef>
@@ -13,192 +14,186 @@ namespace carry {
 namespace compact_detail {
 
 using detail::keyed;
-using detail::output_tags;
-using detail::run_ends;
-using detail::segment_starts;
+using detail::keyed_thread;
+using carry::tile_prefix;
 
-// The items of the run scans carry two flags in the top bits of their count: whether the item starts a
-// run (head) and whether it ends one (end). The folds keep the right operand's flags, so after an
-// inclusive scan every item still holds its own, and the outputs never read the keys again to tell.
-
-template <class I>
-constexpr I end_bit = static_cast<I>(I{1} << (8 * sizeof(I) - 1));
-template <class I>
-constexpr I head_bit = static_cast<I>(I{1} << (8 * sizeof(I) - 2));
-template <class I>
-constexpr I run_flags = static_cast<I>(end_bit<I> | head_bit<I>);
-
-/// The index type of a run call over n items: 32 bits while every count and position fits below the
-/// flags, else 64 (the scanned items stay 8 bytes for 4-byte values up to 2^30 - 1 items).
+/// The index type of a run call over n items: 32 bits while every count and position fits, else 64.
 template <class Fn>
 auto with_run_index(std::int64_t n, Fn&& fn) {
-  if (n <= static_cast<std::int64_t>(UINT32_MAX >> 2)) return fn(std::uint32_t{});
+  if (n <= static_cast<std::int64_t>(UINT32_MAX)) return fn(std::uint32_t{});
   return fn(std::uint64_t{});
 }
 
-/// The count and flags of item g: head and end flags, and `marked` counted once.
-template <class I>
-CARRY_HD I flagged_count(bool marked, bool head, bool end) {
-  return static_cast<I>((marked ? I{1} : I{0}) | (head ? head_bit<I> : I{0}) | (end ? end_bit<I> : I{0}));
-}
-/// Counts add up below the flags; the flags are the right operand's.
-template <class I>
-CARRY_HD I add_counts(I a, I b) {
-  return static_cast<I>(((a & ~run_flags<I>) + (b & ~run_flags<I>)) | (b & run_flags<I>));
+/// What an output iterator of the run calls declares.
+struct output_tags {
+  using value_type = void;
+  using difference_type = std::ptrdiff_t;
+  using pointer = void;
+  using reference = void;
+  using iterator_category = std::output_iterator_tag;
+};
+
+/// The number of set bits of a mask.
+CARRY_HD inline int bit_count(unsigned m) {
+#ifdef __CUDA_ARCH__
+  return __popc(m);
+#else
+  return __builtin_popcount(m);
+#endif
 }
 
-// ---- reduce_by_key: the by-key scan's (head, value) pairs with counted heads; each run written once ----
+/// The highest set bit of a non-zero mask.
+CARRY_HD inline int top_bit(unsigned m) {
+#ifdef __CUDA_ARCH__
+  return 31 - __clz(static_cast<int>(m));
+#else
+  int b = 31;
+  while (!((m >> b) & 1u)) --b;
+  return b;
+#endif
+}
 
-/// The counted segmented operator: the by-key fold (restarted by every run start in b), heads counted,
-/// so an inclusive scan's count is the item's run index + 1.
+// ---- reduce_by_key: (runs started, value) pairs, the fold restarted at every run start ----
+
+/// The counted segmented operator: the by-key fold (restarted by every run start in b), run starts
+/// counted, so a carry-in's count is the number of runs started before it.
 ///
-///   {1 | head, 3} (+) {0, 4} = {1, 7};   {1 | head, 3} (+) {1 | head, 4} = {2 | head, 4}
+///   {1, 3} (+) {0, 4} = {1, 7};   {1, 3} (+) {1, 4} = {2, 4}
 template <class Op>
 struct counted_segments {
   Op op;
   template <class V, class H>
   CARRY_HD keyed<V, H> operator()(const keyed<V, H>& a, const keyed<V, H>& b) const {
-    return {add_counts(a.head, b.head), (b.head & ~run_flags<H>) != 0 ? b.value : op(a.value, b.value)};
+    return {static_cast<H>(a.head + b.head), b.head != 0 ? b.value : op(a.value, b.value)};
   }
 };
 
-/// The input of reduce_by_key: item g is {1 if a run starts at g, with its head and end flags; values[g]}.
-template <class KeyIt, class ValIt, class Eq, class V, class H>
-struct run_input {
-  using value_type = keyed<V, H>;
-  using difference_type = std::ptrdiff_t;
-  using pointer = void;
-  using reference = keyed<V, H>;
-  using iterator_category = std::random_access_iterator_tag;
-  KeyIt keys;
-  ValIt values;
+/// reduce_by_key as a keyed agent's behaviour: a thread folds its items as (run start, value) pairs; its
+/// outputs replay the fold from the carry-in: a run's key at its first item, its aggregate at its last,
+/// at index (runs started so far) - 1; the run count at the input's last item.
+template <class K, class V, class H, class Op, class Eq, class UniqueIt, class AggIt, class NumIt>
+struct reduce_by_key_behaviour {
+  using key_type = K;
+  using value_type = V;
+  using aggregate = keyed<V, H>;
+  using op_type = counted_segments<Op>;
+  static constexpr bool with_values = true, stores_values = false;
   Eq eq;
-  std::int64_t n, pos;
-  CARRY_HD keyed<V, H> operator[](std::int64_t i) const {
-    const std::int64_t g = pos + i;
-    const bool head = segment_starts(keys, g, eq);
-    return {flagged_count<H>(head, head, run_ends(keys, g, n, eq)), static_cast<V>(values[g])};
-  }
-  CARRY_HD keyed<V, H> operator*() const { return (*this)[0]; }
-  CARRY_HD run_input operator+(std::int64_t k) const { return {keys, values, eq, n, pos + k}; }
-};
-
-/// The output of reduce_by_key: the pair at item g (run index + 1 and flags, the run's fold so far)
-/// writes the run's key at its first item, its aggregate at its last, and the run count at the input's
-/// last item.
-template <class KeyIt, class UniqueIt, class AggIt, class NumIt>
-struct reduce_by_key_output : output_tags {
-  KeyIt keys;
+  Op op;
   UniqueIt unique;
   AggIt aggregates;
   NumIt num_runs;
-  std::int64_t n, pos;
-  struct slot {
-    reduce_by_key_output o;
-    std::int64_t g;
-    template <class V, class H>
-    CARRY_HD void operator=(const keyed<V, H>& p) const {
-      const H count = p.head & ~run_flags<H>;
-      if (p.head & head_bit<H>) o.unique[count - 1] = o.keys[g];
-      if (p.head & end_bit<H>) o.aggregates[count - 1] = p.value;
-      if (g == o.n - 1) *o.num_runs = count;
+  CARRY_HD op_type scan_op() const { return {op}; }
+  template <int ITEMS>
+  CARRY_HD aggregate reduce(const keyed_thread<K, V, ITEMS>& t) const {
+    aggregate a{static_cast<H>(t.heads & 1u), t.values[0]};
+    CARRY_UNROLL
+    for (int j = 1; j < ITEMS; ++j)
+      if ((t.live >> j) & 1u) a = scan_op()(a, aggregate{static_cast<H>((t.heads >> j) & 1u), t.values[j]});
+    return a;
+  }
+  template <int ITEMS>
+  CARRY_HD void emit(const keyed_thread<K, V, ITEMS>& t, const tile_prefix<aggregate>& carry, V (&)[ITEMS]) const {
+    H runs = carry.valid ? carry.value.head : H{0};
+    V run = carry.value.value; // unused until set: the input's first item is a run start
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j) {
+      if (!((t.live >> j) & 1u)) continue;
+      const bool head = (t.heads >> j) & 1u;
+      if (head) {
+        ++runs;
+        run = t.values[j];
+        unique[runs - 1] = t.keys[j];
+      } else {
+        run = op(run, t.values[j]);
+      }
+      if ((t.ends >> j) & 1u) aggregates[runs - 1] = run;
+      if (t.first + j == t.last) *num_runs = runs;
     }
-  };
-  CARRY_HD slot operator[](std::int64_t i) const { return {*this, pos + i}; }
-  CARRY_HD reduce_by_key_output operator+(std::int64_t k) const {
-    reduce_by_key_output c = *this;
-    c.pos += k;
-    return c;
   }
 };
 
-// ---- run_length_encode, non_trivial_runs: a plain scan of (marks so far and flags, latest run start) ----
+// ---- run_length_encode, non_trivial_runs: (marked items so far, latest run start) ----
 
-/// An item of the run-length scans: how many marked items (run starts, or second items of runs) lie in
-/// the span, with the head and end flags of its last item; and the position of its latest run start (0
-/// if none: the max keeps the latest).
+/// The aggregate of the run-length calls: how many marked items (run starts, or second items of runs)
+/// lie in the span, and the position of its latest run start (0 if none: the max keeps the latest).
 template <class I>
 struct run_span {
   I count;
   I start;
 };
 
-/// (count, start) fold: counts add (flags from the right), starts take the later one. Associative.
+/// (count, start) fold: counts add, starts take the later one. Associative and commutative.
 ///
 ///   {1, 5} (+) {0, 0} = {1, 5};   {1, 5} (+) {2, 9} = {3, 9}
 struct span_op {
   template <class I>
   CARRY_HD run_span<I> operator()(const run_span<I>& a, const run_span<I>& b) const {
-    return {add_counts(a.count, b.count), a.start > b.start ? a.start : b.start};
+    return {static_cast<I>(a.count + b.count), a.start > b.start ? a.start : b.start};
   }
 };
 
-/// Whether item g is the second item of a run (a run of two or more starts at g - 1).
-template <class KeyIt, class Eq>
-CARRY_HD bool second_of_run(const KeyIt& keys, std::int64_t g, const Eq& eq) {
-  return g >= 1 && !segment_starts(keys, g, eq) && segment_starts(keys, g - 1, eq);
-}
+/// A placeholder value type for the calls that read no values.
+struct no_value {};
 
-/// The input of the run-length scans: item g is {marked and flags, g if a run starts at g else 0};
-/// marked = a run starts at g (run_length_encode) or g is a run's second item (NON_TRIVIAL).
-template <bool NON_TRIVIAL, class KeyIt, class Eq, class I>
-struct span_input {
-  using value_type = run_span<I>;
-  using difference_type = std::ptrdiff_t;
-  using pointer = void;
-  using reference = run_span<I>;
-  using iterator_category = std::random_access_iterator_tag;
-  KeyIt keys;
+/// run_length_encode (marks: run starts; firsts: the first item of each run) and non_trivial_runs
+/// (NON_TRIVIAL; marks: second items of runs; firsts: the offset of each run of two or more) as a keyed
+/// agent's behaviour: a run's outputs at its last item (its first item, for run_length_encode's), at
+/// index (marks so far) - 1; the count at the input's last item.
+template <bool NON_TRIVIAL, class K, class I, class Eq, class FirstIt, class LenIt, class NumIt>
+struct span_behaviour {
+  using key_type = K;
+  using value_type = no_value;
+  using aggregate = run_span<I>;
+  using op_type = span_op;
+  static constexpr bool with_values = false, stores_values = false;
   Eq eq;
-  std::int64_t n, pos;
-  CARRY_HD run_span<I> operator[](std::int64_t i) const {
-    const std::int64_t g = pos + i;
-    const bool head = segment_starts(keys, g, eq);
-    const bool marked = NON_TRIVIAL ? second_of_run(keys, g, eq) : head;
-    return {flagged_count<I>(marked, head, run_ends(keys, g, n, eq)), static_cast<I>(head ? g : 0)};
-  }
-  CARRY_HD run_span<I> operator*() const { return (*this)[0]; }
-  CARRY_HD span_input operator+(std::int64_t k) const { return {keys, eq, n, pos + k}; }
-};
-
-/// The output of the run-length scans, at item g with the scan's {count and flags, start}: a run's last
-/// item writes its length (and, NON_TRIVIAL, its offset, for runs of two or more) at index count - 1;
-/// run_length_encode writes the run's first item at its first item; the input's last item the count.
-/// Firsts: the unique items (run_length_encode) or the offsets (non_trivial_runs).
-template <bool NON_TRIVIAL, class KeyIt, class FirstIt, class LenIt, class NumIt>
-struct span_output : output_tags {
-  KeyIt keys;
   FirstIt firsts;
   LenIt lengths;
   NumIt num_runs;
-  std::int64_t n, pos;
-  struct slot {
-    span_output o;
-    std::int64_t g;
-    template <class I>
-    CARRY_HD void operator=(const run_span<I>& p) const {
-      const I count = p.count & ~run_flags<I>;
+  CARRY_HD op_type scan_op() const { return {}; }
+  /// The thread's marked items: run starts, or second items (not a start, the item before one: bit j-1,
+  /// or the item before the thread's first for j = 0).
+  template <int ITEMS>
+  CARRY_HD static unsigned marks(const keyed_thread<K, no_value, ITEMS>& t) {
+    if constexpr (NON_TRIVIAL)
+      return ~t.heads & ((t.heads << 1) | (t.prev_head ? 1u : 0u)) & t.live;
+    else
+      return t.heads;
+  }
+  template <int ITEMS>
+  CARRY_HD aggregate reduce(const keyed_thread<K, no_value, ITEMS>& t) const {
+    return {static_cast<I>(bit_count(marks(t))),
+            t.heads != 0 ? static_cast<I>(t.first + top_bit(t.heads)) : I{0}};
+  }
+  template <int ITEMS>
+  CARRY_HD void emit(const keyed_thread<K, no_value, ITEMS>& t, const tile_prefix<aggregate>& carry,
+                     no_value (&)[ITEMS]) const {
+    const unsigned m = marks(t);
+    I count = carry.valid ? carry.value.count : I{0};
+    I start = carry.valid ? carry.value.start : I{0};
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j) {
+      if (!((t.live >> j) & 1u)) continue;
+      const std::int64_t g = t.first + j;
+      const bool head = (t.heads >> j) & 1u;
+      if (head) start = static_cast<I>(g);
+      if ((m >> j) & 1u) ++count;
       if constexpr (!NON_TRIVIAL)
-        if (p.count & head_bit<I>) o.firsts[count - 1] = o.keys[g];
-      if (p.count & end_bit<I>) {
-        const I length = static_cast<I>(g - static_cast<std::int64_t>(p.start) + 1);
+        if (head) firsts[count - 1] = t.keys[j];
+      if ((t.ends >> j) & 1u) {
+        const I length = static_cast<I>(g - static_cast<std::int64_t>(start) + 1);
         if constexpr (NON_TRIVIAL) {
           if (length > 1) {
-            o.firsts[count - 1] = p.start;
-            o.lengths[count - 1] = length;
+            firsts[count - 1] = start;
+            lengths[count - 1] = length;
           }
         } else {
-          o.lengths[count - 1] = length;
+          lengths[count - 1] = length;
         }
       }
-      if (g == o.n - 1) *o.num_runs = count;
+      if (g == t.last) *num_runs = count;
     }
-  };
-  CARRY_HD slot operator[](std::int64_t i) const { return {*this, pos + i}; }
-  CARRY_HD span_output operator+(std::int64_t k) const {
-    span_output c = *this;
-    c.pos += k;
-    return c;
   }
 };
 

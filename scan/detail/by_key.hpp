@@ -1,4 +1,5 @@
-// The by-key scans' pieces: the (head, value) pair, the segmented operator, the keyed input and outputs.
+// The keyed calls' pieces: the (head, value) pair, the segmented operator, a thread's items as the keyed
+// agent hands them over, and the by-key scans' behaviour (its fold and its outputs).
 #pragma once
 
 #include <cstddef>
@@ -6,6 +7,7 @@
 #include <iterator>
 #include <type_traits>
 
+#include "../tile_prefix.hpp"
 #include "../util/config.hpp"
 
 namespace carry {
@@ -32,86 +34,69 @@ struct segmented {
   }
 };
 
-/// Whether item g of keys starts a segment: the first item, or one not equal to the item before it.
-template <class KeyIt, class Eq>
-CARRY_HD bool segment_starts(const KeyIt& keys, std::int64_t g, const Eq& eq) {
-  return g == 0 || !static_cast<bool>(eq(keys[g - 1], keys[g]));
-}
-
-/// Whether item g ends a run of n items: the last item, or one not equal to the item after it.
-template <class KeyIt, class Eq>
-CARRY_HD bool run_ends(const KeyIt& keys, std::int64_t g, std::int64_t n, const Eq& eq) {
-  return g == n - 1 || !static_cast<bool>(eq(keys[g], keys[g + 1]));
-}
-
-/// The input of a by-key scan: item i is keyed<V>{segment_starts(pos + i), values[pos + i]}.
-template <class KeyIt, class ValIt, class Eq, class V>
-struct keyed_input {
-  using value_type = keyed<V>;
-  using difference_type = std::ptrdiff_t;
-  using pointer = void;
-  using reference = keyed<V>;
-  using iterator_category = std::random_access_iterator_tag;
+/// What the keyed agent reads: keys and values (values unread by calls without them), n items in all;
+/// vec_keys / vec_values: pointers the host found aligned for the tile's vector loads.
+template <class KeyIt, class ValIt>
+struct keyed_source {
   KeyIt keys;
   ValIt values;
-  Eq eq;
-  std::int64_t pos;
-  CARRY_HD keyed<V> operator[](std::int64_t i) const {
-    const std::int64_t g = pos + i;
-    return {segment_starts(keys, g, eq) ? 1u : 0u, static_cast<V>(values[g])};
-  }
-  CARRY_HD keyed<V> operator*() const { return (*this)[0]; }
-  CARRY_HD keyed_input operator+(std::int64_t k) const { return {keys, values, eq, pos + k}; }
+  std::int64_t n;
+  bool vec_keys, vec_values;
 };
 
-/// What an output iterator of the by-key scans declares.
-struct output_tags {
-  using value_type = void;
-  using difference_type = std::ptrdiff_t;
-  using pointer = void;
-  using reference = void;
-  using iterator_category = std::output_iterator_tag;
+/// A thread's items as the keyed agent hands them to a call's behaviour: keys, values, and bit masks
+/// over the thread's ITEMS items (bit j: item j) of those that exist (live: the low bits), start a run
+/// (heads) and end one (ends); whether the item before the thread's first starts a run (prev_head;
+/// false for item 0); the position of the first item, and of the input's last (n - 1).
+template <class K, class V, int ITEMS>
+struct keyed_thread {
+  K keys[ITEMS];
+  V values[ITEMS];
+  unsigned live, heads, ends;
+  bool prev_head;
+  std::int64_t first, last;
 };
 
-/// The output of an inclusive by-key scan: writes each pair's value to out[pos + i].
-template <class OutIt>
-struct keyed_output : output_tags {
-  struct slot {
-    OutIt at;
-    template <class V>
-    CARRY_HD void operator=(const keyed<V>& p) const {
-      *at = p.value;
-    }
-  };
-  OutIt out;
-  std::int64_t pos;
-  CARRY_HD slot operator[](std::int64_t i) const { return {out + (pos + i)}; }
-  CARRY_HD keyed_output operator+(std::int64_t k) const { return {{}, out, pos + k}; }
-};
-
-/// The output of an exclusive by-key scan: pair p at item g (the fold of the items before g, restarted
-/// at the last head) becomes init at a segment's first item, else op(init, p.value).
-template <class OutIt, class KeyIt, class Eq, class Op, class V>
-struct exclusive_keyed_output : output_tags {
-  struct slot_ref {
-    OutIt at;
-    KeyIt keys;
-    Eq eq;
-    Op op;
-    V init;
-    std::int64_t g;
-    CARRY_HD void operator=(const keyed<V>& p) const {
-      *at = segment_starts(keys, g, eq) ? init : op(init, p.value);
-    }
-  };
-  OutIt out;
-  KeyIt keys;
+/// The by-key scans as a keyed agent's behaviour: a thread folds its items as (head, value) pairs with the
+/// segmented operator; its outputs replay the fold from the carry-in, item by item, restarting at each
+/// head (exclusive: init at a head, else op(init, the fold of the run's earlier items)).
+///
+///   keys [1 1 2 2 2 1], values [3 1 7 0 4 1], sum: inclusive [3 4 7 7 11 1], exclusive (0) [0 3 0 7 7 0]
+template <bool EXCLUSIVE, class K, class V, class Op, class Eq, class OutIt>
+struct scan_by_key_behaviour {
+  using key_type = K;
+  using value_type = V;
+  using aggregate = keyed<V>;
+  using op_type = segmented<Op>;
+  using output_type = OutIt;
+  static constexpr bool with_values = true, stores_values = true;
   Eq eq;
   Op op;
   V init;
-  std::int64_t pos;
-  CARRY_HD slot_ref operator[](std::int64_t i) const { return {out + (pos + i), keys, eq, op, init, pos + i}; }
-  CARRY_HD exclusive_keyed_output operator+(std::int64_t k) const { return {{}, out, keys, eq, op, init, pos + k}; }
+  OutIt out;
+  CARRY_HD op_type scan_op() const { return {op}; }
+  template <int ITEMS>
+  CARRY_HD aggregate reduce(const keyed_thread<K, V, ITEMS>& t) const {
+    aggregate a{t.heads & 1u, t.values[0]};
+    CARRY_UNROLL
+    for (int j = 1; j < ITEMS; ++j)
+      if ((t.live >> j) & 1u) a = scan_op()(a, aggregate{(t.heads >> j) & 1u, t.values[j]});
+    return a;
+  }
+  template <int ITEMS>
+  CARRY_HD void emit(const keyed_thread<K, V, ITEMS>& t, const tile_prefix<aggregate>& carry, V (&r)[ITEMS]) const {
+    bool has = carry.valid; // the input's first item is a head: a thread without a carry-in starts a run
+    V run = carry.value.value;
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j) {
+      if (!((t.live >> j) & 1u)) continue;
+      const bool head = (t.heads >> j) & 1u;
+      if constexpr (EXCLUSIVE) r[j] = head ? init : op(init, run);
+      run = head || !has ? t.values[j] : op(run, t.values[j]);
+      has = true;
+      if constexpr (!EXCLUSIVE) r[j] = run;
+    }
+  }
 };
 
 } // namespace detail

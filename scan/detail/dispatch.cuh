@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 
 #include "../lookback/cluster.cuh"
+#include "../agent/keyed_agent.cuh"
 #include "../lookback/prepare.cuh"
 #include "../util/launch.cuh"
 #include "kernels.cuh"
@@ -220,6 +221,15 @@ bool aligned16(const It& it) {
     return false;
 }
 
+/// Whether `it` is a pointer that allows the vector loads of a tile of ITEMS items of T (tile_io).
+template <class T, int ITEMS, class It>
+bool vector_ok(const It& it) {
+  if constexpr (std::is_pointer<It>::value)
+    return vector_aligned<T, ITEMS>(static_cast<const void*>(it));
+  else
+    return false;
+}
+
 /// Whether two iterators are pointers into overlapping bytes of n items each.
 template <class InIt, class OutIt>
 bool iterators_overlap(const InIt& in, const OutIt& out, std::int64_t n) {
@@ -267,6 +277,41 @@ cudaError_t dispatch_scan_any(void* d_temp_storage, std::size_t& temp_storage_by
   using agent = staged_agent<P, EXCLUSIVE, false, T, Op>;
   return launch_prepared_pass<agent, &any_input_kernel<agent, InIt, OutIt, T, Op>>(
       d_temp_storage, parts, tiles, P::block_threads, d_in, d_out, op, init, vin, vout, stream);
+}
+
+/// The keyed calls' single pass (keyed_agent with behaviour B) over keys and values: prepare step + one
+/// launch, the look-back over B's aggregates; the canonical look-back where options ask for determinism.
+/// The caller has checked its pointers. vec_out: B's value output (a scan by key) is a pointer aligned
+/// for the tile's vector stores.
+template <class P, class B, class KeyIt, class ValIt>
+cudaError_t dispatch_keyed(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt keys, ValIt values,
+                           const B& b, std::int64_t num_items, const scan_options& opt, bool vec_out,
+                           cudaStream_t stream) {
+  using A = typename B::aggregate;
+  using Op = typename B::op_type;
+  using source = keyed_source<KeyIt, ValIt>;
+  if (num_items < 0) return cudaErrorInvalidValue;
+  const tile_plan tiles = plan_tiles(num_items, P::tile_items);
+  lookback::temp_builder tb;
+  lookback::state_parts parts{};
+  if (tiles.num_tiles > 0) parts = lookback::add_state<lookback::default_format<A>>(tb, tiles.num_tiles, 1, true);
+  if (d_temp_storage == nullptr) {
+    temp_storage_bytes = tb.allocation();
+    return cudaSuccess;
+  }
+  if (check_args(&keys, &values, num_items, temp_storage_bytes, tb.allocation(), tiles.num_tiles) != arg_error::none)
+    return cudaErrorInvalidValue;
+  if (num_items == 0) return cudaSuccess;
+  const source in{keys, values, num_items, vector_ok<typename B::key_type, P::items_per_thread>(keys),
+                  vector_ok<typename B::value_type, P::items_per_thread>(values)};
+  if (canonical_look_back(opt)) {
+    using agent = keyed_agent<P, true, B>;
+    return launch_prepared_pass<agent, &any_input_kernel<agent, source, B, A, Op>>(
+        d_temp_storage, parts, tiles, P::block_threads, in, b, b.scan_op(), A{}, false, vec_out, stream);
+  }
+  using agent = keyed_agent<P, false, B>;
+  return launch_prepared_pass<agent, &any_input_kernel<agent, source, B, A, Op>>(
+      d_temp_storage, parts, tiles, P::block_threads, in, b, b.scan_op(), A{}, false, vec_out, stream);
 }
 
 /// The reduction over any input iterator into any output iterator, accumulating in T: upsweep (tile

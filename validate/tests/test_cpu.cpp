@@ -22,11 +22,13 @@
 #include <carry/scan/tile_prefix.hpp>
 #include <carry/scan/tuning.hpp>
 
+#include "tests/common/keyed_model.hpp"
 #include "tests/common/reference.hpp"
 
 using namespace carry;
 using namespace carry::detail;
 using carry_validate::affine;
+using carry_validate::run_keyed_model;
 using carry_validate::compose_affine;
 
 TEST_CASE("seed examples through the CPU reference", "[cpu][reference]") {
@@ -448,7 +450,8 @@ struct compose16 {
 };
 } // namespace
 
-TEST_CASE("by-key pieces: the segmented operator is associative; keyed input and outputs give the by-key scans",
+TEST_CASE("by-key pieces: the segmented operator is associative; the scans' behaviour on the keyed agent's model "
+          "gives the by-key scans",
           "[cpu]") {
   using carry::detail::keyed;
   const carry::detail::segmented<compose16> seg{compose16{}};
@@ -459,33 +462,32 @@ TEST_CASE("by-key pieces: the segmented operator is associative; keyed input and
     const auto l = seg(seg(a, b), c), r = seg(a, seg(b, c));
     REQUIRE((l.head == r.head && l.value == r.value));
   }
-  // keys [1 1 2 2 2 1 1], values as maps: the by-key scans from a sequential fold of the keyed input
-  const std::vector<int> keys{1, 1, 2, 2, 2, 1, 1};
-  std::vector<std::uint32_t> values(keys.size());
-  for (auto& v : values) v = static_cast<std::uint32_t>(g());
-  const carry::detail::keyed_input<const int*, const std::uint32_t*, carry::equal_to, std::uint32_t> in{
-      keys.data(), values.data(), carry::equal_to{}, 0};
-  std::vector<std::uint32_t> inc(keys.size()), exc(keys.size()), want_inc(keys.size()), want_exc(keys.size());
-  const std::uint32_t init = 0x00010000u; // the identity map
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    const bool head = i == 0 || keys[i] != keys[i - 1];
-    want_exc[i] = head ? init : compose16{}(init, want_inc[i - 1]);
-    want_inc[i] = head ? values[i] : compose16{}(want_inc[i - 1], values[i]);
+  // keys in runs of 1 .. 9 (crossing thread boundaries), values as maps: against a sequential fold
+  for (int n : {1, 2, 7, 16, 17, 100, 1000}) {
+    std::vector<int> keys(static_cast<std::size_t>(n));
+    int k = 0;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      if (g() % 5 == 0) ++k;
+      keys[i] = k;
+    }
+    std::vector<std::uint32_t> values(keys.size());
+    for (auto& v : values) v = static_cast<std::uint32_t>(g());
+    const std::uint32_t init = 0x00030002u;
+    std::vector<std::uint32_t> want_inc(keys.size()), want_exc(keys.size());
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      const bool head = i == 0 || keys[i] != keys[i - 1];
+      want_exc[i] = head ? init : compose16{}(init, want_inc[i - 1]);
+      want_inc[i] = head ? values[i] : compose16{}(want_inc[i - 1], values[i]);
+    }
+    using inc_b = carry::detail::scan_by_key_behaviour<false, int, std::uint32_t, compose16, carry::equal_to,
+                                                       std::uint32_t*>;
+    using exc_b = carry::detail::scan_by_key_behaviour<true, int, std::uint32_t, compose16, carry::equal_to,
+                                                       std::uint32_t*>;
+    const inc_b bi{carry::equal_to{}, compose16{}, init, nullptr};
+    const exc_b be{carry::equal_to{}, compose16{}, init, nullptr};
+    REQUIRE(run_keyed_model<4>(bi, keys, values) == want_inc);
+    REQUIRE(run_keyed_model<16>(bi, keys, values) == want_inc);
+    REQUIRE(run_keyed_model<4>(be, keys, values) == want_exc);
+    REQUIRE(run_keyed_model<16>(be, keys, values) == want_exc);
   }
-  const carry::detail::keyed_output<std::uint32_t*> out{{}, inc.data(), 0};
-  const carry::detail::exclusive_keyed_output<std::uint32_t*, const int*, carry::equal_to, compose16, std::uint32_t>
-      xout{{}, exc.data(), keys.data(), carry::equal_to{}, compose16{}, init, 0};
-  keyed<std::uint32_t> run = in[0], before{1u, init};
-  for (std::size_t i = 0; i < keys.size(); ++i) {
-    if (i > 0) run = seg(run, (in + 3)[static_cast<std::int64_t>(i) - 3]); // offsets compose
-    out[static_cast<std::int64_t>(i)] = run;
-    xout[static_cast<std::int64_t>(i)] = before;
-    before = seg(before, in[static_cast<std::int64_t>(i)]);
-  }
-  REQUIRE(in[0].head == 1);
-  REQUIRE(in[2].head == 1);
-  REQUIRE(in[3].head == 0);
-  REQUIRE(in[5].head == 1);
-  REQUIRE(inc == want_inc);
-  REQUIRE(exc == want_exc);
 }

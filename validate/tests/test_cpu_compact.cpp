@@ -1,13 +1,22 @@
 // CPU tests of the compaction module's host/device helpers: pass choice, temp layout, argument checks,
-// partition offsets.
+// partition offsets, the run calls' behaviours on the keyed agent's model.
 #include <catch2/catch.hpp>
 
+#include <algorithm>
+#include <random>
+#include <vector>
+
 #include <carry/compact/detail/plan.hpp>
+#include <carry/compact/detail/runs.hpp>
 #include <carry/compact/tuning.hpp>
+#include <carry/scan/operators.hpp>
+
+#include "tests/common/keyed_model.hpp"
 
 using namespace carry::compact_detail;
 using carry::compact_algorithm;
 using carry::detail::arg_error;
+using carry_validate::run_keyed_model;
 
 TEST_CASE("compaction pass choice", "[compact]") {
   const std::int64_t tile = 4096;
@@ -96,4 +105,91 @@ TEST_CASE("compaction tuning: 32 KB staged tiles up to 8-byte items, masks of at
   CHECK(carry::compact_tuning::policy<std::uint64_t>::tile_items * 8 == 32768);
   CHECK(carry::compact_tuning::policy<std::uint8_t>::tile_items == 8192);
   CHECK(carry::compact_tuning::policy<std::uint8_t>::items_per_thread <= 32);
+}
+
+namespace {
+/// The runs of keys (first key, first position, length) and the sums of their values.
+struct runs_ref {
+  std::vector<int> keys;
+  std::vector<std::int64_t> offsets, lengths;
+  std::vector<std::uint32_t> sums;
+};
+runs_ref runs_of(const std::vector<int>& keys, const std::vector<std::uint32_t>& values) {
+  runs_ref r;
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    if (i == 0 || keys[i] != keys[i - 1]) {
+      r.keys.push_back(keys[i]);
+      r.offsets.push_back(static_cast<std::int64_t>(i));
+      r.lengths.push_back(0);
+      r.sums.push_back(0);
+    }
+    ++r.lengths.back();
+    r.sums.back() += values[i];
+  }
+  return r;
+}
+} // namespace
+
+TEST_CASE("run calls on the keyed agent's model: reduce_by_key, run_length_encode, non_trivial_runs; their "
+          "operators associative",
+          "[compact]") {
+  using carry::detail::keyed;
+  std::mt19937 g(9);
+  const counted_segments<carry::sum> cs{carry::sum{}};
+  for (int t = 0; t < 20000; ++t) {
+    auto pick = [&] { return keyed<std::uint32_t>{static_cast<std::uint32_t>(g() % 3), static_cast<std::uint32_t>(g() % 100)}; };
+    const auto a = pick(), b = pick(), c = pick();
+    const auto l = cs(cs(a, b), c), r = cs(a, cs(b, c));
+    REQUIRE((l.head == r.head && l.value == r.value));
+    auto span = [&] { return run_span<std::uint32_t>{static_cast<std::uint32_t>(g() % 3), static_cast<std::uint32_t>(g() % 1000)}; };
+    const auto x = span(), y = span(), z = span();
+    const auto p = span_op{}(span_op{}(x, y), z), q = span_op{}(x, span_op{}(y, z));
+    REQUIRE((p.count == q.count && p.start == q.start));
+  }
+  for (int n : {1, 2, 3, 16, 17, 33, 500}) {
+    std::vector<int> keys(static_cast<std::size_t>(n));
+    int k = 0;
+    for (auto& x : keys) {
+      if (g() % 4 == 0) k += 1 + static_cast<int>(g() % 3);
+      x = k;
+    }
+    std::vector<std::uint32_t> values(keys.size());
+    for (auto& v : values) v = g() % 100;
+    const runs_ref ref = runs_of(keys, values);
+    const std::size_t runs = ref.keys.size();
+    std::vector<int> unique(keys.size(), -1);
+    std::vector<std::uint32_t> sums(keys.size(), 7777);
+    std::int64_t num = -1;
+    using rbk = reduce_by_key_behaviour<int, std::uint32_t, std::uint32_t, carry::sum, carry::equal_to, int*,
+                                        std::uint32_t*, std::int64_t*>;
+    run_keyed_model<4>(rbk{carry::equal_to{}, carry::sum{}, unique.data(), sums.data(), &num}, keys, values);
+    REQUIRE(num == static_cast<std::int64_t>(runs));
+    REQUIRE(std::vector<int>(unique.begin(), unique.begin() + static_cast<std::ptrdiff_t>(runs)) == ref.keys);
+    REQUIRE(std::vector<std::uint32_t>(sums.begin(), sums.begin() + static_cast<std::ptrdiff_t>(runs)) == ref.sums);
+    REQUIRE((runs == keys.size() || unique[runs] == -1)); // nothing past the runs
+    // run_length_encode and non_trivial_runs (values unread)
+    const std::vector<no_value> none(keys.size());
+    std::vector<std::int64_t> lengths(keys.size(), -1), offsets(keys.size(), -1);
+    std::fill(unique.begin(), unique.end(), -1);
+    using rle = span_behaviour<false, int, std::uint32_t, carry::equal_to, int*, std::int64_t*, std::int64_t*>;
+    run_keyed_model<16>(rle{carry::equal_to{}, unique.data(), lengths.data(), &num}, keys, none);
+    REQUIRE(num == static_cast<std::int64_t>(runs));
+    REQUIRE(std::vector<int>(unique.begin(), unique.begin() + static_cast<std::ptrdiff_t>(runs)) == ref.keys);
+    REQUIRE(std::vector<std::int64_t>(lengths.begin(), lengths.begin() + static_cast<std::ptrdiff_t>(runs)) ==
+            ref.lengths);
+    std::vector<std::int64_t> nt_off, nt_len;
+    for (std::size_t r = 0; r < runs; ++r)
+      if (ref.lengths[r] > 1) {
+        nt_off.push_back(ref.offsets[r]);
+        nt_len.push_back(ref.lengths[r]);
+      }
+    std::fill(lengths.begin(), lengths.end(), -1);
+    using ntr = span_behaviour<true, int, std::uint64_t, carry::equal_to, std::int64_t*, std::int64_t*, std::int64_t*>;
+    run_keyed_model<4>(ntr{carry::equal_to{}, offsets.data(), lengths.data(), &num}, keys, none);
+    REQUIRE(num == static_cast<std::int64_t>(nt_off.size()));
+    REQUIRE(std::vector<std::int64_t>(offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(nt_off.size())) ==
+            nt_off);
+    REQUIRE(std::vector<std::int64_t>(lengths.begin(), lengths.begin() + static_cast<std::ptrdiff_t>(nt_off.size())) ==
+            nt_len);
+  }
 }
