@@ -112,7 +112,7 @@ cudaError_t run_length_encode(void* d_temp_storage, std::size_t& temp_storage_by
   return compact_detail::with_run_index(num_items, [&](auto index) {
     using K = detail::iter_value<InputIt>;
     using B = compact_detail::span_behaviour<false, K, decltype(index), Eq, UniqueIt, LengthIt, NumIt>;
-    return compact_detail::run_pass<tuning::keyed_policy<K, K>>(
+    return compact_detail::run_pass<tuning::keyed_policy<K, decltype(index)>>(
         d_temp_storage, temp_storage_bytes, d_in, static_cast<const compact_detail::no_value*>(nullptr),
         B{equality_op, d_unique_out, d_counts_out, d_num_runs_out}, num_items, d_num_runs_out, scan_options{},
         stream);
@@ -133,7 +133,7 @@ cudaError_t non_trivial_runs(void* d_temp_storage, std::size_t& temp_storage_byt
   return compact_detail::with_run_index(num_items, [&](auto index) {
     using K = detail::iter_value<InputIt>;
     using B = compact_detail::span_behaviour<true, K, decltype(index), Eq, OffsetIt, LengthIt, NumIt>;
-    return compact_detail::run_pass<tuning::keyed_policy<K, K>>(
+    return compact_detail::run_pass<tuning::keyed_policy<K, decltype(index)>>(
         d_temp_storage, temp_storage_bytes, d_in, static_cast<const compact_detail::no_value*>(nullptr),
         B{equality_op, d_offsets_out, d_lengths_out, d_num_runs_out}, num_items, d_num_runs_out, scan_options{},
         stream);

@@ -135,7 +135,8 @@ using any_input_policy =
                        staged_tile_policy<256, (sizeof(T) >= 64 ? 1 : static_cast<int>(64 / sizeof(T))), 6, true, 2>>;
 
 /// The keyed calls' single pass (keyed_agent: keys and values in registers, 64 bytes of the wider of the
-/// two a thread), 256 threads, 2 blocks per SM at least, evict-first loads. Not swept yet: the first
+/// two a thread; V: the values, or the run calls' index type, whose staged outputs take a tile of each),
+/// 256 threads, 2 blocks per SM at least, evict-first loads. Not swept yet: the first
 /// form measured (H100, 2^26-2^28, against CUB's same calls in one run; validate/results/keyed.txt).
 template <class K, class V>
 using keyed_policy =

@@ -78,12 +78,17 @@ struct reduce_by_key_behaviour {
   using aggregate = keyed<V, H>;
   using op_type = counted_segments<Op>;
   static constexpr bool with_values = true, stores_values = false;
+  static constexpr int staged_arrays = 2; // the unique keys (at run starts), the aggregates (at run ends)
+  using staged0 = K;
+  using staged1 = V;
   Eq eq;
   Op op;
   UniqueIt unique;
   AggIt aggregates;
   NumIt num_runs;
   CARRY_HD op_type scan_op() const { return {op}; }
+  CARRY_HD UniqueIt out0() const { return unique; }
+  CARRY_HD AggIt out1() const { return aggregates; }
   template <int ITEMS>
   CARRY_HD aggregate reduce(const keyed_thread<K, V, ITEMS>& t) const {
     aggregate a{static_cast<H>(t.heads & 1u), t.values[0]};
@@ -92,8 +97,9 @@ struct reduce_by_key_behaviour {
       if ((t.live >> j) & 1u) a = scan_op()(a, aggregate{static_cast<H>((t.heads >> j) & 1u), t.values[j]});
     return a;
   }
-  template <int ITEMS>
-  CARRY_HD void emit(const keyed_thread<K, V, ITEMS>& t, const tile_prefix<aggregate>& carry, V (&)[ITEMS]) const {
+  template <int ITEMS, class Sink>
+  CARRY_HD void emit(const keyed_thread<K, V, ITEMS>& t, const tile_prefix<aggregate>& carry, V (&)[ITEMS],
+                     Sink& sink) const {
     H runs = carry.valid ? carry.value.head : H{0};
     V run = carry.value.value; // unused until set: the input's first item is a run start
     CARRY_UNROLL
@@ -103,11 +109,11 @@ struct reduce_by_key_behaviour {
       if (head) {
         ++runs;
         run = t.values[j];
-        unique[runs - 1] = t.keys[j];
+        sink.template put<0>(static_cast<std::int64_t>(runs - 1), t.keys[j]);
       } else {
         run = op(run, t.values[j]);
       }
-      if ((t.ends >> j) & 1u) aggregates[runs - 1] = run;
+      if ((t.ends >> j) & 1u) sink.template put<1>(static_cast<std::int64_t>(runs - 1), run);
       if (t.first + j == t.last) *num_runs = runs;
     }
   }
@@ -147,11 +153,16 @@ struct span_behaviour {
   using aggregate = run_span<I>;
   using op_type = span_op;
   static constexpr bool with_values = false, stores_values = false;
+  static constexpr int staged_arrays = 2; // firsts, lengths
+  using staged0 = std::conditional_t<NON_TRIVIAL, I, K>;
+  using staged1 = I;
   Eq eq;
   FirstIt firsts;
   LenIt lengths;
   NumIt num_runs;
   CARRY_HD op_type scan_op() const { return {}; }
+  CARRY_HD FirstIt out0() const { return firsts; }
+  CARRY_HD LenIt out1() const { return lengths; }
   /// The thread's marked items: run starts, or second items (not a start, the item before one: bit j-1,
   /// or the item before the thread's first for j = 0).
   template <int ITEMS>
@@ -166,9 +177,9 @@ struct span_behaviour {
     return {static_cast<I>(bit_count(marks(t))),
             t.heads != 0 ? static_cast<I>(t.first + top_bit(t.heads)) : I{0}};
   }
-  template <int ITEMS>
+  template <int ITEMS, class Sink>
   CARRY_HD void emit(const keyed_thread<K, no_value, ITEMS>& t, const tile_prefix<aggregate>& carry,
-                     no_value (&)[ITEMS]) const {
+                     no_value (&)[ITEMS], Sink& sink) const {
     const unsigned m = marks(t);
     I count = carry.valid ? carry.value.count : I{0};
     I start = carry.valid ? carry.value.start : I{0};
@@ -179,17 +190,18 @@ struct span_behaviour {
       const bool head = (t.heads >> j) & 1u;
       if (head) start = static_cast<I>(g);
       if ((m >> j) & 1u) ++count;
+      const auto at = static_cast<std::int64_t>(count) - 1;
       if constexpr (!NON_TRIVIAL)
-        if (head) firsts[count - 1] = t.keys[j];
+        if (head) sink.template put<0>(at, t.keys[j]);
       if ((t.ends >> j) & 1u) {
         const I length = static_cast<I>(g - static_cast<std::int64_t>(start) + 1);
         if constexpr (NON_TRIVIAL) {
           if (length > 1) {
-            firsts[count - 1] = start;
-            lengths[count - 1] = length;
+            sink.template put<0>(at, start);
+            sink.template put<1>(at, length);
           }
         } else {
-          lengths[count - 1] = length;
+          sink.template put<1>(at, length);
         }
       }
       if (g == t.last) *num_runs = count;

@@ -14,11 +14,82 @@
 namespace carry {
 namespace detail {
 
+/// The run outputs of a tile staged in shared memory (B::staged_arrays arrays, 0 to 2, of B::staged0 and
+/// B::staged1 items): a call's outputs go to index i of array a; within one tile each array's indices form
+/// one contiguous range no longer than the tile, so i mod TILE is a slot, and the range (the least and
+/// greatest index any thread put) is written out coalesced by the whole block (flush).
+template <class B, int TILE>
+struct staged_runs {
+  static constexpr int arrays = B::staged_arrays;
+  using E0 = typename B::staged0;
+  using E1 = typename B::staged1;
+  struct storage {
+    alignas(16) unsigned char bytes[arrays > 0 ? TILE * (sizeof(E0) + (arrays > 1 ? sizeof(E1) : 0)) : 16];
+  };
+  struct ranges {
+    unsigned long long lo[2], hi[2];
+  };
+  storage& st;
+  ranges& r;
+  unsigned long long lo[2] = {~0ull, ~0ull}, hi[2] = {0, 0};
+
+  __device__ static E0* region0(storage& s) { return reinterpret_cast<E0*>(s.bytes); }
+  __device__ static E1* region1(storage& s) { return reinterpret_cast<E1*>(s.bytes + TILE * sizeof(E0)); }
+  __device__ static void clear(ranges& r) {
+    r.lo[0] = r.lo[1] = ~0ull;
+    r.hi[0] = r.hi[1] = 0;
+  }
+  /// Output `v` at index i of array A.
+  template <int A, class T>
+  __device__ void put(std::int64_t i, const T& v) {
+    const auto u = static_cast<unsigned long long>(i);
+    lo[A] = u < lo[A] ? u : lo[A];
+    hi[A] = u > hi[A] ? u : hi[A];
+    if constexpr (A == 0)
+      region0(st)[u & (TILE - 1)] = static_cast<E0>(v);
+    else
+      region1(st)[u & (TILE - 1)] = static_cast<E1>(v);
+  }
+  /// The block's least and greatest index per array (a warp's first, then one shared atomic a warp).
+  __device__ void publish_range() {
+    CARRY_UNROLL
+    for (int a = 0; a < arrays; ++a) {
+      unsigned long long l = lo[a], h = hi[a];
+      CARRY_UNROLL
+      for (int d = 16; d > 0; d /= 2) {
+        const unsigned long long ol = __shfl_xor_sync(0xffffffffu, l, d), oh = __shfl_xor_sync(0xffffffffu, h, d);
+        l = ol < l ? ol : l;
+        h = oh > h ? oh : h;
+      }
+      if (threadIdx.x % 32 == 0 && l <= h) {
+        atomicMin(&r.lo[a], l);
+        atomicMax(&r.hi[a], h);
+      }
+    }
+  }
+  /// Writes each array's range to B's outputs, consecutive threads to consecutive indices.
+  __device__ static void flush(storage& s, const ranges& r, const B& b) {
+    CARRY_UNROLL
+    for (int a = 0; a < arrays; ++a) {
+      const unsigned long long l = r.lo[a], h = r.hi[a];
+      if (l > h) continue;
+      for (unsigned long long i = l + threadIdx.x; i <= h; i += blockDim.x) {
+        if (a == 0)
+          b.out0()[static_cast<std::int64_t>(i)] = region0(s)[i & (TILE - 1)];
+        else if constexpr (arrays > 1)
+          b.out1()[static_cast<std::int64_t>(i)] = region1(s)[i & (TILE - 1)];
+      }
+    }
+  }
+};
+
 // ---- the keyed single pass: keys (and values) of a tile in registers (blocked), neighbours through
 // shared memory; a behaviour B folds a thread's items into its aggregate (B::reduce), and writes the
 // outputs once the block scan and look-back give the thread's carry-in (B::emit). B: key_type,
 // value_type, aggregate, op_type, with_values, eq (the key equality); emit gets the thread's items, the
-// carry-in, and V results[ITEMS] that the agent stores to `out` when B::stores_values (a scan by key) ----
+// carry-in, V results[ITEMS] that the agent stores to `out` when B::stores_values (a scan by key), and a
+// sink for run outputs (put<A>(index, value): B::staged_arrays arrays, staged per tile, flushed to
+// B::out0() / out1()) ----
 template <class Policy, bool CANONICAL, class B>
 struct keyed_agent {
   using K = typename B::key_type;
@@ -33,12 +104,18 @@ struct keyed_agent {
   using key_io = tile_io<K, block_threads, items, Policy::streaming>;
   using val_io = tile_io<V, block_threads, items, Policy::streaming>;
   using scan_t = block_scan<A, block_threads, block_scan_algorithm::coarsened, 1>;
+  static_assert((tile_items & (tile_items - 1)) == 0, "carry: a keyed tile is a power of two (staged outputs)");
+  using stage_t = staged_runs<B, tile_items>;
   struct temp_storage {
     union {
-      typename key_io::temp_storage keys;
-      typename val_io::temp_storage values;
-    } io;
+      struct {
+        typename key_io::temp_storage keys;
+        typename val_io::temp_storage values; // apart from the keys': both loads in flight at once
+      } io;
+      typename stage_t::storage stage; // the run outputs, once the loads are done (after the block scan)
+    } buf;
     K firsts[block_threads], lasts[block_threads], penults[block_threads]; // each thread's edge keys
+    typename stage_t::ranges ranges;
     typename scan_t::temp_storage scan;
     std::uint32_t tile_index;
   };
@@ -56,8 +133,11 @@ struct keyed_agent {
     t.first = base + first;
     t.last = in.n - 1;
 
-    // ---- keys (vectors where the pointer allows); each thread's edge keys to its neighbours ----
-    key_io::load(ts.io.keys, in.keys + base, valid, in.vec_keys, t.keys, tile_items, K{});
+    // ---- keys and values (vectors where the pointers allow), both in flight before the first barrier;
+    // each thread's edge keys to its neighbours ----
+    key_io::load(ts.buf.io.keys, in.keys + base, valid, in.vec_keys, t.keys, tile_items, K{});
+    if constexpr (B::with_values)
+      val_io::load(ts.buf.io.values, in.values + base, valid, in.vec_values, t.values, tile_items, V{});
     ts.firsts[threadIdx.x] = t.keys[0];
     ts.lasts[threadIdx.x] = t.keys[items - 1];
     ts.penults[threadIdx.x] = t.keys[items - 2];
@@ -67,6 +147,8 @@ struct keyed_agent {
       if (base > 1) before2 = in.keys[base - 2];
     }
     if (threadIdx.x == block_threads - 1 && base + tile_items < in.n) after = in.keys[base + tile_items];
+    if constexpr (stage_t::arrays > 0)
+      if (threadIdx.x == 0) stage_t::clear(ts.ranges);
     __syncthreads();
     const K prev = threadIdx.x > 0 ? ts.lasts[threadIdx.x - 1] : before;
     const K prev2 = threadIdx.x > 0 ? ts.penults[threadIdx.x - 1] : before2;
@@ -86,23 +168,29 @@ struct keyed_agent {
     }
     t.prev_head = t.first >= 1 && (t.first == 1 || !static_cast<bool>(b.eq(prev2, prev)));
 
-    // ---- values (the io buffer is free again: every warp passed the barrier above) ----
-    if constexpr (B::with_values)
-      val_io::load(ts.io.values, in.values + base, valid, in.vec_values, t.values, tile_items, V{});
-
     // ---- the thread's aggregate; block scan, warp 0 publishes and looks back ----
     A totals[1] = {b.reduce(t)};
     A aggregate;
     auto get_prefix = scan_tile_prefix<Policy::lookback_delay_ns, false, CANONICAL>(state, tile, last, op, init);
     const tile_prefix<A> carry = scan_t(ts.scan).thread_carry_with_callback(totals, op, get_prefix, aggregate);
 
-    // ---- the outputs ----
+    // ---- the outputs: a scan's values stored as a tile; runs staged in shared memory, each array's
+    // tile of outputs (contiguous indices) then written coalesced ----
     V results[items];
-    b.emit(t, carry, results);
+    if constexpr (stage_t::arrays > 0) {
+      stage_t sink{ts.buf.stage, ts.ranges};
+      b.emit(t, carry, results, sink);
+      sink.publish_range();
+      __syncthreads();
+      stage_t::flush(ts.buf.stage, ts.ranges, b);
+    } else {
+      direct_sink<B> sink{b};
+      b.emit(t, carry, results, sink);
+    }
     if constexpr (B::stores_values) {
       using Out = typename B::output_type;
       if constexpr (std::is_same<Out, V*>::value) {
-        val_io::store(ts.io.values, b.out + base, valid, vec_out, results, tile_items);
+        val_io::store(ts.buf.io.values, b.out + base, valid, vec_out, results, tile_items);
       } else {
         CARRY_UNROLL
         for (int j = 0; j < items; ++j)

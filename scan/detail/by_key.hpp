@@ -57,6 +57,20 @@ struct keyed_thread {
   std::int64_t first, last;
 };
 
+/// A sink that writes a behaviour's run outputs straight to its outputs (out0(), out1()): the CPU model,
+/// and the calls without staged outputs.
+template <class B>
+struct direct_sink {
+  const B& b;
+  template <int A, class T>
+  CARRY_HD void put(std::int64_t i, const T& v) {
+    if constexpr (A == 0)
+      b.out0()[i] = v;
+    else
+      b.out1()[i] = v;
+  }
+};
+
 /// The by-key scans as a keyed agent's behaviour: a thread folds its items as (head, value) pairs with the
 /// segmented operator; its outputs replay the fold from the carry-in, item by item, restarting at each
 /// head (exclusive: init at a head, else op(init, the fold of the run's earlier items)).
@@ -70,6 +84,9 @@ struct scan_by_key_behaviour {
   using op_type = segmented<Op>;
   using output_type = OutIt;
   static constexpr bool with_values = true, stores_values = true;
+  static constexpr int staged_arrays = 0; // no run outputs
+  using staged0 = V;
+  using staged1 = V;
   Eq eq;
   Op op;
   V init;
@@ -83,8 +100,9 @@ struct scan_by_key_behaviour {
       if ((t.live >> j) & 1u) a = scan_op()(a, aggregate{(t.heads >> j) & 1u, t.values[j]});
     return a;
   }
-  template <int ITEMS>
-  CARRY_HD void emit(const keyed_thread<K, V, ITEMS>& t, const tile_prefix<aggregate>& carry, V (&r)[ITEMS]) const {
+  template <int ITEMS, class Sink>
+  CARRY_HD void emit(const keyed_thread<K, V, ITEMS>& t, const tile_prefix<aggregate>& carry, V (&r)[ITEMS],
+                     Sink&) const {
     bool has = carry.valid; // the input's first item is a head: a thread without a carry-in starts a run
     V run = carry.value.value;
     CARRY_UNROLL

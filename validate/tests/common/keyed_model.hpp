@@ -36,7 +36,8 @@ std::vector<V> run_keyed_model(const B& b, const std::vector<K>& keys, const std
     t.prev_head = f >= 1 && (f == 1 || !b.eq(keys[static_cast<std::size_t>(f - 2)], keys[static_cast<std::size_t>(f - 1)]));
     const A total = b.reduce(t);
     V r[ITEMS];
-    b.emit(t, carry, r);
+    carry::detail::direct_sink<B> sink{b};
+    b.emit(t, carry, r, sink);
     for (int j = 0; j < ITEMS && f + j < n; ++j) out[static_cast<std::size_t>(f + j)] = r[j];
     carry = {carry.valid ? b.scan_op()(carry.value, total) : total, true};
   }

@@ -1,0 +1,102 @@
+// Keyed-agent probe: run_length_encode, reduce_by_key and inclusive_sum_by_key on u32 keys in runs of 4
+// (u32 values) through the engine's keyed pass with several tile policies, median of cold-L2 event times
+// each, beside a copy.   usage: carry_probe_keyed [log2 n] [reps]
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include <carry/compact/device_runs.cuh>
+#include <carry/scan/device_scan_by_key.cuh>
+
+#include "bench/compact_bench.cuh"
+
+using namespace carry_validate;
+
+namespace {
+
+__global__ void fill(std::uint32_t* k, std::uint32_t* v, std::int64_t n) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    k[i] = static_cast<std::uint32_t>((i / 4) * 2654435761u);
+    v[i] = static_cast<std::uint32_t>(i * 40503u) >> 20;
+  }
+}
+
+struct bufs {
+  std::uint32_t *k, *v, *a, *b;
+  std::int64_t* num;
+  gpu_state g;
+  std::int64_t n;
+  int reps;
+};
+
+/// run_length_encode's behaviour without its per-run writes (the count only): what the scattered writes cost.
+template <class K, class I>
+struct rle_count_only : carry::compact_detail::span_behaviour<false, K, I, carry::equal_to, K*, K*, std::int64_t*> {
+  using base = carry::compact_detail::span_behaviour<false, K, I, carry::equal_to, K*, K*, std::int64_t*>;
+  template <int ITEMS, class Sink>
+  CARRY_HD void emit(const carry::detail::keyed_thread<K, carry::compact_detail::no_value, ITEMS>& t,
+                     const carry::tile_prefix<typename base::aggregate>& carry,
+                     carry::compact_detail::no_value (&)[ITEMS], Sink&) const {
+    I count = carry.valid ? carry.value.count : I{0};
+    count += static_cast<I>(__popc(t.heads));
+    if (t.last >= t.first && t.last < t.first + ITEMS) *this->num_runs = count;
+  }
+};
+
+template <class P>
+void probe(bufs& d, const char* name) {
+  using namespace carry;
+  using K = std::uint32_t;
+  using rle_b = compact_detail::span_behaviour<false, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>;
+  using rbk_b = compact_detail::reduce_by_key_behaviour<K, K, std::uint32_t, sum, equal_to, K*, K*, std::int64_t*>;
+  using sbk_b = detail::scan_by_key_behaviour<false, K, K, sum, equal_to, K*>;
+  const std::int64_t n = d.n;
+  using rlec_b = rle_count_only<K, std::uint32_t>;
+  auto run = [&](int which, void* t, std::size_t& s) -> cudaError_t {
+    if (which == 3)
+      return compact_detail::run_pass<P>(t, s, static_cast<const K*>(d.k),
+                                         static_cast<const compact_detail::no_value*>(nullptr),
+                                         rlec_b{{equal_to{}, d.a, d.b, d.num}}, n, d.num, scan_options{}, 0);
+    if (which == 0)
+      return compact_detail::run_pass<P>(t, s, static_cast<const K*>(d.k),
+                                         static_cast<const compact_detail::no_value*>(nullptr),
+                                         rle_b{equal_to{}, d.a, d.b, d.num}, n, d.num, scan_options{}, 0);
+    if (which == 1)
+      return compact_detail::run_pass<P>(t, s, static_cast<const K*>(d.k), static_cast<const K*>(d.v),
+                                         rbk_b{equal_to{}, sum{}, d.a, d.b, d.num}, n, d.num, scan_options{}, 0);
+    return detail::dispatch_keyed<P>(t, s, static_cast<const K*>(d.k), static_cast<const K*>(d.v),
+                                     sbk_b{equal_to{}, sum{}, 0u, d.b}, n, scan_options{}, true, 0);
+  };
+  const char* names[] = {"run_length_encode", "reduce_by_key", "inclusive_sum_by_key", "rle_count_only"};
+  for (int which = 0; which < 4; ++which) {
+    std::size_t need = 0;
+    CARRY_CUDA_OR_DIE(run(which, nullptr, need));
+    d.g.ensure_temp(need);
+    const double us = time_cold(d.g, [&](int) {
+      std::size_t s = d.g.temp_bytes;
+      CARRY_CUDA_OR_DIE(run(which, d.g.temp, s));
+    }, 1, d.reps, true);
+    std::printf("%-22s %-24s %10.2f us\n", names[which], name, us);
+  }
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  bufs d{};
+  d.n = std::int64_t{1} << (argc > 1 ? std::atoi(argv[1]) : 26);
+  d.reps = argc > 2 ? std::atoi(argv[2]) : 20;
+  for (std::uint32_t** p : {&d.k, &d.v, &d.a, &d.b}) CARRY_CUDA_OR_DIE(cudaMalloc(p, 4 * d.n));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&d.num, 8));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&d.g.flush, flush_bytes));
+  fill<<<2048, 256>>>(d.k, d.v, d.n);
+  const double copy = time_cold(d.g, [&](int) {
+    CARRY_CUDA_OR_DIE(cudaMemcpyAsync(d.a, d.k, 4 * d.n, cudaMemcpyDeviceToDevice));
+  }, 1, d.reps, true);
+  std::printf("copy of the keys: %.2f us (n = %lld)\n", copy, static_cast<long long>(d.n));
+  using carry::staged_tile_policy;
+  probe<carry::tuning::keyed_policy<std::uint32_t, std::uint32_t>>(d, "shipped");
+  probe<staged_tile_policy<256, 16, 5, true, 0>>(d, "256x16 min5");
+  return 0;
+}
