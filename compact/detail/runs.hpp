@@ -42,6 +42,17 @@ CARRY_HD inline int bit_count(unsigned m) {
 #endif
 }
 
+/// The lowest set bit of a non-zero mask.
+CARRY_HD inline int lowest_bit(unsigned m) {
+#ifdef __CUDA_ARCH__
+  return __ffs(static_cast<int>(m)) - 1;
+#else
+  int b = 0;
+  while (!((m >> b) & 1u)) ++b;
+  return b;
+#endif
+}
+
 /// The highest set bit of a non-zero mask.
 CARRY_HD inline int top_bit(unsigned m) {
 #ifdef __CUDA_ARCH__
@@ -100,22 +111,23 @@ struct reduce_by_key_behaviour {
   template <int ITEMS, class Sink>
   CARRY_HD void emit(const keyed_thread<K, V, ITEMS>& t, const tile_prefix<aggregate>& carry, V (&)[ITEMS],
                      Sink& sink) const {
-    H runs = carry.valid ? carry.value.head : H{0};
+    const std::int64_t runs = carry.valid ? static_cast<std::int64_t>(carry.value.head) : 0; // before the thread
     V run = carry.value.value; // unused until set: the input's first item is a run start
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j) {
       if (!((t.live >> j) & 1u)) continue;
       const bool head = (t.heads >> j) & 1u;
+      const std::int64_t at = runs + bit_count(t.heads & (j == 31 ? ~0u : (2u << j) - 1u)) - 1; // this run's index
       if (head) {
-        ++runs;
         run = t.values[j];
-        sink.template put<0>(static_cast<std::int64_t>(runs - 1), t.keys[j]);
+        sink.template put<0>(at, t.keys[j]);
       } else {
         run = op(run, t.values[j]);
       }
-      if ((t.ends >> j) & 1u) sink.template put<1>(static_cast<std::int64_t>(runs - 1), run);
-      if (t.first + j == t.last) *num_runs = runs;
+      if ((t.ends >> j) & 1u) sink.template put<1>(at, run);
     }
+    if (t.last >= t.first && t.last < t.first + ITEMS)
+      *num_runs = static_cast<H>(runs + bit_count(t.heads));
   }
 };
 
@@ -177,35 +189,38 @@ struct span_behaviour {
     return {static_cast<I>(bit_count(marks(t))),
             t.heads != 0 ? static_cast<I>(t.first + top_bit(t.heads)) : I{0}};
   }
+  /// The run starts' outputs by a pass over the items (their keys stay in registers), the run ends' by a
+  /// pass over the ends' bits alone: a run's start is the latest head at or before its end (or the
+  /// carry-in's), its index the marks at or before it.
   template <int ITEMS, class Sink>
   CARRY_HD void emit(const keyed_thread<K, no_value, ITEMS>& t, const tile_prefix<aggregate>& carry,
                      no_value (&)[ITEMS], Sink& sink) const {
     const unsigned m = marks(t);
-    I count = carry.valid ? carry.value.count : I{0};
-    I start = carry.valid ? carry.value.start : I{0};
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j) {
-      if (!((t.live >> j) & 1u)) continue;
-      const std::int64_t g = t.first + j;
-      const bool head = (t.heads >> j) & 1u;
-      if (head) start = static_cast<I>(g);
-      if ((m >> j) & 1u) ++count;
-      const auto at = static_cast<std::int64_t>(count) - 1;
-      if constexpr (!NON_TRIVIAL)
-        if (head) sink.template put<0>(at, t.keys[j]);
-      if ((t.ends >> j) & 1u) {
-        const I length = static_cast<I>(g - static_cast<std::int64_t>(start) + 1);
-        if constexpr (NON_TRIVIAL) {
-          if (length > 1) {
-            sink.template put<0>(at, start);
-            sink.template put<1>(at, length);
-          }
-        } else {
+    const I count = carry.valid ? carry.value.count : I{0};
+    const I start = carry.valid ? carry.value.start : I{0};
+    if constexpr (!NON_TRIVIAL) {
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j)
+        if ((t.heads >> j) & 1u)
+          sink.template put<0>(static_cast<std::int64_t>(count) + bit_count(t.heads & ((1u << j) - 1u)), t.keys[j]);
+    }
+    for (unsigned e = t.ends; e != 0; e &= e - 1u) {
+      const int j = lowest_bit(e);
+      const unsigned upto = j == 31 ? ~0u : (2u << j) - 1u;
+      const unsigned h = t.heads & upto;
+      const I s = h != 0 ? static_cast<I>(t.first + top_bit(h)) : start;
+      const I length = static_cast<I>(t.first + j - static_cast<std::int64_t>(s) + 1);
+      const std::int64_t at = static_cast<std::int64_t>(count) + bit_count(m & upto) - 1;
+      if constexpr (NON_TRIVIAL) {
+        if (length > 1) {
+          sink.template put<0>(at, s);
           sink.template put<1>(at, length);
         }
+      } else {
+        sink.template put<1>(at, length);
       }
-      if (g == t.last) *num_runs = count;
     }
+    if (t.last >= t.first && t.last < t.first + ITEMS) *num_runs = static_cast<I>(count + bit_count(m));
   }
 };
 

@@ -39,12 +39,12 @@ struct staged_runs {
     r.lo[0] = r.lo[1] = ~0ull;
     r.hi[0] = r.hi[1] = 0;
   }
-  /// Output `v` at index i of array A.
+  /// Output `v` at index i of array A (a thread's puts to one array go in increasing index order).
   template <int A, class T>
   __device__ void put(std::int64_t i, const T& v) {
     const auto u = static_cast<unsigned long long>(i);
-    lo[A] = u < lo[A] ? u : lo[A];
-    hi[A] = u > hi[A] ? u : hi[A];
+    if (lo[A] == ~0ull) lo[A] = u;
+    hi[A] = u;
     if constexpr (A == 0)
       region0(st)[u & (TILE - 1)] = static_cast<E0>(v);
     else
