@@ -59,6 +59,23 @@ bool runs_args_ok(std::int64_t n, const NumIt& d_num_runs, const In0& in0, const
          !iterators_overlap(in1, out0, n) && !iterators_overlap(in1, out1, n);
 }
 
+/// run_length_encode (firsts: the runs' first items) and non_trivial_runs (NON_TRIVIAL; firsts: the
+/// offsets of the runs of two or more): the keyed pass with the run-length behaviour.
+template <bool NON_TRIVIAL, class InputIt, class FirstIt, class LengthIt, class NumIt, class Eq>
+cudaError_t encode_runs(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, FirstIt d_firsts,
+                        LengthIt d_lengths, NumIt d_num_runs, std::int64_t num_items, Eq eq, cudaStream_t stream) {
+  if (d_temp_storage != nullptr && !runs_args_ok(num_items, d_num_runs, d_in, d_in, d_firsts, d_lengths))
+    return cudaErrorInvalidValue;
+  return with_run_index(num_items, [&](auto index) {
+    using K = detail::iter_value<InputIt>;
+    using B = span_behaviour<NON_TRIVIAL, K, decltype(index), Eq, FirstIt, LengthIt, NumIt>;
+    return run_pass<tuning::keyed_policy<K, decltype(index)>>(d_temp_storage, temp_storage_bytes, d_in,
+                                                                 static_cast<const no_value*>(nullptr),
+                                                                 B{eq, d_firsts, d_lengths, d_num_runs}, num_items,
+                                                                 d_num_runs, scan_options{}, stream);
+  });
+}
+
 } // namespace compact_detail
 
 /// For each run of equal keys: its first key to d_unique_out and the fold of its values (in order,
@@ -106,17 +123,8 @@ template <class InputIt, class UniqueIt, class LengthIt, class NumIt, class Eq =
 cudaError_t run_length_encode(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
                               UniqueIt d_unique_out, LengthIt d_counts_out, NumIt d_num_runs_out,
                               std::int64_t num_items, Eq equality_op = Eq{}, cudaStream_t stream = 0) {
-  if (d_temp_storage != nullptr &&
-      !compact_detail::runs_args_ok(num_items, d_num_runs_out, d_in, d_in, d_unique_out, d_counts_out))
-    return cudaErrorInvalidValue;
-  return compact_detail::with_run_index(num_items, [&](auto index) {
-    using K = detail::iter_value<InputIt>;
-    using B = compact_detail::span_behaviour<false, K, decltype(index), Eq, UniqueIt, LengthIt, NumIt>;
-    return compact_detail::run_pass<tuning::keyed_policy<K, decltype(index)>>(
-        d_temp_storage, temp_storage_bytes, d_in, static_cast<const compact_detail::no_value*>(nullptr),
-        B{equality_op, d_unique_out, d_counts_out, d_num_runs_out}, num_items, d_num_runs_out, scan_options{},
-        stream);
-  });
+  return compact_detail::encode_runs<false>(d_temp_storage, temp_storage_bytes, d_in, d_unique_out, d_counts_out,
+                                            d_num_runs_out, num_items, equality_op, stream);
 }
 
 /// For each run of two or more equal items: the offset of its first item to d_offsets_out and its
@@ -127,17 +135,8 @@ template <class InputIt, class OffsetIt, class LengthIt, class NumIt, class Eq =
 cudaError_t non_trivial_runs(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
                              OffsetIt d_offsets_out, LengthIt d_lengths_out, NumIt d_num_runs_out,
                              std::int64_t num_items, Eq equality_op = Eq{}, cudaStream_t stream = 0) {
-  if (d_temp_storage != nullptr &&
-      !compact_detail::runs_args_ok(num_items, d_num_runs_out, d_in, d_in, d_offsets_out, d_lengths_out))
-    return cudaErrorInvalidValue;
-  return compact_detail::with_run_index(num_items, [&](auto index) {
-    using K = detail::iter_value<InputIt>;
-    using B = compact_detail::span_behaviour<true, K, decltype(index), Eq, OffsetIt, LengthIt, NumIt>;
-    return compact_detail::run_pass<tuning::keyed_policy<K, decltype(index)>>(
-        d_temp_storage, temp_storage_bytes, d_in, static_cast<const compact_detail::no_value*>(nullptr),
-        B{equality_op, d_offsets_out, d_lengths_out, d_num_runs_out}, num_items, d_num_runs_out, scan_options{},
-        stream);
-  });
+  return compact_detail::encode_runs<true>(d_temp_storage, temp_storage_bytes, d_in, d_offsets_out, d_lengths_out,
+                                           d_num_runs_out, num_items, equality_op, stream);
 }
 
 } // namespace carry

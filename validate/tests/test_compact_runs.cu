@@ -52,12 +52,6 @@ run_ref<K, V> runs_of(const std::vector<K>& keys, const std::vector<V>& values, 
   return r;
 }
 
-/// Bitwise equality of the first `count` items.
-template <class T>
-bool same_bits(const std::vector<T>& a, const std::vector<T>& b, std::size_t count) {
-  return a.size() >= count && b.size() >= count && std::memcmp(a.data(), b.data(), count * sizeof(T)) == 0;
-}
-
 template <class T>
 std::vector<T> as(const std::vector<std::int64_t>& v) {
   return std::vector<T>(v.begin(), v.end());
@@ -182,15 +176,9 @@ TEST_CASE("reduce_by_key: a non-commutative operator over 16-byte keys with a cu
           "[runs]") {
   for (std::int64_t n : sizes()) {
     INFO("n = " << n);
-    const auto ids = run_keys(n, 5, static_cast<std::uint64_t>(n) + 3);
-    std::vector<wide_key> keys(ids.size());
-    std::vector<byte_matrix> values(ids.size());
-    std::mt19937 g(static_cast<unsigned>(n) + 11);
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      keys[i] = {ids[i], {static_cast<std::uint32_t>(g()), static_cast<std::uint32_t>(g()), 0}};
-      values[i] = {static_cast<std::uint8_t>(g()), static_cast<std::uint8_t>(g()), static_cast<std::uint8_t>(g()),
-                   static_cast<std::uint8_t>(g())};
-    }
+    std::vector<wide_key> keys;
+    std::vector<byte_matrix> values;
+    wide_keyed_input(n, static_cast<std::uint64_t>(n) + 3, keys, values);
     const auto ref = runs_of(keys, values, same_id{}, byte_product{});
     const std::size_t runs = ref.keys.size(), sz = keys.size();
     device_buffer<wide_key> d_keys(sz), d_unique(sz, 4);
@@ -289,24 +277,17 @@ TEST_CASE("reduce_by_key of floats, deterministic: the same bits every run and o
   std::size_t bytes = 0;
   REQUIRE(carry::reduce_by_key(nullptr, bytes, d_keys.ptr, d_unique.ptr, d_values.ptr, d_out.ptr, d_num.ptr,
                                carry::sum{}, n, carry::equal_to{}, det) == cudaSuccess);
+  const std::vector<float> first = same_bits_every_run(
+      bytes,
+      [&](void* t, std::size_t b, cudaStream_t s) {
+        return carry::reduce_by_key(t, b, d_keys.ptr, d_unique.ptr, d_values.ptr, d_out.ptr, d_num.ptr, carry::sum{},
+                                    n, carry::equal_to{}, det, s);
+      },
+      [&] {
+        REQUIRE(d_num.download(1)[0] == static_cast<std::int32_t>(runs));
+        return d_out.download(runs);
+      });
   device_buffer<unsigned char> temp(bytes);
-  std::vector<float> first;
-  cudaStream_t streams[2];
-  for (auto& s : streams) CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  for (int rep = 0; rep < test_reps(4); ++rep) {
-    CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, rep * 51, bytes));
-    CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-    REQUIRE(carry::reduce_by_key(temp.ptr, bytes, d_keys.ptr, d_unique.ptr, d_values.ptr, d_out.ptr, d_num.ptr,
-                                 carry::sum{}, n, carry::equal_to{}, det, streams[rep % 2]) == cudaSuccess);
-    REQUIRE(cudaStreamSynchronize(streams[rep % 2]) == cudaSuccess);
-    REQUIRE(d_num.download(1)[0] == static_cast<std::int32_t>(runs));
-    const auto got = d_out.download(runs);
-    if (rep == 0)
-      first = got;
-    else
-      REQUIRE(same_bits(got, first, runs));
-  }
-  for (auto& s : streams) CARRY_CUDA_OR_DIE(cudaStreamDestroy(s));
   for (std::size_t r = 0; r < runs; ++r)
     REQUIRE(std::fabs(first[r] - ref.folds[r]) <= 1e-4 * std::fabs(ref.folds[r]) + 1e-3);
 

@@ -79,15 +79,9 @@ TEST_CASE("scan_by_key: a non-commutative operator, 16-byte keys with a custom e
           "[scan][by_key]") {
   for (std::int64_t n : sizes()) {
     INFO("n = " << n);
-    const auto ids = run_keys(n, 5, static_cast<std::uint64_t>(n) + 1);
-    std::vector<wide_key> keys(ids.size());
-    std::vector<byte_matrix> values(ids.size());
-    std::mt19937 g(static_cast<unsigned>(n) + 9);
-    for (std::size_t i = 0; i < keys.size(); ++i) {
-      keys[i] = {ids[i], {static_cast<std::uint32_t>(g()), static_cast<std::uint32_t>(g()), 0}};
-      values[i] = {static_cast<std::uint8_t>(g()), static_cast<std::uint8_t>(g()), static_cast<std::uint8_t>(g()),
-                   static_cast<std::uint8_t>(g())};
-    }
+    std::vector<wide_key> keys;
+    std::vector<byte_matrix> values;
+    wide_keyed_input(n, static_cast<std::uint64_t>(n) + 1, keys, values);
     const byte_matrix init{3, 1, 4, 1};
     std::vector<byte_matrix> inc, exc;
     reference(keys, values, same_id{}, byte_product{}, init, inc, exc);
@@ -130,23 +124,14 @@ TEST_CASE("scan_by_key of floats, deterministic: the same bits every run and on 
   std::size_t bytes = 0;
   REQUIRE(carry::inclusive_scan_by_key(nullptr, bytes, d_keys.ptr, d_values.ptr, d_out.ptr, carry::sum{}, n,
                                        carry::equal_to{}, det) == cudaSuccess);
+  const std::vector<float> first = same_bits_every_run(
+      bytes,
+      [&](void* t, std::size_t b, cudaStream_t s) {
+        return carry::inclusive_scan_by_key(t, b, d_keys.ptr, d_values.ptr, d_out.ptr, carry::sum{}, n,
+                                            carry::equal_to{}, det, s);
+      },
+      [&] { return d_out.download(keys.size()); });
   device_buffer<unsigned char> temp(bytes);
-  std::vector<float> first;
-  cudaStream_t streams[2];
-  for (auto& s : streams) CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
-  for (int rep = 0; rep < test_reps(4); ++rep) {
-    CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, rep * 51, bytes));
-    CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-    REQUIRE(carry::inclusive_scan_by_key(temp.ptr, bytes, d_keys.ptr, d_values.ptr, d_out.ptr, carry::sum{}, n,
-                                         carry::equal_to{}, det, streams[rep % 2]) == cudaSuccess);
-    REQUIRE(cudaStreamSynchronize(streams[rep % 2]) == cudaSuccess);
-    const auto got = d_out.download(keys.size());
-    if (rep == 0)
-      first = got;
-    else
-      REQUIRE(std::memcmp(got.data(), first.data(), got.size() * sizeof(float)) == 0);
-  }
-  for (auto& s : streams) CARRY_CUDA_OR_DIE(cudaStreamDestroy(s));
   // each run's sum against a double-precision reference
   double run = 0;
   for (std::size_t i = 0; i < keys.size(); ++i) {

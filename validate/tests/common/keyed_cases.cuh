@@ -42,4 +42,18 @@ struct same_id {
   __host__ __device__ bool operator()(const wide_key& x, const wide_key& y) const { return x.id == y.id; }
 };
 
+/// n 16-byte keys in runs of mean length 5 (their ids; the noise words random) and byte-matrix values.
+inline void wide_keyed_input(std::int64_t n, std::uint64_t seed, std::vector<wide_key>& keys,
+                             std::vector<byte_matrix>& values) {
+  const auto ids = run_keys(n, 5, seed);
+  keys.resize(ids.size());
+  values.resize(ids.size());
+  std::mt19937 g(static_cast<unsigned>(seed) + 8);
+  for (std::size_t i = 0; i < keys.size(); ++i) {
+    keys[i] = {ids[i], {static_cast<std::uint32_t>(g()), static_cast<std::uint32_t>(g()), 0}};
+    values[i] = {static_cast<std::uint8_t>(g()), static_cast<std::uint8_t>(g()), static_cast<std::uint8_t>(g()),
+                 static_cast<std::uint8_t>(g())};
+  }
+}
+
 } // namespace carry_validate

@@ -4,6 +4,7 @@
 #include <catch2/catch.hpp>
 
 #include <algorithm>
+#include <cstring>
 #include <random>
 #include <type_traits>
 #include <vector>
@@ -190,6 +191,30 @@ void run_two_phase(Call call) {
   temp.poison();
   REQUIRE(call(temp.ptr, bytes) == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+}
+
+/// Runs call(temp, bytes, stream) test_reps(4) times on two non-blocking streams in turn, the temp
+/// storage refilled with other bytes each time; download() must give the same bits every time. Returns
+/// the first run's output.
+template <class Call, class Download>
+auto same_bits_every_run(std::size_t bytes, Call call, Download download) {
+  device_buffer<unsigned char> temp(bytes);
+  decltype(download()) first;
+  cudaStream_t streams[2];
+  for (auto& s : streams) CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
+  for (int rep = 0; rep < test_reps(4); ++rep) {
+    CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, rep * 51, bytes));
+    CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+    REQUIRE(call(temp.ptr, bytes, streams[rep % 2]) == cudaSuccess);
+    REQUIRE(cudaStreamSynchronize(streams[rep % 2]) == cudaSuccess);
+    const auto got = download();
+    if (rep == 0)
+      first = got;
+    else
+      REQUIRE((got.size() == first.size() && std::memcmp(got.data(), first.data(), got.size() * sizeof(got[0])) == 0));
+  }
+  for (auto& s : streams) CARRY_CUDA_OR_DIE(cudaStreamDestroy(s));
+  return first;
 }
 
 } // namespace carry_validate
