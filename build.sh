@@ -166,7 +166,7 @@ case "$verb" in
     fi
     say "charting validate/results/*.csv into validate/results/charts/"
     csvs=()
-    for f in scan compact apps radix; do
+    for f in scan compact keyed apps radix; do
       [ -f "validate/results/$f.csv" ] && csvs+=("validate/results/$f.csv")
     done
     "$py" validate/results/plot.py validate/results/charts "${csvs[@]}"

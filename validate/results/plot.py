@@ -19,7 +19,9 @@ PREFERRED = ["cold-blocked", "blocked", "events", "queued"]
 CHARTED_ITERATOR_OPS = {"iota_flagged_i32_50", "iota_if_50"}
 # Rows kept to the tables (and the README's speed table): no chart of their own.
 TABLE_ONLY_OPS = {"flagged_u32flags_50", "exclusive_sum_u8_to_u32", "inclusive_sum_transform", "select_if_1",
-                  "select_if_99", "histogram_even_256_onebin"}
+                  "select_if_99", "histogram_even_256_onebin", "inclusive_max"}
+# The keyed calls (keyed.csv): the tables hold every call and run length; one chart stands for them.
+CHARTED_KEYED_OPS = {"reduce_by_key_run4"}
 
 
 def impl_group(impl):
@@ -53,8 +55,10 @@ def main():
                 if "method" not in r or ("gbps" not in r and "gkeys" not in r):
                     continue
                 group = impl_group(r["impl"])
+                keyed = os.path.basename(path) == "keyed.csv"
                 if (group is None or r["op"] in TABLE_ONLY_OPS
-                        or (r["op"].startswith("iota_") and r["op"] not in CHARTED_ITERATOR_OPS)):
+                        or (r["op"].startswith("iota_") and r["op"] not in CHARTED_ITERATOR_OPS)
+                        or (keyed and r["op"] not in CHARTED_KEYED_OPS)):
                     continue
                 unit = "GB/s (bytes the primitive must move)" if "gbps" in r else "G keys/s"
                 key = (("sort " if unit == "G keys/s" else "") + r["op"], r["type"])
