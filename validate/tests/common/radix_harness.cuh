@@ -25,6 +25,15 @@ inline const char* algorithm_name(carry::radix_sort_algorithm a) {
          : a == carry::radix_sort_algorithm::onesweep ? "onesweep"
                                                       : "three_kernel";
 }
+/// The sort forms a case runs: automatic, onesweep and the three kernels. In the sanitizer mode a case
+/// that repeats a form's coverage for one more key or value type (every = false) runs the automatic
+/// form alone, so that racecheck gets through each binary in a few minutes.
+inline std::vector<carry::radix_sort_algorithm> sort_forms(bool every = true) {
+  using A = carry::radix_sort_algorithm;
+  if (!every && sanitize_mode()) return {A::automatic};
+  return {A::automatic, A::onesweep, A::three_kernel};
+}
+
 inline carry::radix_sort_options with_algorithm(carry::radix_sort_algorithm a, bool adaptive = true) {
   carry::radix_sort_options o;
   o.algorithm = a;
