@@ -26,14 +26,7 @@ bool is_null(const It& it) {
 
 using detail::vector_ok;
 
-/// Whether `it` is a pointer that allows 16-byte chunk copies of T (staged tiles).
-template <class T, class It>
-bool chunk_ok(const It& it) {
-  if constexpr (std::is_pointer<It>::value)
-    return detail::chunk_aligned<T>(static_cast<const void*>(it));
-  else
-    return false;
-}
+using detail::chunk_ok;
 
 /// How the output sits against the input: apart, exactly on it (in place), or some other overlap.
 enum class aliasing { apart, in_place, partial };

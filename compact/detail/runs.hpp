@@ -102,11 +102,7 @@ struct reduce_by_key_behaviour {
   CARRY_HD AggIt out1() const { return aggregates; }
   template <int ITEMS>
   CARRY_HD aggregate reduce(const keyed_thread<K, V, ITEMS>& t) const {
-    aggregate a{static_cast<H>(t.heads & 1u), t.values[0]};
-    CARRY_UNROLL
-    for (int j = 1; j < ITEMS; ++j)
-      if ((t.live >> j) & 1u) a = scan_op()(a, aggregate{static_cast<H>((t.heads >> j) & 1u), t.values[j]});
-    return a;
+    return detail::fold_pairs<aggregate>(t, scan_op());
   }
   template <int ITEMS, class Sink>
   CARRY_HD void emit(const keyed_thread<K, V, ITEMS>& t, const tile_prefix<aggregate>& carry, V (&)[ITEMS],

@@ -57,6 +57,18 @@ struct keyed_thread {
   std::int64_t first, last;
 };
 
+/// A thread's live items folded in order as (head, value) pairs with op (a segmented operator): its
+/// aggregate.
+template <class Agg, class Op, class K, class V, int ITEMS>
+CARRY_HD Agg fold_pairs(const keyed_thread<K, V, ITEMS>& t, const Op& op) {
+  using H = decltype(Agg::head);
+  Agg a{static_cast<H>(t.heads & 1u), t.values[0]};
+  CARRY_UNROLL
+  for (int j = 1; j < ITEMS; ++j)
+    if ((t.live >> j) & 1u) a = op(a, Agg{static_cast<H>((t.heads >> j) & 1u), t.values[j]});
+  return a;
+}
+
 /// A sink that writes a behaviour's run outputs straight to its outputs (out0(), out1()): the CPU model,
 /// and the calls without staged outputs.
 template <class B>
@@ -94,11 +106,7 @@ struct scan_by_key_behaviour {
   CARRY_HD op_type scan_op() const { return {op}; }
   template <int ITEMS>
   CARRY_HD aggregate reduce(const keyed_thread<K, V, ITEMS>& t) const {
-    aggregate a{t.heads & 1u, t.values[0]};
-    CARRY_UNROLL
-    for (int j = 1; j < ITEMS; ++j)
-      if ((t.live >> j) & 1u) a = scan_op()(a, aggregate{(t.heads >> j) & 1u, t.values[j]});
-    return a;
+    return fold_pairs<aggregate>(t, scan_op());
   }
   template <int ITEMS, class Sink>
   CARRY_HD void emit(const keyed_thread<K, V, ITEMS>& t, const tile_prefix<aggregate>& carry, V (&r)[ITEMS],

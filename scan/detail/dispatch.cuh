@@ -212,11 +212,11 @@ const void* checked_address(const It& it) {
     return &it;
 }
 
-/// Whether an iterator is a 16-byte aligned pointer.
-template <class It>
-bool aligned16(const It& it) {
+/// Whether `it` is a pointer that allows 16-byte chunk copies of T (staged tiles).
+template <class T, class It>
+bool chunk_ok(const It& it) {
   if constexpr (std::is_pointer<It>::value)
-    return reinterpret_cast<std::uintptr_t>(it) % 16 == 0;
+    return chunk_aligned<T>(static_cast<const void*>(it));
   else
     return false;
 }
@@ -243,6 +243,27 @@ bool iterators_overlap(const InIt& in, const OutIt& out, std::int64_t n) {
   }
 }
 
+/// A ticketed single pass over n items in tiles of tile_items: its tiles and its look-back state over
+/// aggregates of T (default_format<T>) in temp storage.
+template <class T>
+struct ticketed_pass {
+  tile_plan tiles;
+  lookback::state_parts parts{};
+  std::size_t allocation = 0;
+  ticketed_pass(std::int64_t n, std::int64_t tile_items) : tiles(plan_tiles(n, tile_items)) {
+    lookback::temp_builder b;
+    if (tiles.num_tiles > 0) parts = lookback::add_state<lookback::default_format<T>>(b, tiles.num_tiles, 1, true);
+    allocation = b.allocation();
+  }
+};
+
+/// launch(std::true_type{}) for the canonical look-back (scan_options::deterministic), else
+/// launch(std::false_type{}): the agent takes the look-back as a template argument.
+template <class Launch>
+cudaError_t with_look_back(const scan_options& opt, Launch&& launch) {
+  return canonical_look_back(opt) ? launch(std::true_type{}) : launch(std::false_type{});
+}
+
 /// Scans over any input iterator into any output iterator, accumulating in T: the staged single pass
 /// (prepare step + one launch), each item converted to T as it is staged and to the output's type as
 /// it is stored. Full tiles of pointers keep the 16-byte chunk loads (a narrower input type widened as
@@ -253,30 +274,23 @@ cudaError_t dispatch_scan_any(void* d_temp_storage, std::size_t& temp_storage_by
   static_assert(is_staged_policy<P>::value && stageable<T, P::items_per_thread>(),
                 "carry: a scan over iterators or of mixed types accumulates in a type of 1, 2, 4, 8 or 16 bytes");
   if (num_items < 0) return cudaErrorInvalidValue;
-  const tile_plan tiles = plan_tiles(num_items, P::tile_items);
-  lookback::temp_builder b;
-  lookback::state_parts parts{};
-  if (tiles.num_tiles > 0) parts = lookback::add_state<lookback::default_format<T>>(b, tiles.num_tiles, 1, true);
+  const ticketed_pass<T> pass(num_items, P::tile_items);
   if (d_temp_storage == nullptr) {
-    temp_storage_bytes = b.allocation();
+    temp_storage_bytes = pass.allocation;
     return cudaSuccess;
   }
-  if (check_args(checked_address(d_in), checked_address(d_out), num_items, temp_storage_bytes, b.allocation(),
-                 tiles.num_tiles) != arg_error::none ||
+  if (check_args(checked_address(d_in), checked_address(d_out), num_items, temp_storage_bytes, pass.allocation,
+                 pass.tiles.num_tiles) != arg_error::none ||
       (num_items > 0 && iterators_overlap(d_in, d_out, num_items)))
     return cudaErrorInvalidValue;
   if (num_items == 0) return cudaSuccess;
-  const bool vin = staged_agent<P, EXCLUSIVE, false, T, Op>::template chunk_loads<InIt> && aligned16(d_in) &&
-                   chunk_items<T>() > 1;
-  const bool vout = std::is_same<OutIt, T*>::value && aligned16(d_out) && chunk_items<T>() > 1;
-  if (canonical_look_back(opt)) {
-    using agent = staged_agent<P, EXCLUSIVE, true, T, Op>;
+  const bool vin = staged_agent<P, EXCLUSIVE, false, T, Op>::template chunk_loads<InIt> && chunk_ok<T>(d_in);
+  const bool vout = std::is_same<OutIt, T*>::value && chunk_ok<T>(d_out);
+  return with_look_back(opt, [&](auto canonical) {
+    using agent = staged_agent<P, EXCLUSIVE, decltype(canonical)::value, T, Op>;
     return launch_prepared_pass<agent, &any_input_kernel<agent, InIt, OutIt, T, Op>>(
-        d_temp_storage, parts, tiles, P::block_threads, d_in, d_out, op, init, vin, vout, stream);
-  }
-  using agent = staged_agent<P, EXCLUSIVE, false, T, Op>;
-  return launch_prepared_pass<agent, &any_input_kernel<agent, InIt, OutIt, T, Op>>(
-      d_temp_storage, parts, tiles, P::block_threads, d_in, d_out, op, init, vin, vout, stream);
+        d_temp_storage, pass.parts, pass.tiles, P::block_threads, d_in, d_out, op, init, vin, vout, stream);
+  });
 }
 
 /// The keyed calls' single pass (keyed_agent with behaviour B) over keys and values: prepare step + one
@@ -291,27 +305,22 @@ cudaError_t dispatch_keyed(void* d_temp_storage, std::size_t& temp_storage_bytes
   using Op = typename B::op_type;
   using source = keyed_source<KeyIt, ValIt>;
   if (num_items < 0) return cudaErrorInvalidValue;
-  const tile_plan tiles = plan_tiles(num_items, P::tile_items);
-  lookback::temp_builder tb;
-  lookback::state_parts parts{};
-  if (tiles.num_tiles > 0) parts = lookback::add_state<lookback::default_format<A>>(tb, tiles.num_tiles, 1, true);
+  const ticketed_pass<A> pass(num_items, P::tile_items);
   if (d_temp_storage == nullptr) {
-    temp_storage_bytes = tb.allocation();
+    temp_storage_bytes = pass.allocation;
     return cudaSuccess;
   }
-  if (check_args(&keys, &values, num_items, temp_storage_bytes, tb.allocation(), tiles.num_tiles) != arg_error::none)
+  if (check_args(&keys, &values, num_items, temp_storage_bytes, pass.allocation, pass.tiles.num_tiles) !=
+      arg_error::none)
     return cudaErrorInvalidValue;
   if (num_items == 0) return cudaSuccess;
   const source in{keys, values, num_items, vector_ok<typename B::key_type, P::items_per_thread>(keys),
                   vector_ok<typename B::value_type, P::items_per_thread>(values)};
-  if (canonical_look_back(opt)) {
-    using agent = keyed_agent<P, true, B>;
+  return with_look_back(opt, [&](auto canonical) {
+    using agent = keyed_agent<P, decltype(canonical)::value, B>;
     return launch_prepared_pass<agent, &any_input_kernel<agent, source, B, A, Op>>(
-        d_temp_storage, parts, tiles, P::block_threads, in, b, b.scan_op(), A{}, false, vec_out, stream);
-  }
-  using agent = keyed_agent<P, false, B>;
-  return launch_prepared_pass<agent, &any_input_kernel<agent, source, B, A, Op>>(
-      d_temp_storage, parts, tiles, P::block_threads, in, b, b.scan_op(), A{}, false, vec_out, stream);
+        d_temp_storage, pass.parts, pass.tiles, P::block_threads, in, b, b.scan_op(), A{}, false, vec_out, stream);
+  });
 }
 
 /// The reduction over any input iterator into any output iterator, accumulating in T: upsweep (tile
