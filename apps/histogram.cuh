@@ -7,10 +7,14 @@
 
 #include <cuda_runtime.h>
 
+#include "../scan/detail/accumulator.hpp"
 #include "detail/dispatch.cuh"
 
 namespace carry {
 
+/// The samples may be any random-access iterator (a pointer loads 16-byte chunks; a counting or
+/// transform iterator is read sample by sample, a chunk's worth a lane).
+///
 /// Counts samples into num_bins evenly spaced bins over [lower, upper): sample x goes to bin
 /// floor((x - lower) * num_bins / (upper - lower)), exactly for integers (no overflow for any range of
 /// any 8- to 64-bit type); samples outside [lower, upper), NaN and +-inf are not counted. Every one of
@@ -22,10 +26,11 @@ namespace carry {
 /// Differences from cub::DeviceHistogram::HistogramEven: num_bins, not num_levels (= num_bins + 1);
 /// one channel; bad bins (num_bins outside 1 .. 2^24, lower >= upper, non-finite bounds) are refused
 /// with cudaErrorInvalidValue.
-template <class T, class CounterT, class LevelT>
-cudaError_t histogram_even(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_samples,
+template <class SampleIt, class CounterT, class LevelT>
+cudaError_t histogram_even(void* d_temp_storage, std::size_t& temp_storage_bytes, SampleIt d_samples,
                            CounterT* d_histogram, int num_bins, LevelT lower, LevelT upper, std::int64_t num_items,
                            cudaStream_t stream = 0) {
+  using T = detail::iter_value<SampleIt>;
   const apps_detail::bin_error bins = apps_detail::check_even_bins<LevelT>(num_bins, lower, upper);
   const auto binner = apps_detail::make_even_binner<T>(bins, num_bins, lower, upper);
   return apps_detail::dispatch_histogram(d_temp_storage, temp_storage_bytes, d_samples, d_histogram, num_bins, bins,
@@ -39,10 +44,11 @@ cudaError_t histogram_even(void* d_temp_storage, std::size_t& temp_storage_bytes
 /// histogram. Needs no temp storage.
 ///
 ///   samples [3 1 7 0 4 1 6 3], levels [0 2 5 8]  ->  histogram [3 3 2]
-template <class T, class CounterT, class LevelT>
-cudaError_t histogram_range(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_samples,
+template <class SampleIt, class CounterT, class LevelT>
+cudaError_t histogram_range(void* d_temp_storage, std::size_t& temp_storage_bytes, SampleIt d_samples,
                             CounterT* d_histogram, int num_bins, const LevelT* d_levels, std::int64_t num_items,
                             cudaStream_t stream = 0) {
+  using T = detail::iter_value<SampleIt>;
   const bool bins_ok = num_bins >= 1 && num_bins <= apps_detail::max_bins && d_levels != nullptr;
   const apps_detail::range_binner<T, LevelT> binner{d_levels, bins_ok ? num_bins : 1};
   return apps_detail::dispatch_histogram(d_temp_storage, temp_storage_bytes, d_samples, d_histogram, num_bins,
@@ -54,10 +60,11 @@ cudaError_t histogram_range(void* d_temp_storage, std::size_t& temp_storage_byte
 /// samples in bins below b, the last = every sample counted: the bucket offsets of a counting sort.
 ///
 ///   samples [3 1 7 0 4 1 6 3], 4 bins over [0, 8)  ->  offsets [0 3 5 6 8]
-template <class T, class OffsetT, class LevelT>
-cudaError_t histogram_offsets(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_samples,
+template <class SampleIt, class OffsetT, class LevelT>
+cudaError_t histogram_offsets(void* d_temp_storage, std::size_t& temp_storage_bytes, SampleIt d_samples,
                               OffsetT* d_offsets, int num_bins, LevelT lower, LevelT upper, std::int64_t num_items,
                               cudaStream_t stream = 0) {
+  using T = detail::iter_value<SampleIt>;
   const apps_detail::bin_error bins = apps_detail::check_even_bins<LevelT>(num_bins, lower, upper);
   const auto binner = apps_detail::make_even_binner<T>(bins, num_bins, lower, upper);
   return apps_detail::dispatch_offsets(d_temp_storage, temp_storage_bytes, d_samples, d_offsets, num_bins, bins,

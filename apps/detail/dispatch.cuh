@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <iterator>
 #include <type_traits>
 
 #include <cuda_runtime.h>
@@ -49,10 +50,12 @@ cudaError_t resident_blocks(Kernel* kernel, int threads, std::int64_t& per_sm) {
   return cudaSuccess;
 }
 
-/// Counts the samples into `hist` (num_bins counters the caller zeroed): the shared or the global path.
-template <class T, class Binner, class C>
-cudaError_t count_into(const T* samples, std::int64_t n, const Binner& binner, int num_bins, C* hist,
+/// Counts the samples (a pointer or any random-access iterator) into `hist` (num_bins counters the
+/// caller zeroed): the shared or the global path.
+template <class It, class Binner, class C>
+cudaError_t count_into(It samples, std::int64_t n, const Binner& binner, int num_bins, C* hist,
                        cudaStream_t stream) {
+  using T = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
   static_assert(std::is_integral<C>::value && (sizeof(C) == 4 || sizeof(C) == 8),
                 "carry: histogram counters are 4- or 8-byte integers");
   if (n == 0) return cudaSuccess;
@@ -60,26 +63,27 @@ cudaError_t count_into(const T* samples, std::int64_t n, const Binner& binner, i
   if (const cudaError_t e = detail::current_limits(lim); e != cudaSuccess) return e;
   constexpr int threads = apps_tuning::histogram_threads;
   constexpr int unroll = is_key_binner<Binner>::value ? apps_tuning::bin_histogram_unroll : apps_tuning::histogram_unroll;
-  const bool vec = detail::chunk_aligned<T>(samples);
+  bool vec = false;
+  if constexpr (std::is_pointer<It>::value) vec = detail::chunk_aligned<T>(samples);
   const histogram_path path = choose_histogram_path(n, num_bins, Binner::level_bytes,
                                                     static_cast<std::size_t>(lim.smem_per_block_max));
   if (path == histogram_path::shared) {
     const std::size_t smem = histogram_smem_bytes(num_bins, Binner::level_bytes);
-    auto* kernel = histogram_shared_kernel<threads, unroll, T, Binner, C>;
-    if (const cudaError_t e = detail::set_once<detail::smem_tag<hist_tag<T, Binner, C>>>(
+    auto* kernel = histogram_shared_kernel<threads, unroll, It, Binner, C>;
+    if (const cudaError_t e = detail::set_once<detail::smem_tag<hist_tag<It, Binner, C>>>(
             kernel, cudaFuncAttributeMaxDynamicSharedMemorySize, lim.smem_per_block_max);
         e != cudaSuccess)
       return e;
     std::int64_t per_sm = static_cast<std::int64_t>(lim.smem_per_sm) / static_cast<std::int64_t>(smem + 1024);
     if (per_sm > apps_tuning::histogram_blocks_per_sm) per_sm = apps_tuning::histogram_blocks_per_sm;
-    if (const cudaError_t e = resident_blocks<hist_tag<T, Binner, C>>(kernel, threads, per_sm); e != cudaSuccess) return e;
+    if (const cudaError_t e = resident_blocks<hist_tag<It, Binner, C>>(kernel, threads, per_sm); e != cudaSuccess) return e;
     if (per_sm < 1) per_sm = 1;
     const std::int64_t grid = histogram_grid(n, sizeof(T), threads, per_sm * lim.sms);
     kernel<<<static_cast<unsigned>(grid), threads, smem, stream>>>(samples, n, binner, num_bins, hist, vec);
   } else {
-    auto* kernel = histogram_global_kernel<threads, unroll, T, Binner, C>;
+    auto* kernel = histogram_global_kernel<threads, unroll, It, Binner, C>;
     std::int64_t per_sm = apps_tuning::histogram_blocks_per_sm;
-    if (const cudaError_t e = resident_blocks<global_tag<T, Binner, C>>(kernel, threads, per_sm); e != cudaSuccess) return e;
+    if (const cudaError_t e = resident_blocks<global_tag<It, Binner, C>>(kernel, threads, per_sm); e != cudaSuccess) return e;
     if (per_sm < 1) per_sm = 1;
     const std::int64_t grid = histogram_grid(n, sizeof(T), threads, per_sm * lim.sms);
     kernel<<<static_cast<unsigned>(grid), threads, 0, stream>>>(samples, n, binner, hist, vec);
@@ -88,22 +92,23 @@ cudaError_t count_into(const T* samples, std::int64_t n, const Binner& binner, i
 }
 
 /// Every histogram: bins checked, the output zeroed and counted (no temp storage).
-template <class T, class Binner, class C>
-cudaError_t dispatch_histogram(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* samples, C* hist,
+template <class It, class Binner, class C>
+cudaError_t dispatch_histogram(void* d_temp_storage, std::size_t& temp_storage_bytes, It samples, C* hist,
                                int num_bins, bin_error bins, const Binner& binner, std::int64_t n,
                                cudaStream_t stream) {
   if (d_temp_storage == nullptr) {
     temp_storage_bytes = 1;
     return cudaSuccess;
   }
-  if (check_histogram_args(samples, hist, n, bins) != arg_error::none) return cudaErrorInvalidValue;
+  if (check_histogram_args(detail::checked_address(samples), hist, n, bins) != arg_error::none)
+    return cudaErrorInvalidValue;
   if (const cudaError_t e = zero(hist, num_bins, stream); e != cudaSuccess) return e;
   return count_into(samples, n, binner, num_bins, hist, stream);
 }
 
 /// The histogram and its exclusive scan: num_bins + 1 offsets, the last the total counted.
-template <class T, class Binner, class C>
-cudaError_t dispatch_offsets(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* samples, C* offsets,
+template <class It, class Binner, class C>
+cudaError_t dispatch_offsets(void* d_temp_storage, std::size_t& temp_storage_bytes, It samples, C* offsets,
                              int num_bins, bin_error bins, const Binner& binner, std::int64_t n, cudaStream_t stream) {
   const std::int64_t nb = bins == bin_error::none ? num_bins : 1;
   std::size_t scan_bytes = 0;
@@ -115,7 +120,8 @@ cudaError_t dispatch_offsets(void* d_temp_storage, std::size_t& temp_storage_byt
     temp_storage_bytes = layout.allocation;
     return cudaSuccess;
   }
-  if (check_histogram_args(samples, offsets, n, bins) != arg_error::none || temp_storage_bytes < layout.allocation)
+  if (check_histogram_args(detail::checked_address(samples), offsets, n, bins) != arg_error::none ||
+      temp_storage_bytes < layout.allocation)
     return cudaErrorInvalidValue;
   if (n == 0) return zero(offsets, nb + 1, stream);
   C* counts = layout.counts.as<C>(d_temp_storage); // the last, a zero, becomes the total in the scan

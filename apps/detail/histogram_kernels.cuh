@@ -77,9 +77,9 @@ struct is_key_binner<key_binner<K, BinOp>> : std::true_type {};
 
 /// Shared path: the block's counters (and levels) in dynamic shared memory, merged into `hist` (zeroed
 /// by the call) with one global atomic per non-zero bin.
-template <int THREADS, int UNROLL, class T, class Binner, class C>
+template <int THREADS, int UNROLL, class It, class Binner, class C>
 __global__ void __launch_bounds__(THREADS)
-    histogram_shared_kernel(const T* samples, std::int64_t n, Binner binner, int num_bins, C* hist, bool vec) {
+    histogram_shared_kernel(It samples, std::int64_t n, Binner binner, int num_bins, C* hist, bool vec) {
   extern __shared__ uint4 smem[];
   unsigned* counters = reinterpret_cast<unsigned*>(smem);
   // ---- zero the block's counters, copy the levels ----
@@ -96,9 +96,9 @@ __global__ void __launch_bounds__(THREADS)
 }
 
 /// Global path: every sample straight into the caller's counters (zeroed by the call).
-template <int THREADS, int UNROLL, class T, class Binner, class C>
+template <int THREADS, int UNROLL, class It, class Binner, class C>
 __global__ void __launch_bounds__(THREADS)
-    histogram_global_kernel(const T* samples, std::int64_t n, Binner binner, C* hist, bool vec) {
+    histogram_global_kernel(It samples, std::int64_t n, Binner binner, C* hist, bool vec) {
   block::count_samples<UNROLL>(samples, n, binner, hist, vec, block::grid_rank(), block::grid_threads());
 }
 

@@ -5,6 +5,7 @@
 
 #include <cstdint>
 #include <cstring>
+#include <iterator>
 #include <type_traits>
 
 #include "../util/config.hpp"
@@ -47,36 +48,66 @@ __device__ __forceinline__ void warp_add_chunk(C* counters, const int (&bins)[PE
 }
 
 /// The samples [0, n) counted into `counters` (shared or global) by `threads` threads of which the caller
-/// is `rank` (a whole grid, or one block over its range; whole warps, consecutive ranks). A strided walk
-/// over 16-byte chunks (`vec`: the pointer is 16-byte aligned), UNROLL chunks in flight a thread, then
-/// the last n % (16 / sizeof(T)) samples; or sample by sample. Loops are warp-uniform so every lane takes
-/// part in each aggregated increment.
-template <int UNROLL, class T, class Binner, class C>
-__device__ void count_samples(const T* samples, std::int64_t n, const Binner& binner, C* counters, bool vec,
+/// is `rank` (a whole grid, or one block over its range; whole warps, consecutive ranks). `samples`: a
+/// pointer or any random-access iterator of T. A strided walk over chunks of 16 bytes' worth of samples,
+/// UNROLL chunks in flight a thread: 16-byte loads where `vec` (a pointer, 16-byte aligned), else each
+/// lane reading its chunk's samples one by one (a counting or transform iterator); then the last
+/// n % (16 / sizeof(T)) samples one by one. Loops are warp-uniform so every lane takes part in each
+/// aggregated increment.
+template <int UNROLL, class It, class Binner, class C>
+__device__ void count_samples(It samples, std::int64_t n, const Binner& binner, C* counters, bool vec,
                               std::int64_t rank, std::int64_t threads) {
+  using T = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
   const int lane = threadIdx.x % detail::warp_threads;
   const std::int64_t warp_base = rank - lane;
   constexpr int per = sizeof(T) >= 16 ? 1 : 16 / static_cast<int>(sizeof(T));
+  constexpr bool chunkable = sizeof(T) <= 16 && 16 % sizeof(T) == 0;
+  constexpr bool pointer = std::is_pointer<It>::value;
   std::int64_t done = 0; // samples the chunk walk covered
-  if (vec && sizeof(T) <= 16 && 16 % sizeof(T) == 0) {
+  if constexpr (pointer && chunkable) {
+    if (vec) {
+      const std::int64_t chunks = n / per;
+      const uint4* v = reinterpret_cast<const uint4*>(samples);
+      for (std::int64_t base = warp_base; base < chunks; base += threads * UNROLL) {
+        uint4 c[UNROLL];
+        CARRY_UNROLL
+        for (int u = 0; u < UNROLL; ++u) {
+          const std::int64_t i = base + u * threads + lane;
+          if (i < chunks) c[u] = __ldg(v + i);
+        }
+        CARRY_UNROLL
+        for (int u = 0; u < UNROLL; ++u) {
+          if (base + u * threads >= chunks) break; // warp-uniform
+          const bool live = base + u * threads + lane < chunks;
+          T x[per];
+          memcpy(x, &c[u], sizeof(x));
+          int bins[per];
+          CARRY_UNROLL
+          for (int e = 0; e < per; ++e) bins[e] = live ? binner.bin_of(x[e]) : -1;
+          warp_add_chunk(counters, bins);
+        }
+      }
+      done = chunks * per;
+    }
+  } else if constexpr (chunkable) { // an iterator: each lane reads its chunk's samples one by one
     const std::int64_t chunks = n / per;
-    const uint4* v = reinterpret_cast<const uint4*>(samples);
     for (std::int64_t base = warp_base; base < chunks; base += threads * UNROLL) {
-      uint4 c[UNROLL];
+      T x[UNROLL][per];
       CARRY_UNROLL
       for (int u = 0; u < UNROLL; ++u) {
         const std::int64_t i = base + u * threads + lane;
-        if (i < chunks) c[u] = __ldg(v + i);
+        if (i < chunks) {
+          CARRY_UNROLL
+          for (int e = 0; e < per; ++e) x[u][e] = static_cast<T>(samples[i * per + e]);
+        }
       }
       CARRY_UNROLL
       for (int u = 0; u < UNROLL; ++u) {
         if (base + u * threads >= chunks) break; // warp-uniform
         const bool live = base + u * threads + lane < chunks;
-        T x[per];
-        memcpy(x, &c[u], sizeof(x));
         int bins[per];
         CARRY_UNROLL
-        for (int e = 0; e < per; ++e) bins[e] = live ? binner.bin_of(x[e]) : -1;
+        for (int e = 0; e < per; ++e) bins[e] = live ? binner.bin_of(x[u][e]) : -1;
         warp_add_chunk(counters, bins);
       }
     }
@@ -85,7 +116,7 @@ __device__ void count_samples(const T* samples, std::int64_t n, const Binner& bi
   // ---- the samples after the last whole chunk (or all of them, sample by sample) ----
   for (std::int64_t base = done + warp_base; base < n; base += threads) {
     const std::int64_t i = base + lane;
-    const int bin[1] = {i < n ? binner.bin_of(samples[i]) : -1};
+    const int bin[1] = {i < n ? binner.bin_of(static_cast<T>(samples[i])) : -1};
     warp_add_chunk(counters, bin);
   }
 }

@@ -8,6 +8,9 @@
 #include <limits>
 
 #include <carry/apps/histogram.cuh>
+#include <cub/device/device_histogram.cuh>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include "bench/baselines/baselines_apps.hpp"
 #include "tests/common/apps_reference.hpp"
@@ -57,6 +60,11 @@ std::vector<C> cub_even(const std::vector<T>& x, int bins, L lower, L upper) {
   REQUIRE(cub_histogram_even(temp.ptr, bytes, d_x.ptr, d_h.ptr, bins, lower, upper, static_cast<std::int64_t>(x.size()), 0) == cudaSuccess);
   return d_h.download(static_cast<std::size_t>(bins));
 }
+
+/// Sample i of the iterator tests: a hash of i in [0, 2^20).
+struct hashed_sample {
+  __host__ __device__ std::uint32_t operator()(std::uint32_t i) const { return (i * 2654435761u) >> 12; }
+};
 
 const std::vector<std::int64_t> base_sizes = {1, 2, 15, 16, 17, 31, 4095, 4096, 4097, 65537, 1000003, (1 << 20) + 7};
 
@@ -270,4 +278,49 @@ TEST_CASE("histograms: n = 0 writes zeros; bad arguments write nothing", "[histo
   CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
   CHECK(d_h.download(8) == poisoned);
   CHECK(d_o.download(9) == std::vector<std::uint32_t>(9, 0xA5A5A5A5u));
+}
+
+TEST_CASE("histograms over iterators: a transform of a counting iterator, a counting iterator of floats, against the CPU "
+          "and CUB",
+          "[histogram][iterators]") {
+  const auto samples = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), hashed_sample{});
+  for (int bins : {1, 7, 256, 4096, 1 << 16})
+    for (std::int64_t n : capped_sizes({1, 17, 4097, 1000003, (1 << 22) + 5})) {
+      INFO("bins " << bins << ", n " << n);
+      std::vector<std::uint32_t> x(static_cast<std::size_t>(n));
+      for (std::size_t i = 0; i < x.size(); ++i) x[i] = hashed_sample{}(static_cast<std::uint32_t>(i));
+      const auto want = reference_histogram_even<std::uint32_t, std::uint32_t>(x, bins, 0u, 1u << 20);
+      device_buffer<std::uint32_t> d_h(static_cast<std::size_t>(bins), 8), d_cub(static_cast<std::size_t>(bins));
+      device_buffer<std::uint64_t> d_o(static_cast<std::size_t>(bins) + 1, 4);
+      d_h.poison();
+      d_o.poison();
+      run_two_phase([&](void* t, std::size_t& b) {
+        return carry::histogram_even(t, b, samples, d_h.ptr, bins, 0u, 1u << 20, n);
+      });
+      require_equal(d_h.download(static_cast<std::size_t>(bins)), want);
+      REQUIRE(d_h.guard_intact());
+      run_two_phase([&](void* t, std::size_t& b) {
+        return carry::histogram_offsets(t, b, samples, d_o.ptr, bins, 0u, 1u << 20, n);
+      });
+      require_equal(d_o.download(static_cast<std::size_t>(bins) + 1), reference_offsets(want));
+      // CUB's HistogramEven over the same iterator (levels: bins + 1)
+      std::size_t bytes = 0;
+      auto cub = [&](void* t, std::size_t& b) {
+        return cub::DeviceHistogram::HistogramEven(t, b, samples, d_cub.ptr, bins + 1, 0u, 1u << 20,
+                                                   static_cast<int>(n));
+      };
+      REQUIRE(cub(nullptr, bytes) == cudaSuccess);
+      device_buffer<unsigned char> temp(bytes);
+      REQUIRE(cub(temp.ptr, bytes) == cudaSuccess);
+      require_equal(d_cub.download(static_cast<std::size_t>(bins)), want);
+    }
+  // histogram_range over a counting iterator of floats: levels [0 2.5 5 100) over 0, 1, .., 9
+  const std::vector<float> levels = {0.f, 2.5f, 5.f, 100.f};
+  device_buffer<float> d_levels(4);
+  d_levels.upload(levels);
+  device_buffer<std::uint32_t> d_h(3);
+  run_two_phase([&](void* t, std::size_t& b) {
+    return carry::histogram_range(t, b, thrust::counting_iterator<float>(0.f), d_h.ptr, 3, d_levels.ptr, 10);
+  });
+  CHECK(d_h.download(3) == std::vector<std::uint32_t>{3, 2, 5});
 }
