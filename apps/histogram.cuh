@@ -4,10 +4,12 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
 #include "../scan/detail/accumulator.hpp"
+#include "../scan/util/stage.cuh"
 #include "detail/dispatch.cuh"
 
 namespace carry {
@@ -78,12 +80,25 @@ cudaError_t histogram_offsets(void* d_temp_storage, std::size_t& temp_storage_by
 /// through a scratch copy in temp storage. Inputs and outputs may not overlap.
 ///
 ///   keys [3 1 7 0 4 1 6 3], bin_op = k / 2, 4 bins  ->  keys [1 0 1 3 3 4 7 6], offsets [0 3 5 6 8]
-template <class K, class V, class OffsetT, class BinOp>
+///
+/// The values in may be any random-access iterator of V (a counting iterator: each key's original
+/// index); an iterator other than a pointer of V is staged into temp storage first (n values written and
+/// read once more; the size query counts that buffer).
+template <class K, class ValueIt, class V, class OffsetT, class BinOp>
 cudaError_t bin_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in, K* d_keys_out,
-                       const V* d_values_in, V* d_values_out, OffsetT* d_offsets, int num_bins, BinOp bin_op,
+                       ValueIt d_values_in, V* d_values_out, OffsetT* d_offsets, int num_bins, BinOp bin_op,
                        std::int64_t num_items, cudaStream_t stream = 0) {
-  return apps_detail::dispatch_bin<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
-                                         d_values_out, d_offsets, num_bins, bin_op, num_items, stream);
+  auto call = [&](void* t, std::size_t& bytes, const V* values_in) {
+    return apps_detail::dispatch_bin<true>(t, bytes, d_keys_in, d_keys_out, values_in, d_values_out, d_offsets,
+                                           num_bins, bin_op, num_items, stream);
+  };
+  if constexpr (std::is_convertible<ValueIt, const V*>::value)
+    return call(d_temp_storage, temp_storage_bytes, static_cast<const V*>(d_values_in));
+  else
+    return detail::with_staged<V>(d_temp_storage, temp_storage_bytes, d_values_in, num_items,
+                                  num_items <= 0 || (d_keys_in != nullptr && d_keys_out != nullptr &&
+                                                     d_values_out != nullptr),
+                                  stream, call);
 }
 
 /// bin_by_key of keys alone.

@@ -18,9 +18,15 @@ namespace carry {
 ///
 ///   requests [3 1 7 0 4 1 6 3]  ->  offsets [0 3 4 11 11 15 16 22], total 25
 ///
+/// The requests may be any random-access iterator of integers (a pointer takes the staged, vectorised
+/// pass; a counting or transform iterator is read item by item, in register tiles):
+///
+///   auto req = thrust::make_transform_iterator(d_sizes, round_up_to_16{}); // any random-access iterator
+///   carry::allocate_slots(d_temp, bytes, req, d_offsets, d_total, n, stream);
+///
 /// The same as cub::DeviceScan::ExclusiveSum into a wider output type plus reading the total, in one pass.
-template <class RequestT, class OffsetT>
-cudaError_t allocate_slots(void* d_temp_storage, std::size_t& temp_storage_bytes, const RequestT* d_requests,
+template <class RequestIt, class OffsetT>
+cudaError_t allocate_slots(void* d_temp_storage, std::size_t& temp_storage_bytes, RequestIt d_requests,
                            OffsetT* d_offsets, OffsetT* d_total, std::int64_t num_items, cudaStream_t stream = 0) {
   return apps_detail::dispatch_slots<false>(d_temp_storage, temp_storage_bytes, d_requests, d_offsets, d_total,
                                             OffsetT{0}, static_cast<std::int64_t*>(nullptr), num_items, stream);
@@ -33,8 +39,8 @@ cudaError_t allocate_slots(void* d_temp_storage, std::size_t& temp_storage_bytes
 /// requests (what a buffer would need to hold them all). OffsetT is unsigned.
 ///
 ///   requests [3 1 7 0 4 1 6 3], capacity 15  ->  offsets [0 3 4 11 11 S S S], 5 fitted, total 25
-template <class RequestT, class OffsetT, class NumT>
-cudaError_t allocate_slots_bounded(void* d_temp_storage, std::size_t& temp_storage_bytes, const RequestT* d_requests,
+template <class RequestIt, class OffsetT, class NumT>
+cudaError_t allocate_slots_bounded(void* d_temp_storage, std::size_t& temp_storage_bytes, RequestIt d_requests,
                                    OffsetT* d_offsets, OffsetT* d_total, OffsetT capacity, NumT* d_num_fitted,
                                    std::int64_t num_items, cudaStream_t stream = 0) {
   return apps_detail::dispatch_slots<true>(d_temp_storage, temp_storage_bytes, d_requests, d_offsets, d_total,

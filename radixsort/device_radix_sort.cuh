@@ -4,9 +4,11 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include <cuda_runtime.h>
 
+#include "../scan/util/stage.cuh"
 #include "detail/dispatch.cuh"
 #include "radix_sort_options.hpp"
 
@@ -50,6 +52,24 @@ cudaError_t sort_pointer(void* t, std::size_t& bytes, const K* ki, K* ko, const 
                          cudaStream_t stream) {
   return dispatch_sort<HAS_VALUES, P>(t, bytes, pointer_buffers(ki, ko), pointer_buffers(vi, vo), n,
                                       begin_bit, end_bit, descending, opt, stream);
+}
+/// sort_pairs with values from any random-access iterator: a pointer of V sorts as it is; any other
+/// iterator (a counting iterator for an argsort, a transform) is first staged into a buffer placed after
+/// the sort's own temp storage (one read of the iterator, one write and one read of n values more).
+template <class P = radix_tuning::default_policy, class K, class ValueIt, class V>
+cudaError_t sort_values_from(void* t, std::size_t& bytes, const K* ki, K* ko, ValueIt vi, V* vo, std::int64_t n,
+                             int begin_bit, int end_bit, bool descending, radix_sort_options opt,
+                             cudaStream_t stream) {
+  if constexpr (std::is_convertible<ValueIt, const V*>::value) {
+    return sort_pointer<true, P>(t, bytes, ki, ko, static_cast<const V*>(vi), vo, n, begin_bit, end_bit, descending,
+                                 opt, stream);
+  } else { // the sort's own check follows the staging (which writes temp storage only)
+    return detail::with_staged<V>(t, bytes, vi, n, n <= 0 || (ki != nullptr && ko != nullptr && vo != nullptr),
+                                  stream, [&](void* tt, std::size_t& b, const V* staged) {
+                                    return sort_pointer<true, P>(tt, b, ki, ko, staged, vo, n, begin_bit, end_bit,
+                                                                 descending, opt, stream);
+                                  });
+  }
 }
 template <class P = radix_tuning::default_policy, class K>
 cudaError_t sort_keys_db(void* t, std::size_t& bytes, double_buffer<K>& keys, std::int64_t n, int begin_bit,
@@ -171,17 +191,22 @@ cudaError_t sort_keys_descending(void* d_temp_storage, std::size_t& temp_storage
 /// bytes) travel with their keys. Inputs are left unchanged; neither input may overlap its output.
 ///
 ///   keys [3 1 7 0 4 1 6 3], values [a b c d e f g h]  ->  keys [0 1 1 3 3 4 6 7], values [d b f a h e g c]
-template <class K, class V>
+///
+/// The values in may be any random-access iterator of V: a counting iterator gives an argsort,
+///   keys [3 1 7 0], values counting from 0  ->  keys [0 1 3 7], values [3 1 0 2];
+/// such an iterator is staged into temp storage first (n values written and read once more than from a
+/// pointer; the size query counts that buffer).
+template <class K, class ValueIt, class V>
 cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
-                       K* d_keys_out, const V* d_values_in, V* d_values_out, std::int64_t num_items,
+                       K* d_keys_out, ValueIt d_values_in, V* d_values_out, std::int64_t num_items,
                        int begin_bit, int end_bit, radix_sort_options options, cudaStream_t stream = 0) {
-  return radix_detail::sort_pointer<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+  return radix_detail::sort_values_from(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
                                           d_values_in, d_values_out, num_items, begin_bit, end_bit, false,
                                           options, stream);
 }
-template <class K, class V>
+template <class K, class ValueIt, class V>
 cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
-                       K* d_keys_out, const V* d_values_in, V* d_values_out, std::int64_t num_items,
+                       K* d_keys_out, ValueIt d_values_in, V* d_values_out, std::int64_t num_items,
                        int begin_bit = 0, int end_bit = static_cast<int>(8 * sizeof(K)),
                        cudaStream_t stream = 0) {
   return sort_pairs(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
@@ -191,18 +216,18 @@ cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, co
 /// sort_pairs, largest key first (stable).
 ///
 ///   keys [3 1 7 0 4 1 6 3], values [a b c d e f g h]  ->  keys [7 6 4 3 3 1 1 0], values [c g e a h b f d]
-template <class K, class V>
+template <class K, class ValueIt, class V>
 cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
-                                  K* d_keys_out, const V* d_values_in, V* d_values_out,
+                                  K* d_keys_out, ValueIt d_values_in, V* d_values_out,
                                   std::int64_t num_items, int begin_bit, int end_bit,
                                   radix_sort_options options, cudaStream_t stream = 0) {
-  return radix_detail::sort_pointer<true>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+  return radix_detail::sort_values_from(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
                                           d_values_in, d_values_out, num_items, begin_bit, end_bit, true,
                                           options, stream);
 }
-template <class K, class V>
+template <class K, class ValueIt, class V>
 cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
-                                  K* d_keys_out, const V* d_values_in, V* d_values_out,
+                                  K* d_keys_out, ValueIt d_values_in, V* d_values_out,
                                   std::int64_t num_items, int begin_bit = 0,
                                   int end_bit = static_cast<int>(8 * sizeof(K)), cudaStream_t stream = 0) {
   return sort_pairs_descending(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,

@@ -283,9 +283,10 @@ cudaError_t dispatch_bin(void* d_temp_storage, std::size_t& temp_storage_bytes, 
 
 // ---- slots ----
 
-/// How allocate_slots runs: the unbounded form past one register tile takes the engine's staged single
-/// pass where the offset type has a staged policy and its tile widens the requests (u32 -> u64: 256 x
-/// 16 offsets a tile); otherwise (bounded, one tile, other types) the register tile of slots_kernel.
+/// How allocate_slots runs: the unbounded form over a pointer, past one register tile, takes the engine's
+/// staged single pass where the offset type has a staged policy and its tile widens the requests (u32 ->
+/// u64: 256 x 16 offsets a tile); otherwise (bounded, one tile, other types, request iterators: the
+/// dispatch passes BOUNDED = true for those) the register tile of slots_kernel.
 template <bool BOUNDED, class R, class O>
 struct slots_shape {
   static constexpr int register_tile = apps_tuning::slot_threads * apps_tuning::slot_items<sizeof(R)>();
@@ -306,11 +307,13 @@ struct slots_shape {
   }
 };
 
-template <bool BOUNDED, class R, class O, class NumT>
-cudaError_t dispatch_slots(void* d_temp_storage, std::size_t& temp_storage_bytes, const R* requests, O* offsets,
+template <bool BOUNDED, class ReqIt, class O, class NumT>
+cudaError_t dispatch_slots(void* d_temp_storage, std::size_t& temp_storage_bytes, ReqIt requests, O* offsets,
                            O* total, O capacity, NumT* num_fitted, std::int64_t n, cudaStream_t stream) {
+  using R = detail::iter_value<ReqIt>;
+  constexpr bool pointer = std::is_pointer<ReqIt>::value; // else the register tiles, element loads
   static_assert(std::is_integral<R>::value && std::is_integral<O>::value, "carry: slot requests and offsets are integers");
-  using shape = slots_shape<BOUNDED, R, O>;
+  using shape = slots_shape<BOUNDED || !pointer, R, O>;
   constexpr int threads = apps_tuning::slot_threads;
   constexpr int items = apps_tuning::slot_items<sizeof(R)>();
   const detail::tile_plan tiles = shape::tiles(n);
@@ -321,20 +324,18 @@ cudaError_t dispatch_slots(void* d_temp_storage, std::size_t& temp_storage_bytes
     temp_storage_bytes = layout.allocation;
     return cudaSuccess;
   }
-  if (check_slots_args(requests, offsets, total, num_fitted, BOUNDED, n, temp_storage_bytes, layout.allocation,
+  if (check_slots_args(detail::checked_address(requests), offsets, total, num_fitted, BOUNDED, n, temp_storage_bytes, layout.allocation,
                        tiles.num_tiles) != arg_error::none)
     return cudaErrorInvalidValue;
-  if (n > 0 && detail::ranges_overlap(requests, static_cast<std::size_t>(n) * sizeof(R), offsets,
-                                      static_cast<std::size_t>(n) * sizeof(O)))
-    return cudaErrorInvalidValue;
+  if (n > 0 && detail::iterators_overlap(requests, offsets, n)) return cudaErrorInvalidValue;
   if (n == 0) { // the total (and the number fitted) are 0
     if (const cudaError_t e = zero(total, 1, stream); e != cudaSuccess || !BOUNDED) return e;
     return zero(num_fitted, 1, stream);
   }
   slots_flags how;
-  how.vec_in = detail::vector_aligned<R, items>(requests);
+  how.vec_in = detail::vector_ok<R, items>(requests);
   how.vec_out = detail::vector_aligned<O, items>(offsets);
-  auto* kernel = slots_kernel<threads, items, BOUNDED, R, O, NumT>;
+  auto* kernel = slots_kernel<threads, items, BOUNDED, R, O, NumT, ReqIt>;
   if (!ticketed) {
     kernel<<<1, threads, 0, stream>>>(requests, offsets, total, capacity, num_fitted, tiles, slots_state<O>{}, how);
     return detail::after_launch(stream);

@@ -26,9 +26,9 @@ struct slots_flags {
   bool vec_in = false, vec_out = false;
 };
 
-template <int THREADS, int ITEMS, bool BOUNDED, class R, class O, class NumT>
+template <int THREADS, int ITEMS, bool BOUNDED, class R, class O, class NumT, class ReqIt = const R*>
 __global__ void __launch_bounds__(THREADS)
-    slots_kernel(const R* requests, O* offsets, O* total, O capacity, NumT* num_fitted, detail::tile_plan plan,
+    slots_kernel(ReqIt requests, O* offsets, O* total, O capacity, NumT* num_fitted, detail::tile_plan plan,
                  slots_state<O> state, slots_flags how) {
   using in_io = detail::tile_io<R, THREADS, ITEMS, true, true>;
   using out_io = detail::tile_io<O, THREADS, ITEMS, true, true>;
@@ -47,7 +47,7 @@ __global__ void __launch_bounds__(THREADS)
   const bool last = tile == plan.num_tiles - 1;
   // ---- load the requests, widen them ----
   R r[ITEMS];
-  in_io::load(io.in, requests + base, valid, how.vec_in, r, tile_items);
+  in_io::load(io.in, requests + base, valid, how.vec_in, r, tile_items, R{0});
   const int first = static_cast<int>(threadIdx.x) * ITEMS;
   O x[ITEMS];
   CARRY_UNROLL

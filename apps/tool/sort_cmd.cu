@@ -9,6 +9,7 @@
 #include <vector>
 
 #include <carry/radixsort/device_radix_sort.cuh>
+#include <thrust/iterator/counting_iterator.h>
 
 #include "bench/baselines/baselines_radix.hpp"
 #include "tests/common/apps_reference.hpp"
@@ -28,6 +29,8 @@ const char* usage =
     "  --key T             key type: u8 u16 u32 u64 i8 i16 i32 i64 f16 bf16 f32 f64 (default u32)\n"
     "  --values B          value bytes: 0 = keys only (default); u32 keys: 1 2 4 8 12 16; u64 keys: 4 8;\n"
     "                      f32 keys: 4\n"
+    "  --argsort           values are each key's index, read from a counting iterator (sets --values 4;\n"
+    "                      CUB sorts the same indices from memory)\n"
     "  --descending        largest key first (still stable)\n"
     "  --begin-bit B       sort by bits [B, E) of the key's order-preserving image (default 0)\n"
     "  --end-bit E         (default: all the key's bits)\n"
@@ -57,7 +60,7 @@ struct config {
   std::string key = "u32", data = "uniform", input, algorithm = "automatic";
   std::int64_t n = std::int64_t{1} << 26;
   int values = 0, begin_bit = 0, end_bit = -1, reps = 20;
-  bool descending = false, csv = false, adaptive = true;
+  bool descending = false, csv = false, adaptive = true, argsort = false;
 };
 
 template <class K>
@@ -107,10 +110,19 @@ int run(const config& c) {
     CHECK_CUDA(cudaMalloc(&vin, un * sizeof(V)));
     CHECK_CUDA(cudaMalloc(&vout, un * sizeof(V)));
     CHECK_CUDA(cudaMalloc(&vref, un * sizeof(V)));
-    const auto hv = carry_validate::random_bits<unsigned char>(un * sizeof(V), 7);
+    auto hv = carry_validate::random_bits<unsigned char>(un * sizeof(V), 7);
+    if constexpr (std::is_same_v<V, std::uint32_t>) // --argsort: CUB's values are the indices carry counts
+      if (c.argsort)
+        for (std::size_t i = 0; i < un; ++i) std::memcpy(hv.data() + i * sizeof(V), &i, sizeof(V));
     CHECK_CUDA(cudaMemcpy(vin, hv.data(), un * sizeof(V), cudaMemcpyHostToDevice));
   }
   auto carry_call = [&](void* t, std::size_t& b) -> cudaError_t {
+    if constexpr (std::is_same_v<V, std::uint32_t>)
+      if (c.argsort) {
+        const thrust::counting_iterator<std::uint32_t> index(0);
+        return c.descending ? carry::sort_pairs_descending(t, b, kin, kout, index, vout, n, begin, end, opt)
+                            : carry::sort_pairs(t, b, static_cast<const K*>(kin), kout, index, vout, n, begin, end, opt);
+      }
     if constexpr (pairs)
       return c.descending ? carry::sort_pairs_descending(t, b, kin, kout, vin, vout, n, begin, end, opt)
                           : carry::sort_pairs(t, b, static_cast<const K*>(kin), kout,
@@ -159,7 +171,7 @@ int run(const config& c) {
     std::printf(
         "carry sort of %lld %s keys%s%s (%s data, bits [%d, %d)%s, %s): against CUB bit for bit: %s\n",
         static_cast<long long>(n), c.key.c_str(), pairs ? " with values of " : "",
-        pairs ? (std::to_string(sizeof(V)) + " bytes").c_str() : "",
+        c.argsort ? "a counting iterator (argsort)" : pairs ? (std::to_string(sizeof(V)) + " bytes").c_str() : "",
         c.input.empty() ? c.data.c_str() : "file", begin, end, c.descending ? ", descending" : "",
         c.algorithm.c_str(), ok ? "ok" : "FAILED");
   // ---- time (cold L2) ----
@@ -254,7 +266,7 @@ int carry_tool::sort_main(int argc, char** argv) {
   const int parsed =
       parse_options("sort", usage,
                     {count("--n", c.n), text("--key", c.key), whole("--values", 0, 16, c.values),
-                     flag("--descending", c.descending), whole("--begin-bit", 0, 64, c.begin_bit),
+                     flag("--descending", c.descending), flag("--argsort", c.argsort), whole("--begin-bit", 0, 64, c.begin_bit),
                      whole("--end-bit", 0, 64, c.end_bit), text("--data", c.data), text("--input", c.input),
                      text("--algorithm", c.algorithm), flag("--no-adaptive", c.adaptive, false),
                      whole("--reps", 1, 1000000, c.reps), flag("--csv", c.csv)},
@@ -282,6 +294,17 @@ int carry_tool::sort_main(int argc, char** argv) {
                  "carry sort: --key does not take '%s' (u8 u16 u32 u64 i8 i16 i32 i64 f16 bf16 f32 f64)\n",
                  k.c_str());
     return 2;
+  }
+  if (c.argsort) {
+    if (c.values != 0 && c.values != 4) {
+      std::fprintf(stderr, "carry sort: --argsort gives u32 values (--values 4)\n");
+      return 2;
+    }
+    if (c.n > UINT32_MAX) {
+      std::fprintf(stderr, "carry sort: --argsort counts u32 indices: --n at most 2^32 - 1\n");
+      return 2;
+    }
+    c.values = 4;
   }
   if (!print_gpu()) return 2;
   if (k == "u8") return run_values<std::uint8_t>(c);

@@ -2,6 +2,7 @@
 // same 8 bits; keys alone and pairs; bins 1 .. 2^20 (one to three digit passes); sizes around a tile;
 // all in one bin; clamped bins; n = 0; bad arguments (nothing written).
 #include <catch2/catch.hpp>
+#include <thrust/iterator/counting_iterator.h>
 
 #include <cstring>
 
@@ -34,8 +35,9 @@ struct half_bin {
 };
 
 template <class BinOp>
-void check_bin(std::int64_t n, int bins, BinOp op, bool pairs, std::uint64_t seed, bool with_offsets = true) {
-  INFO("n " << n << ", bins " << bins << (pairs ? ", pairs" : ", keys"));
+void check_bin(std::int64_t n, int bins, BinOp op, bool pairs, std::uint64_t seed, bool with_offsets = true,
+               bool counting_values = false) { // values i: from v_in, or from a counting iterator
+  INFO("n " << n << ", bins " << bins << (pairs ? ", pairs" : ", keys") << (counting_values ? ", counting" : ""));
   const auto keys = random_bits<std::uint32_t>(static_cast<std::size_t>(n), seed);
   std::vector<std::uint32_t> values(pairs ? keys.size() : 0);
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::uint32_t>(i);
@@ -53,6 +55,9 @@ void check_bin(std::int64_t n, int bins, BinOp op, bool pairs, std::uint64_t see
   std::uint64_t* o = with_offsets ? off.ptr : nullptr;
   std::size_t bytes = 0;
   auto call = [&](void* t) {
+    if (pairs && counting_values)
+      return carry::bin_by_key(t, bytes, k_in.ptr, k_out.ptr, thrust::counting_iterator<std::uint32_t>(0), v_out.ptr, o,
+                               bins, op, n);
     return pairs ? carry::bin_by_key(t, bytes, k_in.ptr, k_out.ptr, v_in.ptr, v_out.ptr, o, bins, op, n)
                  : carry::bin_by_key(t, bytes, k_in.ptr, k_out.ptr, o, bins, op, n);
   };
@@ -83,6 +88,12 @@ TEST_CASE("bin_by_key: stable, keys and pairs, bins 1 .. 2^20, sizes around a ti
       check_bin(n, bins, mod_bins{static_cast<unsigned>(bins)}, true, static_cast<std::uint64_t>(n * 7 + bins));
       if (n < 70000) check_bin(n, bins, mod_bins{static_cast<unsigned>(bins)}, false, static_cast<std::uint64_t>(n + bins));
     }
+}
+
+TEST_CASE("bin_by_key: values from a counting iterator (each key's index), one and several passes", "[bin][iterators]") {
+  for (int bins : {7, 256, 4096})
+    for (std::int64_t n : capped_sizes({1, 4097, 1000003, (1 << 22) + 1}))
+      check_bin(n, bins, mod_bins{static_cast<unsigned>(bins)}, true, static_cast<std::uint64_t>(n + 3 * bins), true, true);
 }
 
 TEST_CASE("bin_by_key: all keys in one bin, clamped bins, no offsets wanted", "[bin]") {

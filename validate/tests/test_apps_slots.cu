@@ -1,10 +1,13 @@
 // GPU tests of allocate_slots and allocate_slots_bounded: against the CPU reference and CUB's widening
 // exclusive sum; u32 requests into u32 and u64 offsets, totals past 2^32; the bounded allocator at, just
 // under and far under the capacity; the issue's examples (CSR row pointers, variable-length output per
-// thread, the sandwich); n = 0; bad arguments (nothing written).
+// thread, the sandwich); requests from a transform of a counting iterator; n = 0; bad arguments (nothing
+// written).
 #include <cstring>
 
 #include <catch2/catch.hpp>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include <carry/apps/slots.cuh>
 
@@ -67,6 +70,13 @@ std::vector<std::uint32_t> requests(std::int64_t n, std::uint32_t max, std::uint
   return r;
 }
 
+/// Request i of the iterator test: a size with some zeros, from the index alone.
+struct request_of {
+  __host__ __device__ std::uint16_t operator()(std::uint32_t i) const {
+    return static_cast<std::uint16_t>((i * 2654435761u >> 7) % 37u);
+  }
+};
+
 __global__ void write_runs(const std::uint32_t* req, const std::uint64_t* off, std::uint32_t* buffer, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
@@ -95,6 +105,42 @@ TEST_CASE("allocate_slots: sizes around each path's tile, unaligned pointers", "
       check_slots<std::uint16_t, std::uint64_t>(std::vector<std::uint16_t>(r.begin(), r.end()), false, 0, shift);
       check_slots<std::uint32_t, std::uint64_t>(r, true, std::uint64_t{1000} * static_cast<std::uint64_t>(n) / 3,
                                                 shift);
+    }
+  }
+}
+
+TEST_CASE("allocate_slots: requests from a transform iterator, both forms, against the CPU", "[slots][iterators]") {
+  const auto req_it = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), request_of{});
+  const std::int64_t reg = carry::apps_detail::slots_shape<true, std::uint16_t, std::uint64_t>::register_tile;
+  for (std::int64_t n : capped_sizes({1, reg - 1, reg, reg + 1, 3 * reg + 7, 1000003, (1 << 22) + 5})) {
+    INFO("n " << n);
+    std::vector<std::uint16_t> host(static_cast<std::size_t>(n));
+    for (std::size_t i = 0; i < host.size(); ++i) host[i] = request_of{}(static_cast<std::uint32_t>(i));
+    for (bool bounded : {false, true}) {
+      INFO("bounded " << bounded);
+      std::uint64_t want_total = 0;
+      std::int64_t want_fit = 0;
+      const std::uint64_t capacity = 18 * static_cast<std::uint64_t>(n) / 2; // about half of them fit
+      const auto want = reference_slots<std::uint16_t, std::uint64_t>(host, want_total, bounded, capacity, &want_fit);
+      device_buffer<std::uint64_t> d_o(host.size(), 8), d_t(1);
+      device_buffer<std::int64_t> d_f(1);
+      d_o.poison();
+      d_t.poison();
+      d_f.poison();
+      std::size_t bytes = 0;
+      auto call = [&](void* t) {
+        return bounded ? carry::allocate_slots_bounded(t, bytes, req_it, d_o.ptr, d_t.ptr, capacity, d_f.ptr, n)
+                       : carry::allocate_slots(t, bytes, req_it, d_o.ptr, d_t.ptr, n);
+      };
+      REQUIRE(call(nullptr) == cudaSuccess);
+      device_buffer<unsigned char> temp(bytes);
+      temp.poison();
+      REQUIRE(call(temp.ptr) == cudaSuccess);
+      CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+      REQUIRE(d_o.download(host.size()) == want);
+      REQUIRE(d_o.guard_intact());
+      REQUIRE(d_t.download(1)[0] == want_total);
+      if (bounded) REQUIRE(d_f.download(1)[0] == want_fit);
     }
   }
 }

@@ -1,6 +1,9 @@
 // GPU tests of sort_pairs / sort_pairs_descending (values of 1 to 16 bytes) and of the double-buffer
-// forms of keys and pairs (the selector, the result in current(), no n-sized scratch).
+// forms of keys and pairs (the selector, the result in current(), no n-sized scratch); values from a
+// counting iterator (an argsort) and a transform iterator.
 #include <catch2/catch.hpp>
+#include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/transform_iterator.h>
 
 #include "tests/common/radix_harness.cuh"
 #include "tests/common/scan_harness.cuh"
@@ -126,6 +129,57 @@ TEST_CASE("sort_pairs: keys grouped by their low byte (bin_by_key's output; the 
     const auto values = make_values<std::uint32_t>(keys.size(), 42);
     for (A a : {A::automatic, A::onesweep})
       for (bool desc : test_directions()) check_sort<true>(keys, values, 0, 32, desc, with_algorithm(a));
+  }
+}
+
+namespace {
+struct widen_index { // value i of the transform-iterator case: a u64 that shows where item i went
+  __host__ __device__ std::uint64_t operator()(std::uint32_t i) const { return 0x100000000ull * i + 7u; }
+};
+} // namespace
+
+TEST_CASE("sort_pairs: values from a counting iterator (argsort) and a transform iterator", "[radix][iterators]") {
+  for (std::int64_t n : capped_sizes({0, 1, 1000, 65537, 1000003, (1 << 22) + 3})) {
+    INFO("n " << n);
+    const auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), key_dist::uniform, 77);
+    device_buffer<std::uint32_t> d_k(keys.size() + 1), d_ko(keys.size(), 8);
+    device_buffer<std::uint32_t> d_idx(keys.size(), 8);
+    device_buffer<std::uint64_t> d_wide(keys.size(), 8);
+    d_k.upload(keys);
+    for (bool desc : test_directions()) {
+      INFO("desc " << desc);
+      const auto order = reference_sort_order(keys, 0, 32, desc);
+      std::vector<std::uint32_t> want_idx(order.size());
+      std::vector<std::uint64_t> want_wide(order.size());
+      for (std::size_t i = 0; i < order.size(); ++i) {
+        want_idx[i] = static_cast<std::uint32_t>(order[i]);
+        want_wide[i] = widen_index{}(static_cast<std::uint32_t>(order[i]));
+      }
+      const thrust::counting_iterator<std::uint32_t> iota(0);
+      const auto wide = thrust::make_transform_iterator(iota, widen_index{});
+      auto run = [&](auto values_in, auto* values_out) {
+        d_ko.poison();
+        std::size_t bytes = 0;
+        auto call = [&](void* t) {
+          return desc ? carry::sort_pairs_descending(t, bytes, d_k.ptr, d_ko.ptr, values_in, values_out, n)
+                      : carry::sort_pairs(t, bytes, d_k.ptr, d_ko.ptr, values_in, values_out, n);
+        };
+        REQUIRE(call(nullptr) == cudaSuccess);
+        auto temp = dirty_temp(bytes, 0xA5, 1);
+        REQUIRE(call(temp.ptr) == cudaSuccess);
+        CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+        REQUIRE(d_ko.download(keys.size()) == permuted(keys, order));
+        REQUIRE(d_ko.guard_intact());
+      };
+      d_idx.poison();
+      run(iota, d_idx.ptr);
+      REQUIRE(d_idx.download(keys.size()) == want_idx);
+      REQUIRE(d_idx.guard_intact());
+      d_wide.poison();
+      run(wide, d_wide.ptr);
+      REQUIRE(d_wide.download(keys.size()) == want_wide);
+      REQUIRE(d_wide.guard_intact());
+    }
   }
 }
 
