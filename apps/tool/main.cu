@@ -25,6 +25,7 @@ const char* usage =
     "  bin        counting sort: keys (and values) into buckets, stably, with the bucket offsets\n"
     "  slots      each item asks for slots of one buffer and gets its offset (optionally bounded)\n"
     "  sort       radix sort of keys or key-value pairs (any key type, descending, a bit range), stable\n"
+    "  dist       scan, select or histogram across this machine's GPUs (NCCL), against one GPU's carry\n"
     "\n"
     "options every command takes:\n"
     "  --n N            items to generate (default 2^26; more than 2^31 works)\n"
@@ -183,13 +184,14 @@ int main(int argc, char** argv) {
     return carry_tool::apps_main(cmd, argc - 2, argv + 2);
   if (cmd == "sort") return carry_tool::sort_main(argc - 2, argv + 2);
   if (cmd == "runs") return carry_tool::keyed_main(argc - 2, argv + 2);
+  if (cmd == "dist") return carry_tool::dist_main(argc - 2, argv + 2);
   if (cmd == "help") {
     print_usage();
     return 0;
   }
   std::fprintf(stderr,
                "carry: unknown command '%s' (commands: scan, select, partition, unique, runs, histogram, bin, "
-               "slots, sort; see carry --help)\n",
+               "slots, sort, dist; see carry --help)\n",
                cmd.c_str());
   return 2;
 }

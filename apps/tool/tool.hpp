@@ -30,6 +30,8 @@ int apps_main(const std::string& primitive, int argc, char** argv);
 int sort_main(int argc, char** argv);
 /// `carry runs`: the keyed calls.
 int keyed_main(int argc, char** argv);
+/// `carry dist`: the distributed calls over the local GPUs (dist_cmd.cu with NCCL, else dist_absent.cu).
+int dist_main(int argc, char** argv);
 
 /// A count of `what` lo..hi from `v` (64-bit: > 2^31 works); names the option, what it counts and the value
 /// it refused.

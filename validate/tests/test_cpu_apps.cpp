@@ -1,5 +1,6 @@
-// CPU tests of the histogram and slot-allocation helpers (issue 16): bin math exact for integers at the
-// ends of every type's range, float edges, NaN and infinities, argument checks, the bounded allocator.
+// CPU tests of the histogram and slot-allocation helpers (bin math exact for integers at the ends of every
+// type's range, float edges, NaN and infinities, argument checks, the bounded allocator) and of the
+// distributed layer's plan (carry-ins, shard offsets, even shards).
 #include <catch2/catch.hpp>
 
 #include <cmath>
@@ -338,4 +339,56 @@ TEST_CASE("apps argument checks: histogram, bin_by_key, slots", "[apps]") {
   const offsets_layout o = make_offsets_layout(256, 4, 1000);
   CHECK(o.counts.bytes == 257 * 4);
   CHECK(o.scan.offset == 1280);
+}
+
+// ---- the distributed layer's arithmetic (apps/distributed/detail/plan.hpp) ----
+
+#include <carry/apps/distributed/detail/plan.hpp>
+
+namespace {
+struct cat_op { // string-like concatenation of digits: associative, not commutative
+  std::uint64_t operator()(std::uint64_t a, std::uint64_t b) const { return a * 10 + b; }
+};
+} // namespace
+
+TEST_CASE("dist plan: carry-ins fold the earlier ranks left to right, absent totals skipped", "[cpu][dist]") {
+  using carry::dist::detail::maybe;
+  const maybe<std::uint64_t> totals[5] = {{1, 1}, {0, 0}, {2, 1}, {3, 1}, {9, 0}};
+  const maybe<std::uint64_t> none{0, 0}, seed{7, 1};
+  CHECK(carry::dist::detail::fold_before(totals, 0, none, cat_op{}).has == 0); // rank 0: no carry-in
+  CHECK(carry::dist::detail::fold_before(totals, 1, none, cat_op{}).value == 1);
+  CHECK(carry::dist::detail::fold_before(totals, 2, none, cat_op{}).value == 1); // rank 1 was empty
+  CHECK(carry::dist::detail::fold_before(totals, 4, none, cat_op{}).value == 123);
+  CHECK(carry::dist::detail::fold_before(totals, 4, seed, cat_op{}).value == 7123); // the init first
+  CHECK(carry::dist::detail::fold_before(totals, 0, seed, cat_op{}).value == 7);
+  const maybe<std::uint64_t> empties[3] = {{0, 0}, {0, 0}, {0, 0}};
+  CHECK(carry::dist::detail::fold_before(empties, 3, none, cat_op{}).has == 0);
+  // the lifted operator: absent is the identity on either side
+  const carry::dist::detail::maybe_op<cat_op> op{cat_op{}};
+  CHECK(op(maybe<std::uint64_t>{4, 1}, maybe<std::uint64_t>{5, 1}).value == 45);
+  CHECK(op(maybe<std::uint64_t>{4, 0}, maybe<std::uint64_t>{5, 1}).value == 5);
+  CHECK(op(maybe<std::uint64_t>{4, 1}, maybe<std::uint64_t>{5, 0}).value == 4);
+  CHECK(op(maybe<std::uint64_t>{4, 0}, maybe<std::uint64_t>{5, 0}).has == 0);
+}
+
+TEST_CASE("dist plan: shard offsets from counts, even shards", "[cpu][dist]") {
+  const std::int64_t counts[4] = {5, 0, 7, 1};
+  const auto s2 = carry::dist::detail::shard_of(counts, 4, 2);
+  CHECK(s2.count == 7);
+  CHECK(s2.offset == 5);
+  CHECK(s2.total == 13);
+  CHECK(carry::dist::detail::shard_of(counts, 4, 0).offset == 0);
+  CHECK(carry::dist::detail::shard_of(counts, 4, 3).offset == 12);
+  for (std::int64_t total : {std::int64_t{0}, std::int64_t{1}, std::int64_t{10}, std::int64_t{1} << 33})
+    for (int ranks : {1, 2, 3, 4, 7}) {
+      std::int64_t next = 0;
+      for (int r = 0; r < ranks; ++r) {
+        const auto s = carry::dist::detail::even_shard(total, ranks, r);
+        CHECK(s.begin == next); // contiguous, in rank order
+        CHECK(s.end - s.begin >= total / ranks);
+        CHECK(s.end - s.begin <= total / ranks + 1);
+        next = s.end;
+      }
+      CHECK(next == total);
+    }
 }

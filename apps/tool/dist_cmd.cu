@@ -1,0 +1,245 @@
+// `carry dist`: a distributed scan, compaction or histogram over N local GPUs (one process, a thread a
+// rank), checked against one GPU's carry on the whole input, timed against it.
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <cstring>
+#include <memory>
+#include <string>
+#include <vector>
+
+#include <carry/apps/distributed.cuh>
+#include <carry/apps/histogram.cuh>
+#include <carry/compact/device_select.cuh>
+#include <carry/scan/device_scan.cuh>
+
+#include "tool.hpp"
+
+namespace {
+
+const char* usage =
+    "carry dist - carry::dist over the GPUs of this machine (NCCL), checked against one GPU's carry\n"
+    "\n"
+    "usage: carry dist scan|select|histogram [options]\n"
+    "  One process drives --gpus GPUs (a thread a rank, communicators from ncclCommInitAll); the input,\n"
+    "  generated on each GPU from the global index, is sharded evenly. The result is checked item for\n"
+    "  item against carry's single-GPU call on the whole input (on GPU 0), and both are timed.\n"
+    "  scan       dist::inclusive_sum of u32 (each rank: its shard's total, one all-gather, its scan)\n"
+    "  select     dist::select_if of u32, about half kept (output sharded, counts and offsets reported)\n"
+    "  histogram  dist::histogram_even of u32, 256 bins (each rank counts, one all-reduce)\n"
+    "\n"
+    "options:\n"
+    "  --gpus N            ranks (default: every visible GPU; at least 2)\n"
+    "  --n N               total items (default 2^28; 64-bit, > 2^31 works)\n"
+    "  --reps R            timed repetitions, median reported (default 10)\n"
+    "  --csv               print the results as CSV (primitive,impl,gpus,n,median_us,gitems,speedup,collective_us)\n"
+    "  --help              this text\n"
+    "\n"
+    "Prints the median wall time of one GPU's call and of the distributed call (every rank launched, then\n"
+    "every rank's stream synchronised), the items per second, the speed-up, and the time of the call's\n"
+    "collective alone (the same NCCL call on the same bytes, timed the same way).\n"
+    "Run with NCCL_NVLS_ENABLE=0 where NVLink multicast is unavailable.\n"
+    "exit status: 0 checked and timed; 1 mismatch or CUDA/NCCL error; 2 bad usage, fewer than 2 GPUs\n";
+
+struct config {
+  std::string primitive;
+  int gpus = 0, reps = 10;
+  std::int64_t n = std::int64_t{1} << 28;
+  bool csv = false;
+};
+
+__global__ void fill(std::uint32_t* out, std::int64_t n, std::int64_t first) { // item i: a hash of its index
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x) {
+    std::uint64_t x = static_cast<std::uint64_t>(first + i) * 0x9E3779B97F4A7C15ull;
+    x ^= x >> 29;
+    out[i] = static_cast<std::uint32_t>(x);
+  }
+}
+
+struct half_kept {
+  __host__ __device__ bool operator()(std::uint32_t x) const { return (x & 1u) != 0u; }
+};
+
+template <class F>
+double median_wall_us(int reps, F&& once) {
+  std::vector<double> t;
+  for (int r = 0; r < reps + 2; ++r) {
+    const auto a = std::chrono::steady_clock::now();
+    once();
+    const auto b = std::chrono::steady_clock::now();
+    if (r >= 2) t.push_back(std::chrono::duration<double, std::micro>(b - a).count()); // 2 warm-up calls
+  }
+  std::sort(t.begin(), t.end());
+  return t[t.size() / 2];
+}
+
+struct buffers { // one rank's (or the single GPU's)
+  std::uint32_t* in = nullptr;
+  std::uint32_t* out = nullptr;
+  unsigned long long* hist = nullptr;
+  std::int64_t* count = nullptr;
+  carry::dist::shard_info* info = nullptr;
+  void* temp = nullptr;
+  std::size_t temp_bytes = 0;
+  void release() {
+    for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(hist), static_cast<void*>(count),
+                    static_cast<void*>(info), temp})
+      cudaFree(p);
+  }
+};
+
+constexpr int bins = 256;
+
+} // namespace
+
+int carry_tool::dist_main(int argc, char** argv) {
+  config c;
+  if (argc >= 1 && argv[0][0] != '-') {
+    c.primitive = argv[0];
+    --argc;
+    ++argv;
+  }
+  const int parsed = parse_options("dist", usage,
+                                   {whole("--gpus", 2, 64, c.gpus), count("--n", c.n), whole("--reps", 1, 100000, c.reps),
+                                    flag("--csv", c.csv)},
+                                   argc, argv);
+  if (parsed >= 0) return parsed;
+  if (c.primitive != "scan" && c.primitive != "select" && c.primitive != "histogram") {
+    std::fprintf(stderr, "carry dist: name scan, select or histogram (see carry dist --help)\n");
+    return 2;
+  }
+  if (!print_gpu()) return 2;
+  int visible = 0;
+  CHECK_CUDA(cudaGetDeviceCount(&visible));
+  if (c.gpus == 0) c.gpus = visible;
+  if (visible < 2 || c.gpus > visible) {
+    std::printf("carry dist: %d GPU(s) visible, %d asked for: the distributed calls need at least 2\n", visible,
+                c.gpus < 2 ? 2 : c.gpus);
+    return 2;
+  }
+  const int p = c.gpus;
+  const std::int64_t n = c.n;
+  const bool scan = c.primitive == "scan", select = c.primitive == "select";
+  // ---- one GPU: the whole input on GPU 0 ----
+  CHECK_CUDA(cudaSetDevice(0));
+  buffers one;
+  CHECK_CUDA(cudaMalloc(&one.in, static_cast<std::size_t>(n) * 4));
+  CHECK_CUDA(cudaMalloc(&one.out, static_cast<std::size_t>(n) * 4));
+  CHECK_CUDA(cudaMalloc(&one.hist, bins * sizeof(unsigned long long)));
+  CHECK_CUDA(cudaMalloc(&one.count, sizeof(std::int64_t)));
+  fill<<<4096, 256>>>(one.in, n, 0);
+  auto one_call = [&](void* t, std::size_t& b) -> cudaError_t {
+    if (scan) return carry::inclusive_sum(t, b, static_cast<const std::uint32_t*>(one.in), one.out, n);
+    if (select) return carry::select_if(t, b, static_cast<const std::uint32_t*>(one.in), one.out, one.count, n, half_kept{});
+    return carry::histogram_even(t, b, static_cast<const std::uint32_t*>(one.in), one.hist, bins, 0u, 0xFFFFFFFFu, n);
+  };
+  CHECK_CUDA(one_call(nullptr, one.temp_bytes));
+  CHECK_CUDA(cudaMalloc(&one.temp, one.temp_bytes));
+  const double t_one = median_wall_us(c.reps, [&] {
+    std::size_t b = one.temp_bytes;
+    CHECK_CUDA(one_call(one.temp, b));
+    CHECK_CUDA(cudaDeviceSynchronize());
+  });
+  std::int64_t one_count = 0;
+  CHECK_CUDA(cudaMemcpy(&one_count, one.count, sizeof(one_count), cudaMemcpyDeviceToHost));
+  // ---- p ranks, even shards ----
+  carry::dist::local_group g;
+  CHECK_CUDA(carry::dist::local_group::create(p, g));
+  std::vector<buffers> rank(static_cast<std::size_t>(p));
+  std::vector<carry::dist::detail::shard_range> shard(static_cast<std::size_t>(p));
+  auto dist_call = [&](int r, void* t, std::size_t& b) -> cudaError_t {
+    const auto& k = rank[static_cast<std::size_t>(r)];
+    const std::int64_t m = shard[static_cast<std::size_t>(r)].end - shard[static_cast<std::size_t>(r)].begin;
+    const std::uint32_t* in = k.in;
+    if (scan) return carry::dist::inclusive_sum(t, b, in, k.out, m, g.comm(r), g.stream(r));
+    if (select) return carry::dist::select_if(t, b, in, k.out, k.info, m, half_kept{}, g.comm(r), g.stream(r));
+    return carry::dist::histogram_even(t, b, in, k.hist, bins, 0u, 0xFFFFFFFFu, m, g.comm(r), g.stream(r));
+  };
+  CHECK_CUDA(g.run([&](int r) {
+    auto& k = rank[static_cast<std::size_t>(r)];
+    auto& s = shard[static_cast<std::size_t>(r)];
+    s = carry::dist::detail::even_shard(n, p, r);
+    const auto m = static_cast<std::size_t>(s.end - s.begin);
+    if (cudaMalloc(&k.in, m * 4 + 4) != cudaSuccess || cudaMalloc(&k.out, m * 4 + 4) != cudaSuccess ||
+        cudaMalloc(&k.hist, bins * 8) != cudaSuccess || cudaMalloc(&k.info, sizeof(carry::dist::shard_info)) != cudaSuccess)
+      return cudaErrorMemoryAllocation;
+    fill<<<4096, 256, 0, g.stream(r)>>>(k.in, static_cast<std::int64_t>(m), s.begin);
+    if (const cudaError_t e = dist_call(r, nullptr, k.temp_bytes); e != cudaSuccess) return e;
+    if (const cudaError_t e = cudaMalloc(&k.temp, k.temp_bytes); e != cudaSuccess) return e;
+    return cudaStreamSynchronize(g.stream(r));
+  }));
+  const double t_dist = median_wall_us(c.reps, [&] {
+    CHECK_CUDA(g.run([&](int r) {
+      std::size_t b = rank[static_cast<std::size_t>(r)].temp_bytes;
+      if (const cudaError_t e = dist_call(r, rank[static_cast<std::size_t>(r)].temp, b); e != cudaSuccess) return e;
+      return cudaStreamSynchronize(g.stream(r));
+    }));
+  });
+  // ---- the collective alone (the same bytes, timed the same way) ----
+  const double t_coll = median_wall_us(c.reps, [&] {
+    CHECK_CUDA(g.run([&](int r) {
+      auto& k = rank[static_cast<std::size_t>(r)];
+      ncclResult_t res;
+      if (c.primitive == "histogram")
+        res = ncclAllReduce(k.hist, k.hist, bins, ncclUint64, ncclSum, g.comm(r).get(), g.stream(r));
+      else // scan: p totals of 8 bytes; select: p counts
+        res = ncclAllGather(k.temp, static_cast<char*>(k.temp) + 1024, 8, ncclUint8, g.comm(r).get(), g.stream(r));
+      if (res != ncclSuccess) return carry::dist::from_nccl(res);
+      return cudaStreamSynchronize(g.stream(r));
+    }));
+  });
+  // ---- check against the single GPU (the collective-alone runs changed nothing checked) ----
+  CHECK_CUDA(g.run([&](int r) {
+    std::size_t b = rank[static_cast<std::size_t>(r)].temp_bytes;
+    if (const cudaError_t e = dist_call(r, rank[static_cast<std::size_t>(r)].temp, b); e != cudaSuccess) return e;
+    return cudaStreamSynchronize(g.stream(r));
+  }));
+  bool ok = true;
+  std::vector<std::uint32_t> want, got;
+  if (!c.primitive.empty() && c.primitive != "histogram") {
+    const std::int64_t total = scan ? n : one_count;
+    want.resize(static_cast<std::size_t>(total));
+    CHECK_CUDA(cudaMemcpy(want.data(), one.out, want.size() * 4, cudaMemcpyDeviceToHost));
+  }
+  std::vector<unsigned long long> want_h(bins), got_h(bins);
+  CHECK_CUDA(cudaMemcpy(want_h.data(), one.hist, sizeof(unsigned long long) * bins, cudaMemcpyDeviceToHost));
+  for (int r = 0; r < p && ok; ++r) {
+    const auto& k = rank[static_cast<std::size_t>(r)];
+    const auto& s = shard[static_cast<std::size_t>(r)];
+    if (c.primitive == "histogram") {
+      CHECK_CUDA(cudaMemcpy(got_h.data(), k.hist, sizeof(unsigned long long) * bins, cudaMemcpyDeviceToHost));
+      ok = got_h == want_h;
+      continue;
+    }
+    std::int64_t offset = s.begin, cnt = s.end - s.begin;
+    if (select) {
+      carry::dist::shard_info info;
+      CHECK_CUDA(cudaMemcpy(&info, k.info, sizeof(info), cudaMemcpyDeviceToHost));
+      ok = info.total == one_count;
+      offset = info.offset;
+      cnt = info.count;
+    }
+    got.resize(static_cast<std::size_t>(cnt));
+    CHECK_CUDA(cudaMemcpy(got.data(), k.out, got.size() * 4, cudaMemcpyDeviceToHost));
+    ok = ok && offset + cnt <= static_cast<std::int64_t>(want.size()) &&
+         std::equal(got.begin(), got.end(), want.begin() + offset);
+  }
+  const double speedup = t_one / t_dist;
+  if (c.csv) {
+    std::printf("%s,carry,1,%lld,%.1f,%.3f,1.000,0\n", c.primitive.c_str(), static_cast<long long>(n), t_one,
+                static_cast<double>(n) / t_one / 1e3);
+    std::printf("%s,carry_dist,%d,%lld,%.1f,%.3f,%.3f,%.1f\n", c.primitive.c_str(), p, static_cast<long long>(n), t_dist,
+                static_cast<double>(n) / t_dist / 1e3, speedup, t_coll);
+  } else {
+    std::printf("carry dist %s of %lld u32 over %d GPUs (even shards): against one GPU's carry: %s\n",
+                c.primitive.c_str(), static_cast<long long>(n), p, ok ? "ok" : "FAILED");
+    std::printf("\n%-12s %6s %12s %10s %9s\n", "impl", "gpus", "median_us", "Gitems/s", "speedup");
+    std::printf("%-12s %6d %12.1f %10.3f %9.3f\n", "carry", 1, t_one, static_cast<double>(n) / t_one / 1e3, 1.0);
+    std::printf("%-12s %6d %12.1f %10.3f %9.3f\n", "carry_dist", p, t_dist, static_cast<double>(n) / t_dist / 1e3, speedup);
+    std::printf("collective alone (%s): %.1f us\n", c.primitive == "histogram" ? "all-reduce of 256 u64" : "all-gather of 8 B a rank",
+                t_coll);
+  }
+  for (auto& k : rank) k.release();
+  one.release();
+  return ok ? 0 : 1;
+}

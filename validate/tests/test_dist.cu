@@ -1,0 +1,330 @@
+// GPU tests of carry::dist over 2 (and 4) local GPUs, one thread a rank: scans (sums, a non-commutative
+// operator, float determinism), compactions and histograms against the CPU and the single-GPU carry
+// result, uneven and empty shards, n = 0 everywhere, graph capture of every rank's call, bad arguments.
+#include <catch2/catch.hpp>
+
+#include <carry/scan/device_scan.cuh>
+
+#include "tests/common/apps_reference.hpp"
+#include "tests/common/dist_harness.cuh"
+#include "tests/common/radix_reference.hpp"
+
+using namespace carry_validate;
+namespace dist = carry::dist;
+
+namespace {
+
+struct affine { // x -> a x + b; composition is associative, not commutative
+  std::uint32_t a, b;
+  bool operator==(const affine& o) const { return a == o.a && b == o.b; }
+};
+struct compose {
+  __host__ __device__ affine operator()(const affine& f, const affine& g) const { return {f.a * g.a, f.b * g.a + g.b}; }
+};
+struct third {
+  __host__ __device__ bool operator()(std::uint32_t x) const { return x % 3 == 0; }
+};
+
+template <bool EXCLUSIVE, class T, class Op>
+std::vector<T> cpu_scan(const std::vector<T>& in, Op op, T init) {
+  std::vector<T> out(in.size());
+  T acc = init;
+  for (std::size_t i = 0; i < in.size(); ++i) {
+    if (EXCLUSIVE) {
+      out[i] = acc;
+      acc = op(acc, in[i]);
+    } else {
+      acc = i == 0 ? in[0] : op(acc, in[i]);
+      out[i] = acc;
+    }
+  }
+  return out;
+}
+
+/// One distributed scan over `sizes` against `want`; returns the gathered output.
+template <bool EXCLUSIVE, class T, class Op>
+std::vector<T> run_scan(dist::local_group& g, const std::vector<T>& all, const std::vector<std::int64_t>& sizes, Op op,
+                        T init, carry::scan_options opt = {}) {
+  sharded<T> in(sizes), out(sizes);
+  std::vector<std::unique_ptr<device_buffer<unsigned char>>> temp(sizes.size());
+  REQUIRE(g.run([&](int r) {
+    in.make(r, &all);
+    out.make(r);
+    return with_dirty_temp(temp[static_cast<std::size_t>(r)], [&](void* t, std::size_t& b) {
+      if constexpr (EXCLUSIVE)
+        return dist::exclusive_scan(t, b, static_cast<const T*>(in.ptr(r)), out.ptr(r), op, init, in.size(r), opt,
+                                    g.comm(r), g.stream(r));
+      else
+        return dist::inclusive_scan(t, b, static_cast<const T*>(in.ptr(r)), out.ptr(r), op, in.size(r), opt, g.comm(r),
+                                    g.stream(r));
+    });
+  }) == cudaSuccess);
+  REQUIRE(g.synchronize() == cudaSuccess);
+  REQUIRE(out.guards_intact());
+  return out.gather();
+}
+
+std::vector<std::int64_t> totals() { return {0, 1, 7, 4097, 1000003, (1 << 22) + 5}; }
+
+} // namespace
+
+TEST_CASE("dist scans of u32 sums: every shard layout, against the CPU and one GPU's carry", "[dist]") {
+  for (int ranks : dist_rank_counts()) {
+    auto& g = *dist_group(ranks);
+    for (std::int64_t total : totals()) {
+      const auto all = random_bits<std::uint32_t>(static_cast<std::size_t>(total), static_cast<std::uint64_t>(total) + 5);
+      // one GPU's carry on the concatenated input
+      std::vector<std::uint32_t> one(all.size());
+      if (total > 0) {
+        CARRY_CUDA_OR_DIE(cudaSetDevice(0));
+        device_buffer<std::uint32_t> d_in(all.size()), d_out(all.size());
+        d_in.upload(all);
+        std::size_t bytes = 0;
+        CARRY_CUDA_OR_DIE(carry::inclusive_sum(nullptr, bytes, static_cast<const std::uint32_t*>(d_in.ptr), d_out.ptr, total));
+        device_buffer<unsigned char> t(bytes);
+        CARRY_CUDA_OR_DIE(carry::inclusive_sum(t.ptr, bytes, static_cast<const std::uint32_t*>(d_in.ptr), d_out.ptr, total));
+        one = d_out.download(all.size());
+      }
+      REQUIRE(one == cpu_scan<false>(all, carry::sum{}, 0u));
+      for (const auto& sizes : shard_layouts(total, ranks)) {
+        INFO("ranks " << ranks << ", total " << total << ", first shard " << sizes[0] << ", last " << sizes.back());
+        REQUIRE(run_scan<false>(g, all, sizes, carry::sum{}, 0u) == one);
+        REQUIRE(run_scan<true>(g, all, sizes, carry::sum{}, 10u) == cpu_scan<true>(all, carry::sum{}, 10u));
+      }
+    }
+  }
+}
+
+TEST_CASE("dist scans of a non-commutative operator (affine maps): rank order is kept", "[dist]") {
+  for (int ranks : dist_rank_counts()) {
+    auto& g = *dist_group(ranks);
+    for (std::int64_t total : {std::int64_t{3}, std::int64_t{65537}, std::int64_t{1000003}}) {
+      const auto bits = random_bits<std::uint32_t>(2 * static_cast<std::size_t>(total), 9);
+      std::vector<affine> all(static_cast<std::size_t>(total));
+      for (std::size_t i = 0; i < all.size(); ++i) all[i] = {bits[2 * i] | 1u, bits[2 * i + 1]};
+      for (const auto& sizes : shard_layouts(total, ranks)) {
+        INFO("ranks " << ranks << ", total " << total << ", first shard " << sizes[0]);
+        REQUIRE(run_scan<false>(g, all, sizes, compose{}, affine{1, 0}) == cpu_scan<false>(all, compose{}, affine{1, 0}));
+        REQUIRE(run_scan<true>(g, all, sizes, compose{}, affine{3, 7}) == cpu_scan<true>(all, compose{}, affine{3, 7}));
+      }
+    }
+  }
+}
+
+TEST_CASE("dist float sums: the same bits every run (deterministic), close to the CPU", "[dist]") {
+  for (int ranks : dist_rank_counts()) {
+    auto& g = *dist_group(ranks);
+    const std::int64_t total = 3000017;
+    std::vector<float> all(static_cast<std::size_t>(total));
+    const auto bits = random_bits<std::uint32_t>(all.size(), 21);
+    for (std::size_t i = 0; i < all.size(); ++i) all[i] = static_cast<float>(bits[i] % 2001) / 1000.0f - 1.0f;
+    carry::scan_options opt;
+    opt.deterministic = true;
+    const auto sizes = shard_layouts(total, ranks)[1];
+    const auto first = run_scan<false>(g, all, sizes, carry::sum{}, 0.0f, opt);
+    for (int rep = 0; rep < 3; ++rep) REQUIRE(same_bits(run_scan<false>(g, all, sizes, carry::sum{}, 0.0f, opt), first));
+    double acc = 0;
+    for (std::size_t i = 0; i < all.size(); ++i) {
+      acc += all[i];
+      REQUIRE(std::abs(first[i] - acc) <= 1e-2 + 1e-4 * std::abs(acc));
+    }
+  }
+}
+
+TEST_CASE("dist select_if, select_flagged, partition: sharded outputs and shard_info", "[dist]") {
+  for (int ranks : dist_rank_counts()) {
+    auto& g = *dist_group(ranks);
+    for (std::int64_t total : totals()) {
+      const auto all = random_bits<std::uint32_t>(static_cast<std::size_t>(total), static_cast<std::uint64_t>(total) + 1);
+      std::vector<std::uint8_t> flags(all.size());
+      for (std::size_t i = 0; i < all.size(); ++i) flags[i] = static_cast<std::uint8_t>((all[i] >> 7) % 4 == 0 ? 0 : 2);
+      for (const auto& sizes : shard_layouts(total, ranks)) {
+        INFO("ranks " << ranks << ", total " << total << ", first shard " << sizes[0]);
+        for (int form = 0; form < 3; ++form) {
+          INFO("form " << form);
+          sharded<std::uint32_t> in(sizes), out(sizes);
+          sharded<std::uint8_t> fl(sizes);
+          std::vector<std::unique_ptr<device_buffer<dist::shard_info>>> info(sizes.size());
+          std::vector<std::unique_ptr<device_buffer<unsigned char>>> temp(sizes.size());
+          REQUIRE(g.run([&](int r) {
+            in.make(r, &all);
+            out.make(r);
+            fl.make(r, &flags);
+            info[static_cast<std::size_t>(r)] = std::make_unique<device_buffer<dist::shard_info>>(1);
+            info[static_cast<std::size_t>(r)]->poison();
+            dist::shard_info* s = info[static_cast<std::size_t>(r)]->ptr;
+            const std::uint32_t* x = in.ptr(r);
+            return with_dirty_temp(temp[static_cast<std::size_t>(r)], [&](void* t, std::size_t& b) {
+              if (form == 0) return dist::select_if(t, b, x, out.ptr(r), s, in.size(r), third{}, g.comm(r), g.stream(r));
+              if (form == 1)
+                return dist::select_flagged(t, b, x, static_cast<const std::uint8_t*>(fl.ptr(r)), out.ptr(r), s, in.size(r),
+                                            g.comm(r), g.stream(r));
+              return dist::partition(t, b, x, out.ptr(r), s, in.size(r), third{}, g.comm(r), g.stream(r));
+            });
+          }) == cudaSuccess);
+          REQUIRE(g.synchronize() == cudaSuccess);
+          std::int64_t offset = 0, global = 0;
+          std::vector<std::vector<std::uint32_t>> want(sizes.size());
+          for (std::size_t r = 0; r < sizes.size(); ++r) {
+            std::vector<std::uint32_t> kept, dropped;
+            for (std::int64_t i = in.offsets[r]; i < in.offsets[r] + sizes[r]; ++i) {
+              const auto k = static_cast<std::size_t>(i);
+              const bool sel = form == 1 ? flags[k] != 0 : third{}(all[k]);
+              (sel ? kept : dropped).push_back(all[k]);
+            }
+            want[r] = kept;
+            if (form == 2) want[r].insert(want[r].end(), dropped.rbegin(), dropped.rend());
+            global += static_cast<std::int64_t>(kept.size());
+          }
+          for (std::size_t r = 0; r < sizes.size(); ++r) {
+            const auto s = info[r]->download(1)[0];
+            const auto kept = static_cast<std::int64_t>(form == 2 ? want[r].size() - (sizes[r] - s.count) : want[r].size());
+            REQUIRE(s.count == kept);
+            REQUIRE(s.offset == offset);
+            REQUIRE(s.total == global);
+            offset += s.count;
+            REQUIRE(out.bufs[r]->download(want[r].size()) == want[r]);
+          }
+          REQUIRE(out.guards_intact());
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("dist histogram_even and histogram_offsets: every rank gets the global counts", "[dist]") {
+  for (int ranks : dist_rank_counts()) {
+    auto& g = *dist_group(ranks);
+    for (std::int64_t total : totals()) {
+      auto all = random_bits<std::uint32_t>(static_cast<std::size_t>(total), 77);
+      for (auto& x : all) x %= 1100; // some past the upper level
+      const int bins = 37;
+      std::vector<std::uint64_t> hist(bins, 0), offs(bins + 1, 0);
+      for (auto x : all)
+        if (x < 1000) ++hist[static_cast<std::size_t>(static_cast<std::uint64_t>(x) * bins / 1000)];
+      for (int b = 0; b < bins; ++b) offs[static_cast<std::size_t>(b) + 1] = offs[static_cast<std::size_t>(b)] + hist[static_cast<std::size_t>(b)];
+      for (const auto& sizes : shard_layouts(total, ranks)) {
+        INFO("ranks " << ranks << ", total " << total << ", first shard " << sizes[0]);
+        sharded<std::uint32_t> in(sizes);
+        std::vector<std::unique_ptr<device_buffer<std::uint64_t>>> h(sizes.size()), o(sizes.size());
+        std::vector<std::unique_ptr<device_buffer<unsigned char>>> t1(sizes.size()), t2(sizes.size());
+        REQUIRE(g.run([&](int r) {
+          const auto k = static_cast<std::size_t>(r);
+          in.make(r, &all);
+          h[k] = std::make_unique<device_buffer<std::uint64_t>>(bins, 4);
+          o[k] = std::make_unique<device_buffer<std::uint64_t>>(bins + 1, 4);
+          h[k]->poison();
+          o[k]->poison();
+          const std::uint32_t* x = in.ptr(r);
+          if (const cudaError_t e = with_dirty_temp(t1[k], [&](void* t, std::size_t& b) {
+                return dist::histogram_even(t, b, x, h[k]->ptr, bins, 0u, 1000u, in.size(r), g.comm(r), g.stream(r));
+              });
+              e != cudaSuccess)
+            return e;
+          return with_dirty_temp(t2[k], [&](void* t, std::size_t& b) {
+            return dist::histogram_offsets(t, b, x, o[k]->ptr, bins, 0u, 1000u, in.size(r), g.comm(r), g.stream(r));
+          });
+        }) == cudaSuccess);
+        REQUIRE(g.synchronize() == cudaSuccess);
+        for (std::size_t r = 0; r < sizes.size(); ++r) {
+          REQUIRE(h[r]->download(bins) == hist);
+          REQUIRE(o[r]->download(bins + 1) == offs);
+          REQUIRE(h[r]->guard_intact());
+          REQUIRE(o[r]->guard_intact());
+        }
+      }
+    }
+  }
+}
+
+TEST_CASE("dist calls captured into a CUDA graph on every rank, replayed with new inputs and dirty temp", "[dist][graph]") {
+  for (int ranks : dist_rank_counts()) {
+    auto& g = *dist_group(ranks);
+    const std::int64_t total = 1000003;
+    const auto sizes = shard_layouts(total, ranks)[1];
+    sharded<std::uint32_t> in(sizes), out(sizes);
+    std::vector<std::unique_ptr<device_buffer<unsigned char>>> temp(sizes.size());
+    std::vector<cudaGraphExec_t> exec(sizes.size());
+    const auto first = random_bits<std::uint32_t>(static_cast<std::size_t>(total), 1);
+    REQUIRE(g.run([&](int r) {
+      const auto k = static_cast<std::size_t>(r);
+      in.make(r, &first);
+      out.make(r);
+      std::size_t bytes = 0;
+      auto call = [&](void* t) {
+        return dist::exclusive_sum(t, bytes, static_cast<const std::uint32_t*>(in.ptr(r)), out.ptr(r), in.size(r),
+                                   g.comm(r), g.stream(r));
+      };
+      if (const cudaError_t e = call(nullptr); e != cudaSuccess) return e;
+      temp[k] = std::make_unique<device_buffer<unsigned char>>(bytes);
+      cudaGraph_t graph;
+      if (const cudaError_t e = cudaStreamBeginCapture(g.stream(r), cudaStreamCaptureModeThreadLocal); e != cudaSuccess) return e;
+      const cudaError_t called = call(temp[k]->ptr);
+      const cudaError_t ended = cudaStreamEndCapture(g.stream(r), &graph);
+      if (called != cudaSuccess) return called;
+      if (ended != cudaSuccess) return ended;
+      const cudaError_t e = cudaGraphInstantiate(&exec[k], graph, 0);
+      cudaGraphDestroy(graph);
+      return e;
+    }) == cudaSuccess);
+    for (int rep = 0; rep < 4; ++rep) {
+      INFO("ranks " << ranks << ", replay " << rep);
+      const auto all = random_bits<std::uint32_t>(static_cast<std::size_t>(total), 100 + static_cast<std::uint64_t>(rep));
+      REQUIRE(g.run([&](int r) {
+        const auto k = static_cast<std::size_t>(r);
+        CARRY_CUDA_OR_DIE(cudaMemcpy(in.ptr(r), all.data() + in.offsets[k], static_cast<std::size_t>(in.size(r)) * 4,
+                                     cudaMemcpyHostToDevice));
+        out.bufs[k]->poison();
+        temp[k]->poison(); // dirty temp storage before every replay
+        return cudaGraphLaunch(exec[k], g.stream(r));
+      }) == cudaSuccess);
+      REQUIRE(g.synchronize() == cudaSuccess);
+      REQUIRE(out.gather() == cpu_scan<true>(all, carry::sum{}, 0u));
+    }
+    for (auto e : exec) cudaGraphExecDestroy(e);
+  }
+}
+
+TEST_CASE("dist calls: n = 0 everywhere writes the whole-input outputs; bad arguments write nothing", "[dist][empty]") {
+  auto& g = *dist_group(2);
+  std::vector<std::unique_ptr<device_buffer<std::uint32_t>>> in(2), out(2);
+  std::vector<std::unique_ptr<device_buffer<dist::shard_info>>> info(2);
+  std::vector<std::unique_ptr<device_buffer<std::uint64_t>>> hist(2);
+  std::vector<std::unique_ptr<device_buffer<unsigned char>>> temp(2);
+  std::vector<cudaError_t> bad(2, cudaSuccess), short_temp(2, cudaSuccess);
+  REQUIRE(g.run([&](int r) {
+    const auto k = static_cast<std::size_t>(r);
+    in[k] = std::make_unique<device_buffer<std::uint32_t>>(16);
+    out[k] = std::make_unique<device_buffer<std::uint32_t>>(16);
+    info[k] = std::make_unique<device_buffer<dist::shard_info>>(1);
+    hist[k] = std::make_unique<device_buffer<std::uint64_t>>(4);
+    out[k]->poison();
+    info[k]->poison();
+    hist[k]->poison();
+    const std::uint32_t* x = in[k]->ptr;
+    std::size_t bytes = 0;
+    if (const cudaError_t e = dist::select_if(nullptr, bytes, x, out[k]->ptr, info[k]->ptr, 0, third{}, g.comm(r), g.stream(r)); e != cudaSuccess) return e;
+    temp[k] = std::make_unique<device_buffer<unsigned char>>(bytes + (1 << 20));
+    std::size_t big = bytes + (1 << 20);
+    // bad arguments on every rank: refused before any collective
+    bad[k] = dist::inclusive_sum(temp[k]->ptr, big, x, out[k]->ptr, -1, g.comm(r), g.stream(r));
+    std::size_t tiny = 1;
+    short_temp[k] = dist::select_if(temp[k]->ptr, tiny, x, out[k]->ptr, info[k]->ptr, 16, third{}, g.comm(r), g.stream(r));
+    // n = 0 on every rank
+    if (const cudaError_t e = dist::inclusive_sum(temp[k]->ptr, big, x, out[k]->ptr, 0, g.comm(r), g.stream(r)); e != cudaSuccess) return e;
+    if (const cudaError_t e = dist::select_if(temp[k]->ptr, big, x, out[k]->ptr, info[k]->ptr, 0, third{}, g.comm(r), g.stream(r)); e != cudaSuccess) return e;
+    return dist::histogram_even(temp[k]->ptr, big, x, hist[k]->ptr, 4, 0u, 8u, 0, g.comm(r), g.stream(r));
+  }) == cudaSuccess);
+  REQUIRE(g.synchronize() == cudaSuccess);
+  for (std::size_t r = 0; r < 2; ++r) {
+    CHECK(bad[r] == cudaErrorInvalidValue);
+    CHECK(short_temp[r] == cudaErrorInvalidValue);
+    const auto o = out[r]->download(16);
+    for (auto v : o) CHECK(v == 0xA5A5A5A5u); // per-item outputs untouched
+    const auto s = info[r]->download(1)[0];
+    CHECK(s.count == 0);
+    CHECK(s.offset == 0);
+    CHECK(s.total == 0);
+    CHECK(hist[r]->download(4) == std::vector<std::uint64_t>(4, 0));
+  }
+}
