@@ -2,7 +2,11 @@
 // NCCL results as cudaError_t, and local_group: one process driving every local GPU, a thread a rank.
 #pragma once
 
-#include <exception>
+#include <condition_variable>
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <mutex>
 #include <thread>
 #include <vector>
 
@@ -65,10 +69,11 @@ class communicator {
   int rank_ = -1, size_ = 0, device_ = -1;
 };
 
-/// One process driving GPUs 0 .. gpus-1 (tests, the tool): the communicators of ncclCommInitAll and one
-/// non-blocking stream a rank, all owned and destroyed by the group (the only place carry::dist creates
-/// either, and only when asked). run(f) calls f(rank) on a host thread per rank, its device current:
-/// each rank's calls then run as they would in a process of their own.
+/// One process driving GPUs 0 .. gpus-1 (tests, the tool): the communicators of ncclCommInitAll, one
+/// non-blocking stream a rank and one host thread a rank, all owned and released by the group (the only
+/// place carry::dist creates any of them, and only when asked). run(f) calls f(rank) on every rank's
+/// thread at once, its device current: each rank's calls then run as they would in a process of their
+/// own. run is not reentrant (f may not call run).
 ///
 ///   carry::dist::local_group g;
 ///   carry::dist::local_group::create(4, g);
@@ -80,7 +85,7 @@ class local_group {
   local_group& operator=(const local_group&) = delete;
   ~local_group() { release(); }
 
-  /// Communicators and streams over devices 0 .. gpus-1 (gpus >= 1 and at most the visible devices).
+  /// Communicators, streams and threads over devices 0 .. gpus-1 (gpus >= 1, at most the visible devices).
   static cudaError_t create(int gpus, local_group& g) {
     g.release();
     int visible = 0;
@@ -98,6 +103,9 @@ class local_group {
       if (const cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking); e != cudaSuccess) return e;
       g.streams_.push_back(s);
     }
+    g.workers_ = std::make_unique<workers>();
+    g.workers_->result.assign(static_cast<std::size_t>(gpus), cudaSuccess);
+    for (int r = 0; r < gpus; ++r) g.workers_->threads.emplace_back([&g, r] { g.serve(r); });
     return cudaSetDevice(g.comms_[0].device());
   }
 
@@ -105,20 +113,23 @@ class local_group {
   const communicator& comm(int r) const { return comms_[static_cast<std::size_t>(r)]; }
   cudaStream_t stream(int r) const { return streams_[static_cast<std::size_t>(r)]; }
 
-  /// f(rank) -> cudaError_t on one thread per rank, the rank's device current; the first failure (in
-  /// rank order) is returned. NCCL needs every rank of a collective to take part: a rank whose f fails
-  /// before its collectives leaves the others waiting (see the README's notes on errors).
+  /// f(rank) -> cudaError_t on every rank's thread at once, the rank's device current; returns when all
+  /// have returned, with the first failure in rank order. NCCL needs every rank of a collective to take
+  /// part: a rank whose f fails before its collectives leaves the others waiting (see the README's notes
+  /// on errors).
   template <class F>
   cudaError_t run(F f) const {
-    std::vector<cudaError_t> result(comms_.size(), cudaSuccess);
-    std::vector<std::thread> threads;
-    for (std::size_t r = 0; r < comms_.size(); ++r)
-      threads.emplace_back([&, r] {
-        result[r] = cudaSetDevice(comms_[r].device());
-        if (result[r] == cudaSuccess) result[r] = f(static_cast<int>(r));
-      });
-    for (auto& t : threads) t.join();
-    for (cudaError_t e : result)
+    workers& w = *workers_;
+    {
+      std::lock_guard<std::mutex> lock(w.m);
+      w.job = [&f](int r) { return f(r); };
+      w.finished = 0;
+      ++w.generation;
+    }
+    w.go.notify_all();
+    std::unique_lock<std::mutex> lock(w.m);
+    w.done.wait(lock, [&] { return w.finished == size(); });
+    for (cudaError_t e : w.result)
       if (e != cudaSuccess) return e;
     return cudaSuccess;
   }
@@ -129,7 +140,45 @@ class local_group {
   }
 
  private:
+  struct workers {
+    std::mutex m;
+    std::condition_variable go, done;
+    std::function<cudaError_t(int)> job;
+    std::uint64_t generation = 0;
+    int finished = 0;
+    bool stop = false;
+    std::vector<cudaError_t> result;
+    std::vector<std::thread> threads;
+  };
+
+  void serve(int r) { // rank r's thread: waits for a job, runs it on the rank's device, reports
+    workers& w = *workers_;
+    std::uint64_t seen = 0;
+    for (;;) {
+      {
+        std::unique_lock<std::mutex> lock(w.m);
+        w.go.wait(lock, [&] { return w.stop || w.generation != seen; });
+        if (w.stop) return;
+        seen = w.generation;
+      }
+      cudaError_t e = cudaSetDevice(comms_[static_cast<std::size_t>(r)].device());
+      if (e == cudaSuccess) e = w.job(r);
+      std::lock_guard<std::mutex> lock(w.m);
+      w.result[static_cast<std::size_t>(r)] = e;
+      if (++w.finished == size()) w.done.notify_all();
+    }
+  }
+
   void release() {
+    if (workers_) {
+      {
+        std::lock_guard<std::mutex> lock(workers_->m);
+        workers_->stop = true;
+      }
+      workers_->go.notify_all();
+      for (auto& t : workers_->threads) t.join();
+      workers_.reset();
+    }
     for (std::size_t r = 0; r < streams_.size(); ++r) {
       cudaSetDevice(comms_[r].device());
       cudaStreamDestroy(streams_[r]);
@@ -139,9 +188,11 @@ class local_group {
     comms_.clear();
     raw_.clear();
   }
+
   std::vector<ncclComm_t> raw_;
   std::vector<communicator> comms_;
   std::vector<cudaStream_t> streams_;
+  std::unique_ptr<workers> workers_;
 };
 
 } // namespace dist

@@ -78,10 +78,10 @@ cudaError_t select_flagged(void* d_temp_storage, std::size_t& temp_storage_bytes
                                 });
 }
 
-/// Partition of each shard: its selected items first, in order, then its rejected ones, reversed (CUB's
-/// layout), in the rank's d_out; *d_shard describes the selected items as select_if's does.
+/// Stable partition of each shard (carry::partition): its selected items first, then its rejected ones,
+/// both in input order, in the rank's d_out; *d_shard describes the selected items as select_if's does.
 ///
-///   rank 0: [3 1 7 0], pred x > 2  ->  d_out [3 7 0 1], {2, 0, total selected over every rank}
+///   rank 0: [3 1 7 0], pred x > 2  ->  d_out [3 7 1 0], {2, 0, total selected over every rank}
 template <class InputIt, class OutputIt, class Pred>
 cudaError_t partition(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
                       shard_info* d_shard, std::int64_t num_items, Pred pred, const communicator& comm,

@@ -35,9 +35,10 @@ const char* usage =
     "  --csv               print the results as CSV (primitive,impl,gpus,n,median_us,gitems,speedup,collective_us)\n"
     "  --help              this text\n"
     "\n"
-    "Prints the median wall time of one GPU's call and of the distributed call (every rank launched, then\n"
-    "every rank's stream synchronised), the items per second, the speed-up, and the time of the call's\n"
-    "collective alone (the same NCCL call on the same bytes, timed the same way).\n"
+    "Prints the time a call of one GPU and of the distributed call take (--reps calls back to back on every\n"
+    "rank, then every rank's stream synchronised: the wall time over --reps, median of 5 such blocks after\n"
+    "one of warm-up), the items per second, the speed-up, and the time of the call's collective alone\n"
+    "(the same NCCL call on the same bytes, timed the same way).\n"
     "Run with NCCL_NVLS_ENABLE=0 where NVLink multicast is unavailable.\n"
     "exit status: 0 checked and timed; 1 mismatch or CUDA/NCCL error; 2 bad usage, fewer than 2 GPUs\n";
 
@@ -60,14 +61,16 @@ struct half_kept {
   __host__ __device__ bool operator()(std::uint32_t x) const { return (x & 1u) != 0u; }
 };
 
+/// The median over 5 blocks (after one block of warm-up) of a block's wall time divided by --reps:
+/// block(reps) enqueues reps calls back to back on every rank and waits for them.
 template <class F>
-double median_wall_us(int reps, F&& once) {
+double per_call_us(int reps, F&& block) {
   std::vector<double> t;
-  for (int r = 0; r < reps + 2; ++r) {
+  for (int b = 0; b < 6; ++b) {
     const auto a = std::chrono::steady_clock::now();
-    once();
-    const auto b = std::chrono::steady_clock::now();
-    if (r >= 2) t.push_back(std::chrono::duration<double, std::micro>(b - a).count()); // 2 warm-up calls
+    block(reps);
+    const auto z = std::chrono::steady_clock::now();
+    if (b > 0) t.push_back(std::chrono::duration<double, std::micro>(z - a).count() / reps);
   }
   std::sort(t.begin(), t.end());
   return t[t.size() / 2];
@@ -135,9 +138,11 @@ int carry_tool::dist_main(int argc, char** argv) {
   };
   CHECK_CUDA(one_call(nullptr, one.temp_bytes));
   CHECK_CUDA(cudaMalloc(&one.temp, one.temp_bytes));
-  const double t_one = median_wall_us(c.reps, [&] {
-    std::size_t b = one.temp_bytes;
-    CHECK_CUDA(one_call(one.temp, b));
+  const double t_one = per_call_us(c.reps, [&](int reps) {
+    for (int i = 0; i < reps; ++i) {
+      std::size_t b = one.temp_bytes;
+      CHECK_CUDA(one_call(one.temp, b));
+    }
     CHECK_CUDA(cudaDeviceSynchronize());
   });
   std::int64_t one_count = 0;
@@ -168,23 +173,27 @@ int carry_tool::dist_main(int argc, char** argv) {
     if (const cudaError_t e = cudaMalloc(&k.temp, k.temp_bytes); e != cudaSuccess) return e;
     return cudaStreamSynchronize(g.stream(r));
   }));
-  const double t_dist = median_wall_us(c.reps, [&] {
+  const double t_dist = per_call_us(c.reps, [&](int reps) {
     CHECK_CUDA(g.run([&](int r) {
-      std::size_t b = rank[static_cast<std::size_t>(r)].temp_bytes;
-      if (const cudaError_t e = dist_call(r, rank[static_cast<std::size_t>(r)].temp, b); e != cudaSuccess) return e;
+      for (int i = 0; i < reps; ++i) {
+        std::size_t b = rank[static_cast<std::size_t>(r)].temp_bytes;
+        if (const cudaError_t e = dist_call(r, rank[static_cast<std::size_t>(r)].temp, b); e != cudaSuccess) return e;
+      }
       return cudaStreamSynchronize(g.stream(r));
     }));
   });
   // ---- the collective alone (the same bytes, timed the same way) ----
-  const double t_coll = median_wall_us(c.reps, [&] {
+  const double t_coll = per_call_us(c.reps, [&](int reps) {
     CHECK_CUDA(g.run([&](int r) {
       auto& k = rank[static_cast<std::size_t>(r)];
-      ncclResult_t res;
-      if (c.primitive == "histogram")
-        res = ncclAllReduce(k.hist, k.hist, bins, ncclUint64, ncclSum, g.comm(r).get(), g.stream(r));
-      else // scan: p totals of 8 bytes; select: p counts
-        res = ncclAllGather(k.temp, static_cast<char*>(k.temp) + 1024, 8, ncclUint8, g.comm(r).get(), g.stream(r));
-      if (res != ncclSuccess) return carry::dist::from_nccl(res);
+      for (int i = 0; i < reps; ++i) {
+        ncclResult_t res;
+        if (c.primitive == "histogram")
+          res = ncclAllReduce(k.hist, k.hist, bins, ncclUint64, ncclSum, g.comm(r).get(), g.stream(r));
+        else // scan: p totals of 8 bytes; select: p counts
+          res = ncclAllGather(k.temp, static_cast<char*>(k.temp) + 1024, 8, ncclUint8, g.comm(r).get(), g.stream(r));
+        if (res != ncclSuccess) return carry::dist::from_nccl(res);
+      }
       return cudaStreamSynchronize(g.stream(r));
     }));
   });

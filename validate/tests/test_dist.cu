@@ -173,7 +173,7 @@ TEST_CASE("dist select_if, select_flagged, partition: sharded outputs and shard_
               (sel ? kept : dropped).push_back(all[k]);
             }
             want[r] = kept;
-            if (form == 2) want[r].insert(want[r].end(), dropped.rbegin(), dropped.rend());
+            if (form == 2) want[r].insert(want[r].end(), dropped.begin(), dropped.end()); // stable
             global += static_cast<std::int64_t>(kept.size());
           }
           for (std::size_t r = 0; r < sizes.size(); ++r) {
