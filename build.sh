@@ -13,7 +13,7 @@ usage: ./build.sh <verb> [args for the program it runs]
   test    configure, build everything, run ctest (GPU tests report "skipped" without a GPU)
   demo    build and run the carry tool on its built-in data set (scan, select, partition, unique,
           histogram and offsets, bin, slots, sort of the binned keys), each checked against CUB, with a
-          table of throughputs
+          table of throughputs; with two or more GPUs and NCCL, carry dist (scan, select, histogram)
   bench   build and run the benchmarks (scan: carry vs CUB, Thrust, memcpy; compaction, histograms,
           binning, slots, radix sort: carry vs CUB, memcpy); CSV in $BUILD_DIR/bench*.csv
   sanitize  compute-sanitizer memcheck, racecheck and synccheck over every GPU test binary (a -lineinfo
@@ -113,6 +113,16 @@ case "$verb" in
               r = (impl[i]=="carry" && hascub[step[i]]) ? sprintf("%7.2f", x[i]) : sprintf("%7s", "-")
               printf "%-*s %-7s %10.1f %10.1f %s\n", w, step[i], impl[i], us[i], rate[i], r } }' "$summary"
     rm -f "$log" "$summary"
+    # across GPUs: carry dist where NCCL was found and two or more GPUs are visible
+    gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
+    if [ "${gpus:-0}" -ge 2 ] && grep -q '^NCCL_LIBRARY:FILEPATH=/' "$BUILD_DIR/CMakeCache.txt"; then
+      for call in scan select histogram; do
+        say "carry dist $call: 2^28 u32 over $gpus GPUs (NCCL), checked against one GPU's carry"
+        NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0} "$tool" dist "$call" --gpus "$gpus"
+      done
+    else
+      say "carry dist (across GPUs): not run: ${gpus:-0} GPU(s) visible$(grep -q '^NCCL_LIBRARY:FILEPATH=/' "$BUILD_DIR/CMakeCache.txt" || echo ', carry built without NCCL')"
+    fi
     ;;
   bench)
     configure -DCARRY_BUILD_BENCH=ON
@@ -166,7 +176,7 @@ case "$verb" in
     fi
     say "charting validate/results/*.csv into validate/results/charts/"
     csvs=()
-    for f in scan compact keyed apps radix; do
+    for f in scan compact keyed apps radix dist; do
       [ -f "validate/results/$f.csv" ] && csvs+=("validate/results/$f.csv")
     done
     "$py" validate/results/plot.py validate/results/charts "${csvs[@]}"

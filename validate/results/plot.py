@@ -19,7 +19,10 @@ PREFERRED = ["cold-blocked", "blocked", "events", "queued"]
 CHARTED_ITERATOR_OPS = {"iota_flagged_i32_50", "iota_if_50"}
 # Rows kept to the tables (and the README's speed table): no chart of their own.
 TABLE_ONLY_OPS = {"flagged_u32flags_50", "exclusive_sum_u8_to_u32", "inclusive_sum_transform", "select_if_1",
-                  "select_if_99", "histogram_even_256_onebin", "inclusive_max"}
+                  "select_if_99", "histogram_even_256_onebin", "inclusive_max", "histogram_offsets_256",
+                  "keys equal", "keys sorted", "keys two"}
+# (op, type) pairs kept to the tables: the u32 exclusive sum runs as the inclusive one (its chart stands)
+TABLE_ONLY_SERIES = {("exclusive_sum", "u32")}
 # The keyed calls (keyed.csv): the tables hold every call and run length; one chart stands for them.
 CHARTED_KEYED_OPS = {"reduce_by_key_run4"}
 
@@ -56,7 +59,7 @@ def main():
                     continue
                 group = impl_group(r["impl"])
                 keyed = os.path.basename(path) == "keyed.csv"
-                if (group is None or r["op"] in TABLE_ONLY_OPS
+                if (group is None or r["op"] in TABLE_ONLY_OPS or (r["op"], r["type"]) in TABLE_ONLY_SERIES
                         or (r["op"].startswith("iota_") and r["op"] not in CHARTED_ITERATOR_OPS)
                         or (keyed and r["op"] not in CHARTED_KEYED_OPS)):
                     continue
@@ -93,9 +96,41 @@ def main():
         fig.savefig(name, dpi=110)
         plt.close(fig)
         written.append(name)
+    written += plot_dist(out_dir, [p for p in paths if os.path.basename(p) == "dist.csv"])
     for w in written:
         print(w)
     return 0
+
+
+def plot_dist(out_dir, paths):
+    """The distributed calls (dist.csv): speed-up over one GPU against GPUs, a line per call at its
+    largest n."""
+    rows = []
+    for path in paths:
+        with open(path, newline="") as f:
+            rows += list(csv.DictReader(line for line in f if not line.startswith("#")))
+    if not rows:
+        return []
+    fig, ax = plt.subplots(figsize=(7, 4.2))
+    most = max(int(r["n"]) for r in rows)
+    gpus_seen = set()
+    for op in sorted({r["op"] for r in rows}):
+        pts = sorted((int(r["gpus"]), float(r["speedup"])) for r in rows if r["op"] == op and int(r["n"]) == most)
+        gpus_seen.update(g for g, _ in pts)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=f"{op}, 2^{most.bit_length() - 1} u32")
+    top = max(gpus_seen)
+    ax.plot([1, top], [1, top], ":", color="grey", label="linear")
+    ax.set_xticks(sorted(gpus_seen))
+    ax.set_xlabel("GPUs (one process, a thread a rank)")
+    ax.set_ylabel("speed-up over one GPU's carry")
+    ax.set_title("carry::dist, strong scaling (dist.csv)", fontsize=9)
+    ax.grid(True, alpha=0.3)
+    ax.legend()
+    fig.tight_layout()
+    name = os.path.join(out_dir, "dist-speedup.png")
+    fig.savefig(name, dpi=110)
+    plt.close(fig)
+    return [name]
 
 
 if __name__ == "__main__":
