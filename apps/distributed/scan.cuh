@@ -57,7 +57,7 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
       else
         return carry::inclusive_scan<T>(t, b, d_in, d_out, op, nn, options, stream);
     }
-    return carry::inclusive_scan<T>(t, b, d_in, out_it{d_out + (EXCLUSIVE ? 1 : 0), carry, op}, op, scanned, options,
+    return carry::inclusive_scan<T>(t, b, d_in, out_it{{}, d_out + (EXCLUSIVE ? 1 : 0), carry, op}, op, scanned, options,
                                     stream);
   };
   // ---- temp storage: the reduce's, the scan's, this rank's total, every rank's, the carry-in ----

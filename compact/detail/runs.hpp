@@ -8,6 +8,7 @@
 #include <iterator>
 #include <type_traits>
 
+#include "../../scan/detail/accumulator.hpp"
 #include "../../scan/detail/by_key.hpp"
 
 namespace carry {
@@ -16,6 +17,7 @@ namespace compact_detail {
 using detail::keyed;
 using detail::keyed_thread;
 using carry::tile_prefix;
+using detail::output_tags;
 
 /// The index type of a run call over n items: 32 bits while every count and position fits, else 64.
 template <class Fn>
@@ -23,15 +25,6 @@ auto with_run_index(std::int64_t n, Fn&& fn) {
   if (n <= static_cast<std::int64_t>(UINT32_MAX)) return fn(std::uint32_t{});
   return fn(std::uint64_t{});
 }
-
-/// What an output iterator of the run calls declares.
-struct output_tags {
-  using value_type = void;
-  using difference_type = std::ptrdiff_t;
-  using pointer = void;
-  using reference = void;
-  using iterator_category = std::output_iterator_tag;
-};
 
 /// The number of set bits of a mask.
 CARRY_HD inline int bit_count(unsigned m) {

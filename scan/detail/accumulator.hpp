@@ -1,6 +1,7 @@
 // The accumulator type of a scan over iterators or of mixed types (CUB's rule, with carry's sums).
 #pragma once
 
+#include <cstddef>
 #include <iterator>
 #include <type_traits>
 
@@ -13,6 +14,16 @@ namespace detail {
 
 template <class It>
 using iter_value = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
+
+/// What an output iterator made of proxies declares (the run calls' zipped outputs, the distributed
+/// scan's seeded output): no value type, so a scan into it names or infers its accumulator elsewhere.
+struct output_tags {
+  using value_type = void;
+  using difference_type = std::ptrdiff_t;
+  using pointer = void;
+  using reference = void;
+  using iterator_category = std::output_iterator_tag;
+};
 
 /// The value type an output iterator stores, or void (a discard iterator, a proxy without one).
 template <class It>

@@ -10,6 +10,7 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include "../../../scan/detail/accumulator.hpp"
 #include "plan.hpp"
 
 namespace carry {
@@ -19,12 +20,7 @@ namespace detail {
 /// The scan output of a rank after the first: item i is stored as carry (+) v, or v while no earlier rank
 /// had items (carry->has == 0). The carry-in is read once per store from one cached word.
 template <class T, class Op>
-struct seeded_output {
-  using value_type = T;
-  using difference_type = std::ptrdiff_t;
-  using pointer = void;
-  using reference = void;
-  using iterator_category = std::output_iterator_tag;
+struct seeded_output : carry::detail::output_tags {
   struct slot {
     T* p;
     const maybe<T>* carry;
@@ -38,7 +34,7 @@ struct seeded_output {
   const maybe<T>* carry;
   Op op;
   CARRY_HD slot operator[](std::int64_t i) const { return {out + i, carry, op}; }
-  CARRY_HD seeded_output operator+(std::int64_t k) const { return {out + k, carry, op}; }
+  CARRY_HD seeded_output operator+(std::int64_t k) const { return {{}, out + k, carry, op}; }
 };
 
 /// One thread: the carry-in of `rank` from the gathered totals (seed first: an exclusive scan's init);
