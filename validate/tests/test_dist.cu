@@ -1,6 +1,7 @@
 // GPU tests of carry::dist over 2 (and 4) local GPUs, one thread a rank: scans (sums, a non-commutative
 // operator, float determinism), compactions and histograms against the CPU and the single-GPU carry
-// result, uneven and empty shards, n = 0 everywhere, graph capture of every rank's call, bad arguments.
+// result, uneven and empty shards, n = 0 everywhere, graph capture of every rank's call, bad arguments; the
+// sort against a CPU stable sort (key distributions, both directions, balance).
 #include <catch2/catch.hpp>
 
 #include <carry/scan/device_scan.cuh>
@@ -326,5 +327,95 @@ TEST_CASE("dist calls: n = 0 everywhere writes the whole-input outputs; bad argu
     CHECK(s.offset == 0);
     CHECK(s.total == 0);
     CHECK(hist[r]->download(4) == std::vector<std::uint64_t>(4, 0));
+  }
+}
+
+namespace {
+
+enum class dist_keys { uniform, equal, few, sorted, reversed, skewed, zeros };
+
+template <class K>
+std::vector<K> sort_input(std::int64_t total, dist_keys d, const std::vector<std::int64_t>& sizes) {
+  std::vector<K> k(static_cast<std::size_t>(total));
+  const auto bits = random_bits<std::uint32_t>(k.size(), 31);
+  for (std::size_t i = 0; i < k.size(); ++i) {
+    std::uint32_t v = bits[i];
+    if (d == dist_keys::equal) v = 7;
+    if (d == dist_keys::few) v %= 5;
+    if (d == dist_keys::sorted) v = static_cast<std::uint32_t>(i);
+    if (d == dist_keys::reversed) v = static_cast<std::uint32_t>(k.size() - i);
+    if constexpr (std::is_floating_point<K>::value)
+      k[i] = d == dist_keys::zeros ? (v % 2 ? -0.0f : 0.0f) : static_cast<K>(static_cast<std::int32_t>(v)) / 1024.0f;
+    else
+      k[i] = static_cast<K>(v);
+  }
+  if (d == dist_keys::skewed) { // the first rank's keys all in one narrow interval in the middle
+    for (std::int64_t i = 0; i < sizes[0]; ++i) k[static_cast<std::size_t>(i)] = static_cast<K>(1u << 30) + static_cast<K>(i % 100);
+  }
+  return k;
+}
+
+template <class K>
+void check_dist_sort(dist::local_group& g, const std::vector<K>& all, const std::vector<std::int64_t>& sizes, bool desc) {
+  const auto total = static_cast<std::int64_t>(all.size());
+  const int ranks = g.size();
+  const std::int64_t capacity = total / ranks + total / 8 + 2048;
+  sharded<K> in(sizes);
+  std::vector<std::int64_t> caps(sizes.size(), capacity);
+  sharded<K> out(caps);
+  std::vector<std::unique_ptr<device_buffer<dist::shard_info>>> info(sizes.size());
+  std::vector<std::unique_ptr<device_buffer<unsigned char>>> temp(sizes.size());
+  REQUIRE(g.run([&](int r) {
+    const auto k = static_cast<std::size_t>(r);
+    in.make(r, &all);
+    out.make(r);
+    info[k] = std::make_unique<device_buffer<dist::shard_info>>(1);
+    info[k]->poison();
+    return with_dirty_temp(temp[k], [&](void* t, std::size_t& b) {
+      return desc ? dist::sort_keys_descending(t, b, static_cast<const K*>(in.ptr(r)), out.ptr(r), capacity, info[k]->ptr,
+                                               in.size(r), g.comm(r), g.stream(r))
+                  : dist::sort_keys(t, b, static_cast<const K*>(in.ptr(r)), out.ptr(r), capacity, info[k]->ptr, in.size(r),
+                                    g.comm(r), g.stream(r));
+    });
+  }) == cudaSuccess);
+  REQUIRE(g.synchronize() == cudaSuccess);
+  std::vector<K> want = all;
+  std::stable_sort(want.begin(), want.end(), [&](const K& a, const K& b) {
+    return dist::detail::sort_image(a, desc) < dist::detail::sort_image(b, desc);
+  });
+  std::vector<std::int64_t> counts;
+  std::int64_t offset = 0, most = 0;
+  for (std::size_t r = 0; r < sizes.size(); ++r) {
+    const auto s = info[r]->download(1)[0];
+    REQUIRE(s.offset == offset);
+    REQUIRE(s.total == total);
+    counts.push_back(s.count);
+    offset += s.count;
+    most = std::max(most, s.count);
+  }
+  REQUIRE(offset == total);
+  REQUIRE(most <= total / ranks + total / 20 + 1100); // within 5 % of an even share (and the samples' grain)
+  REQUIRE(same_bits(out.gather(&counts), want));
+  REQUIRE(out.guards_intact());
+}
+
+} // namespace
+
+TEST_CASE("dist sort_keys: every shard layout and key distribution, both directions, balanced, stable", "[dist][sort]") {
+  for (int ranks : dist_rank_counts()) {
+    auto& g = *dist_group(ranks);
+    for (std::int64_t total : {std::int64_t{0}, std::int64_t{1}, std::int64_t{1000}, std::int64_t{1000003}, std::int64_t{(1 << 22) + 5}})
+      for (const auto& sizes : shard_layouts(total, ranks))
+        for (dist_keys d : {dist_keys::uniform, dist_keys::equal, dist_keys::few, dist_keys::sorted, dist_keys::reversed,
+                            dist_keys::skewed}) {
+          INFO("ranks " << ranks << ", total " << total << ", first shard " << sizes[0] << ", keys " << static_cast<int>(d));
+          const auto all = sort_input<std::uint32_t>(total, d, sizes);
+          check_dist_sort(g, all, sizes, false);
+          if (total < 2000000) check_dist_sort(g, all, sizes, true);
+        }
+    // floats: +0.0 and -0.0 sort as equal keys, so their order shows stability
+    const auto sizes = shard_layouts(1000003, ranks)[1];
+    check_dist_sort(g, sort_input<float>(1000003, dist_keys::zeros, sizes), sizes, false);
+    check_dist_sort(g, sort_input<float>(1000003, dist_keys::uniform, sizes), sizes, true);
   }
 }
