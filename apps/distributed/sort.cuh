@@ -196,7 +196,9 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
       return e;
   // ---- the local sort of what arrived (stable: equal keys arrive in source-rank order) ----
   if (x.received > 0) {
-    std::size_t sb = sort_bytes;
+    std::size_t sb = 0; // sized for out_capacity keys; a smaller sort must not need more (checked)
+    if (const cudaError_t e = local_sort(nullptr, sb, recv, x.received); e != cudaSuccess) return e;
+    if (sb > sort_bytes) return cudaErrorInvalidValue;
     if (const cudaError_t e = local_sort(t + sort_at, sb, recv, x.received); e != cudaSuccess) return e;
   }
   write_shard_kernel<><<<1, 1, 0, stream>>>(d_shard, x.received, x.out_offset, total);
