@@ -135,8 +135,11 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   for (int q = 0; q < ranks; ++q) {
     const sample_slot* b = h_all.data() + static_cast<std::size_t>(q) * (1 + sort_samples);
     first[q + 1] = first[q] + b[0].index;
+    const std::int64_t taken = b[0].index < sort_samples ? b[0].index : sort_samples;
     for (int k = 0; k < sort_samples; ++k)
-      if (b[1 + k].index >= 0) samples.push_back(sort_sample{b[1 + k].image, first[q] + b[1 + k].index});
+      if (b[1 + k].index >= 0)
+        samples.push_back(sort_sample{b[1 + k].image, first[q] + b[1 + k].index,
+                                      static_cast<double>(b[0].index) / static_cast<double>(taken)});
   }
   const std::int64_t total = first[ranks];
   // ---- each key's destination, then one stable partition pass by it ----

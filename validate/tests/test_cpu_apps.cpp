@@ -413,6 +413,13 @@ TEST_CASE("dist sort plan: splitters, destinations, the exchange", "[cpu][dist]"
   CHECK(carry::dist::detail::destination(sp.data(), 3, {9, 0}) == 2);
   CHECK(carry::dist::detail::destination(sp.data(), 1, {9, 0}) == 0); // one rank: no splitter
   CHECK(carry::dist::detail::choose_splitters({}, 2).size() == 1);
+  // weights: 4 samples of a shard of 100 and 4 of a shard of 300, all keys equal: the split falls at
+  // half the 400 items (global index 200), not half the samples
+  std::vector<sort_sample> w;
+  for (int k = 0; k < 4; ++k) w.push_back({5, 12 + 25 * k, 25});
+  for (int k = 0; k < 4; ++k) w.push_back({5, 137 + 75 * k, 75});
+  const auto half = carry::dist::detail::choose_splitters(w, 2);
+  CHECK(half[0].index == 212); // weights 25 x 4 + 75 = 175 before it, 250 with it: the first past 200
   // regular sample positions stay inside the shard and ascend
   for (std::int64_t n : {std::int64_t{1}, std::int64_t{7}, std::int64_t{1024}, std::int64_t{1} << 33}) {
     const int k = n < 1024 ? static_cast<int>(n) : 1024;

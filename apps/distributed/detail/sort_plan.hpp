@@ -12,18 +12,23 @@ namespace carry {
 namespace dist {
 namespace detail {
 
-/// The ranks - 1 splitters: the samples ordered by (image, index), those at positions j * size / ranks
-/// (j = 1 .. ranks - 1). Every rank computes the same ones from the same samples.
+/// The ranks - 1 splitters: the samples ordered by (image, index), splitter j the first at which the
+/// samples' weights (the items each stands for) reach j / ranks of their sum, so shards of different
+/// sizes weigh as many items as they hold. Every rank computes the same ones from the same samples.
 inline std::vector<sort_sample> choose_splitters(std::vector<sort_sample> samples, int ranks) {
   std::sort(samples.begin(), samples.end(), [](const sort_sample& a, const sort_sample& b) { return before(a, b); });
+  double total = 0;
+  for (const auto& x : samples) total += x.weight;
   std::vector<sort_sample> out;
-  const std::size_t size = samples.size();
+  double seen = 0;
+  std::size_t at = 0;
   for (int j = 1; j < ranks; ++j) {
-    if (size == 0) {
-      out.push_back(sort_sample{~std::uint64_t{0}, INT64_MAX}); // nothing sampled: nothing to place
-      continue;
-    }
-    out.push_back(samples[std::min(size - 1, static_cast<std::size_t>(j) * size / static_cast<std::size_t>(ranks))]);
+    const double target = total * j / ranks;
+    while (at < samples.size() && seen + samples[at].weight <= target) seen += samples[at++].weight;
+    if (at < samples.size())
+      out.push_back(samples[at]);
+    else
+      out.push_back(sort_sample{~std::uint64_t{0}, INT64_MAX, 0}); // nothing left: nothing past it
   }
   return out;
 }
