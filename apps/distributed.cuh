@@ -4,6 +4,7 @@
 
 #include "distributed/communicator.hpp"
 #include "distributed/histogram.cuh"
+#include "distributed/rebalance.cuh"
 #include "distributed/scan.cuh"
 #include "distributed/select.cuh"
 #include "distributed/sort.cuh"

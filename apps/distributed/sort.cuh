@@ -15,6 +15,7 @@
 #include "../../radixsort/device_radix_sort.cuh"
 #include "../histogram.cuh"
 #include "communicator.hpp"
+#include "detail/exchange.cuh"
 #include "detail/kernels.cuh"
 #include "detail/sort_plan.hpp"
 
@@ -207,26 +208,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   const exchange_plan x = plan_exchange(offsets, rank);
   if (x.most_received > cap) return cudaErrorInvalidValue; // every rank sees it: all refuse, none waits
   // ---- the exchange: grouped sends and receives of exact counts (this rank's own part copied) ----
-  if (const cudaError_t e = from_nccl(ncclGroupStart()); e != cudaSuccess) return e;
-  for (int j = 0; j < ranks; ++j) {
-    if (j == rank) continue;
-    if (x.send_count[j] > 0)
-      if (const cudaError_t e = from_nccl(ncclSend(part + x.send_at[j], sizeof(I) * x.send_count[j], ncclUint8, j,
-                                                   comm.get(), stream));
-          e != cudaSuccess)
-        return e;
-    if (x.recv_count[j] > 0)
-      if (const cudaError_t e = from_nccl(ncclRecv(recv + x.recv_at[j], sizeof(I) * x.recv_count[j], ncclUint8, j,
-                                                   comm.get(), stream));
-          e != cudaSuccess)
-        return e;
-  }
-  if (const cudaError_t e = from_nccl(ncclGroupEnd()); e != cudaSuccess) return e;
-  if (x.send_count[rank] > 0)
-    if (const cudaError_t e = cudaMemcpyAsync(recv + x.recv_at[rank], part + x.send_at[rank],
-                                              sizeof(I) * x.send_count[rank], cudaMemcpyDeviceToDevice, stream);
-        e != cudaSuccess)
-      return e;
+  if (const cudaError_t e = exchange(x, static_cast<const I*>(part), recv, comm, stream); e != cudaSuccess) return e;
   // ---- the local sort of what arrived (stable: equal keys arrive in source-rank order) ----
   if (x.received > 0) {
     const K* sk = nullptr;

@@ -445,3 +445,34 @@ TEST_CASE("dist sort plan: splitters, destinations, the exchange", "[cpu][dist]"
   CHECK(x1.out_offset == 7);
   CHECK(x0.most_received == 7);
 }
+
+TEST_CASE("dist rebalance plan: uneven shards to even ones, in global order", "[cpu][dist]") {
+  // counts 6, 0, 2 over 3 ranks: 8 items, even shards 3, 3, 2 at 0, 3, 6
+  const std::vector<std::int64_t> counts{6, 0, 2};
+  const auto x0 = carry::dist::detail::plan_rebalance(counts, 0);
+  const auto x1 = carry::dist::detail::plan_rebalance(counts, 1);
+  const auto x2 = carry::dist::detail::plan_rebalance(counts, 2);
+  CHECK(x0.send_count == std::vector<std::int64_t>{3, 3, 0});
+  CHECK(x0.send_at == std::vector<std::int64_t>{0, 3, 6});
+  CHECK(x0.received == 3);
+  CHECK(x1.recv_count == std::vector<std::int64_t>{3, 0, 0});
+  CHECK(x1.out_offset == 3);
+  CHECK(x2.send_count == std::vector<std::int64_t>{0, 0, 2});
+  CHECK(x2.recv_count == std::vector<std::int64_t>{0, 0, 2});
+  CHECK(x2.received == 2);
+  CHECK(x0.most_received == 3);
+  for (std::int64_t total : {std::int64_t{0}, std::int64_t{5}, std::int64_t{1000}})
+    for (int ranks : {1, 2, 4}) {
+      std::vector<std::int64_t> c(static_cast<std::size_t>(ranks), 0);
+      c.back() = total; // everything on the last rank
+      std::int64_t sum = 0;
+      for (int r = 0; r < ranks; ++r) {
+        const auto x = carry::dist::detail::plan_rebalance(c, r);
+        const auto even = carry::dist::detail::even_shard(total, ranks, r);
+        CHECK(x.received == even.end - even.begin);
+        CHECK(x.out_offset == even.begin);
+        sum += x.received;
+      }
+      CHECK(sum == total);
+    }
+}

@@ -467,3 +467,52 @@ TEST_CASE("dist sort_pairs: values (each key's global index) follow their keys, 
           }
   }
 }
+
+TEST_CASE("dist rebalance after select_if: even shards in global order", "[dist][rebalance]") {
+  for (int ranks : dist_rank_counts()) {
+    auto& g = *dist_group(ranks);
+    for (std::int64_t total : {std::int64_t{0}, std::int64_t{7}, std::int64_t{1000003}})
+      for (const auto& sizes : shard_layouts(total, ranks)) {
+        INFO("ranks " << ranks << ", total " << total << ", first shard " << sizes[0]);
+        const auto all = random_bits<std::uint32_t>(static_cast<std::size_t>(total), 5);
+        std::vector<std::uint32_t> kept;
+        for (auto x : all)
+          if (third{}(x)) kept.push_back(x);
+        const std::int64_t capacity = static_cast<std::int64_t>(kept.size()) / ranks + 1;
+        std::vector<std::int64_t> caps(sizes.size(), capacity);
+        sharded<std::uint32_t> in(sizes), mid(sizes), out(caps);
+        std::vector<std::unique_ptr<device_buffer<dist::shard_info>>> s1(sizes.size()), s2(sizes.size());
+        std::vector<std::unique_ptr<device_buffer<unsigned char>>> t1(sizes.size()), t2(sizes.size());
+        REQUIRE(g.run([&](int r) {
+          const auto k = static_cast<std::size_t>(r);
+          in.make(r, &all);
+          mid.make(r);
+          out.make(r);
+          s1[k] = std::make_unique<device_buffer<dist::shard_info>>(1);
+          s2[k] = std::make_unique<device_buffer<dist::shard_info>>(1);
+          const std::uint32_t* x = in.ptr(r);
+          if (const cudaError_t e = with_dirty_temp(t1[k], [&](void* t, std::size_t& b) {
+                return dist::select_if(t, b, x, mid.ptr(r), s1[k]->ptr, in.size(r), third{}, g.comm(r), g.stream(r));
+              });
+              e != cudaSuccess)
+            return e;
+          return with_dirty_temp(t2[k], [&](void* t, std::size_t& b) {
+            return dist::rebalance(t, b, static_cast<const std::uint32_t*>(mid.ptr(r)), s1[k]->ptr, out.ptr(r), capacity,
+                                   s2[k]->ptr, g.comm(r), g.stream(r));
+          });
+        }) == cudaSuccess);
+        REQUIRE(g.synchronize() == cudaSuccess);
+        std::vector<std::int64_t> counts;
+        for (int r = 0; r < ranks; ++r) {
+          const auto s = s2[static_cast<std::size_t>(r)]->download(1)[0];
+          const auto even = dist::detail::even_shard(static_cast<std::int64_t>(kept.size()), ranks, r);
+          REQUIRE(s.count == even.end - even.begin);
+          REQUIRE(s.offset == even.begin);
+          REQUIRE(s.total == static_cast<std::int64_t>(kept.size()));
+          counts.push_back(s.count);
+        }
+        REQUIRE(out.gather(&counts) == kept);
+        REQUIRE(out.guards_intact());
+      }
+  }
+}

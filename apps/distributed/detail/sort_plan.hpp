@@ -67,6 +67,25 @@ inline exchange_plan plan_exchange(const std::vector<std::vector<std::int64_t>>&
   return e;
 }
 
+/// The exchange that leaves rank j holding the even shard j (even_shard) of the items every rank holds
+/// now, in global order: rank q's items [g_q, g_q + counts[q]) go where they overlap each even shard.
+inline exchange_plan plan_rebalance(const std::vector<std::int64_t>& counts, int rank) {
+  const int ranks = static_cast<int>(counts.size());
+  std::int64_t total = 0;
+  for (std::int64_t c : counts) total += c;
+  std::vector<std::vector<std::int64_t>> offsets(static_cast<std::size_t>(ranks));
+  std::int64_t g = 0; // rank q's first item in global order
+  for (int q = 0; q < ranks; ++q) {
+    for (int j = 0; j < ranks; ++j) {
+      const std::int64_t b = even_shard(total, ranks, j).begin - g;
+      offsets[q].push_back(std::min(std::max(b, std::int64_t{0}), counts[q]));
+    }
+    offsets[q].push_back(counts[q]);
+    g += counts[q];
+  }
+  return plan_exchange(offsets, rank);
+}
+
 } // namespace detail
 } // namespace dist
 } // namespace carry
