@@ -239,51 +239,86 @@ TEST_CASE("dist histogram_even and histogram_offsets: every rank gets the global
 }
 
 TEST_CASE("dist calls captured into a CUDA graph on every rank, replayed with new inputs and dirty temp", "[dist][graph]") {
-  for (int ranks : dist_rank_counts()) {
-    auto& g = *dist_group(ranks);
-    const std::int64_t total = 1000003;
-    const auto sizes = shard_layouts(total, ranks)[1];
-    sharded<std::uint32_t> in(sizes), out(sizes);
-    std::vector<std::unique_ptr<device_buffer<unsigned char>>> temp(sizes.size());
-    std::vector<cudaGraphExec_t> exec(sizes.size());
-    const auto first = random_bits<std::uint32_t>(static_cast<std::size_t>(total), 1);
-    REQUIRE(g.run([&](int r) {
-      const auto k = static_cast<std::size_t>(r);
-      in.make(r, &first);
-      out.make(r);
-      std::size_t bytes = 0;
-      auto call = [&](void* t) {
-        return dist::exclusive_sum(t, bytes, static_cast<const std::uint32_t*>(in.ptr(r)), out.ptr(r), in.size(r),
-                                   g.comm(r), g.stream(r));
-      };
-      if (const cudaError_t e = call(nullptr); e != cudaSuccess) return e;
-      temp[k] = std::make_unique<device_buffer<unsigned char>>(bytes);
-      cudaGraph_t graph;
-      if (const cudaError_t e = cudaStreamBeginCapture(g.stream(r), cudaStreamCaptureModeThreadLocal); e != cudaSuccess) return e;
-      const cudaError_t called = call(temp[k]->ptr);
-      const cudaError_t ended = cudaStreamEndCapture(g.stream(r), &graph);
-      if (called != cudaSuccess) return called;
-      if (ended != cudaSuccess) return ended;
-      const cudaError_t e = cudaGraphInstantiate(&exec[k], graph, 0);
-      cudaGraphDestroy(graph);
-      return e;
-    }) == cudaSuccess);
-    for (int rep = 0; rep < 4; ++rep) {
-      INFO("ranks " << ranks << ", replay " << rep);
-      const auto all = random_bits<std::uint32_t>(static_cast<std::size_t>(total), 100 + static_cast<std::uint64_t>(rep));
+  const int bins = 37;
+  for (int ranks : dist_rank_counts())
+    for (int form = 0; form < 3; ++form) { // exclusive_sum, select_if, histogram_even
+      auto& g = *dist_group(ranks);
+      const std::int64_t total = 1000003;
+      const auto sizes = shard_layouts(total, ranks)[1];
+      sharded<std::uint32_t> in(sizes), out(sizes);
+      std::vector<std::unique_ptr<device_buffer<unsigned char>>> temp(sizes.size());
+      std::vector<std::unique_ptr<device_buffer<dist::shard_info>>> info(sizes.size());
+      std::vector<std::unique_ptr<device_buffer<std::uint64_t>>> hist(sizes.size());
+      std::vector<cudaGraphExec_t> exec(sizes.size());
+      const auto first = random_bits<std::uint32_t>(static_cast<std::size_t>(total), 1);
       REQUIRE(g.run([&](int r) {
         const auto k = static_cast<std::size_t>(r);
-        CARRY_CUDA_OR_DIE(cudaMemcpy(in.ptr(r), all.data() + in.offsets[k], static_cast<std::size_t>(in.size(r)) * 4,
-                                     cudaMemcpyHostToDevice));
-        out.bufs[k]->poison();
-        temp[k]->poison(); // dirty temp storage before every replay
-        return cudaGraphLaunch(exec[k], g.stream(r));
+        in.make(r, &first);
+        out.make(r);
+        info[k] = std::make_unique<device_buffer<dist::shard_info>>(1);
+        hist[k] = std::make_unique<device_buffer<std::uint64_t>>(bins, 4);
+        std::size_t bytes = 0;
+        const std::uint32_t* x = in.ptr(r);
+        auto call = [&](void* t) {
+          if (form == 0) return dist::exclusive_sum(t, bytes, x, out.ptr(r), in.size(r), g.comm(r), g.stream(r));
+          if (form == 1)
+            return dist::select_if(t, bytes, x, out.ptr(r), info[k]->ptr, in.size(r), third{}, g.comm(r), g.stream(r));
+          return dist::histogram_even(t, bytes, x, hist[k]->ptr, bins, 0u, 0xFFFFFFFFu, in.size(r), g.comm(r), g.stream(r));
+        };
+        if (const cudaError_t e = call(nullptr); e != cudaSuccess) return e;
+        temp[k] = std::make_unique<device_buffer<unsigned char>>(bytes);
+        cudaGraph_t graph;
+        if (const cudaError_t e = cudaStreamBeginCapture(g.stream(r), cudaStreamCaptureModeThreadLocal); e != cudaSuccess)
+          return e;
+        const cudaError_t called = call(temp[k]->ptr);
+        const cudaError_t ended = cudaStreamEndCapture(g.stream(r), &graph);
+        if (called != cudaSuccess) return called;
+        if (ended != cudaSuccess) return ended;
+        const cudaError_t e = cudaGraphInstantiate(&exec[k], graph, 0);
+        cudaGraphDestroy(graph);
+        return e;
       }) == cudaSuccess);
-      REQUIRE(g.synchronize() == cudaSuccess);
-      REQUIRE(out.gather() == cpu_scan<true>(all, carry::sum{}, 0u));
+      for (int rep = 0; rep < 4; ++rep) {
+        INFO("ranks " << ranks << ", form " << form << ", replay " << rep);
+        const auto all = random_bits<std::uint32_t>(static_cast<std::size_t>(total), 100 + static_cast<std::uint64_t>(rep));
+        REQUIRE(g.run([&](int r) {
+          const auto k = static_cast<std::size_t>(r);
+          CARRY_CUDA_OR_DIE(cudaMemcpy(in.ptr(r), all.data() + in.offsets[k], static_cast<std::size_t>(in.size(r)) * 4,
+                                       cudaMemcpyHostToDevice));
+          out.bufs[k]->poison();
+          info[k]->poison();
+          hist[k]->poison();
+          // dirty temp storage before every replay: 0xFF, zeros, the poison, then what replay 2 left
+          if (rep < 3)
+            CARRY_CUDA_OR_DIE(cudaMemset(temp[k]->ptr, rep == 0 ? 0xFF : rep == 1 ? 0 : poison_byte, temp[k]->n));
+          return cudaGraphLaunch(exec[k], g.stream(r));
+        }) == cudaSuccess);
+        REQUIRE(g.synchronize() == cudaSuccess);
+        if (form == 0) REQUIRE(out.gather() == cpu_scan<true>(all, carry::sum{}, 0u));
+        if (form == 1) {
+          std::int64_t offset = 0;
+          for (std::size_t r = 0; r < sizes.size(); ++r) {
+            std::vector<std::uint32_t> kept;
+            for (std::int64_t i = in.offsets[r]; i < in.offsets[r] + sizes[r]; ++i)
+              if (third{}(all[static_cast<std::size_t>(i)])) kept.push_back(all[static_cast<std::size_t>(i)]);
+            const auto s = info[r]->download(1)[0];
+            REQUIRE(s.count == static_cast<std::int64_t>(kept.size()));
+            REQUIRE(s.offset == offset);
+            offset += s.count;
+            REQUIRE(out.bufs[r]->download(kept.size()) == kept);
+          }
+        }
+        if (form == 2) {
+          const auto want = reference_histogram_even<std::uint32_t, std::uint32_t, std::uint64_t>(all, bins, 0u, 0xFFFFFFFFu);
+          for (std::size_t r = 0; r < sizes.size(); ++r) {
+            REQUIRE(hist[r]->download(bins) == want);
+            REQUIRE(hist[r]->guard_intact());
+          }
+        }
+        REQUIRE(out.guards_intact());
+      }
+      for (auto e : exec) cudaGraphExecDestroy(e);
     }
-    for (auto e : exec) cudaGraphExecDestroy(e);
-  }
 }
 
 TEST_CASE("dist calls: n = 0 everywhere writes the whole-input outputs; bad arguments write nothing", "[dist][empty]") {
