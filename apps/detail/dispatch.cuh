@@ -55,7 +55,7 @@ cudaError_t resident_blocks(Kernel* kernel, int threads, std::int64_t& per_sm) {
 template <class It, class Binner, class C>
 cudaError_t count_into(It samples, std::int64_t n, const Binner& binner, int num_bins, C* hist,
                        cudaStream_t stream) {
-  using T = std::remove_cv_t<typename std::iterator_traits<It>::value_type>;
+  using T = detail::iter_value<It>;
   static_assert(std::is_integral<C>::value && (sizeof(C) == 4 || sizeof(C) == 8),
                 "carry: histogram counters are 4- or 8-byte integers");
   if (n == 0) return cudaSuccess;
@@ -63,8 +63,7 @@ cudaError_t count_into(It samples, std::int64_t n, const Binner& binner, int num
   if (const cudaError_t e = detail::current_limits(lim); e != cudaSuccess) return e;
   constexpr int threads = apps_tuning::histogram_threads;
   constexpr int unroll = is_key_binner<Binner>::value ? apps_tuning::bin_histogram_unroll : apps_tuning::histogram_unroll;
-  bool vec = false;
-  if constexpr (std::is_pointer<It>::value) vec = detail::chunk_aligned<T>(samples);
+  const bool vec = detail::chunk_ok<T>(samples);
   const histogram_path path = choose_histogram_path(n, num_bins, Binner::level_bytes,
                                                     static_cast<std::size_t>(lim.smem_per_block_max));
   if (path == histogram_path::shared) {
@@ -283,16 +282,16 @@ cudaError_t dispatch_bin(void* d_temp_storage, std::size_t& temp_storage_bytes, 
 
 // ---- slots ----
 
-/// How allocate_slots runs: the unbounded form over a pointer, past one register tile, takes the engine's
-/// staged single pass where the offset type has a staged policy and its tile widens the requests (u32 ->
-/// u64: 256 x 16 offsets a tile); otherwise (bounded, one tile, other types, request iterators: the
-/// dispatch passes BOUNDED = true for those) the register tile of slots_kernel.
-template <bool BOUNDED, class R, class O>
+/// How allocate_slots runs: past one register tile, the engine's staged single pass where the call may
+/// take it (REGISTER_ONLY false: the unbounded form over a pointer of requests), the offset type has a
+/// staged policy and its tile widens the requests (u32 -> u64: 256 x 16 offsets a tile); otherwise (the
+/// bounded form, a request iterator, one tile, other types) the register tiles of slots_kernel.
+template <bool REGISTER_ONLY, class R, class O>
 struct slots_shape {
   static constexpr int register_tile = apps_tuning::slot_threads * apps_tuning::slot_items<sizeof(R)>();
   using staged_policy = tuning::single_pass_policy<O>;
   static constexpr bool staged_ok() {
-    if constexpr (!BOUNDED && is_staged_policy<staged_policy>::value &&
+    if constexpr (!REGISTER_ONLY && is_staged_policy<staged_policy>::value &&
                   detail::stageable<O, staged_policy::items_per_thread>())
       return detail::staged_tile<O, staged_policy::block_threads, staged_policy::items_per_thread,
                                  staged_policy::streaming>::template widenable<R>();

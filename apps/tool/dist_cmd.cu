@@ -20,13 +20,16 @@ namespace {
 const char* usage =
     "carry dist - carry::dist over the GPUs of this machine (NCCL), checked against one GPU's carry\n"
     "\n"
-    "usage: carry dist scan|select|histogram [options]\n"
+    "usage: carry dist scan|select|histogram|sort [options]\n"
     "  One process drives --gpus GPUs (a thread a rank, communicators from ncclCommInitAll); the input,\n"
     "  generated on each GPU from the global index, is sharded evenly. The result is checked item for\n"
     "  item against carry's single-GPU call on the whole input (on GPU 0), and both are timed.\n"
     "  scan       dist::inclusive_sum of u32 (each rank: its shard's total, one all-gather, its scan)\n"
     "  select     dist::select_if of u32, about half kept (output sharded, counts and offsets reported)\n"
     "  histogram  dist::histogram_even of u32, 256 bins (each rank counts, one all-reduce)\n"
+    "  sort       dist::sort_keys of u32 (samples, one partition pass by destination, one exchange by\n"
+    "             grouped send/recv, carry's sort of what arrived); the collective alone: an all-to-all\n"
+    "             of the same bytes by NCCL's grouped send/recv\n"
     "\n"
     "options:\n"
     "  --gpus N            ranks (default: every visible GPU; at least 2)\n"
@@ -107,8 +110,8 @@ int carry_tool::dist_main(int argc, char** argv) {
                                     flag("--csv", c.csv)},
                                    argc, argv);
   if (parsed >= 0) return parsed;
-  if (c.primitive != "scan" && c.primitive != "select" && c.primitive != "histogram") {
-    std::fprintf(stderr, "carry dist: name scan, select or histogram (see carry dist --help)\n");
+  if (c.primitive != "scan" && c.primitive != "select" && c.primitive != "histogram" && c.primitive != "sort") {
+    std::fprintf(stderr, "carry dist: name scan, select, histogram or sort (see carry dist --help)\n");
     return 2;
   }
   if (!print_gpu()) return 2;
@@ -122,7 +125,8 @@ int carry_tool::dist_main(int argc, char** argv) {
   }
   const int p = c.gpus;
   const std::int64_t n = c.n;
-  const bool scan = c.primitive == "scan", select = c.primitive == "select";
+  const bool scan = c.primitive == "scan", select = c.primitive == "select", sort = c.primitive == "sort";
+  const std::int64_t capacity = n / p + n / 8 + 4096; // the sort's output room a rank
   // ---- one GPU: the whole input on GPU 0 ----
   CHECK_CUDA(cudaSetDevice(0));
   buffers one;
@@ -134,6 +138,7 @@ int carry_tool::dist_main(int argc, char** argv) {
   auto one_call = [&](void* t, std::size_t& b) -> cudaError_t {
     if (scan) return carry::inclusive_sum(t, b, static_cast<const std::uint32_t*>(one.in), one.out, n);
     if (select) return carry::select_if(t, b, static_cast<const std::uint32_t*>(one.in), one.out, one.count, n, half_kept{});
+    if (sort) return carry::sort_keys(t, b, static_cast<const std::uint32_t*>(one.in), one.out, n);
     return carry::histogram_even(t, b, static_cast<const std::uint32_t*>(one.in), one.hist, bins, 0u, 0xFFFFFFFFu, n);
   };
   CHECK_CUDA(one_call(nullptr, one.temp_bytes));
@@ -158,6 +163,7 @@ int carry_tool::dist_main(int argc, char** argv) {
     const std::uint32_t* in = k.in;
     if (scan) return carry::dist::inclusive_sum(t, b, in, k.out, m, g.comm(r), g.stream(r));
     if (select) return carry::dist::select_if(t, b, in, k.out, k.info, m, half_kept{}, g.comm(r), g.stream(r));
+    if (sort) return carry::dist::sort_keys(t, b, in, k.out, capacity, k.info, m, g.comm(r), g.stream(r));
     return carry::dist::histogram_even(t, b, in, k.hist, bins, 0u, 0xFFFFFFFFu, m, g.comm(r), g.stream(r));
   };
   CHECK_CUDA(g.run([&](int r) {
@@ -165,7 +171,8 @@ int carry_tool::dist_main(int argc, char** argv) {
     auto& s = shard[static_cast<std::size_t>(r)];
     s = carry::dist::detail::even_shard(n, p, r);
     const auto m = static_cast<std::size_t>(s.end - s.begin);
-    if (cudaMalloc(&k.in, m * 4 + 4) != cudaSuccess || cudaMalloc(&k.out, m * 4 + 4) != cudaSuccess ||
+    const std::size_t out_items = sort ? static_cast<std::size_t>(capacity) : m;
+    if (cudaMalloc(&k.in, m * 4 + 4) != cudaSuccess || cudaMalloc(&k.out, out_items * 4 + 4) != cudaSuccess ||
         cudaMalloc(&k.hist, bins * 8) != cudaSuccess || cudaMalloc(&k.info, sizeof(carry::dist::shard_info)) != cudaSuccess)
       return cudaErrorMemoryAllocation;
     fill<<<4096, 256, 0, g.stream(r)>>>(k.in, static_cast<std::int64_t>(m), s.begin);
@@ -188,7 +195,16 @@ int carry_tool::dist_main(int argc, char** argv) {
       auto& k = rank[static_cast<std::size_t>(r)];
       for (int i = 0; i < reps; ++i) {
         ncclResult_t res;
-        if (c.primitive == "histogram")
+        if (sort) { // an all-to-all of the shard: an even part to every other rank
+          const std::size_t part = static_cast<std::size_t>(n / p / p) * 4;
+          ncclGroupStart();
+          for (int j = 0; j < p; ++j)
+            if (j != r) {
+              ncclSend(k.in + static_cast<std::size_t>(j) * (part / 4), part, ncclUint8, j, g.comm(r).get(), g.stream(r));
+              ncclRecv(k.out + static_cast<std::size_t>(j) * (part / 4), part, ncclUint8, j, g.comm(r).get(), g.stream(r));
+            }
+          res = ncclGroupEnd();
+        } else if (c.primitive == "histogram")
           res = ncclAllReduce(k.hist, k.hist, bins, ncclUint64, ncclSum, g.comm(r).get(), g.stream(r));
         else // scan: p totals of 8 bytes; select: p counts
           res = ncclAllGather(k.temp, static_cast<char*>(k.temp) + 1024, 8, ncclUint8, g.comm(r).get(), g.stream(r));
@@ -206,7 +222,7 @@ int carry_tool::dist_main(int argc, char** argv) {
   bool ok = true;
   std::vector<std::uint32_t> want, got;
   if (!c.primitive.empty() && c.primitive != "histogram") {
-    const std::int64_t total = scan ? n : one_count;
+    const std::int64_t total = scan || sort ? n : one_count;
     want.resize(static_cast<std::size_t>(total));
     CHECK_CUDA(cudaMemcpy(want.data(), one.out, want.size() * 4, cudaMemcpyDeviceToHost));
   }
@@ -221,10 +237,10 @@ int carry_tool::dist_main(int argc, char** argv) {
       continue;
     }
     std::int64_t offset = s.begin, cnt = s.end - s.begin;
-    if (select) {
+    if (select || sort) {
       carry::dist::shard_info info;
       CHECK_CUDA(cudaMemcpy(&info, k.info, sizeof(info), cudaMemcpyDeviceToHost));
-      ok = info.total == one_count;
+      ok = info.total == (sort ? n : one_count);
       offset = info.offset;
       cnt = info.count;
     }
@@ -245,8 +261,14 @@ int carry_tool::dist_main(int argc, char** argv) {
     std::printf("\n%-12s %6s %12s %10s %9s\n", "impl", "gpus", "median_us", "Gitems/s", "speedup");
     std::printf("%-12s %6d %12.1f %10.3f %9.3f\n", "carry", 1, t_one, static_cast<double>(n) / t_one / 1e3, 1.0);
     std::printf("%-12s %6d %12.1f %10.3f %9.3f\n", "carry_dist", p, t_dist, static_cast<double>(n) / t_dist / 1e3, speedup);
-    std::printf("collective alone (%s): %.1f us\n", c.primitive == "histogram" ? "all-reduce of 256 u64" : "all-gather of 8 B a rank",
-                t_coll);
+    if (sort) {
+      const double bytes = static_cast<double>(n / p / p) * 4 * (p - 1); // a rank's sends
+      std::printf("collective alone (all-to-all of the shards by grouped send/recv): %.1f us, %.1f GB/s a rank\n",
+                  t_coll, bytes / t_coll / 1e3);
+    } else {
+      std::printf("collective alone (%s): %.1f us\n",
+                  c.primitive == "histogram" ? "all-reduce of 256 u64" : "all-gather of 8 B a rank", t_coll);
+    }
   }
   for (auto& k : rank) k.release();
   one.release();

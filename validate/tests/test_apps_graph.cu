@@ -1,5 +1,6 @@
 // GPU tests: every apps primitive under CUDA-graph capture and replay, with changing inputs and temp
-// storage holding anything (0xFF, zeros, random bytes), on two streams.
+// storage holding anything (0xFF, zeros, random bytes), on two streams; the iterator forms too (samples,
+// requests and values read through a transform iterator over the changing buffers).
 #include <catch2/catch.hpp>
 
 #include <cstring>
@@ -7,6 +8,7 @@
 
 #include <carry/apps/histogram.cuh>
 #include <carry/apps/slots.cuh>
+#include <carry/scan/transform_input.hpp>
 
 #include "tests/common/apps_reference.hpp"
 #include "tests/common/gpu.cuh"
@@ -21,12 +23,21 @@ struct mod_bins {
   __host__ __device__ unsigned operator()(std::uint32_t k) const { return k % bins; }
 };
 
-enum prim { hist, offsets, bin1, bin2, slots, bounded, num_prims };
+struct same { // the transform of the iterator forms: reads x as it is, through a non-pointer iterator
+  __host__ __device__ std::uint32_t operator()(std::uint32_t x) const { return x; }
+};
+
+// the pointer forms, then the same calls over iterators (samples, values, requests)
+enum prim { hist, offsets, bin1, bin2, slots, bounded, hist_it, bin_it, slots_it, bounded_it, num_prims };
 const char* prim_name(int p) {
   static const char* names[] = {"histogram_even", "histogram_offsets", "bin_by_key (1 pass)", "bin_by_key (2 passes)",
-                                "allocate_slots", "allocate_slots_bounded"};
+                                "allocate_slots", "allocate_slots_bounded", "histogram_even of an iterator",
+                                "bin_by_key of iterator values", "allocate_slots of an iterator",
+                                "allocate_slots_bounded of an iterator"};
   return names[p];
 }
+/// The pointer form whose results an iterator form must match.
+int base(int p) { return p == hist_it ? hist : p == bin_it ? bin1 : p == slots_it ? slots : p == bounded_it ? bounded : p; }
 
 struct buffers {
   device_buffer<std::uint32_t> in, values, keys_out, values_out, hist;
@@ -38,12 +49,21 @@ struct buffers {
         total(1), fitted(1) {}
 };
 
-int bins_of(int p) { return p == bin2 ? 3000 : p == bin1 ? 200 : 1000; }
+int bins_of(int p) { return base(p) == bin2 ? 3000 : base(p) == bin1 ? 200 : 1000; }
 const std::uint64_t capacity = 1000000;
 
 cudaError_t call(int p, void* t, std::size_t& b, buffers& d, std::int64_t n, cudaStream_t s) {
   const std::uint32_t* in = d.in.ptr;
+  const auto in_it = carry::make_transform_input(in, same{});
   switch (p) {
+  case hist_it: return carry::histogram_even(t, b, in_it, d.hist.ptr, bins_of(p), 0u, 0xFFFFFFFFu, n, s);
+  case bin_it:
+    return carry::bin_by_key(t, b, in, d.keys_out.ptr, carry::make_transform_input(d.values.ptr, same{}),
+                             d.values_out.ptr, d.offsets.ptr, bins_of(p), mod_bins{static_cast<unsigned>(bins_of(p))},
+                             n, s);
+  case slots_it: return carry::allocate_slots(t, b, in_it, d.offsets.ptr, d.total.ptr, n, s);
+  case bounded_it:
+    return carry::allocate_slots_bounded(t, b, in_it, d.offsets.ptr, d.total.ptr, capacity, d.fitted.ptr, n, s);
   case hist: return carry::histogram_even(t, b, in, d.hist.ptr, bins_of(p), 0u, 0xFFFFFFFFu, n, s);
   case offsets: return carry::histogram_offsets(t, b, in, d.offsets.ptr, bins_of(p), 0u, 0xFFFFFFFFu, n, s);
   case bin1:
@@ -57,7 +77,7 @@ cudaError_t call(int p, void* t, std::size_t& b, buffers& d, std::int64_t n, cud
 
 void check(int p, buffers& d, const std::vector<std::uint32_t>& in, const std::vector<std::uint32_t>& values) {
   const int bins = bins_of(p);
-  switch (p) {
+  switch (base(p)) {
   case hist: {
     const auto want = reference_histogram_even<std::uint32_t, std::uint32_t, std::uint32_t>(in, bins, 0u, 0xFFFFFFFFu);
     REQUIRE(d.hist.download(static_cast<std::size_t>(bins)) == want);
@@ -82,10 +102,10 @@ void check(int p, buffers& d, const std::vector<std::uint32_t>& in, const std::v
   default: {
     std::uint64_t total = 0;
     std::int64_t fit = 0;
-    const auto want = reference_slots<std::uint32_t, std::uint64_t>(in, total, p == bounded, capacity, &fit);
+    const auto want = reference_slots<std::uint32_t, std::uint64_t>(in, total, base(p) == bounded, capacity, &fit);
     REQUIRE(d.offsets.download(in.size()) == want);
     REQUIRE(d.total.download(1)[0] == total);
-    if (p == bounded) REQUIRE(d.fitted.download(1)[0] == fit);
+    if (base(p) == bounded) REQUIRE(d.fitted.download(1)[0] == fit);
   }
   }
   REQUIRE(d.offsets.guard_intact());
@@ -101,9 +121,10 @@ void graph_case(int p, std::int64_t n) {
   for (int rep = 0; rep < 4; ++rep) {
     INFO(prim_name(p) << ", n = " << n << ", replay " << rep);
     auto in = random_bits<std::uint32_t>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(n * 31 + rep * 7 + p));
-    if (p == slots || p == bounded)
+    const bool slot_call = base(p) == slots || base(p) == bounded;
+    if (slot_call)
       for (auto& x : in) x %= 1u + 7u * static_cast<unsigned>(rep); // changing totals, the bound crossed or not
-    if (rep == 2 && p != slots && p != bounded)
+    if (rep == 2 && !slot_call)
       for (std::size_t i = 0; i < in.size(); i += 2) in[i] = 12345; // skewed
     const auto values = random_bits<std::uint32_t>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(rep));
     d.in.upload(in);
@@ -148,14 +169,14 @@ TEST_CASE("apps under graph replay with n = 0: the whole-input outputs written e
       CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, rep == 1 ? 0 : 0xFF, bytes));
       REQUIRE(g.replay(0) == cudaSuccess);
       const std::size_t bins = static_cast<std::size_t>(bins_of(p));
-      switch (p) {
+      switch (base(p)) {
       case hist: REQUIRE(d.hist.download(bins) == std::vector<std::uint32_t>(bins, 0)); break;
       case offsets:
       case bin1:
       case bin2: REQUIRE(d.offsets.download(bins + 1) == std::vector<std::uint64_t>(bins + 1, 0)); break;
       default:
         REQUIRE(d.total.download(1)[0] == 0);
-        if (p == bounded) REQUIRE(d.fitted.download(1)[0] == 0);
+        if (base(p) == bounded) REQUIRE(d.fitted.download(1)[0] == 0);
       }
       REQUIRE(d.keys_out.guard_intact()); // per-item outputs untouched
       REQUIRE(d.keys_out.download(1) == std::vector<std::uint32_t>(1, 0xA5A5A5A5u));

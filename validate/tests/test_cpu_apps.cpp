@@ -392,3 +392,87 @@ TEST_CASE("dist plan: shard offsets from counts, even shards", "[cpu][dist]") {
       CHECK(next == total);
     }
 }
+
+#include <carry/apps/distributed/detail/sort_plan.hpp>
+
+TEST_CASE("dist sort plan: splitters, destinations, the exchange", "[cpu][dist]") {
+  using carry::dist::detail::sort_sample;
+  // samples of 3 ranks, equal images told apart by their global index
+  std::vector<sort_sample> s;
+  for (int i = 0; i < 12; ++i) s.push_back({static_cast<std::uint64_t>(i % 4), 11 - i});
+  const auto sp = carry::dist::detail::choose_splitters(s, 3);
+  REQUIRE(sp.size() == 2);
+  CHECK(sp[0].image == 1); // sorted: (0,3) (0,7) (0,11) (1,2) (1,6) (1,10) (2,1) (2,5) (2,9) ...: 4 and 8
+  CHECK(sp[0].index == 6);
+  CHECK(sp[1].image == 2);
+  CHECK(sp[1].index == 9);
+  CHECK(carry::dist::detail::destination(sp.data(), 3, {0, 100}) == 0);
+  CHECK(carry::dist::detail::destination(sp.data(), 3, {1, 5}) == 0);  // before (1, 6)
+  CHECK(carry::dist::detail::destination(sp.data(), 3, {1, 6}) == 1);  // the splitter itself goes up
+  CHECK(carry::dist::detail::destination(sp.data(), 3, {2, 4}) == 1);
+  CHECK(carry::dist::detail::destination(sp.data(), 3, {9, 0}) == 2);
+  CHECK(carry::dist::detail::destination(sp.data(), 1, {9, 0}) == 0); // one rank: no splitter
+  CHECK(carry::dist::detail::choose_splitters({}, 2).size() == 1);
+  // weights: 4 samples of a shard of 100 and 4 of a shard of 300, all keys equal: the split falls at
+  // half the 400 items (global index 200), not half the samples
+  std::vector<sort_sample> w;
+  for (int k = 0; k < 4; ++k) w.push_back({5, 12 + 25 * k, 25});
+  for (int k = 0; k < 4; ++k) w.push_back({5, 137 + 75 * k, 75});
+  const auto half = carry::dist::detail::choose_splitters(w, 2);
+  CHECK(half[0].index == 212); // weights 25 x 4 + 75 = 175 before it, 250 with it: the first past 200
+  // regular sample positions stay inside the shard and ascend
+  for (std::int64_t n : {std::int64_t{1}, std::int64_t{7}, std::int64_t{1024}, std::int64_t{1} << 33}) {
+    const int k = n < 1024 ? static_cast<int>(n) : 1024;
+    std::int64_t last = -1;
+    for (int i = 0; i < k; ++i) {
+      const std::int64_t p = carry::dist::detail::sample_position(n, k, i);
+      CHECK(p > last);
+      CHECK(p < n);
+      last = p;
+    }
+  }
+  // the exchange of 2 ranks: rank 0 sends 3 to itself and 2 to rank 1; rank 1 sends 4 and 1
+  const std::vector<std::vector<std::int64_t>> offsets{{0, 3, 5}, {0, 4, 5}};
+  const auto x0 = carry::dist::detail::plan_exchange(offsets, 0), x1 = carry::dist::detail::plan_exchange(offsets, 1);
+  CHECK(x0.received == 7);
+  CHECK(x0.recv_count == std::vector<std::int64_t>{3, 4});
+  CHECK(x0.recv_at == std::vector<std::int64_t>{0, 3});
+  CHECK(x0.send_count == std::vector<std::int64_t>{3, 2});
+  CHECK(x0.out_offset == 0);
+  CHECK(x1.received == 3);
+  CHECK(x1.recv_at == std::vector<std::int64_t>{0, 2});
+  CHECK(x1.send_at == std::vector<std::int64_t>{0, 4});
+  CHECK(x1.out_offset == 7);
+  CHECK(x0.most_received == 7);
+}
+
+TEST_CASE("dist rebalance plan: uneven shards to even ones, in global order", "[cpu][dist]") {
+  // counts 6, 0, 2 over 3 ranks: 8 items, even shards 3, 3, 2 at 0, 3, 6
+  const std::vector<std::int64_t> counts{6, 0, 2};
+  const auto x0 = carry::dist::detail::plan_rebalance(counts, 0);
+  const auto x1 = carry::dist::detail::plan_rebalance(counts, 1);
+  const auto x2 = carry::dist::detail::plan_rebalance(counts, 2);
+  CHECK(x0.send_count == std::vector<std::int64_t>{3, 3, 0});
+  CHECK(x0.send_at == std::vector<std::int64_t>{0, 3, 6});
+  CHECK(x0.received == 3);
+  CHECK(x1.recv_count == std::vector<std::int64_t>{3, 0, 0});
+  CHECK(x1.out_offset == 3);
+  CHECK(x2.send_count == std::vector<std::int64_t>{0, 0, 2});
+  CHECK(x2.recv_count == std::vector<std::int64_t>{0, 0, 2});
+  CHECK(x2.received == 2);
+  CHECK(x0.most_received == 3);
+  for (std::int64_t total : {std::int64_t{0}, std::int64_t{5}, std::int64_t{1000}})
+    for (int ranks : {1, 2, 4}) {
+      std::vector<std::int64_t> c(static_cast<std::size_t>(ranks), 0);
+      c.back() = total; // everything on the last rank
+      std::int64_t sum = 0;
+      for (int r = 0; r < ranks; ++r) {
+        const auto x = carry::dist::detail::plan_rebalance(c, r);
+        const auto even = carry::dist::detail::even_shard(total, ranks, r);
+        CHECK(x.received == even.end - even.begin);
+        CHECK(x.out_offset == even.begin);
+        sum += x.received;
+      }
+      CHECK(sum == total);
+    }
+}

@@ -1,6 +1,7 @@
 // GPU tests of carry::dist over 2 (and 4) local GPUs, one thread a rank: scans (sums, a non-commutative
 // operator, float determinism), compactions and histograms against the CPU and the single-GPU carry
-// result, uneven and empty shards, n = 0 everywhere, graph capture of every rank's call, bad arguments.
+// result, uneven and empty shards, n = 0 everywhere, graph capture of every rank's call, bad arguments; the
+// sort against a CPU stable sort (key distributions, both directions, balance).
 #include <catch2/catch.hpp>
 
 #include <carry/scan/device_scan.cuh>
@@ -238,51 +239,86 @@ TEST_CASE("dist histogram_even and histogram_offsets: every rank gets the global
 }
 
 TEST_CASE("dist calls captured into a CUDA graph on every rank, replayed with new inputs and dirty temp", "[dist][graph]") {
-  for (int ranks : dist_rank_counts()) {
-    auto& g = *dist_group(ranks);
-    const std::int64_t total = 1000003;
-    const auto sizes = shard_layouts(total, ranks)[1];
-    sharded<std::uint32_t> in(sizes), out(sizes);
-    std::vector<std::unique_ptr<device_buffer<unsigned char>>> temp(sizes.size());
-    std::vector<cudaGraphExec_t> exec(sizes.size());
-    const auto first = random_bits<std::uint32_t>(static_cast<std::size_t>(total), 1);
-    REQUIRE(g.run([&](int r) {
-      const auto k = static_cast<std::size_t>(r);
-      in.make(r, &first);
-      out.make(r);
-      std::size_t bytes = 0;
-      auto call = [&](void* t) {
-        return dist::exclusive_sum(t, bytes, static_cast<const std::uint32_t*>(in.ptr(r)), out.ptr(r), in.size(r),
-                                   g.comm(r), g.stream(r));
-      };
-      if (const cudaError_t e = call(nullptr); e != cudaSuccess) return e;
-      temp[k] = std::make_unique<device_buffer<unsigned char>>(bytes);
-      cudaGraph_t graph;
-      if (const cudaError_t e = cudaStreamBeginCapture(g.stream(r), cudaStreamCaptureModeThreadLocal); e != cudaSuccess) return e;
-      const cudaError_t called = call(temp[k]->ptr);
-      const cudaError_t ended = cudaStreamEndCapture(g.stream(r), &graph);
-      if (called != cudaSuccess) return called;
-      if (ended != cudaSuccess) return ended;
-      const cudaError_t e = cudaGraphInstantiate(&exec[k], graph, 0);
-      cudaGraphDestroy(graph);
-      return e;
-    }) == cudaSuccess);
-    for (int rep = 0; rep < 4; ++rep) {
-      INFO("ranks " << ranks << ", replay " << rep);
-      const auto all = random_bits<std::uint32_t>(static_cast<std::size_t>(total), 100 + static_cast<std::uint64_t>(rep));
+  const int bins = 37;
+  for (int ranks : dist_rank_counts())
+    for (int form = 0; form < 3; ++form) { // exclusive_sum, select_if, histogram_even
+      auto& g = *dist_group(ranks);
+      const std::int64_t total = 1000003;
+      const auto sizes = shard_layouts(total, ranks)[1];
+      sharded<std::uint32_t> in(sizes), out(sizes);
+      std::vector<std::unique_ptr<device_buffer<unsigned char>>> temp(sizes.size());
+      std::vector<std::unique_ptr<device_buffer<dist::shard_info>>> info(sizes.size());
+      std::vector<std::unique_ptr<device_buffer<std::uint64_t>>> hist(sizes.size());
+      std::vector<cudaGraphExec_t> exec(sizes.size());
+      const auto first = random_bits<std::uint32_t>(static_cast<std::size_t>(total), 1);
       REQUIRE(g.run([&](int r) {
         const auto k = static_cast<std::size_t>(r);
-        CARRY_CUDA_OR_DIE(cudaMemcpy(in.ptr(r), all.data() + in.offsets[k], static_cast<std::size_t>(in.size(r)) * 4,
-                                     cudaMemcpyHostToDevice));
-        out.bufs[k]->poison();
-        temp[k]->poison(); // dirty temp storage before every replay
-        return cudaGraphLaunch(exec[k], g.stream(r));
+        in.make(r, &first);
+        out.make(r);
+        info[k] = std::make_unique<device_buffer<dist::shard_info>>(1);
+        hist[k] = std::make_unique<device_buffer<std::uint64_t>>(bins, 4);
+        std::size_t bytes = 0;
+        const std::uint32_t* x = in.ptr(r);
+        auto call = [&](void* t) {
+          if (form == 0) return dist::exclusive_sum(t, bytes, x, out.ptr(r), in.size(r), g.comm(r), g.stream(r));
+          if (form == 1)
+            return dist::select_if(t, bytes, x, out.ptr(r), info[k]->ptr, in.size(r), third{}, g.comm(r), g.stream(r));
+          return dist::histogram_even(t, bytes, x, hist[k]->ptr, bins, 0u, 0xFFFFFFFFu, in.size(r), g.comm(r), g.stream(r));
+        };
+        if (const cudaError_t e = call(nullptr); e != cudaSuccess) return e;
+        temp[k] = std::make_unique<device_buffer<unsigned char>>(bytes);
+        cudaGraph_t graph;
+        if (const cudaError_t e = cudaStreamBeginCapture(g.stream(r), cudaStreamCaptureModeThreadLocal); e != cudaSuccess)
+          return e;
+        const cudaError_t called = call(temp[k]->ptr);
+        const cudaError_t ended = cudaStreamEndCapture(g.stream(r), &graph);
+        if (called != cudaSuccess) return called;
+        if (ended != cudaSuccess) return ended;
+        const cudaError_t e = cudaGraphInstantiate(&exec[k], graph, 0);
+        cudaGraphDestroy(graph);
+        return e;
       }) == cudaSuccess);
-      REQUIRE(g.synchronize() == cudaSuccess);
-      REQUIRE(out.gather() == cpu_scan<true>(all, carry::sum{}, 0u));
+      for (int rep = 0; rep < 4; ++rep) {
+        INFO("ranks " << ranks << ", form " << form << ", replay " << rep);
+        const auto all = random_bits<std::uint32_t>(static_cast<std::size_t>(total), 100 + static_cast<std::uint64_t>(rep));
+        REQUIRE(g.run([&](int r) {
+          const auto k = static_cast<std::size_t>(r);
+          CARRY_CUDA_OR_DIE(cudaMemcpy(in.ptr(r), all.data() + in.offsets[k], static_cast<std::size_t>(in.size(r)) * 4,
+                                       cudaMemcpyHostToDevice));
+          out.bufs[k]->poison();
+          info[k]->poison();
+          hist[k]->poison();
+          // dirty temp storage before every replay: 0xFF, zeros, the poison, then what replay 2 left
+          if (rep < 3)
+            CARRY_CUDA_OR_DIE(cudaMemset(temp[k]->ptr, rep == 0 ? 0xFF : rep == 1 ? 0 : poison_byte, temp[k]->n));
+          return cudaGraphLaunch(exec[k], g.stream(r));
+        }) == cudaSuccess);
+        REQUIRE(g.synchronize() == cudaSuccess);
+        if (form == 0) REQUIRE(out.gather() == cpu_scan<true>(all, carry::sum{}, 0u));
+        if (form == 1) {
+          std::int64_t offset = 0;
+          for (std::size_t r = 0; r < sizes.size(); ++r) {
+            std::vector<std::uint32_t> kept;
+            for (std::int64_t i = in.offsets[r]; i < in.offsets[r] + sizes[r]; ++i)
+              if (third{}(all[static_cast<std::size_t>(i)])) kept.push_back(all[static_cast<std::size_t>(i)]);
+            const auto s = info[r]->download(1)[0];
+            REQUIRE(s.count == static_cast<std::int64_t>(kept.size()));
+            REQUIRE(s.offset == offset);
+            offset += s.count;
+            REQUIRE(out.bufs[r]->download(kept.size()) == kept);
+          }
+        }
+        if (form == 2) {
+          const auto want = reference_histogram_even<std::uint32_t, std::uint32_t, std::uint64_t>(all, bins, 0u, 0xFFFFFFFFu);
+          for (std::size_t r = 0; r < sizes.size(); ++r) {
+            REQUIRE(hist[r]->download(bins) == want);
+            REQUIRE(hist[r]->guard_intact());
+          }
+        }
+        REQUIRE(out.guards_intact());
+      }
+      for (auto e : exec) cudaGraphExecDestroy(e);
     }
-    for (auto e : exec) cudaGraphExecDestroy(e);
-  }
 }
 
 TEST_CASE("dist calls: n = 0 everywhere writes the whole-input outputs; bad arguments write nothing", "[dist][empty]") {
@@ -326,5 +362,192 @@ TEST_CASE("dist calls: n = 0 everywhere writes the whole-input outputs; bad argu
     CHECK(s.offset == 0);
     CHECK(s.total == 0);
     CHECK(hist[r]->download(4) == std::vector<std::uint64_t>(4, 0));
+  }
+}
+
+namespace {
+
+enum class dist_keys { uniform, equal, few, sorted, reversed, skewed, zeros };
+
+template <class K>
+std::vector<K> sort_input(std::int64_t total, dist_keys d, const std::vector<std::int64_t>& sizes) {
+  std::vector<K> k(static_cast<std::size_t>(total));
+  const auto bits = random_bits<std::uint32_t>(k.size(), 31);
+  for (std::size_t i = 0; i < k.size(); ++i) {
+    std::uint32_t v = bits[i];
+    if (d == dist_keys::equal) v = 7;
+    if (d == dist_keys::few) v %= 5;
+    if (d == dist_keys::sorted) v = static_cast<std::uint32_t>(i);
+    if (d == dist_keys::reversed) v = static_cast<std::uint32_t>(k.size() - i);
+    if constexpr (std::is_floating_point<K>::value)
+      k[i] = d == dist_keys::zeros ? (v % 2 ? -0.0f : 0.0f) : static_cast<K>(static_cast<std::int32_t>(v)) / 1024.0f;
+    else
+      k[i] = static_cast<K>(v);
+  }
+  if (d == dist_keys::skewed) { // the first rank's keys all in one narrow interval in the middle
+    for (std::int64_t i = 0; i < sizes[0]; ++i) k[static_cast<std::size_t>(i)] = static_cast<K>(1u << 30) + static_cast<K>(i % 100);
+  }
+  return k;
+}
+
+template <class K>
+void check_dist_sort(dist::local_group& g, const std::vector<K>& all, const std::vector<std::int64_t>& sizes, bool desc) {
+  const auto total = static_cast<std::int64_t>(all.size());
+  const int ranks = g.size();
+  const std::int64_t capacity = total / ranks + total / 8 + 2048;
+  sharded<K> in(sizes);
+  std::vector<std::int64_t> caps(sizes.size(), capacity);
+  sharded<K> out(caps);
+  std::vector<std::unique_ptr<device_buffer<dist::shard_info>>> info(sizes.size());
+  std::vector<std::unique_ptr<device_buffer<unsigned char>>> temp(sizes.size());
+  REQUIRE(g.run([&](int r) {
+    const auto k = static_cast<std::size_t>(r);
+    in.make(r, &all);
+    out.make(r);
+    info[k] = std::make_unique<device_buffer<dist::shard_info>>(1);
+    info[k]->poison();
+    return with_dirty_temp(temp[k], [&](void* t, std::size_t& b) {
+      return desc ? dist::sort_keys_descending(t, b, static_cast<const K*>(in.ptr(r)), out.ptr(r), capacity, info[k]->ptr,
+                                               in.size(r), g.comm(r), g.stream(r))
+                  : dist::sort_keys(t, b, static_cast<const K*>(in.ptr(r)), out.ptr(r), capacity, info[k]->ptr, in.size(r),
+                                    g.comm(r), g.stream(r));
+    });
+  }) == cudaSuccess);
+  REQUIRE(g.synchronize() == cudaSuccess);
+  std::vector<K> want = all;
+  std::stable_sort(want.begin(), want.end(), [&](const K& a, const K& b) {
+    return dist::detail::sort_image(a, desc) < dist::detail::sort_image(b, desc);
+  });
+  std::vector<std::int64_t> counts;
+  std::int64_t offset = 0, most = 0;
+  for (std::size_t r = 0; r < sizes.size(); ++r) {
+    const auto s = info[r]->download(1)[0];
+    REQUIRE(s.offset == offset);
+    REQUIRE(s.total == total);
+    counts.push_back(s.count);
+    offset += s.count;
+    most = std::max(most, s.count);
+  }
+  REQUIRE(offset == total);
+  REQUIRE(most <= total / ranks + total / 20 + 1100); // within 5 % of an even share (and the samples' grain)
+  REQUIRE(same_bits(out.gather(&counts), want));
+  REQUIRE(out.guards_intact());
+}
+
+} // namespace
+
+TEST_CASE("dist sort_keys: every shard layout and key distribution, both directions, balanced, stable", "[dist][sort]") {
+  for (int ranks : dist_rank_counts()) {
+    auto& g = *dist_group(ranks);
+    for (std::int64_t total : {std::int64_t{0}, std::int64_t{1}, std::int64_t{1000}, std::int64_t{1000003}, std::int64_t{(1 << 22) + 5}})
+      for (const auto& sizes : shard_layouts(total, ranks))
+        for (dist_keys d : {dist_keys::uniform, dist_keys::equal, dist_keys::few, dist_keys::sorted, dist_keys::reversed,
+                            dist_keys::skewed}) {
+          INFO("ranks " << ranks << ", total " << total << ", first shard " << sizes[0] << ", keys " << static_cast<int>(d));
+          const auto all = sort_input<std::uint32_t>(total, d, sizes);
+          check_dist_sort(g, all, sizes, false);
+          if (total < 2000000) check_dist_sort(g, all, sizes, true);
+        }
+    // floats: +0.0 and -0.0 sort as equal keys, so their order shows stability
+    const auto sizes = shard_layouts(1000003, ranks)[1];
+    check_dist_sort(g, sort_input<float>(1000003, dist_keys::zeros, sizes), sizes, false);
+    check_dist_sort(g, sort_input<float>(1000003, dist_keys::uniform, sizes), sizes, true);
+  }
+}
+
+TEST_CASE("dist sort_pairs: values (each key's global index) follow their keys, stably", "[dist][sort]") {
+  for (int ranks : dist_rank_counts()) {
+    auto& g = *dist_group(ranks);
+    for (std::int64_t total : {std::int64_t{1000}, std::int64_t{1000003}})
+      for (const auto& sizes : shard_layouts(total, ranks))
+        for (dist_keys d : {dist_keys::uniform, dist_keys::few, dist_keys::equal})
+          for (bool desc : {false, true}) {
+            INFO("ranks " << ranks << ", total " << total << ", first shard " << sizes[0] << ", keys "
+                          << static_cast<int>(d) << (desc ? ", descending" : ""));
+            const auto keys = sort_input<std::uint32_t>(total, d, sizes);
+            std::vector<std::uint32_t> index(keys.size());
+            for (std::size_t i = 0; i < index.size(); ++i) index[i] = static_cast<std::uint32_t>(i);
+            const std::int64_t capacity = total / ranks + total / 8 + 2048;
+            std::vector<std::int64_t> caps(sizes.size(), capacity);
+            sharded<std::uint32_t> kin(sizes), vin(sizes), kout(caps), vout(caps);
+            std::vector<std::unique_ptr<device_buffer<dist::shard_info>>> info(sizes.size());
+            std::vector<std::unique_ptr<device_buffer<unsigned char>>> temp(sizes.size());
+            REQUIRE(g.run([&](int r) {
+              const auto k = static_cast<std::size_t>(r);
+              kin.make(r, &keys);
+              vin.make(r, &index);
+              kout.make(r);
+              vout.make(r);
+              info[k] = std::make_unique<device_buffer<dist::shard_info>>(1);
+              return with_dirty_temp(temp[k], [&](void* t, std::size_t& b) {
+                const std::uint32_t* ki = kin.ptr(r);
+                const std::uint32_t* vi = vin.ptr(r);
+                return desc ? dist::sort_pairs_descending(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity, info[k]->ptr,
+                                                          kin.size(r), g.comm(r), g.stream(r))
+                            : dist::sort_pairs(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity, info[k]->ptr, kin.size(r),
+                                               g.comm(r), g.stream(r));
+              });
+            }) == cudaSuccess);
+            REQUIRE(g.synchronize() == cudaSuccess);
+            std::vector<std::uint32_t> order = index;
+            std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
+              return dist::detail::sort_image(keys[a], desc) < dist::detail::sort_image(keys[b], desc);
+            });
+            std::vector<std::uint32_t> want_keys(order.size());
+            for (std::size_t i = 0; i < order.size(); ++i) want_keys[i] = keys[order[i]];
+            std::vector<std::int64_t> counts;
+            for (std::size_t r = 0; r < sizes.size(); ++r) counts.push_back(info[r]->download(1)[0].count);
+            REQUIRE(kout.gather(&counts) == want_keys);
+            REQUIRE(vout.gather(&counts) == order);
+          }
+  }
+}
+
+TEST_CASE("dist rebalance after select_if: even shards in global order", "[dist][rebalance]") {
+  for (int ranks : dist_rank_counts()) {
+    auto& g = *dist_group(ranks);
+    for (std::int64_t total : {std::int64_t{0}, std::int64_t{7}, std::int64_t{1000003}})
+      for (const auto& sizes : shard_layouts(total, ranks)) {
+        INFO("ranks " << ranks << ", total " << total << ", first shard " << sizes[0]);
+        const auto all = random_bits<std::uint32_t>(static_cast<std::size_t>(total), 5);
+        std::vector<std::uint32_t> kept;
+        for (auto x : all)
+          if (third{}(x)) kept.push_back(x);
+        const std::int64_t capacity = static_cast<std::int64_t>(kept.size()) / ranks + 1;
+        std::vector<std::int64_t> caps(sizes.size(), capacity);
+        sharded<std::uint32_t> in(sizes), mid(sizes), out(caps);
+        std::vector<std::unique_ptr<device_buffer<dist::shard_info>>> s1(sizes.size()), s2(sizes.size());
+        std::vector<std::unique_ptr<device_buffer<unsigned char>>> t1(sizes.size()), t2(sizes.size());
+        REQUIRE(g.run([&](int r) {
+          const auto k = static_cast<std::size_t>(r);
+          in.make(r, &all);
+          mid.make(r);
+          out.make(r);
+          s1[k] = std::make_unique<device_buffer<dist::shard_info>>(1);
+          s2[k] = std::make_unique<device_buffer<dist::shard_info>>(1);
+          const std::uint32_t* x = in.ptr(r);
+          if (const cudaError_t e = with_dirty_temp(t1[k], [&](void* t, std::size_t& b) {
+                return dist::select_if(t, b, x, mid.ptr(r), s1[k]->ptr, in.size(r), third{}, g.comm(r), g.stream(r));
+              });
+              e != cudaSuccess)
+            return e;
+          return with_dirty_temp(t2[k], [&](void* t, std::size_t& b) {
+            return dist::rebalance(t, b, static_cast<const std::uint32_t*>(mid.ptr(r)), s1[k]->ptr, out.ptr(r), capacity,
+                                   s2[k]->ptr, g.comm(r), g.stream(r));
+          });
+        }) == cudaSuccess);
+        REQUIRE(g.synchronize() == cudaSuccess);
+        std::vector<std::int64_t> counts;
+        for (int r = 0; r < ranks; ++r) {
+          const auto s = s2[static_cast<std::size_t>(r)]->download(1)[0];
+          const auto even = dist::detail::even_shard(static_cast<std::int64_t>(kept.size()), ranks, r);
+          REQUIRE(s.count == even.end - even.begin);
+          REQUIRE(s.offset == even.begin);
+          REQUIRE(s.total == static_cast<std::int64_t>(kept.size()));
+          counts.push_back(s.count);
+        }
+        REQUIRE(out.gather(&counts) == kept);
+        REQUIRE(out.guards_intact());
+      }
   }
 }

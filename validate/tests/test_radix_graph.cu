@@ -1,7 +1,9 @@
 // GPU tests: the radix sort under CUDA-graph capture and replay, with changing inputs (random, sorted,
 // all-equal: the adaptive decisions change from replay to replay), temp storage holding anything, on two
-// streams; every pass structure; n = 0 under replay.
+// streams; every pass structure; values through an iterator (staged into temp storage); n = 0 under replay.
 #include <catch2/catch.hpp>
+
+#include <carry/scan/transform_input.hpp>
 
 #include "tests/common/radix_harness.cuh"
 #include "tests/common/scan_harness.cuh"
@@ -10,12 +12,20 @@ using namespace carry_validate;
 using A = carry::radix_sort_algorithm;
 
 namespace {
+struct same_value { // values read through a transform iterator (not a pointer): staged by the sort
+  template <class V>
+  __host__ __device__ V operator()(const V& v) const {
+    return v;
+  }
+};
+
 /// Sorts K keys (and V values unless KEYS_ONLY) under one captured graph replayed eight times with new
 /// inputs and temp storage set to 0xFF, zeros or random bytes before each replay, or left holding what
 /// another call (uncaptured, n / 3 + 1 keys, a narrower bit range: another layout and pass count) wrote.
 template <class K = std::uint32_t, class V = std::uint32_t, bool KEYS_ONLY = false>
-void graph_case(std::int64_t n, A algorithm, bool double_buffer) {
-  INFO("n " << n << " " << algorithm_name(algorithm) << (double_buffer ? " double buffer" : "") << " key bytes "
+void graph_case(std::int64_t n, A algorithm, bool double_buffer, bool iterator_values = false) {
+  INFO("n " << n << " " << algorithm_name(algorithm) << (double_buffer ? " double buffer" : "")
+            << (iterator_values ? " values through an iterator" : "") << " key bytes "
             << sizeof(K) << (KEYS_ONLY ? " keys only" : " value bytes ") << (KEYS_ONLY ? 0 : sizeof(V)));
   const std::size_t un = static_cast<std::size_t>(n);
   constexpr int bits = 8 * static_cast<int>(sizeof(K));
@@ -33,6 +43,10 @@ void graph_case(std::int64_t n, A algorithm, bool double_buffer) {
       else return carry::sort_pairs(t, b, k, v, m, 0, end, s);
     }
     if constexpr (KEYS_ONLY) return carry::sort_keys(t, b, kin.ptr, kout.ptr, m, 0, end, opt, s);
+    else if (iterator_values)
+      return carry::sort_pairs(t, b, static_cast<const K*>(kin.ptr), kout.ptr,
+                               carry::make_transform_input(static_cast<const V*>(vin.ptr), same_value{}), vout.ptr, m, 0,
+                               end, opt, s);
     else return carry::sort_pairs(t, b, kin.ptr, kout.ptr, vin.ptr, vout.ptr, m, 0, end, opt, s);
   };
   std::size_t bytes = 0;
@@ -81,6 +95,12 @@ TEST_CASE("radix sort under graph replay: changing inputs, dirty temp storage, t
     graph_case<std::uint32_t, std::uint32_t, true>(n, A::automatic, false);
 }
 
+TEST_CASE("radix sort under graph replay: values through an iterator, staged into temp storage", "[graph][iterators]") {
+  for (std::int64_t n : capped_sizes({1, 4097, 100003, (1 << 20) + 3}))
+    for (A a : {A::automatic, A::onesweep}) graph_case(n, a, false, true);
+  graph_case<std::uint32_t, std::uint64_t>(100003, A::automatic, false, true);
+}
+
 TEST_CASE("radix sort under graph replay: 8-byte keys and values (8-byte tiles)", "[graph]") {
   using u64 = std::uint64_t;
   for (std::int64_t n : capped_sizes({3000, 50001, 100003, (1 << 20) + 3})) {
@@ -104,6 +124,22 @@ TEST_CASE("radix sort under graph replay with n = 0: nothing written", "[graph][
   REQUIRE(g.status == cudaSuccess);
   for (int rep = 0; rep < 3; ++rep) {
     REQUIRE(g.replay(rep) == cudaSuccess);
+    REQUIRE(k.download(8) == std::vector<std::uint32_t>(8, 0xA5A5A5A5u));
+    REQUIRE(v.download(8) == std::vector<std::uint32_t>(8, 0xA5A5A5A5u));
+  }
+  // values through an iterator: nothing staged, nothing written
+  const auto values = carry::make_transform_input(static_cast<const std::uint32_t*>(v.ptr), same_value{});
+  std::size_t it_bytes = 0;
+  REQUIRE(carry::sort_pairs(nullptr, it_bytes, static_cast<const std::uint32_t*>(k.ptr), k.ptr + 4, values, v.ptr + 4, 0) ==
+          cudaSuccess);
+  device_buffer<unsigned char> it_temp(it_bytes);
+  captured_call gi([&](cudaStream_t s) {
+    return carry::sort_pairs(it_temp.ptr, it_bytes, static_cast<const std::uint32_t*>(k.ptr), k.ptr + 4, values,
+                             v.ptr + 4, 0, 0, 32, s);
+  });
+  REQUIRE(gi.status == cudaSuccess);
+  for (int rep = 0; rep < 3; ++rep) {
+    REQUIRE(gi.replay(rep) == cudaSuccess);
     REQUIRE(k.download(8) == std::vector<std::uint32_t>(8, 0xA5A5A5A5u));
     REQUIRE(v.download(8) == std::vector<std::uint32_t>(8, 0xA5A5A5A5u));
   }

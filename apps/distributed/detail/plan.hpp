@@ -82,6 +82,37 @@ CARRY_HD inline shard_range even_shard(std::int64_t total, int ranks, int rank) 
   return r;
 }
 
+// ---- the sort's plan ----
+
+/// A key of the distributed sort as it is ordered: its order-preserving image (flipped when descending)
+/// and its global index, so that every key is distinct and equal keys keep their global order (stable).
+struct sort_sample {
+  std::uint64_t image = 0;
+  std::int64_t index = 0;
+  double weight = 1; // the items a sample stands for (its shard's count over its samples)
+};
+CARRY_HD inline bool before(const sort_sample& a, const sort_sample& b) {
+  return a.image < b.image || (a.image == b.image && a.index < b.index);
+}
+
+/// The local index of sample k of s taken from a shard of n items (regular positions, n > 0).
+CARRY_HD inline std::int64_t sample_position(std::int64_t n, int s, int k) {
+  return (2 * static_cast<std::int64_t>(k) + 1) * n / (2 * static_cast<std::int64_t>(s));
+}
+
+/// The rank a key goes to: how many of the ranks - 1 splitters are not after it.
+CARRY_HD inline int destination(const sort_sample* splitters, int ranks, const sort_sample& key) {
+  int lo = 0, hi = ranks - 1; // the first splitter after the key
+  while (lo < hi) {
+    const int mid = (lo + hi) / 2;
+    if (before(key, splitters[mid]))
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
 } // namespace detail
 } // namespace dist
 } // namespace carry

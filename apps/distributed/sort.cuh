@@ -1,0 +1,294 @@
+// Distributed radix sort over the shards of an NCCL communicator: dist::sort_keys, sort_pairs and their
+// descending forms (splitters from samples, one stable partition pass by destination, one exchange of
+// exact counts by grouped send/recv, then carry's sort of what arrived).
+#pragma once
+
+#include <cstddef>
+#include <cstdint>
+#include <vector>
+
+#include <cuda_runtime.h>
+#include <nccl.h>
+
+#include "../../compact/detail/runs.hpp"
+#include "../../radixsort/detail/key_traits.hpp"
+#include "../../radixsort/device_radix_sort.cuh"
+#include "../histogram.cuh"
+#include "communicator.hpp"
+#include "detail/exchange.cuh"
+#include "detail/kernels.cuh"
+#include "detail/sort_plan.hpp"
+
+namespace carry {
+namespace dist {
+namespace detail {
+
+/// Samples taken a rank (fewer when its shard is smaller): 1024 keep every rank's output within a few
+/// percent of an even share for any key distribution (the regular positions of every shard).
+constexpr int sort_samples = 1024;
+
+/// One slot of the gathered sample block: slot 0 holds the shard's count, the rest its samples.
+struct sample_slot {
+  std::uint64_t image;
+  std::int64_t index; // the local index (slot 0: the count)
+};
+
+template <class K>
+CARRY_HD std::uint64_t sort_image(const K& k, bool descending) {
+  const auto u = static_cast<std::uint64_t>(radix_detail::radix_key<K>::ordered(k));
+  constexpr int bits = radix_detail::radix_key<K>::bits;
+  const std::uint64_t mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+  return descending ? (~u & mask) : u;
+}
+
+/// One block: the count and up to sort_samples keys at regular positions of the shard.
+template <class K>
+__global__ void sample_kernel(const K* keys, std::int64_t n, bool descending, sample_slot* out) {
+  const int s = n < sort_samples ? static_cast<int>(n) : sort_samples;
+  if (threadIdx.x == 0) out[0] = {0, n};
+  for (int k = static_cast<int>(threadIdx.x); k < sort_samples; k += static_cast<int>(blockDim.x)) {
+    if (k < s) {
+      const std::int64_t i = sample_position(n, s, k);
+      out[1 + k] = {sort_image(keys[i], descending), i};
+    } else {
+      out[1 + k] = {0, -1}; // no sample
+    }
+  }
+}
+
+/// Each key's destination rank (u16), from the splitters and its global index.
+template <class K>
+__global__ void destination_kernel(const K* keys, std::int64_t n, std::int64_t first, bool descending,
+                                   const sort_sample* splitters, int ranks, std::uint16_t* dest) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x)
+    dest[i] = static_cast<std::uint16_t>(destination(splitters, ranks, sort_sample{sort_image(keys[i], descending), first + i}));
+}
+
+struct identity_bin {
+  __host__ __device__ int operator()(std::uint16_t d) const { return d; }
+};
+
+/// What the partition pass and the exchange move: the key, or the key and its value together.
+template <class K, class V>
+using sort_item = std::conditional_t<std::is_same<V, radix_detail::null_value>::value, K, compact_detail::key_value<K, V>>;
+
+/// Received pairs split into keys and values for the local sort.
+template <class K, class V>
+__global__ void unzip_kernel(const compact_detail::key_value<K, V>* in, std::int64_t n, K* keys, V* values) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    keys[i] = in[i].key;
+    values[i] = in[i].value;
+  }
+}
+
+/// One thread: shard_info from host values.
+template <class = void>
+__global__ void write_shard_kernel(shard_info* out, std::int64_t count, std::int64_t offset, std::int64_t total) {
+  *out = shard_info{count, offset, total};
+}
+
+/// Every distributed sort (V = radix_detail::null_value: keys alone).
+template <class K, class V>
+cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* keys_in, K* keys_out,
+                          const V* values_in, V* values_out, std::int64_t out_capacity, shard_info* d_shard,
+                          std::int64_t n, bool descending, const communicator& comm, cudaStream_t stream) {
+  constexpr bool pairs = !std::is_same<V, radix_detail::null_value>::value;
+  using I = sort_item<K, V>;
+  auto items_in = [&] {
+    if constexpr (pairs)
+      return compact_detail::zip_input<const K*, const V*>{keys_in, values_in};
+    else
+      return keys_in;
+  }();
+  if (!comm.valid() || comm.size() > 65536) return cudaErrorInvalidValue;
+  const int ranks = comm.size(), rank = comm.rank();
+  const std::int64_t nn = n > 0 ? n : 0, cap = out_capacity > 0 ? out_capacity : 0;
+  // ---- temp storage ----
+  std::size_t bin_bytes = 0, sort_bytes = 0;
+  if (const cudaError_t e = carry::bin_by_key(nullptr, bin_bytes, static_cast<const std::uint16_t*>(nullptr),
+                                              static_cast<std::uint16_t*>(nullptr), items_in,
+                                              static_cast<I*>(nullptr), static_cast<std::uint64_t*>(nullptr), ranks,
+                                              identity_bin{}, nn, stream);
+      e != cudaSuccess)
+    return e;
+  auto local_sort = [&](void* t, std::size_t& b, const K* in, const V* vin, std::int64_t m) {
+    constexpr int bits = radix_detail::radix_key<K>::bits;
+    if constexpr (pairs)
+      return descending ? carry::sort_pairs_descending(t, b, in, keys_out, vin, values_out, m, 0, bits, stream)
+                        : carry::sort_pairs(t, b, in, keys_out, vin, values_out, m, 0, bits, stream);
+    else
+      return descending ? carry::sort_keys_descending(t, b, in, keys_out, m, 0, bits, stream)
+                        : carry::sort_keys(t, b, in, keys_out, m, 0, bits, stream);
+  };
+  if (const cudaError_t e = local_sort(nullptr, sort_bytes, nullptr, nullptr, cap); e != cudaSuccess) return e;
+  const std::size_t block = sizeof(sample_slot) * (1 + sort_samples);
+  temp_carver carve;
+  const std::size_t mine_at = carve.take(block), all_at = carve.take(block * ranks),
+                    split_at = carve.take(sizeof(sort_sample) * ranks), dest_at = carve.take(2 * nn + 2),
+                    dest_out_at = carve.take(2 * nn + 2), part_at = carve.take(sizeof(I) * nn + sizeof(I)),
+                    off_at = carve.take(sizeof(std::uint64_t) * (ranks + 1)),
+                    offs_at = carve.take(sizeof(std::uint64_t) * (ranks + 1) * ranks),
+                    recv_at = carve.take(sizeof(I) * cap + sizeof(I)), bin_at = carve.take(bin_bytes),
+                    sort_at = carve.take(sort_bytes), rk_at = carve.take(pairs ? sizeof(K) * cap + sizeof(K) : 0),
+                    rv_at = carve.take(pairs ? sizeof(V) * cap + sizeof(V) : 0);
+  if (d_temp_storage == nullptr) {
+    temp_storage_bytes = carve.bytes;
+    return cudaSuccess;
+  }
+  if (n < 0 || out_capacity < 0 || d_shard == nullptr || temp_storage_bytes < carve.bytes ||
+      (nn > 0 && (keys_in == nullptr || (pairs && values_in == nullptr))) ||
+      (cap > 0 && (keys_out == nullptr || (pairs && values_out == nullptr))))
+    return cudaErrorInvalidValue;
+  unsigned char* t = static_cast<unsigned char*>(d_temp_storage);
+  auto* mine = reinterpret_cast<sample_slot*>(t + mine_at);
+  auto* all = reinterpret_cast<sample_slot*>(t + all_at);
+  auto* splitters = reinterpret_cast<sort_sample*>(t + split_at);
+  auto* dest = reinterpret_cast<std::uint16_t*>(t + dest_at);
+  auto* dest_out = reinterpret_cast<std::uint16_t*>(t + dest_out_at);
+  auto* part = reinterpret_cast<I*>(t + part_at);
+  auto* off = reinterpret_cast<std::uint64_t*>(t + off_at);
+  auto* offs = reinterpret_cast<std::uint64_t*>(t + offs_at);
+  auto* recv = reinterpret_cast<I*>(t + recv_at);
+  // ---- samples of every shard, and the shards' counts: one all-gather, read on the host ----
+  sample_kernel<<<1, 256, 0, stream>>>(keys_in, nn, descending, mine);
+  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  if (const cudaError_t e = from_nccl(ncclAllGather(mine, all, block, ncclUint8, comm.get(), stream)); e != cudaSuccess)
+    return e;
+  std::vector<sample_slot> h_all(static_cast<std::size_t>(ranks) * (1 + sort_samples));
+  if (const cudaError_t e = cudaMemcpyAsync(h_all.data(), all, block * ranks, cudaMemcpyDeviceToHost, stream);
+      e != cudaSuccess)
+    return e;
+  if (const cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return e;
+  std::vector<std::int64_t> first(static_cast<std::size_t>(ranks) + 1, 0);
+  std::vector<sort_sample> samples;
+  for (int q = 0; q < ranks; ++q) {
+    const sample_slot* b = h_all.data() + static_cast<std::size_t>(q) * (1 + sort_samples);
+    first[q + 1] = first[q] + b[0].index;
+    const std::int64_t taken = b[0].index < sort_samples ? b[0].index : sort_samples;
+    for (int k = 0; k < sort_samples; ++k)
+      if (b[1 + k].index >= 0)
+        samples.push_back(sort_sample{b[1 + k].image, first[q] + b[1 + k].index,
+                                      static_cast<double>(b[0].index) / static_cast<double>(taken)});
+  }
+  const std::int64_t total = first[ranks];
+  // ---- each key's destination, then one stable partition pass by it ----
+  const std::vector<sort_sample> h_split = choose_splitters(samples, ranks);
+  if (ranks > 1)
+    if (const cudaError_t e = cudaMemcpyAsync(splitters, h_split.data(), sizeof(sort_sample) * (ranks - 1),
+                                              cudaMemcpyHostToDevice, stream);
+        e != cudaSuccess)
+      return e;
+  if (nn > 0) {
+    destination_kernel<<<static_cast<unsigned>(std::min<std::int64_t>((nn + 255) / 256, 8192)), 256, 0, stream>>>(
+        keys_in, nn, first[rank], descending, splitters, ranks, dest);
+    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  }
+  std::size_t bb = bin_bytes;
+  if (const cudaError_t e = carry::bin_by_key(t + bin_at, bb, static_cast<const std::uint16_t*>(dest), dest_out,
+                                              items_in, part, off, ranks, identity_bin{}, nn, stream);
+      e != cudaSuccess)
+    return e;
+  // ---- every rank's bucket offsets: the exchange's exact counts, on the host ----
+  if (const cudaError_t e = from_nccl(ncclAllGather(off, offs, static_cast<std::size_t>(ranks) + 1, ncclUint64,
+                                                    comm.get(), stream));
+      e != cudaSuccess)
+    return e;
+  std::vector<std::uint64_t> h_offs(static_cast<std::size_t>(ranks) * (ranks + 1));
+  if (const cudaError_t e = cudaMemcpyAsync(h_offs.data(), offs, sizeof(std::uint64_t) * h_offs.size(),
+                                            cudaMemcpyDeviceToHost, stream);
+      e != cudaSuccess)
+    return e;
+  if (const cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return e;
+  std::vector<std::vector<std::int64_t>> offsets(static_cast<std::size_t>(ranks));
+  for (int q = 0; q < ranks; ++q)
+    for (int j = 0; j <= ranks; ++j)
+      offsets[q].push_back(static_cast<std::int64_t>(h_offs[static_cast<std::size_t>(q) * (ranks + 1) + j]));
+  const exchange_plan x = plan_exchange(offsets, rank);
+  if (x.most_received > cap) return cudaErrorInvalidValue; // every rank sees it: all refuse, none waits
+  // ---- the exchange: grouped sends and receives of exact counts (this rank's own part copied) ----
+  if (const cudaError_t e = exchange(x, static_cast<const I*>(part), recv, comm, stream); e != cudaSuccess) return e;
+  // ---- the local sort of what arrived (stable: equal keys arrive in source-rank order) ----
+  if (x.received > 0) {
+    const K* sk = nullptr;
+    const V* sv = nullptr;
+    if constexpr (pairs) { // the pairs apart again: the local sort takes keys and values
+      auto* rk = reinterpret_cast<K*>(t + rk_at);
+      auto* rv = reinterpret_cast<V*>(t + rv_at);
+      unzip_kernel<<<static_cast<unsigned>(std::min<std::int64_t>((x.received + 255) / 256, 8192)), 256, 0, stream>>>(
+          recv, x.received, rk, rv);
+      if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+      sk = rk;
+      sv = rv;
+    } else {
+      sk = recv;
+    }
+    std::size_t sb = 0; // sized for out_capacity keys; a smaller sort must not need more (checked)
+    if (const cudaError_t e = local_sort(nullptr, sb, sk, sv, x.received); e != cudaSuccess) return e;
+    if (sb > sort_bytes) return cudaErrorInvalidValue;
+    if (const cudaError_t e = local_sort(t + sort_at, sb, sk, sv, x.received); e != cudaSuccess) return e;
+  }
+  write_shard_kernel<><<<1, 1, 0, stream>>>(d_shard, x.received, x.out_offset, total);
+  return cudaGetLastError();
+}
+
+} // namespace detail
+
+/// Sorts the keys of every rank's shard across the ranks, stably: afterwards rank 0 holds the smallest
+/// keys, in order, then rank 1, ... (global order, ties in their global input order); each rank's count,
+/// global offset and the total are in *d_shard. Shards may differ in size and be empty; d_keys_out holds
+/// up to out_capacity keys (a rank gets about total / ranks, within a few percent: 1024 samples a rank
+/// choose the splitters; a call that would pass any rank's capacity is refused on every rank). Keys: as
+/// carry::sort_keys.
+///
+///   rank 0: [5 1 9 3], rank 1: [2 8 0 7]  ->  rank 0: [0 1 2 3] {4, 0, 8}, rank 1: [5 7 8 9] {4, 4, 8}
+///
+/// Deliberate difference from the single-GPU calls: it synchronises `stream` twice (NCCL's sends and
+/// receives need their counts on the host: the samples, then the bucket counts, are read back).
+template <class K>
+cudaError_t sort_keys(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in, K* d_keys_out,
+                      std::int64_t out_capacity, shard_info* d_shard, std::int64_t num_items, const communicator& comm,
+                      cudaStream_t stream = 0) {
+  return detail::dispatch_sort(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                               static_cast<const radix_detail::null_value*>(nullptr),
+                               static_cast<radix_detail::null_value*>(nullptr), out_capacity, d_shard, num_items, false,
+                               comm, stream);
+}
+
+/// sort_keys, largest key first (still stable).
+template <class K>
+cudaError_t sort_keys_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
+                                 K* d_keys_out, std::int64_t out_capacity, shard_info* d_shard, std::int64_t num_items,
+                                 const communicator& comm, cudaStream_t stream = 0) {
+  return detail::dispatch_sort(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                               static_cast<const radix_detail::null_value*>(nullptr),
+                               static_cast<radix_detail::null_value*>(nullptr), out_capacity, d_shard, num_items, true,
+                               comm, stream);
+}
+
+/// sort_keys with values that travel with their keys (key and value sizes together at most 16 bytes:
+/// they are partitioned and exchanged as one item).
+///
+///   rank 0: keys [5 1], values [a b]; rank 1: keys [2 0], values [c d]
+///   ->  rank 0: [0 1] [d b], rank 1: [2 5] [c a]
+template <class K, class V>
+cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in, K* d_keys_out,
+                       const V* d_values_in, V* d_values_out, std::int64_t out_capacity, shard_info* d_shard,
+                       std::int64_t num_items, const communicator& comm, cudaStream_t stream = 0) {
+  return detail::dispatch_sort(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
+                               out_capacity, d_shard, num_items, false, comm, stream);
+}
+
+/// sort_pairs, largest key first (still stable).
+template <class K, class V>
+cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
+                                  K* d_keys_out, const V* d_values_in, V* d_values_out, std::int64_t out_capacity,
+                                  shard_info* d_shard, std::int64_t num_items, const communicator& comm,
+                                  cudaStream_t stream = 0) {
+  return detail::dispatch_sort(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
+                               out_capacity, d_shard, num_items, true, comm, stream);
+}
+
+} // namespace dist
+} // namespace carry
