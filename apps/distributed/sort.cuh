@@ -1,6 +1,6 @@
-// Distributed radix sort over the shards of an NCCL communicator: dist::sort_keys, sort_pairs and their
-// descending forms (splitters from samples, one stable partition pass by destination, one exchange of
-// exact counts by grouped send/recv, then carry's sort of what arrived).
+// Distributed sort over the shards of an NCCL communicator: dist::sort_keys, sort_pairs and their
+// descending forms (carry's sort of each shard, splitters from samples of the sorted shards, one exchange
+// of exact counts by grouped send/recv, then a stable merge of the sorted runs that arrived).
 #pragma once
 
 #include <cstddef>
@@ -10,10 +10,9 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
-#include "../../compact/detail/runs.hpp"
 #include "../../radixsort/detail/key_traits.hpp"
+#include "../../radixsort/detail/merge.cuh"
 #include "../../radixsort/device_radix_sort.cuh"
-#include "../histogram.cuh"
 #include "communicator.hpp"
 #include "detail/exchange.cuh"
 #include "detail/kernels.cuh"
@@ -56,30 +55,24 @@ __global__ void sample_kernel(const K* keys, std::int64_t n, bool descending, sa
   }
 }
 
-/// Each key's destination rank (u16), from the splitters and its global index.
+/// Each rank's bucket bounds in this rank's sorted shard: off[j] = how many of its items go to ranks
+/// before j (the items before splitter j - 1 in (key image, global index) order; a binary search a rank).
 template <class K>
-__global__ void destination_kernel(const K* keys, std::int64_t n, std::int64_t first, bool descending,
-                                   const sort_sample* splitters, int ranks, std::uint16_t* dest) {
-  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::int64_t{gridDim.x} * blockDim.x)
-    dest[i] = static_cast<std::uint16_t>(destination(splitters, ranks, sort_sample{sort_image(keys[i], descending), first + i}));
-}
-
-struct identity_bin {
-  __host__ __device__ int operator()(std::uint16_t d) const { return d; }
-};
-
-/// What the partition pass and the exchange move: the key, or the key and its value together.
-template <class K, class V>
-using sort_item = std::conditional_t<std::is_same<V, radix_detail::null_value>::value, K, compact_detail::key_value<K, V>>;
-
-/// Received pairs split into keys and values for the local sort.
-template <class K, class V>
-__global__ void unzip_kernel(const compact_detail::key_value<K, V>* in, std::int64_t n, K* keys, V* values) {
-  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
-       i += std::int64_t{gridDim.x} * blockDim.x) {
-    keys[i] = in[i].key;
-    values[i] = in[i].value;
+__global__ void bounds_kernel(const K* sorted, std::int64_t n, std::int64_t first, bool descending,
+                              const sort_sample* splitters, int ranks, std::uint64_t* off) {
+  for (int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); j <= ranks;
+       j += static_cast<int>(gridDim.x * blockDim.x)) {
+    std::int64_t lo = 0, hi = n;
+    if (j == 0) hi = 0;
+    else if (j == ranks) lo = n;
+    while (lo < hi) {
+      const std::int64_t mid = lo + (hi - lo) / 2;
+      if (before(sort_sample{sort_image(sorted[mid], descending), first + mid}, splitters[j - 1]))
+        lo = mid + 1;
+      else
+        hi = mid;
+    }
+    off[j] = static_cast<std::uint64_t>(lo);
   }
 }
 
@@ -95,44 +88,32 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
                           const V* values_in, V* values_out, std::int64_t out_capacity, shard_info* d_shard,
                           std::int64_t n, bool descending, const communicator& comm, cudaStream_t stream) {
   constexpr bool pairs = !std::is_same<V, radix_detail::null_value>::value;
-  using I = sort_item<K, V>;
-  auto items_in = [&] {
-    if constexpr (pairs)
-      return compact_detail::zip_input<const K*, const V*>{keys_in, values_in};
-    else
-      return keys_in;
-  }();
   if (!comm.valid() || comm.size() > 65536) return cudaErrorInvalidValue;
   const int ranks = comm.size(), rank = comm.rank();
   const std::int64_t nn = n > 0 ? n : 0, cap = out_capacity > 0 ? out_capacity : 0;
   // ---- temp storage ----
-  std::size_t bin_bytes = 0, sort_bytes = 0;
-  if (const cudaError_t e = carry::bin_by_key(nullptr, bin_bytes, static_cast<const std::uint16_t*>(nullptr),
-                                              static_cast<std::uint16_t*>(nullptr), items_in,
-                                              static_cast<I*>(nullptr), static_cast<std::uint64_t*>(nullptr), ranks,
-                                              identity_bin{}, nn, stream);
-      e != cudaSuccess)
-    return e;
-  auto local_sort = [&](void* t, std::size_t& b, const K* in, const V* vin, std::int64_t m) {
-    constexpr int bits = radix_detail::radix_key<K>::bits;
+  constexpr int bits = radix_detail::radix_key<K>::bits;
+  auto local_sort = [&](void* t, std::size_t& b, K* k, V* v) {
     if constexpr (pairs)
-      return descending ? carry::sort_pairs_descending(t, b, in, keys_out, vin, values_out, m, 0, bits, stream)
-                        : carry::sort_pairs(t, b, in, keys_out, vin, values_out, m, 0, bits, stream);
+      return descending ? carry::sort_pairs_descending(t, b, keys_in, k, values_in, v, nn, 0, bits, stream)
+                        : carry::sort_pairs(t, b, keys_in, k, values_in, v, nn, 0, bits, stream);
     else
-      return descending ? carry::sort_keys_descending(t, b, in, keys_out, m, 0, bits, stream)
-                        : carry::sort_keys(t, b, in, keys_out, m, 0, bits, stream);
+      return descending ? carry::sort_keys_descending(t, b, keys_in, k, nn, 0, bits, stream)
+                        : carry::sort_keys(t, b, keys_in, k, nn, 0, bits, stream);
   };
-  if (const cudaError_t e = local_sort(nullptr, sort_bytes, nullptr, nullptr, cap); e != cudaSuccess) return e;
+  std::size_t sort_bytes = 0;
+  if (const cudaError_t e = local_sort(nullptr, sort_bytes, nullptr, nullptr); e != cudaSuccess) return e;
   const std::size_t block = sizeof(sample_slot) * (1 + sort_samples);
+  const std::int64_t tree = ranks > 2 ? cap : 0; // a merge tree's second buffer (two runs merge straight out)
   temp_carver carve;
   const std::size_t mine_at = carve.take(block), all_at = carve.take(block * ranks),
-                    split_at = carve.take(sizeof(sort_sample) * ranks), dest_at = carve.take(2 * nn + 2),
-                    dest_out_at = carve.take(2 * nn + 2), part_at = carve.take(sizeof(I) * nn + sizeof(I)),
+                    split_at = carve.take(sizeof(sort_sample) * ranks),
                     off_at = carve.take(sizeof(std::uint64_t) * (ranks + 1)),
                     offs_at = carve.take(sizeof(std::uint64_t) * (ranks + 1) * ranks),
-                    recv_at = carve.take(sizeof(I) * cap + sizeof(I)), bin_at = carve.take(bin_bytes),
-                    sort_at = carve.take(sort_bytes), rk_at = carve.take(pairs ? sizeof(K) * cap + sizeof(K) : 0),
-                    rv_at = carve.take(pairs ? sizeof(V) * cap + sizeof(V) : 0);
+                    sk_at = carve.take(sizeof(K) * (nn + 1)), sv_at = carve.take(pairs ? sizeof(V) * (nn + 1) : 0),
+                    rk_at = carve.take(sizeof(K) * (cap + 1)), rv_at = carve.take(pairs ? sizeof(V) * (cap + 1) : 0),
+                    tk_at = carve.take(sizeof(K) * (tree + 1)), tv_at = carve.take(pairs ? sizeof(V) * (tree + 1) : 0),
+                    sort_at = carve.take(sort_bytes);
   if (d_temp_storage == nullptr) {
     temp_storage_bytes = carve.bytes;
     return cudaSuccess;
@@ -145,14 +126,21 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   auto* mine = reinterpret_cast<sample_slot*>(t + mine_at);
   auto* all = reinterpret_cast<sample_slot*>(t + all_at);
   auto* splitters = reinterpret_cast<sort_sample*>(t + split_at);
-  auto* dest = reinterpret_cast<std::uint16_t*>(t + dest_at);
-  auto* dest_out = reinterpret_cast<std::uint16_t*>(t + dest_out_at);
-  auto* part = reinterpret_cast<I*>(t + part_at);
   auto* off = reinterpret_cast<std::uint64_t*>(t + off_at);
   auto* offs = reinterpret_cast<std::uint64_t*>(t + offs_at);
-  auto* recv = reinterpret_cast<I*>(t + recv_at);
-  // ---- samples of every shard, and the shards' counts: one all-gather, read on the host ----
-  sample_kernel<<<1, 256, 0, stream>>>(keys_in, nn, descending, mine);
+  auto* sk = reinterpret_cast<K*>(t + sk_at);
+  auto* rk = reinterpret_cast<K*>(t + rk_at);
+  auto* tk = reinterpret_cast<K*>(t + tk_at);
+  V* sv = pairs ? reinterpret_cast<V*>(t + sv_at) : nullptr;
+  V* rv = pairs ? reinterpret_cast<V*>(t + rv_at) : nullptr;
+  V* tv = pairs ? reinterpret_cast<V*>(t + tv_at) : nullptr;
+  // ---- the shard sorted on its own (stable) ----
+  if (nn > 0) {
+    std::size_t sb = sort_bytes;
+    if (const cudaError_t e = local_sort(t + sort_at, sb, sk, sv); e != cudaSuccess) return e;
+  }
+  // ---- samples of every sorted shard (its exact quantiles), and the shards' counts: one all-gather ----
+  sample_kernel<<<1, 256, 0, stream>>>(static_cast<const K*>(sk), nn, descending, mine);
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   if (const cudaError_t e = from_nccl(ncclAllGather(mine, all, block, ncclUint8, comm.get(), stream)); e != cudaSuccess)
     return e;
@@ -173,24 +161,19 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                       static_cast<double>(b[0].index) / static_cast<double>(taken)});
   }
   const std::int64_t total = first[ranks];
-  // ---- each key's destination, then one stable partition pass by it ----
+  // ---- splitters over (key image, global index), then each bucket's bounds in the sorted shard ----
+  // A shard's sorted position stands for its global index: the local sort is stable, so equal keys keep
+  // their input order, and rank q's items all come before rank q + 1's.
   const std::vector<sort_sample> h_split = choose_splitters(samples, ranks);
   if (ranks > 1)
     if (const cudaError_t e = cudaMemcpyAsync(splitters, h_split.data(), sizeof(sort_sample) * (ranks - 1),
                                               cudaMemcpyHostToDevice, stream);
         e != cudaSuccess)
       return e;
-  if (nn > 0) {
-    destination_kernel<<<static_cast<unsigned>(std::min<std::int64_t>((nn + 255) / 256, 8192)), 256, 0, stream>>>(
-        keys_in, nn, first[rank], descending, splitters, ranks, dest);
-    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-  }
-  std::size_t bb = bin_bytes;
-  if (const cudaError_t e = carry::bin_by_key(t + bin_at, bb, static_cast<const std::uint16_t*>(dest), dest_out,
-                                              items_in, part, off, ranks, identity_bin{}, nn, stream);
-      e != cudaSuccess)
-    return e;
-  // ---- every rank's bucket offsets: the exchange's exact counts, on the host ----
+  bounds_kernel<<<(ranks + 256) / 256, 256, 0, stream>>>(static_cast<const K*>(sk), nn, first[rank], descending,
+                                                          splitters, ranks, off);
+  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  // ---- every rank's bucket bounds: the exchange's exact counts, on the host ----
   if (const cudaError_t e = from_nccl(ncclAllGather(off, offs, static_cast<std::size_t>(ranks) + 1, ncclUint64,
                                                     comm.get(), stream));
       e != cudaSuccess)
@@ -207,28 +190,23 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
       offsets[q].push_back(static_cast<std::int64_t>(h_offs[static_cast<std::size_t>(q) * (ranks + 1) + j]));
   const exchange_plan x = plan_exchange(offsets, rank);
   if (x.most_received > cap) return cudaErrorInvalidValue; // every rank sees it: all refuse, none waits
-  // ---- the exchange: grouped sends and receives of exact counts (this rank's own part copied) ----
-  if (const cudaError_t e = exchange(x, static_cast<const I*>(part), recv, comm, stream); e != cudaSuccess) return e;
-  // ---- the local sort of what arrived (stable: equal keys arrive in source-rank order) ----
-  if (x.received > 0) {
-    const K* sk = nullptr;
-    const V* sv = nullptr;
-    if constexpr (pairs) { // the pairs apart again: the local sort takes keys and values
-      auto* rk = reinterpret_cast<K*>(t + rk_at);
-      auto* rv = reinterpret_cast<V*>(t + rv_at);
-      unzip_kernel<<<static_cast<unsigned>(std::min<std::int64_t>((x.received + 255) / 256, 8192)), 256, 0, stream>>>(
-          recv, x.received, rk, rv);
-      if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-      sk = rk;
-      sv = rv;
-    } else {
-      sk = recv;
-    }
-    std::size_t sb = 0; // sized for out_capacity keys; a smaller sort must not need more (checked)
-    if (const cudaError_t e = local_sort(nullptr, sb, sk, sv, x.received); e != cudaSuccess) return e;
-    if (sb > sort_bytes) return cudaErrorInvalidValue;
-    if (const cudaError_t e = local_sort(t + sort_at, sb, sk, sv, x.received); e != cudaSuccess) return e;
+  // ---- the exchange: grouped sends and receives of exact counts (this rank's own run stays in place) ----
+  if (const cudaError_t e = exchange(x, static_cast<const K*>(sk), rk, comm, stream, false); e != cudaSuccess) return e;
+  if constexpr (pairs)
+    if (const cudaError_t e = exchange(x, static_cast<const V*>(sv), rv, comm, stream, false); e != cudaSuccess)
+      return e;
+  // ---- the sorted runs that arrived (one a rank, in rank order) merged stably ----
+  std::vector<radix_detail::sorted_run<K, V>> runs;
+  for (int q = 0; q < ranks; ++q) {
+    if (x.recv_count[q] == 0) continue;
+    if (q == rank)
+      runs.push_back({sk + x.send_at[q], pairs ? sv + x.send_at[q] : nullptr, x.recv_count[q]});
+    else
+      runs.push_back({rk + x.recv_at[q], pairs ? rv + x.recv_at[q] : nullptr, x.recv_count[q]});
   }
+  if (const cudaError_t e = radix_detail::merge_runs(runs, keys_out, values_out, tk, tv, rk, rv, descending, stream);
+      e != cudaSuccess)
+    return e;
   write_shard_kernel<><<<1, 1, 0, stream>>>(d_shard, x.received, x.out_offset, total);
   return cudaGetLastError();
 }

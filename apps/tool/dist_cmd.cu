@@ -27,14 +27,17 @@ const char* usage =
     "  scan       dist::inclusive_sum of u32 (each rank: its shard's total, one all-gather, its scan)\n"
     "  select     dist::select_if of u32, about half kept (output sharded, counts and offsets reported)\n"
     "  histogram  dist::histogram_even of u32, 256 bins (each rank counts, one all-reduce)\n"
-    "  sort       dist::sort_keys of u32 (samples, one partition pass by destination, one exchange by\n"
-    "             grouped send/recv, carry's sort of what arrived); the collective alone: an all-to-all\n"
-    "             of the same bytes by NCCL's grouped send/recv\n"
+    "  sort       dist::sort_keys of u32 (carry's sort of each shard, splitters from samples of the sorted\n"
+    "             shards, one exchange by grouped send/recv, a stable merge of the runs that arrived); the\n"
+    "             collective alone: an all-to-all of the same bytes by NCCL's grouped send/recv\n"
     "\n"
     "options:\n"
     "  --gpus N            ranks (default: every visible GPU; at least 2)\n"
     "  --n N               total items (default 2^28; 64-bit, > 2^31 works)\n"
     "  --reps R            timed repetitions, median reported (default 10)\n"
+    "  --pairs             sort: dist::sort_pairs, u32 values (each key's global index) with the keys\n"
+    "  --keys K            sort: uniform (default), equal (every key the same) or skewed (7 in 8 keys below\n"
+    "                      2^12, the rest uniform)\n"
     "  --csv               print the results as CSV (primitive,impl,gpus,n,median_us,gitems,speedup,collective_us)\n"
     "  --help              this text\n"
     "\n"
@@ -49,14 +52,17 @@ struct config {
   std::string primitive;
   int gpus = 0, reps = 10;
   std::int64_t n = std::int64_t{1} << 28;
-  bool csv = false;
+  bool csv = false, pairs = false;
+  std::string keys = "uniform";
 };
 
-__global__ void fill(std::uint32_t* out, std::int64_t n, std::int64_t first) { // item i: a hash of its index
+// item i: a hash of its index (mode 1: 42 everywhere; 2: skewed, 7 in 8 below 2^12; 3: the index itself)
+__global__ void fill(std::uint32_t* out, std::int64_t n, std::int64_t first, int mode = 0) {
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x) {
     std::uint64_t x = static_cast<std::uint64_t>(first + i) * 0x9E3779B97F4A7C15ull;
     x ^= x >> 29;
-    out[i] = static_cast<std::uint32_t>(x);
+    const auto h = static_cast<std::uint32_t>(x);
+    out[i] = mode == 1 ? 42u : mode == 2 ? ((h & 7u) == 0u ? h : h >> 20) : mode == 3 ? static_cast<std::uint32_t>(first + i) : h;
   }
 }
 
@@ -82,6 +88,8 @@ double per_call_us(int reps, F&& block) {
 struct buffers { // one rank's (or the single GPU's)
   std::uint32_t* in = nullptr;
   std::uint32_t* out = nullptr;
+  std::uint32_t* vin = nullptr; // sort --pairs: values
+  std::uint32_t* vout = nullptr;
   unsigned long long* hist = nullptr;
   std::int64_t* count = nullptr;
   carry::dist::shard_info* info = nullptr;
@@ -89,7 +97,7 @@ struct buffers { // one rank's (or the single GPU's)
   std::size_t temp_bytes = 0;
   void release() {
     for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(hist), static_cast<void*>(count),
-                    static_cast<void*>(info), temp})
+                    static_cast<void*>(info), temp, static_cast<void*>(vin), static_cast<void*>(vout)})
       cudaFree(p);
   }
 };
@@ -107,13 +115,20 @@ int carry_tool::dist_main(int argc, char** argv) {
   }
   const int parsed = parse_options("dist", usage,
                                    {whole("--gpus", 2, 64, c.gpus), count("--n", c.n), whole("--reps", 1, 100000, c.reps),
-                                    flag("--csv", c.csv)},
+                                    flag("--csv", c.csv), flag("--pairs", c.pairs), text("--keys", c.keys)},
                                    argc, argv);
   if (parsed >= 0) return parsed;
   if (c.primitive != "scan" && c.primitive != "select" && c.primitive != "histogram" && c.primitive != "sort") {
     std::fprintf(stderr, "carry dist: name scan, select, histogram or sort (see carry dist --help)\n");
     return 2;
   }
+  const int key_mode = c.keys == "uniform" ? 0 : c.keys == "equal" ? 1 : c.keys == "skewed" ? 2 : -1;
+  if (key_mode < 0 || ((c.pairs || key_mode != 0) && c.primitive != "sort")) {
+    std::fprintf(stderr, "carry dist: --keys is uniform, equal or skewed; --pairs and --keys go with sort\n");
+    return 2;
+  }
+  const bool pairs = c.pairs;
+  const std::string label = c.primitive + (pairs ? "_pairs" : "") + (key_mode != 0 ? "_" + c.keys : "");
   if (!print_gpu()) return 2;
   int visible = 0;
   CHECK_CUDA(cudaGetDeviceCount(&visible));
@@ -134,10 +149,18 @@ int carry_tool::dist_main(int argc, char** argv) {
   CHECK_CUDA(cudaMalloc(&one.out, static_cast<std::size_t>(n) * 4));
   CHECK_CUDA(cudaMalloc(&one.hist, bins * sizeof(unsigned long long)));
   CHECK_CUDA(cudaMalloc(&one.count, sizeof(std::int64_t)));
-  fill<<<4096, 256>>>(one.in, n, 0);
+  if (pairs) {
+    CHECK_CUDA(cudaMalloc(&one.vin, static_cast<std::size_t>(n) * 4));
+    CHECK_CUDA(cudaMalloc(&one.vout, static_cast<std::size_t>(n) * 4));
+    fill<<<4096, 256>>>(one.vin, n, 0, 3);
+  }
+  fill<<<4096, 256>>>(one.in, n, 0, sort ? key_mode : 0);
   auto one_call = [&](void* t, std::size_t& b) -> cudaError_t {
     if (scan) return carry::inclusive_sum(t, b, static_cast<const std::uint32_t*>(one.in), one.out, n);
     if (select) return carry::select_if(t, b, static_cast<const std::uint32_t*>(one.in), one.out, one.count, n, half_kept{});
+    if (sort && pairs)
+      return carry::sort_pairs(t, b, static_cast<const std::uint32_t*>(one.in), one.out,
+                               static_cast<const std::uint32_t*>(one.vin), one.vout, n);
     if (sort) return carry::sort_keys(t, b, static_cast<const std::uint32_t*>(one.in), one.out, n);
     return carry::histogram_even(t, b, static_cast<const std::uint32_t*>(one.in), one.hist, bins, 0u, 0xFFFFFFFFu, n);
   };
@@ -163,6 +186,9 @@ int carry_tool::dist_main(int argc, char** argv) {
     const std::uint32_t* in = k.in;
     if (scan) return carry::dist::inclusive_sum(t, b, in, k.out, m, g.comm(r), g.stream(r));
     if (select) return carry::dist::select_if(t, b, in, k.out, k.info, m, half_kept{}, g.comm(r), g.stream(r));
+    if (sort && pairs)
+      return carry::dist::sort_pairs(t, b, in, k.out, static_cast<const std::uint32_t*>(k.vin), k.vout, capacity, k.info,
+                                     m, g.comm(r), g.stream(r));
     if (sort) return carry::dist::sort_keys(t, b, in, k.out, capacity, k.info, m, g.comm(r), g.stream(r));
     return carry::dist::histogram_even(t, b, in, k.hist, bins, 0u, 0xFFFFFFFFu, m, g.comm(r), g.stream(r));
   };
@@ -175,7 +201,12 @@ int carry_tool::dist_main(int argc, char** argv) {
     if (cudaMalloc(&k.in, m * 4 + 4) != cudaSuccess || cudaMalloc(&k.out, out_items * 4 + 4) != cudaSuccess ||
         cudaMalloc(&k.hist, bins * 8) != cudaSuccess || cudaMalloc(&k.info, sizeof(carry::dist::shard_info)) != cudaSuccess)
       return cudaErrorMemoryAllocation;
-    fill<<<4096, 256, 0, g.stream(r)>>>(k.in, static_cast<std::int64_t>(m), s.begin);
+    if (pairs) {
+      if (cudaMalloc(&k.vin, m * 4 + 4) != cudaSuccess || cudaMalloc(&k.vout, out_items * 4 + 4) != cudaSuccess)
+        return cudaErrorMemoryAllocation;
+      fill<<<4096, 256, 0, g.stream(r)>>>(k.vin, static_cast<std::int64_t>(m), s.begin, 3);
+    }
+    fill<<<4096, 256, 0, g.stream(r)>>>(k.in, static_cast<std::int64_t>(m), s.begin, sort ? key_mode : 0);
     if (const cudaError_t e = dist_call(r, nullptr, k.temp_bytes); e != cudaSuccess) return e;
     if (const cudaError_t e = cudaMalloc(&k.temp, k.temp_bytes); e != cudaSuccess) return e;
     return cudaStreamSynchronize(g.stream(r));
@@ -202,6 +233,10 @@ int carry_tool::dist_main(int argc, char** argv) {
             if (j != r) {
               ncclSend(k.in + static_cast<std::size_t>(j) * (part / 4), part, ncclUint8, j, g.comm(r).get(), g.stream(r));
               ncclRecv(k.out + static_cast<std::size_t>(j) * (part / 4), part, ncclUint8, j, g.comm(r).get(), g.stream(r));
+              if (pairs) {
+                ncclSend(k.vin + static_cast<std::size_t>(j) * (part / 4), part, ncclUint8, j, g.comm(r).get(), g.stream(r));
+                ncclRecv(k.vout + static_cast<std::size_t>(j) * (part / 4), part, ncclUint8, j, g.comm(r).get(), g.stream(r));
+              }
             }
           res = ncclGroupEnd();
         } else if (c.primitive == "histogram")
@@ -220,11 +255,15 @@ int carry_tool::dist_main(int argc, char** argv) {
     return cudaStreamSynchronize(g.stream(r));
   }));
   bool ok = true;
-  std::vector<std::uint32_t> want, got;
+  std::vector<std::uint32_t> want, got, want_v, got_v;
   if (!c.primitive.empty() && c.primitive != "histogram") {
     const std::int64_t total = scan || sort ? n : one_count;
     want.resize(static_cast<std::size_t>(total));
     CHECK_CUDA(cudaMemcpy(want.data(), one.out, want.size() * 4, cudaMemcpyDeviceToHost));
+    if (pairs) {
+      want_v.resize(want.size());
+      CHECK_CUDA(cudaMemcpy(want_v.data(), one.vout, want_v.size() * 4, cudaMemcpyDeviceToHost));
+    }
   }
   std::vector<unsigned long long> want_h(bins), got_h(bins);
   CHECK_CUDA(cudaMemcpy(want_h.data(), one.hist, sizeof(unsigned long long) * bins, cudaMemcpyDeviceToHost));
@@ -248,21 +287,26 @@ int carry_tool::dist_main(int argc, char** argv) {
     CHECK_CUDA(cudaMemcpy(got.data(), k.out, got.size() * 4, cudaMemcpyDeviceToHost));
     ok = ok && offset + cnt <= static_cast<std::int64_t>(want.size()) &&
          std::equal(got.begin(), got.end(), want.begin() + offset);
+    if (ok && pairs) {
+      got_v.resize(got.size());
+      CHECK_CUDA(cudaMemcpy(got_v.data(), k.vout, got_v.size() * 4, cudaMemcpyDeviceToHost));
+      ok = std::equal(got_v.begin(), got_v.end(), want_v.begin() + offset);
+    }
   }
   const double speedup = t_one / t_dist;
   if (c.csv) {
-    std::printf("%s,carry,1,%lld,%.1f,%.3f,1.000,0\n", c.primitive.c_str(), static_cast<long long>(n), t_one,
+    std::printf("%s,carry,1,%lld,%.1f,%.3f,1.000,0\n", label.c_str(), static_cast<long long>(n), t_one,
                 static_cast<double>(n) / t_one / 1e3);
-    std::printf("%s,carry_dist,%d,%lld,%.1f,%.3f,%.3f,%.1f\n", c.primitive.c_str(), p, static_cast<long long>(n), t_dist,
+    std::printf("%s,carry_dist,%d,%lld,%.1f,%.3f,%.3f,%.1f\n", label.c_str(), p, static_cast<long long>(n), t_dist,
                 static_cast<double>(n) / t_dist / 1e3, speedup, t_coll);
   } else {
     std::printf("carry dist %s of %lld u32 over %d GPUs (even shards): against one GPU's carry: %s\n",
-                c.primitive.c_str(), static_cast<long long>(n), p, ok ? "ok" : "FAILED");
+                label.c_str(), static_cast<long long>(n), p, ok ? "ok" : "FAILED");
     std::printf("\n%-12s %6s %12s %10s %9s\n", "impl", "gpus", "median_us", "Gitems/s", "speedup");
     std::printf("%-12s %6d %12.1f %10.3f %9.3f\n", "carry", 1, t_one, static_cast<double>(n) / t_one / 1e3, 1.0);
     std::printf("%-12s %6d %12.1f %10.3f %9.3f\n", "carry_dist", p, t_dist, static_cast<double>(n) / t_dist / 1e3, speedup);
     if (sort) {
-      const double bytes = static_cast<double>(n / p / p) * 4 * (p - 1); // a rank's sends
+      const double bytes = static_cast<double>(n / p / p) * (pairs ? 8 : 4) * (p - 1); // a rank's sends
       std::printf("collective alone (all-to-all of the shards by grouped send/recv): %.1f us, %.1f GB/s a rank\n",
                   t_coll, bytes / t_coll / 1e3);
     } else {

@@ -1,10 +1,13 @@
 // GPU tests of sort_pairs / sort_pairs_descending (values of 1 to 16 bytes) and of the double-buffer
 // forms of keys and pairs (the selector, the result in current(), no n-sized scratch); values from a
-// counting iterator (an argsort) and a transform iterator.
+// counting iterator (an argsort) and a transform iterator; the stable merge of sorted runs.
+#include <algorithm>
+
 #include <catch2/catch.hpp>
 #include <thrust/iterator/counting_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
 
+#include "carry/radixsort/detail/merge.cuh"
 #include "tests/common/radix_harness.cuh"
 #include "tests/common/scan_harness.cuh"
 
@@ -254,4 +257,79 @@ TEST_CASE("double-buffer sort_keys and sort_pairs: selector, result, every path"
           double_buffer_case<false>(n, d, b, e, desc);
           double_buffer_case<true>(n, d, b, e, desc);
         }
+}
+
+namespace merge_checks {
+/// runs sorted runs of the given sizes (few distinct keys: ties across runs), merged by the tree into
+/// poisoned outputs; values tag (run, position): equal keys must come out in run order.
+template <class K>
+void merge_case(const std::vector<std::int64_t>& sizes, bool desc, bool with_values) {
+  using V = std::uint32_t;
+  using R = carry::radix_detail::sorted_run<K, V>;
+  const auto less = carry::radix_detail::merge_order<K>{desc};
+  std::int64_t total = 0;
+  for (auto m : sizes) total += m;
+  const auto n = static_cast<std::size_t>(total);
+  device_buffer<K> keys(n + 1), out(n, 64), ping(n + 1), pong(n + 1);
+  device_buffer<V> vals(n + 1), vout(n, 64), vping(n + 1), vpong(n + 1);
+  std::vector<K> all_keys;
+  std::vector<V> all_vals;
+  std::vector<std::pair<K, V>> want;
+  std::int64_t at = 0;
+  for (std::size_t r = 0; r < sizes.size(); ++r) {
+    auto k = make_keys<K>(static_cast<std::size_t>(sizes[r]), r % 2 ? key_dist::two_values : key_dist::low_entropy, 7 * r + 1);
+    std::stable_sort(k.begin(), k.end(), less);
+    for (std::size_t i = 0; i < k.size(); ++i) {
+      all_keys.push_back(k[i]);
+      all_vals.push_back(static_cast<V>(r << 24 | i));
+    }
+  }
+  std::vector<std::size_t> order(n);
+  for (std::size_t i = 0; i < n; ++i) order[i] = i;
+  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return less(all_keys[a], all_keys[b]); });
+  keys.upload(all_keys);
+  vals.upload(all_vals);
+  pong.upload(all_keys); // pong holds the first level's runs in the distributed sort: here, copies of them
+  vpong.upload(all_vals);
+  std::vector<R> runs;
+  for (std::size_t r = 0; r < sizes.size(); ++r) {
+    const bool in_pong = r % 3 == 1;
+    runs.push_back(R{(in_pong ? pong.ptr : keys.ptr) + at, with_values ? (in_pong ? vpong.ptr : vals.ptr) + at : nullptr, sizes[r]});
+    at += sizes[r];
+  }
+  out.poison();
+  vout.poison();
+  ping.poison();
+  vping.poison();
+  REQUIRE(carry::radix_detail::merge_runs(runs, out.ptr, with_values ? vout.ptr : nullptr, ping.ptr, vping.ptr, pong.ptr,
+                                          vpong.ptr, desc, 0) == cudaSuccess);
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  const auto got = out.download(n);
+  const auto gotv = vout.download(n);
+  std::int64_t bad = 0;
+  for (std::size_t i = 0; i < n; ++i) {
+    if (std::memcmp(&got[i], &all_keys[order[i]], sizeof(K)) != 0) ++bad;
+    if (with_values && gotv[i] != all_vals[order[i]]) ++bad;
+  }
+  INFO("runs " << sizes.size() << " total " << total << " desc " << desc << " values " << with_values);
+  CHECK(bad == 0);
+  CHECK(out.guard_intact());
+  if (with_values) CHECK(vout.guard_intact());
+}
+} // namespace merge_checks
+
+TEST_CASE("merge_runs: the stable merge of 1 to 7 sorted runs (empty runs, ties, tile edges), keys and pairs", "[radix][merge]") {
+  const std::int64_t tile = carry::radix_detail::merge_threads * carry::radix_detail::merge_items<std::uint32_t>();
+  const std::vector<std::vector<std::int64_t>> layouts = {
+      {}, {5}, {0, 0}, {1, 0}, {0, 7}, {tile, tile}, {tile - 1, tile + 1}, {3 * tile + 5, 1},
+      {100000, 123457}, {1000, 0, 2000}, {tile, 5, tile * 2, 1}, {7, 77, 777, 7777, 77777},
+      {50000, 0, 50001, 3, 49999, 1, 12345}};
+  for (const auto& l : layouts)
+    for (bool desc : {false, true})
+      for (bool values : {false, true}) merge_checks::merge_case<std::uint32_t>(l, desc, values);
+  for (bool desc : {false, true}) {
+    merge_checks::merge_case<float>({30000, 30001, 29999}, desc, true); // -0.0 before +0.0, NaNs by their bits
+    merge_checks::merge_case<std::uint64_t>({1, 70000, 65535}, desc, true);
+    merge_checks::merge_case<std::int8_t>({5000, 1, 6000, 0}, desc, false);
+  }
 }

@@ -14,9 +14,11 @@ namespace detail {
 
 /// Sends send[x.send_at[j] ..) (x.send_count[j] items) to each rank j and receives x.recv_count[q] items
 /// from each rank q at recv + x.recv_at[q]: one ncclGroupStart/End (always closed, the first failure
-/// returned), then this rank's own part by a device copy.
+/// returned), then this rank's own part by a device copy (unless copy_own is false: a caller that reads
+/// it in place).
 template <class I>
-cudaError_t exchange(const exchange_plan& x, const I* send, I* recv, const communicator& comm, cudaStream_t stream) {
+cudaError_t exchange(const exchange_plan& x, const I* send, I* recv, const communicator& comm, cudaStream_t stream,
+                     bool copy_own = true) {
   const int ranks = comm.size(), rank = comm.rank();
   cudaError_t first = from_nccl(ncclGroupStart());
   if (first != cudaSuccess) return first;
@@ -30,7 +32,7 @@ cudaError_t exchange(const exchange_plan& x, const I* send, I* recv, const commu
   const cudaError_t ended = from_nccl(ncclGroupEnd());
   if (first != cudaSuccess) return first;
   if (ended != cudaSuccess) return ended;
-  if (x.send_count[rank] > 0)
+  if (copy_own && x.send_count[rank] > 0)
     return cudaMemcpyAsync(recv + x.recv_at[rank], send + x.send_at[rank], sizeof(I) * x.send_count[rank],
                            cudaMemcpyDeviceToDevice, stream);
   return cudaSuccess;

@@ -1,0 +1,173 @@
+// Stable merge of sorted runs by merge path (keys, or keys with values), in the order the radix sort
+// keeps (each key's ordered image, flipped for descending): the distributed sort's last step.
+#pragma once
+
+#include <cstdint>
+#include <type_traits>
+#include <vector>
+
+#include <cuda_runtime.h>
+
+#include "digit.cuh"
+#include "key_traits.hpp"
+
+namespace carry {
+namespace radix_detail {
+
+/// a before b in the sort's order (ties: neither; the merge takes the earlier run's key first).
+template <class K>
+struct merge_order {
+  bool descending;
+  CARRY_HD bool operator()(const K& a, const K& b) const {
+    const auto x = radix_key<K>::ordered(a), y = radix_key<K>::ordered(b);
+    return descending ? y < x : x < y;
+  }
+};
+
+/// How many of a's items come first among the first d items of the stable merge of a and b (merge path:
+/// on ties a's items come first).
+template <class It, class Less>
+CARRY_HD std::int64_t merge_path(It a, std::int64_t na, It b, std::int64_t nb, std::int64_t d, Less less) {
+  std::int64_t lo = d > nb ? d - nb : 0, hi = d < na ? d : na;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (!less(b[d - 1 - mid], a[mid]))
+      lo = mid + 1;
+    else
+      hi = mid;
+  }
+  return lo;
+}
+
+constexpr int merge_threads = 256;
+template <class K>
+constexpr int merge_items() {
+  return sizeof(K) <= 4 ? 8 : 4;
+}
+
+/// One tile of the merged output a block: its parts of both runs staged in shared memory, a merge path
+/// and a sequential merge a thread, then the keys (and each value, fetched from its run) written out.
+template <int THREADS, int ITEMS, class K, class V>
+__global__ void __launch_bounds__(THREADS)
+    merge_kernel(const K* a, std::int64_t na, const K* b, std::int64_t nb, const V* va, const V* vb, K* out, V* vout,
+                 bool descending) {
+  constexpr bool pairs = !std::is_same<V, null_value>::value;
+  constexpr int TILE = THREADS * ITEMS;
+  __shared__ K keys[TILE];
+  __shared__ int from[pairs ? TILE : 1];
+  __shared__ std::int64_t split[2];
+  const merge_order<K> less{descending};
+  const std::int64_t total = na + nb, d0 = static_cast<std::int64_t>(blockIdx.x) * TILE,
+                     d1 = d0 + TILE < total ? d0 + TILE : total;
+  // ---- the tile's start and end on both runs ----
+  if (threadIdx.x < 2) split[threadIdx.x] = merge_path(a, na, b, nb, threadIdx.x == 0 ? d0 : d1, less);
+  __syncthreads();
+  const std::int64_t a0 = split[0], b0 = d0 - a0;
+  const int la = static_cast<int>(split[1] - a0), lb = static_cast<int>((d1 - split[1]) - b0), n = la + lb;
+  // ---- both parts into shared memory ----
+  for (int i = static_cast<int>(threadIdx.x); i < n; i += THREADS) keys[i] = i < la ? a[a0 + i] : b[b0 + (i - la)];
+  __syncthreads();
+  // ---- this thread's ITEMS outputs: its split of the tile, then a sequential merge ----
+  const int d = static_cast<int>(threadIdx.x) * ITEMS < n ? static_cast<int>(threadIdx.x) * ITEMS : n;
+  int i = static_cast<int>(merge_path(keys, la, keys + la, lb, d, less)), j = d - i;
+  K r[ITEMS];
+  int src[ITEMS];
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    if (d + k < n) {
+      const bool take_a = j >= lb || (i < la && !less(keys[la + j], keys[i]));
+      src[k] = take_a ? i : la + j;
+      r[k] = keys[src[k]];
+      if (take_a)
+        ++i;
+      else
+        ++j;
+    }
+  }
+  __syncthreads();
+  // ---- out, through shared memory: coalesced keys, and each value from the run it came from ----
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k)
+    if (d + k < n) {
+      keys[d + k] = r[k];
+      if constexpr (pairs) from[d + k] = src[k];
+    }
+  __syncthreads();
+  for (int x = static_cast<int>(threadIdx.x); x < n; x += THREADS) {
+    out[d0 + x] = keys[x];
+    if constexpr (pairs) {
+      const int s = from[x];
+      vout[d0 + x] = s < la ? va[a0 + s] : vb[b0 + (s - la)];
+    }
+  }
+}
+
+/// The stable merge of sorted runs a and b into out (and their values, V = null_value for keys alone).
+template <class K, class V>
+cudaError_t merge_two(const K* a, std::int64_t na, const V* va, const K* b, std::int64_t nb, const V* vb, K* out,
+                      V* vout, bool descending, cudaStream_t stream) {
+  constexpr int ITEMS = merge_items<K>(), TILE = merge_threads * ITEMS;
+  const std::int64_t total = na + nb;
+  if (total == 0) return cudaSuccess;
+  const std::int64_t tiles = (total + TILE - 1) / TILE;
+  if (tiles > 0x7FFFFFFF) return cudaErrorInvalidValue;
+  merge_kernel<merge_threads, ITEMS><<<static_cast<unsigned>(tiles), merge_threads, 0, stream>>>(
+      a, na, b, nb, va, vb, out, vout, descending);
+  return cudaGetLastError();
+}
+
+/// A sorted run: count keys (and values) in order.
+template <class K, class V>
+struct sorted_run {
+  const K* keys;
+  const V* values;
+  std::int64_t count;
+};
+
+/// The stable merge of runs (earlier runs first on ties) into out, by a tree of two-run merges: each level
+/// writes into the buffer its runs are not in (ping, then pong, ...; an odd last run copied along), the
+/// last into out. ping and pong hold the runs' total; pong may hold runs of the first level (it is written
+/// from the second level on), ping none of them; neither is needed for two runs or fewer.
+template <class K, class V>
+cudaError_t merge_runs(std::vector<sorted_run<K, V>> runs, K* out, V* vout, K* ping, V* vping, K* pong, V* vpong,
+                       bool descending, cudaStream_t stream) {
+  constexpr bool pairs = !std::is_same<V, null_value>::value;
+  auto copy = [&](const sorted_run<K, V>& r, K* k, V* v) -> cudaError_t {
+    if (r.count == 0 || r.keys == k) return cudaSuccess;
+    if (const cudaError_t e = cudaMemcpyAsync(k, r.keys, sizeof(K) * r.count, cudaMemcpyDeviceToDevice, stream);
+        e != cudaSuccess)
+      return e;
+    if constexpr (pairs) return cudaMemcpyAsync(v, r.values, sizeof(V) * r.count, cudaMemcpyDeviceToDevice, stream);
+    return cudaSuccess;
+  };
+  for (int level = 0; runs.size() > 2; ++level) {
+    K* k = level % 2 == 0 ? ping : pong;
+    V* v = level % 2 == 0 ? vping : vpong;
+    std::vector<sorted_run<K, V>> next;
+    std::int64_t at = 0;
+    for (std::size_t r = 0; r < runs.size(); r += 2) {
+      const sorted_run<K, V>& x = runs[r];
+      const std::int64_t m = x.count + (r + 1 < runs.size() ? runs[r + 1].count : 0);
+      cudaError_t e = cudaSuccess;
+      if (r + 1 < runs.size()) {
+        const sorted_run<K, V>& y = runs[r + 1];
+        e = merge_two(x.keys, x.count, x.values, y.keys, y.count, y.values, k + at, pairs ? v + at : v, descending,
+                      stream);
+      } else {
+        e = copy(x, k + at, pairs ? v + at : v);
+      }
+      if (e != cudaSuccess) return e;
+      next.push_back(sorted_run<K, V>{k + at, pairs ? v + at : nullptr, m});
+      at += m;
+    }
+    runs.swap(next);
+  }
+  if (runs.size() == 2)
+    return merge_two(runs[0].keys, runs[0].count, runs[0].values, runs[1].keys, runs[1].count, runs[1].values, out,
+                     vout, descending, stream);
+  if (runs.size() == 1) return copy(runs[0], out, vout);
+  return cudaSuccess;
+}
+
+} // namespace radix_detail
+} // namespace carry
