@@ -113,6 +113,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
                     sk_at = carve.take(sizeof(K) * (nn + 1)), sv_at = carve.take(pairs ? sizeof(V) * (nn + 1) : 0),
                     rk_at = carve.take(sizeof(K) * (cap + 1)), rv_at = carve.take(pairs ? sizeof(V) * (cap + 1) : 0),
                     tk_at = carve.take(sizeof(K) * (tree + 1)), tv_at = carve.take(pairs ? sizeof(V) * (tree + 1) : 0),
+                    ms_at = carve.take(sizeof(std::int64_t) * radix_detail::merge_splits<K>(cap)),
                     sort_at = carve.take(sort_bytes);
   if (d_temp_storage == nullptr) {
     temp_storage_bytes = carve.bytes;
@@ -204,7 +205,8 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     else
       runs.push_back({rk + x.recv_at[q], pairs ? rv + x.recv_at[q] : nullptr, x.recv_count[q]});
   }
-  if (const cudaError_t e = radix_detail::merge_runs(runs, keys_out, values_out, tk, tv, rk, rv, descending, stream);
+  auto* ms = reinterpret_cast<std::int64_t*>(t + ms_at);
+  if (const cudaError_t e = radix_detail::merge_runs(runs, keys_out, values_out, tk, tv, rk, rv, ms, descending, stream);
       e != cudaSuccess)
     return e;
   write_shard_kernel<><<<1, 1, 0, stream>>>(d_shard, x.received, x.out_offset, total);

@@ -41,29 +41,47 @@ CARRY_HD std::int64_t merge_path(It a, std::int64_t na, It b, std::int64_t nb, s
 
 constexpr int merge_threads = 256;
 template <class K>
-constexpr int merge_items() {
-  return sizeof(K) <= 4 ? 8 : 4;
+constexpr int merge_items() { // odd: a thread's run of outputs in shared memory meets no bank twice
+  return sizeof(K) <= 4 ? 11 : 7;
+}
+template <class K>
+constexpr std::int64_t merge_tile() {
+  return std::int64_t{merge_threads} * merge_items<K>();
+}
+/// The split scratch a merge of up to n items needs (merge_two's `splits`: one a tile boundary).
+template <class K>
+constexpr std::int64_t merge_splits(std::int64_t n) {
+  return (n > 0 ? n : 0) / merge_tile<K>() + 2;
 }
 
-/// One tile of the merged output a block: its parts of both runs staged in shared memory, a merge path
-/// and a sequential merge a thread, then the keys (and each value, fetched from its run) written out.
+/// Where each tile of the merged output starts on run a (tile t: the merge path at t * TILE; the last
+/// entry, at the end): all tiles' searches at once, so no merge block waits on its own.
+template <int TILE, class K>
+__global__ void merge_split_kernel(const K* a, std::int64_t na, const K* b, std::int64_t nb, std::int64_t tiles,
+                                   bool descending, std::int64_t* splits) {
+  const std::int64_t t = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
+  if (t > tiles) return;
+  const std::int64_t d = t * TILE < na + nb ? t * TILE : na + nb;
+  splits[t] = merge_path(a, na, b, nb, d, merge_order<K>{descending});
+}
+
+/// One tile of the merged output a block (its start and end on run a from merge_split_kernel): its parts
+/// of both runs staged in shared memory, a merge path and a sequential merge a thread, then the keys (and
+/// each value, fetched from its run) written out.
 template <int THREADS, int ITEMS, class K, class V>
 __global__ void __launch_bounds__(THREADS)
     merge_kernel(const K* a, std::int64_t na, const K* b, std::int64_t nb, const V* va, const V* vb, K* out, V* vout,
-                 bool descending) {
+                 const std::int64_t* splits, bool descending) {
   constexpr bool pairs = !std::is_same<V, null_value>::value;
   constexpr int TILE = THREADS * ITEMS;
   __shared__ K keys[TILE];
   __shared__ int from[pairs ? TILE : 1];
-  __shared__ std::int64_t split[2];
   const merge_order<K> less{descending};
   const std::int64_t total = na + nb, d0 = static_cast<std::int64_t>(blockIdx.x) * TILE,
                      d1 = d0 + TILE < total ? d0 + TILE : total;
   // ---- the tile's start and end on both runs ----
-  if (threadIdx.x < 2) split[threadIdx.x] = merge_path(a, na, b, nb, threadIdx.x == 0 ? d0 : d1, less);
-  __syncthreads();
-  const std::int64_t a0 = split[0], b0 = d0 - a0;
-  const int la = static_cast<int>(split[1] - a0), lb = static_cast<int>((d1 - split[1]) - b0), n = la + lb;
+  const std::int64_t a0 = splits[blockIdx.x], a1 = splits[blockIdx.x + 1], b0 = d0 - a0;
+  const int la = static_cast<int>(a1 - a0), lb = static_cast<int>((d1 - a1) - b0), n = la + lb;
   // ---- both parts into shared memory ----
   for (int i = static_cast<int>(threadIdx.x); i < n; i += THREADS) keys[i] = i < la ? a[a0 + i] : b[b0 + (i - la)];
   __syncthreads();
@@ -102,17 +120,21 @@ __global__ void __launch_bounds__(THREADS)
   }
 }
 
-/// The stable merge of sorted runs a and b into out (and their values, V = null_value for keys alone).
+/// The stable merge of sorted runs a and b into out (and their values, V = null_value for keys alone);
+/// splits: merge_splits<K>(na + nb) items of scratch.
 template <class K, class V>
 cudaError_t merge_two(const K* a, std::int64_t na, const V* va, const K* b, std::int64_t nb, const V* vb, K* out,
-                      V* vout, bool descending, cudaStream_t stream) {
+                      V* vout, std::int64_t* splits, bool descending, cudaStream_t stream) {
   constexpr int ITEMS = merge_items<K>(), TILE = merge_threads * ITEMS;
   const std::int64_t total = na + nb;
   if (total == 0) return cudaSuccess;
   const std::int64_t tiles = (total + TILE - 1) / TILE;
   if (tiles > 0x7FFFFFFF) return cudaErrorInvalidValue;
+  merge_split_kernel<TILE><<<static_cast<unsigned>((tiles + 256) / 256), 256, 0, stream>>>(a, na, b, nb, tiles,
+                                                                                           descending, splits);
+  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   merge_kernel<merge_threads, ITEMS><<<static_cast<unsigned>(tiles), merge_threads, 0, stream>>>(
-      a, na, b, nb, va, vb, out, vout, descending);
+      a, na, b, nb, va, vb, out, vout, splits, descending);
   return cudaGetLastError();
 }
 
@@ -127,10 +149,11 @@ struct sorted_run {
 /// The stable merge of runs (earlier runs first on ties) into out, by a tree of two-run merges: each level
 /// writes into the buffer its runs are not in (ping, then pong, ...; an odd last run copied along), the
 /// last into out. ping and pong hold the runs' total; pong may hold runs of the first level (it is written
-/// from the second level on), ping none of them; neither is needed for two runs or fewer.
+/// from the second level on), ping none of them; neither is needed for two runs or fewer. splits:
+/// merge_splits<K>(the runs' total) items of scratch.
 template <class K, class V>
 cudaError_t merge_runs(std::vector<sorted_run<K, V>> runs, K* out, V* vout, K* ping, V* vping, K* pong, V* vpong,
-                       bool descending, cudaStream_t stream) {
+                       std::int64_t* splits, bool descending, cudaStream_t stream) {
   constexpr bool pairs = !std::is_same<V, null_value>::value;
   auto copy = [&](const sorted_run<K, V>& r, K* k, V* v) -> cudaError_t {
     if (r.count == 0 || r.keys == k) return cudaSuccess;
@@ -151,8 +174,8 @@ cudaError_t merge_runs(std::vector<sorted_run<K, V>> runs, K* out, V* vout, K* p
       cudaError_t e = cudaSuccess;
       if (r + 1 < runs.size()) {
         const sorted_run<K, V>& y = runs[r + 1];
-        e = merge_two(x.keys, x.count, x.values, y.keys, y.count, y.values, k + at, pairs ? v + at : v, descending,
-                      stream);
+        e = merge_two(x.keys, x.count, x.values, y.keys, y.count, y.values, k + at, pairs ? v + at : v, splits,
+                      descending, stream);
       } else {
         e = copy(x, k + at, pairs ? v + at : v);
       }
@@ -164,7 +187,7 @@ cudaError_t merge_runs(std::vector<sorted_run<K, V>> runs, K* out, V* vout, K* p
   }
   if (runs.size() == 2)
     return merge_two(runs[0].keys, runs[0].count, runs[0].values, runs[1].keys, runs[1].count, runs[1].values, out,
-                     vout, descending, stream);
+                     vout, splits, descending, stream);
   if (runs.size() == 1) return copy(runs[0], out, vout);
   return cudaSuccess;
 }

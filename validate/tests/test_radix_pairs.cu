@@ -265,7 +265,7 @@ namespace merge_checks {
 template <class K>
 void merge_case(const std::vector<std::int64_t>& sizes, bool desc, bool with_values) {
   using V = std::uint32_t;
-  using R = carry::radix_detail::sorted_run<K, V>;
+  using N = carry::radix_detail::null_value;
   const auto less = carry::radix_detail::merge_order<K>{desc};
   std::int64_t total = 0;
   for (auto m : sizes) total += m;
@@ -291,18 +291,28 @@ void merge_case(const std::vector<std::int64_t>& sizes, bool desc, bool with_val
   vals.upload(all_vals);
   pong.upload(all_keys); // pong holds the first level's runs in the distributed sort: here, copies of them
   vpong.upload(all_vals);
-  std::vector<R> runs;
+  std::vector<carry::radix_detail::sorted_run<K, V>> runs;
+  std::vector<carry::radix_detail::sorted_run<K, N>> key_runs;
   for (std::size_t r = 0; r < sizes.size(); ++r) {
     const bool in_pong = r % 3 == 1;
-    runs.push_back(R{(in_pong ? pong.ptr : keys.ptr) + at, with_values ? (in_pong ? vpong.ptr : vals.ptr) + at : nullptr, sizes[r]});
+    runs.push_back({(in_pong ? pong.ptr : keys.ptr) + at, (in_pong ? vpong.ptr : vals.ptr) + at, sizes[r]});
+    key_runs.push_back({(in_pong ? pong.ptr : keys.ptr) + at, nullptr, sizes[r]});
     at += sizes[r];
   }
   out.poison();
   vout.poison();
   ping.poison();
   vping.poison();
-  REQUIRE(carry::radix_detail::merge_runs(runs, out.ptr, with_values ? vout.ptr : nullptr, ping.ptr, vping.ptr, pong.ptr,
-                                          vpong.ptr, desc, 0) == cudaSuccess);
+  device_buffer<std::int64_t> splits(static_cast<std::size_t>(carry::radix_detail::merge_splits<K>(total)));
+  splits.poison();
+  REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+  const cudaError_t e =
+      with_values ? carry::radix_detail::merge_runs(runs, out.ptr, vout.ptr, ping.ptr, vping.ptr, pong.ptr, vpong.ptr,
+                                                    splits.ptr, desc, 0)
+                  : carry::radix_detail::merge_runs(key_runs, out.ptr, static_cast<N*>(nullptr), ping.ptr,
+                                                    static_cast<N*>(nullptr), pong.ptr, static_cast<N*>(nullptr),
+                                                    splits.ptr, desc, 0);
+  REQUIRE(e == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   const auto got = out.download(n);
   const auto gotv = vout.download(n);
@@ -319,7 +329,7 @@ void merge_case(const std::vector<std::int64_t>& sizes, bool desc, bool with_val
 } // namespace merge_checks
 
 TEST_CASE("merge_runs: the stable merge of 1 to 7 sorted runs (empty runs, ties, tile edges), keys and pairs", "[radix][merge]") {
-  const std::int64_t tile = carry::radix_detail::merge_threads * carry::radix_detail::merge_items<std::uint32_t>();
+  const std::int64_t tile = carry::radix_detail::merge_tile<std::uint32_t>();
   const std::vector<std::vector<std::int64_t>> layouts = {
       {}, {5}, {0, 0}, {1, 0}, {0, 7}, {tile, tile}, {tile - 1, tile + 1}, {3 * tile + 5, 1},
       {100000, 123457}, {1000, 0, 2000}, {tile, 5, tile * 2, 1}, {7, 77, 777, 7777, 77777},

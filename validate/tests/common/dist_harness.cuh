@@ -77,6 +77,7 @@ struct sharded {
     if (all != nullptr && n > 0)
       CARRY_CUDA_OR_DIE(cudaMemcpy(b.ptr, all->data() + offsets[static_cast<std::size_t>(r)], n * sizeof(T),
                                    cudaMemcpyHostToDevice));
+    CARRY_CUDA_OR_DIE(cudaDeviceSynchronize()); // done before the rank's non-blocking stream reads it
   }
   T* ptr(int r) const { return bufs[static_cast<std::size_t>(r)]->ptr; }
   std::int64_t size(int r) const { return sizes[static_cast<std::size_t>(r)]; }
@@ -103,6 +104,9 @@ cudaError_t with_dirty_temp(std::unique_ptr<device_buffer<unsigned char>>& temp,
   if (const cudaError_t e = call(nullptr, bytes); e != cudaSuccess) return e;
   temp = std::make_unique<device_buffer<unsigned char>>(bytes);
   temp->poison();
+  // the poison and the caller's uploads (legacy stream, maybe still in flight) done before the rank's
+  // non-blocking stream runs the call
+  if (const cudaError_t e = cudaDeviceSynchronize(); e != cudaSuccess) return e;
   return call(temp->ptr, bytes);
 }
 
