@@ -551,3 +551,57 @@ TEST_CASE("dist rebalance after select_if: even shards in global order", "[dist]
       }
   }
 }
+
+TEST_CASE("dist sort_keys: a shard above 2^31 items on one rank (u8 keys), the other almost empty", "[dist][sort][large]") {
+  auto& g = *dist_group(2);
+  const std::int64_t big = (std::int64_t{1} << 31) + 4099, total = big + 1000;
+  const std::vector<std::int64_t> sizes = {big, 1000};
+  std::vector<std::uint8_t> all(static_cast<std::size_t>(total));
+  std::uint64_t x = 12345;
+  std::vector<std::int64_t> want(256, 0);
+  for (auto& v : all) {
+    x = x * 6364136223846793005ull + 1442695040888963407ull;
+    v = static_cast<std::uint8_t>(x >> 56);
+    ++want[v];
+  }
+  const std::int64_t capacity = total / 2 + total / 8 + 2048;
+  sharded<std::uint8_t> in(sizes);
+  sharded<std::uint8_t> out(std::vector<std::int64_t>{capacity, capacity});
+  std::vector<std::unique_ptr<device_buffer<dist::shard_info>>> info(2);
+  std::vector<std::unique_ptr<device_buffer<unsigned char>>> temp(2);
+  REQUIRE(g.run([&](int r) {
+    const auto k = static_cast<std::size_t>(r);
+    in.make(r, &all);
+    out.make(r);
+    info[k] = std::make_unique<device_buffer<dist::shard_info>>(1);
+    info[k]->poison();
+    return with_dirty_temp(temp[k], [&](void* t, std::size_t& b) {
+      return dist::sort_keys(t, b, static_cast<const std::uint8_t*>(in.ptr(r)), out.ptr(r), capacity, info[k]->ptr,
+                             in.size(r), g.comm(r), g.stream(r));
+    });
+  }) == cudaSuccess);
+  REQUIRE(g.synchronize() == cudaSuccess);
+  std::vector<std::int64_t> counts;
+  std::int64_t offset = 0;
+  for (std::size_t r = 0; r < 2; ++r) {
+    const auto s = info[r]->download(1)[0];
+    REQUIRE(s.offset == offset);
+    REQUIRE(s.total == total);
+    REQUIRE(s.count <= total / 2 + total / 20 + 1100);
+    counts.push_back(s.count);
+    offset += s.count;
+  }
+  REQUIRE(offset == total);
+  all.clear();
+  all.shrink_to_fit();
+  const auto got = out.gather(&counts); // sorted, with each key's count: the sort of the input
+  std::vector<std::int64_t> seen(256, 0);
+  std::int64_t unsorted = 0;
+  for (std::size_t i = 0; i < got.size(); ++i) {
+    ++seen[got[i]];
+    if (i > 0 && got[i] < got[i - 1]) ++unsorted;
+  }
+  CHECK(unsorted == 0);
+  CHECK(seen == want);
+  CHECK(out.guards_intact());
+}
