@@ -13,7 +13,7 @@ usage: ./build.sh <verb> [args for the program it runs]
   test    configure, build everything, run ctest (GPU tests report "skipped" without a GPU)
   demo    build and run the carry tool on its built-in data set (scan, select, partition, unique,
           histogram and offsets, bin, slots, sort of the binned keys), each checked against CUB, with a
-          table of throughputs; with two or more GPUs and NCCL, carry dist (scan, select, histogram)
+          table of throughputs; with two or more GPUs and NCCL, carry dist (scan, select, histogram, sort)
   bench   build and run the benchmarks (scan: carry vs CUB, Thrust, memcpy; compaction, histograms,
           binning, slots, radix sort: carry vs CUB, memcpy); CSV in $BUILD_DIR/bench*.csv
   sanitize  compute-sanitizer memcheck, racecheck and synccheck over every GPU test binary (a -lineinfo
@@ -116,7 +116,7 @@ case "$verb" in
     # across GPUs: carry dist where NCCL was found and two or more GPUs are visible
     gpus=$(nvidia-smi -L 2>/dev/null | grep -c '^GPU' || true)
     if [ "${gpus:-0}" -ge 2 ] && grep -q '^NCCL_LIBRARY:FILEPATH=/' "$BUILD_DIR/CMakeCache.txt"; then
-      for call in scan select histogram; do
+      for call in scan select histogram sort; do
         say "carry dist $call: 2^28 u32 over $gpus GPUs (NCCL), checked against one GPU's carry"
         NCCL_NVLS_ENABLE=${NCCL_NVLS_ENABLE:-0} "$tool" dist "$call" --gpus "$gpus"
       done

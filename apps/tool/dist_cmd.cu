@@ -1,4 +1,4 @@
-// `carry dist`: a distributed scan, compaction or histogram over N local GPUs (one process, a thread a
+// `carry dist`: a distributed scan, compaction, histogram or sort over N local GPUs (one process, a thread a
 // rank), checked against one GPU's carry on the whole input, timed against it.
 #include <algorithm>
 #include <chrono>

@@ -25,7 +25,7 @@ const char* usage =
     "  bin        counting sort: keys (and values) into buckets, stably, with the bucket offsets\n"
     "  slots      each item asks for slots of one buffer and gets its offset (optionally bounded)\n"
     "  sort       radix sort of keys or key-value pairs (any key type, descending, a bit range), stable\n"
-    "  dist       scan, select or histogram across this machine's GPUs (NCCL), against one GPU's carry\n"
+    "  dist       scan, select, histogram or sort across this machine's GPUs (NCCL), against one GPU's carry\n"
     "\n"
     "options every command takes:\n"
     "  --n N            items to generate (default 2^26; more than 2^31 works)\n"

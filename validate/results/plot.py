@@ -103,8 +103,8 @@ def main():
 
 
 def plot_dist(out_dir, paths):
-    """The distributed calls (dist.csv): speed-up over one GPU against GPUs, a line per call at its
-    largest n."""
+    """The distributed calls (dist.csv): speed-up over one GPU against GPUs, a line per call (and key
+    distribution) at its largest n."""
     rows = []
     for path in paths:
         with open(path, newline="") as f:
@@ -112,9 +112,9 @@ def plot_dist(out_dir, paths):
     if not rows:
         return []
     fig, ax = plt.subplots(figsize=(7, 4.2))
-    most = max(int(r["n"]) for r in rows)
     gpus_seen = set()
     for op in sorted({r["op"] for r in rows}):
+        most = max(int(r["n"]) for r in rows if r["op"] == op)
         pts = sorted((int(r["gpus"]), float(r["speedup"])) for r in rows if r["op"] == op and int(r["n"]) == most)
         gpus_seen.update(g for g, _ in pts)
         ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=f"{op}, 2^{most.bit_length() - 1} u32")
