@@ -12,6 +12,7 @@
 #include <vector>
 
 #include <carry/radixsort/detail/key_traits.hpp>
+#include <carry/radixsort/detail/merge_plan.hpp>
 #include <carry/radixsort/detail/plan.hpp>
 
 #include "tests/common/radix_reference.hpp"
@@ -814,4 +815,51 @@ TEST_CASE("radix key images: from_ordered inverts ordered (-0.0 comes back as +0
   }
   REQUIRE(radix_key<float>::from_ordered(0x80000000u) == 0.0f);
   REQUIRE(radix_key<float>::from_ordered(0xbf800000u) == 1.0f);
+}
+
+TEST_CASE("merge_path: a's share of every prefix of the stable merge (ties: a first), both directions", "[cpu][radix][merge]") {
+  std::mt19937 rng(11);
+  for (bool desc : {false, true})
+    for (int trial = 0; trial < 200; ++trial) {
+      const auto less = carry::radix_detail::merge_order<std::uint32_t>{desc};
+      std::vector<std::uint32_t> a(rng() % 40), b(rng() % 40);
+      const std::uint32_t range = 1 + rng() % 8; // few values: ties across the runs
+      for (auto& x : a) x = rng() % range;
+      for (auto& x : b) x = rng() % range;
+      std::stable_sort(a.begin(), a.end(), less);
+      std::stable_sort(b.begin(), b.end(), less);
+      // the stable merge, a's item taken while not after b's
+      std::vector<int> from_a;
+      std::size_t i = 0, j = 0;
+      while (i < a.size() || j < b.size()) {
+        const bool take_a = j == b.size() || (i < a.size() && !less(b[j], a[i]));
+        from_a.push_back(take_a ? 1 : 0);
+        take_a ? ++i : ++j;
+      }
+      const auto na = static_cast<std::int64_t>(a.size()), nb = static_cast<std::int64_t>(b.size());
+      std::int64_t want = 0;
+      for (std::int64_t d = 0; d <= na + nb; ++d) {
+        CHECK(carry::radix_detail::merge_path(a.data(), na, b.data(), nb, d, less) == want);
+        if (d < na + nb) want += from_a[static_cast<std::size_t>(d)];
+      }
+    }
+}
+
+TEST_CASE("merge_order: the radix sort's key order (floats by image, -0.0 with +0.0), descending flipped", "[cpu][radix][merge]") {
+  const carry::radix_detail::merge_order<float> up{false}, down{true};
+  CHECK(up(-1.0f, 0.0f));
+  CHECK(up(-0.0f, 1.0f));
+  CHECK(!up(-0.0f, 0.0f));
+  CHECK(!up(0.0f, -0.0f));
+  CHECK(down(2.0f, -3.0f));
+  CHECK(!down(-3.0f, 2.0f));
+  const carry::radix_detail::merge_order<std::int8_t> i8{false};
+  CHECK(i8(-128, 127));
+  CHECK(!i8(5, 5));
+  // split scratch: one entry a tile boundary, the end included
+  using carry::radix_detail::merge_splits;
+  using carry::radix_detail::merge_tile;
+  for (std::int64_t n : {std::int64_t{0}, std::int64_t{1}, merge_tile<std::uint32_t>() - 1, merge_tile<std::uint32_t>(),
+                         merge_tile<std::uint32_t>() + 1, std::int64_t{1} << 33})
+    CHECK(merge_splits<std::uint32_t>(n) >= (n + merge_tile<std::uint32_t>() - 1) / merge_tile<std::uint32_t>() + 1);
 }
