@@ -420,6 +420,7 @@ sharded<K> run_dist_sort(dist::local_group& g, const std::vector<K>& all, const 
   std::int64_t offset = 0;
   for (std::size_t r = 0; r < sizes.size(); ++r) {
     const auto s = info[r]->download(1)[0];
+    INFO("rank " << r << ": count " << s.count << ", offset " << s.offset << ", total " << s.total);
     REQUIRE(s.offset == offset);
     REQUIRE(s.total == total);
     REQUIRE(s.count <= total / ranks + total / 20 + 1100);
