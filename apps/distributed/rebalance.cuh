@@ -23,10 +23,6 @@ __global__ void count_of_kernel(const shard_info* in, std::int64_t flags, std::i
   out[0] = in->count;
   out[1] = flags;
 }
-template <class = void>
-__global__ void shard_from_host_kernel(shard_info* out, std::int64_t count, std::int64_t offset, std::int64_t total) {
-  *out = shard_info{count, offset, total};
-}
 } // namespace detail
 
 /// Moves every rank's d_shard_in->count items of d_in (its part of a sharded result, in global order) so
@@ -60,14 +56,9 @@ cudaError_t rebalance(void* d_temp_storage, std::size_t& temp_storage_bytes, con
   const std::int64_t flags = (d_in != nullptr ? 1 : 0) | (d_out != nullptr ? 2 : 0);
   detail::count_of_kernel<><<<1, 1, 0, stream>>>(d_shard_in, flags, mine);
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-  if (const cudaError_t e = from_nccl(ncclAllGather(mine, all, 2, ncclInt64, comm.get(), stream)); e != cudaSuccess)
+  std::vector<std::int64_t> gathered, counts(static_cast<std::size_t>(ranks));
+  if (const cudaError_t e = detail::gather_to_host<std::int64_t>(mine, all, 2, gathered, comm, stream); e != cudaSuccess)
     return e;
-  std::vector<std::int64_t> gathered(2 * static_cast<std::size_t>(ranks)), counts(static_cast<std::size_t>(ranks));
-  if (const cudaError_t e = cudaMemcpyAsync(gathered.data(), all, sizeof(std::int64_t) * gathered.size(),
-                                            cudaMemcpyDeviceToHost, stream);
-      e != cudaSuccess)
-    return e;
-  if (const cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return e;
   for (int q = 0; q < ranks; ++q) counts[static_cast<std::size_t>(q)] = gathered[2 * static_cast<std::size_t>(q)];
   // ---- the plan: every rank checks every rank, so all refuse together or none does ----
   const detail::exchange_plan x = detail::plan_rebalance(counts, rank);
@@ -81,7 +72,7 @@ cudaError_t rebalance(void* d_temp_storage, std::size_t& temp_storage_bytes, con
   if (const cudaError_t e = detail::exchange(x, d_in, d_out, comm, stream); e != cudaSuccess) return e;
   std::int64_t total = 0;
   for (std::int64_t c : counts) total += c;
-  detail::shard_from_host_kernel<><<<1, 1, 0, stream>>>(d_shard_out, x.received, x.out_offset, total);
+  detail::write_shard_kernel<><<<1, 1, 0, stream>>>(d_shard_out, x.received, x.out_offset, total);
   return cudaGetLastError();
 }
 

@@ -32,12 +32,10 @@ struct sample_slot {
   std::int64_t index; // the local index (slot 0: the count)
 };
 
+/// The sort's order of key k, widened for the samples (radix_detail::key_image).
 template <class K>
 CARRY_HD std::uint64_t sort_image(const K& k, bool descending) {
-  const auto u = static_cast<std::uint64_t>(radix_detail::radix_key<K>::ordered(k));
-  constexpr int bits = radix_detail::radix_key<K>::bits;
-  const std::uint64_t mask = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
-  return descending ? (~u & mask) : u;
+  return static_cast<std::uint64_t>(radix_detail::key_image(k, descending));
 }
 
 /// One block: the count and up to sort_samples keys at regular positions of the shard.
@@ -74,12 +72,6 @@ __global__ void bounds_kernel(const K* sorted, std::int64_t n, std::int64_t firs
     }
     off[j] = static_cast<std::uint64_t>(lo);
   }
-}
-
-/// One thread: shard_info from host values.
-template <class = void>
-__global__ void write_shard_kernel(shard_info* out, std::int64_t count, std::int64_t offset, std::int64_t total) {
-  *out = shard_info{count, offset, total};
 }
 
 /// Every distributed sort (V = radix_detail::null_value: keys alone).
@@ -143,13 +135,10 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   // ---- samples of every sorted shard (its exact quantiles), and the shards' counts: one all-gather ----
   sample_kernel<<<1, 256, 0, stream>>>(static_cast<const K*>(sk), nn, descending, mine);
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
-  if (const cudaError_t e = from_nccl(ncclAllGather(mine, all, block, ncclUint8, comm.get(), stream)); e != cudaSuccess)
-    return e;
-  std::vector<sample_slot> h_all(static_cast<std::size_t>(ranks) * (1 + sort_samples));
-  if (const cudaError_t e = cudaMemcpyAsync(h_all.data(), all, block * ranks, cudaMemcpyDeviceToHost, stream);
+  std::vector<sample_slot> h_all;
+  if (const cudaError_t e = gather_to_host<sample_slot>(mine, all, 1 + sort_samples, h_all, comm, stream);
       e != cudaSuccess)
     return e;
-  if (const cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return e;
   std::vector<std::int64_t> first(static_cast<std::size_t>(ranks) + 1, 0);
   std::vector<sort_sample> samples;
   for (int q = 0; q < ranks; ++q) {
@@ -175,16 +164,11 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                           splitters, ranks, off);
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   // ---- every rank's bucket bounds: the exchange's exact counts, on the host ----
-  if (const cudaError_t e = from_nccl(ncclAllGather(off, offs, static_cast<std::size_t>(ranks) + 1, ncclUint64,
-                                                    comm.get(), stream));
+  std::vector<std::uint64_t> h_offs;
+  if (const cudaError_t e = gather_to_host<std::uint64_t>(off, offs, static_cast<std::size_t>(ranks) + 1, h_offs,
+                                                           comm, stream);
       e != cudaSuccess)
     return e;
-  std::vector<std::uint64_t> h_offs(static_cast<std::size_t>(ranks) * (ranks + 1));
-  if (const cudaError_t e = cudaMemcpyAsync(h_offs.data(), offs, sizeof(std::uint64_t) * h_offs.size(),
-                                            cudaMemcpyDeviceToHost, stream);
-      e != cudaSuccess)
-    return e;
-  if (const cudaError_t e = cudaStreamSynchronize(stream); e != cudaSuccess) return e;
   std::vector<std::vector<std::int64_t>> offsets(static_cast<std::size_t>(ranks));
   for (int q = 0; q < ranks; ++q)
     for (int j = 0; j <= ranks; ++j)

@@ -107,6 +107,13 @@ CARRY_HD constexpr U sort_bits(U ordered, int begin, int end, bool descending) {
   return descending ? static_cast<U>(~x & mask) : x;
 }
 
+/// What a whole-key sort orders k by: every bit of its ordered image (descending: flipped).
+///   u8 3, ascending -> 3;  descending -> 252
+template <class K>
+CARRY_HD constexpr auto key_image(const K& k, bool descending) {
+  return sort_bits(radix_key<K>::ordered(k), 0, radix_key<K>::bits, descending);
+}
+
 /// Digit passes over bits [begin, end): 8 bits each, the last one narrower; 0 for an empty range.
 CARRY_HD constexpr int radix_passes(int begin, int end, int digit_bits) {
   return end > begin ? (end - begin + digit_bits - 1) / digit_bits : 0;

@@ -14,8 +14,7 @@ template <class K>
 struct merge_order {
   bool descending;
   CARRY_HD bool operator()(const K& a, const K& b) const {
-    const auto x = radix_key<K>::ordered(a), y = radix_key<K>::ordered(b);
-    return descending ? y < x : x < y;
+    return key_image(a, descending) < key_image(b, descending);
   }
 };
 

@@ -863,3 +863,14 @@ TEST_CASE("merge_order: the radix sort's key order (floats by image, -0.0 with +
                          merge_tile<std::uint32_t>() + 1, std::int64_t{1} << 33})
     CHECK(merge_splits<std::uint32_t>(n) >= (n + merge_tile<std::uint32_t>() - 1) / merge_tile<std::uint32_t>() + 1);
 }
+
+TEST_CASE("key_image: every bit of the ordered image, flipped for descending", "[cpu][radix]") {
+  using carry::radix_detail::key_image;
+  CHECK(key_image(std::uint8_t{3}, false) == 3);
+  CHECK(key_image(std::uint8_t{3}, true) == 252);
+  CHECK(key_image(std::int8_t{-128}, false) < key_image(std::int8_t{127}, false));
+  CHECK(key_image(std::int8_t{-128}, true) > key_image(std::int8_t{127}, true));
+  CHECK(key_image(-1.0f, false) < key_image(0.0f, false));
+  CHECK(key_image(-0.0f, false) == key_image(0.0f, false));
+  CHECK(key_image(~std::uint64_t{0}, true) == 0);
+}

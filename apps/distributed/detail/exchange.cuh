@@ -1,6 +1,10 @@
-// The distributed layer's exchange: every rank's planned parts sent and received in one NCCL group (its
-// own part copied on its stream), for the sort and the rebalance.
+// The distributed layer's host-planned traffic, for the sort and the rebalance: every rank's words
+// gathered and read back on the host (the plan's input), and the exchange (every rank's planned parts sent
+// and received in one NCCL group, its own part copied on its stream).
 #pragma once
+
+#include <cstddef>
+#include <vector>
 
 #include <cuda_runtime.h>
 #include <nccl.h>
@@ -11,6 +15,22 @@
 namespace carry {
 namespace dist {
 namespace detail {
+
+/// Every rank's `count` items of `mine` gathered in rank order into `all` (ranks x count items of device
+/// memory) and copied into `host`: one all-gather, then `stream` synchronised (the one host round trip a
+/// plan costs).
+template <class T>
+cudaError_t gather_to_host(const T* mine, T* all, std::size_t count, std::vector<T>& host, const communicator& comm,
+                           cudaStream_t stream) {
+  host.resize(count * static_cast<std::size_t>(comm.size()));
+  if (const cudaError_t e = from_nccl(ncclAllGather(mine, all, sizeof(T) * count, ncclUint8, comm.get(), stream));
+      e != cudaSuccess)
+    return e;
+  if (const cudaError_t e = cudaMemcpyAsync(host.data(), all, sizeof(T) * host.size(), cudaMemcpyDeviceToHost, stream);
+      e != cudaSuccess)
+    return e;
+  return cudaStreamSynchronize(stream);
+}
 
 /// Sends send[x.send_at[j] ..) (x.send_count[j] items) to each rank j and receives x.recv_count[q] items
 /// from each rank q at recv + x.recv_at[q]: one ncclGroupStart/End (always closed, the first failure

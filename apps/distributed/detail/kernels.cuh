@@ -52,6 +52,12 @@ __global__ void shard_info_kernel(const std::int64_t* counts, int ranks, int ran
   *out = shard_of(counts, ranks, rank);
 }
 
+/// One thread: a rank's shard_info from values known on the host (the sort's and the rebalance's plan).
+template <class = void>
+__global__ void write_shard_kernel(shard_info* out, std::int64_t count, std::int64_t offset, std::int64_t total) {
+  *out = shard_info{count, offset, total};
+}
+
 /// One thread: slot->has = has (the value written by the reduce before it, or nothing for an empty shard).
 template <class T>
 __global__ void mark_kernel(maybe<T>* slot, int has) {
