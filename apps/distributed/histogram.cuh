@@ -23,8 +23,8 @@ namespace dist {
 ///   rank 0: [3 1 7 0], rank 1: [4 1 6 3], 4 bins over [0, 8)  ->  every rank: [3 2 1 2]
 template <class SampleIt, class CounterT, class LevelT>
 cudaError_t histogram_even(void* d_temp_storage, std::size_t& temp_storage_bytes, SampleIt d_samples,
-                           CounterT* d_histogram, int num_bins, LevelT lower, LevelT upper, std::int64_t num_items,
-                           const communicator& comm, cudaStream_t stream = 0) {
+                           CounterT* d_histogram, int num_bins, LevelT lower, LevelT upper,
+                           std::int64_t num_items, const communicator& comm, cudaStream_t stream = 0) {
   if (!comm.valid()) return cudaErrorInvalidValue;
   if (const cudaError_t e = carry::histogram_even(d_temp_storage, temp_storage_bytes, d_samples, d_histogram,
                                                   num_bins, lower, upper, num_items, stream);
@@ -40,40 +40,43 @@ cudaError_t histogram_even(void* d_temp_storage, std::size_t& temp_storage_bytes
 ///   rank 0: [3 1 7 0], rank 1: [4 1 6 3], 4 bins over [0, 8)  ->  every rank: [0 3 5 6 8]
 template <class SampleIt, class OffsetT, class LevelT>
 cudaError_t histogram_offsets(void* d_temp_storage, std::size_t& temp_storage_bytes, SampleIt d_samples,
-                              OffsetT* d_offsets, int num_bins, LevelT lower, LevelT upper, std::int64_t num_items,
-                              const communicator& comm, cudaStream_t stream = 0) {
+                              OffsetT* d_offsets, int num_bins, LevelT lower, LevelT upper,
+                              std::int64_t num_items, const communicator& comm, cudaStream_t stream = 0) {
   if (!comm.valid() || num_bins < 1) return cudaErrorInvalidValue;
   const std::int64_t slots = static_cast<std::int64_t>(num_bins) + 1;
   std::size_t hist_bytes = 0, scan_bytes = 0;
-  if (const cudaError_t e = carry::histogram_even(nullptr, hist_bytes, d_samples, static_cast<OffsetT*>(nullptr),
-                                                  num_bins, lower, upper, num_items, stream);
+  if (const cudaError_t e =
+          carry::histogram_even(nullptr, hist_bytes, d_samples, static_cast<OffsetT*>(nullptr), num_bins,
+                                lower, upper, num_items, stream);
       e != cudaSuccess)
     return e;
   if (const cudaError_t e = carry::exclusive_sum(nullptr, scan_bytes, static_cast<const OffsetT*>(nullptr),
                                                  static_cast<OffsetT*>(nullptr), slots, stream);
       e != cudaSuccess)
     return e;
-  detail::temp_carver carve;
-  const std::size_t hist_at = carve.take(hist_bytes), scan_at = carve.take(scan_bytes),
-                    counts_at = carve.take(sizeof(OffsetT) * static_cast<std::size_t>(slots));
+  lookback::temp_builder carve;
+  const lookback::temp_part hist_at = carve.add(hist_bytes), scan_at = carve.add(scan_bytes),
+                            counts_at = carve.add(sizeof(OffsetT) * static_cast<std::size_t>(slots));
   if (d_temp_storage == nullptr) {
-    temp_storage_bytes = carve.bytes;
+    temp_storage_bytes = carve.allocation();
     return cudaSuccess;
   }
-  if (temp_storage_bytes < carve.bytes || d_offsets == nullptr) return cudaErrorInvalidValue;
-  auto* counts = detail::temp_carver::at<OffsetT>(d_temp_storage, counts_at);
+  if (temp_storage_bytes < carve.allocation() || d_offsets == nullptr) return cudaErrorInvalidValue;
+  auto* counts = counts_at.as<OffsetT>(d_temp_storage);
   // ---- this rank's counts (the histogram's own check first), the last slot 0 ----
-  if (const cudaError_t e = carry::histogram_even(detail::temp_carver::at<void>(d_temp_storage, hist_at), hist_bytes,
-                                                  d_samples, counts, num_bins, lower, upper, num_items, stream);
+  if (const cudaError_t e = carry::histogram_even(hist_at.as<void>(d_temp_storage), hist_bytes, d_samples,
+                                                  counts, num_bins, lower, upper, num_items, stream);
       e != cudaSuccess)
     return e;
-  if (const cudaError_t e = cudaMemsetAsync(counts + num_bins, 0, sizeof(OffsetT), stream); e != cudaSuccess) return e;
+  if (const cudaError_t e = cudaMemsetAsync(counts + num_bins, 0, sizeof(OffsetT), stream); e != cudaSuccess)
+    return e;
   // ---- every rank's, then their exclusive sum ----
-  if (const cudaError_t e = from_nccl(ncclAllReduce(counts, counts, static_cast<std::size_t>(num_bins),
-                                                    detail::nccl_type<OffsetT>(), ncclSum, comm.get(), stream));
+  if (const cudaError_t e =
+          from_nccl(ncclAllReduce(counts, counts, static_cast<std::size_t>(num_bins),
+                                  detail::nccl_type<OffsetT>(), ncclSum, comm.get(), stream));
       e != cudaSuccess)
     return e;
-  return carry::exclusive_sum(detail::temp_carver::at<void>(d_temp_storage, scan_at), scan_bytes,
+  return carry::exclusive_sum(scan_at.as<void>(d_temp_storage), scan_bytes,
                               static_cast<const OffsetT*>(counts), d_offsets, slots, stream);
 }
 

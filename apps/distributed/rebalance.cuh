@@ -37,29 +37,33 @@ __global__ void count_of_kernel(const shard_info* in, std::int64_t flags, std::i
 /// or where any rank lacks a pointer it needs, is refused on every rank (cudaErrorInvalidValue, nothing
 /// written), so none waits.
 template <class T>
-cudaError_t rebalance(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in, const shard_info* d_shard_in,
-                      T* d_out, std::int64_t out_capacity, shard_info* d_shard_out, const communicator& comm,
-                      cudaStream_t stream = 0) {
+cudaError_t rebalance(void* d_temp_storage, std::size_t& temp_storage_bytes, const T* d_in,
+                      const shard_info* d_shard_in, T* d_out, std::int64_t out_capacity,
+                      shard_info* d_shard_out, const communicator& comm, cudaStream_t stream = 0) {
   if (!comm.valid()) return cudaErrorInvalidValue;
   const int ranks = comm.size(), rank = comm.rank();
-  detail::temp_carver carve;
-  const std::size_t mine_at = carve.take(2 * sizeof(std::int64_t)), all_at = carve.take(2 * sizeof(std::int64_t) * ranks);
+  lookback::temp_builder carve;
+  const lookback::temp_part mine_at = carve.add(2 * sizeof(std::int64_t)),
+                            all_at = carve.add(2 * sizeof(std::int64_t) * ranks);
   if (d_temp_storage == nullptr) {
-    temp_storage_bytes = carve.bytes;
+    temp_storage_bytes = carve.allocation();
     return cudaSuccess;
   }
-  if (temp_storage_bytes < carve.bytes || d_shard_in == nullptr || d_shard_out == nullptr || out_capacity < 0)
+  if (temp_storage_bytes < carve.allocation() || d_shard_in == nullptr || d_shard_out == nullptr ||
+      out_capacity < 0)
     return cudaErrorInvalidValue;
-  auto* mine = detail::temp_carver::at<std::int64_t>(d_temp_storage, mine_at);
-  auto* all = detail::temp_carver::at<std::int64_t>(d_temp_storage, all_at);
+  auto* mine = mine_at.as<std::int64_t>(d_temp_storage);
+  auto* all = all_at.as<std::int64_t>(d_temp_storage);
   // ---- every rank's count and pointers, on the host ----
   const std::int64_t flags = (d_in != nullptr ? 1 : 0) | (d_out != nullptr ? 2 : 0);
   detail::count_of_kernel<><<<1, 1, 0, stream>>>(d_shard_in, flags, mine);
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   std::vector<std::int64_t> gathered, counts(static_cast<std::size_t>(ranks));
-  if (const cudaError_t e = detail::gather_to_host<std::int64_t>(mine, all, 2, gathered, comm, stream); e != cudaSuccess)
+  if (const cudaError_t e = detail::gather_to_host<std::int64_t>(mine, all, 2, gathered, comm, stream);
+      e != cudaSuccess)
     return e;
-  for (int q = 0; q < ranks; ++q) counts[static_cast<std::size_t>(q)] = gathered[2 * static_cast<std::size_t>(q)];
+  for (int q = 0; q < ranks; ++q)
+    counts[static_cast<std::size_t>(q)] = gathered[2 * static_cast<std::size_t>(q)];
   // ---- the plan: every rank checks every rank, so all refuse together or none does ----
   const detail::exchange_plan x = detail::plan_rebalance(counts, rank);
   if (x.most_received > out_capacity) return cudaErrorInvalidValue;

@@ -26,13 +26,14 @@ cudaError_t shard_total(void* t, std::size_t& bytes, InputIt in, maybe<T>* mine,
                         cudaStream_t stream) {
   if constexpr (std::is_same<Op, carry::sum>::value && std::is_arithmetic<T>::value) {
     T* value = mine != nullptr ? &mine->value : nullptr;
-    if (const cudaError_t e = carry::reduce<T>(t, bytes, in, value, op, T{0}, n, stream); e != cudaSuccess || t == nullptr)
+    if (const cudaError_t e = carry::reduce<T>(t, bytes, in, value, op, T{0}, n, stream);
+        e != cudaSuccess || t == nullptr)
       return e;
     mark_kernel<<<1, 1, 0, stream>>>(mine, 1);
     return cudaGetLastError();
   } else {
-    return carry::transform_reduce<maybe<T>>(t, bytes, in, mine, maybe_op<Op>{op}, present<T>{}, maybe<T>{T{}, 0}, n,
-                                             stream);
+    return carry::transform_reduce<maybe<T>>(t, bytes, in, mine, maybe_op<Op>{op}, present<T>{},
+                                             maybe<T>{T{}, 0}, n, stream);
   }
 }
 
@@ -41,9 +42,9 @@ cudaError_t shard_total(void* t, std::size_t& bytes, InputIt in, maybe<T>* mine,
 /// and the scan of its shard with the carry-in folded into every output (rank 0: the plain local scan).
 /// The collective is always reached once the arguments pass the local check.
 template <bool EXCLUSIVE, class InputIt, class T, class Op>
-cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, T* d_out, Op op,
-                          T init, std::int64_t n, const scan_options& options, const communicator& comm,
-                          cudaStream_t stream) {
+cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, T* d_out,
+                          Op op, T init, std::int64_t n, const scan_options& options,
+                          const communicator& comm, cudaStream_t stream) {
   if (!comm.valid()) return cudaErrorInvalidValue;
   const int rank = comm.rank(), ranks = comm.size();
   const std::int64_t nn = n > 0 ? n : 0;
@@ -57,34 +58,36 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
       else
         return carry::inclusive_scan<T>(t, b, d_in, d_out, op, nn, options, stream);
     }
-    return carry::inclusive_scan<T>(t, b, d_in, out_it{{}, d_out + (EXCLUSIVE ? 1 : 0), carry, op}, op, scanned, options,
-                                    stream);
+    return carry::inclusive_scan<T>(t, b, d_in, out_it{{}, d_out + (EXCLUSIVE ? 1 : 0), carry, op}, op,
+                                    scanned, options, stream);
   };
   // ---- temp storage: the reduce's, the scan's, this rank's total, every rank's, the carry-in ----
   std::size_t reduce_bytes = 0, scan_bytes = 0;
   if (reduces)
-    if (const cudaError_t e = shard_total<T>(nullptr, reduce_bytes, d_in, static_cast<maybe<T>*>(nullptr), op, nn, stream);
+    if (const cudaError_t e =
+            shard_total<T>(nullptr, reduce_bytes, d_in, static_cast<maybe<T>*>(nullptr), op, nn, stream);
         e != cudaSuccess)
       return e;
   if (const cudaError_t e = local_scan(nullptr, scan_bytes, nullptr); e != cudaSuccess) return e;
-  temp_carver carve;
-  const std::size_t reduce_at = carve.take(reduce_bytes), scan_at = carve.take(scan_bytes),
-                    mine_at = carve.take(sizeof(maybe<T>)), all_at = carve.take(sizeof(maybe<T>) * ranks),
-                    carry_at = carve.take(sizeof(maybe<T>));
+  lookback::temp_builder carve;
+  const lookback::temp_part reduce_at = carve.add(reduce_bytes), scan_at = carve.add(scan_bytes),
+                            mine_at = carve.add(sizeof(maybe<T>)),
+                            all_at = carve.add(sizeof(maybe<T>) * ranks),
+                            carry_at = carve.add(sizeof(maybe<T>));
   if (d_temp_storage == nullptr) {
-    temp_storage_bytes = carve.bytes;
+    temp_storage_bytes = carve.allocation();
     return cudaSuccess;
   }
-  if (n < 0 || temp_storage_bytes < carve.bytes ||
+  if (n < 0 || temp_storage_bytes < carve.allocation() ||
       (nn > 0 && (carry::detail::checked_address(d_in) == nullptr || d_out == nullptr)))
     return cudaErrorInvalidValue;
-  auto* mine = temp_carver::at<maybe<T>>(d_temp_storage, mine_at);
-  auto* all = temp_carver::at<maybe<T>>(d_temp_storage, all_at);
-  auto* carry = temp_carver::at<maybe<T>>(d_temp_storage, carry_at);
+  auto* mine = mine_at.as<maybe<T>>(d_temp_storage);
+  auto* all = all_at.as<maybe<T>>(d_temp_storage);
+  auto* carry = carry_at.as<maybe<T>>(d_temp_storage);
   // ---- this shard's total ----
   if (reduces) {
-    if (const cudaError_t e = shard_total<T>(temp_carver::at<void>(d_temp_storage, reduce_at), reduce_bytes, d_in,
-                                             mine, op, nn, stream);
+    if (const cudaError_t e =
+            shard_total<T>(reduce_at.as<void>(d_temp_storage), reduce_bytes, d_in, mine, op, nn, stream);
         e != cudaSuccess)
       return e;
   } else {
@@ -92,7 +95,8 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
     if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   }
   // ---- every rank's total ----
-  if (const cudaError_t e = from_nccl(ncclAllGather(mine, all, sizeof(maybe<T>), ncclUint8, comm.get(), stream));
+  if (const cudaError_t e =
+          from_nccl(ncclAllGather(mine, all, sizeof(maybe<T>), ncclUint8, comm.get(), stream));
       e != cudaSuccess)
     return e;
   // ---- the carry-in and the scan ----
@@ -102,7 +106,7 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
     if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   }
   if (scanned == 0) return cudaSuccess;
-  return local_scan(temp_carver::at<void>(d_temp_storage, scan_at), scan_bytes, carry);
+  return local_scan(scan_at.as<void>(d_temp_storage), scan_bytes, carry);
 }
 
 } // namespace detail
@@ -118,17 +122,18 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
 ///
 /// Costs a rank (all but the last) a reduce of its shard before its scan: 1.5 reads per item.
 template <class InputIt, class T, class Op>
-cudaError_t inclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, T* d_out, Op scan_op,
-                           std::int64_t num_items, scan_options options, const communicator& comm,
+cudaError_t inclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, T* d_out,
+                           Op scan_op, std::int64_t num_items, scan_options options, const communicator& comm,
                            cudaStream_t stream = 0) {
-  return detail::dispatch_scan<false>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, T{}, num_items,
-                                      options, comm, stream);
+  return detail::dispatch_scan<false>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, T{},
+                                      num_items, options, comm, stream);
 }
 template <class InputIt, class T, class Op>
-cudaError_t inclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, T* d_out, Op scan_op,
-                           std::int64_t num_items, const communicator& comm, cudaStream_t stream = 0) {
-  return inclusive_scan(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, num_items, scan_options{}, comm,
-                        stream);
+cudaError_t inclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, T* d_out,
+                           Op scan_op, std::int64_t num_items, const communicator& comm,
+                           cudaStream_t stream = 0) {
+  return inclusive_scan(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, num_items, scan_options{},
+                        comm, stream);
 }
 
 /// Exclusive scan of a sharded input seeded with init (every rank passes the same init): rank r's
@@ -136,24 +141,26 @@ cudaError_t inclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes
 ///
 ///   rank 0: [3 1 7], rank 1: [0 4], rank 2: [1 6 3], init 0  ->  [0 3 4], [11 11], [15 16 22]
 template <class InputIt, class T, class Op>
-cudaError_t exclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, T* d_out, Op scan_op,
-                           T init, std::int64_t num_items, scan_options options, const communicator& comm,
-                           cudaStream_t stream = 0) {
-  return detail::dispatch_scan<true>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init, num_items,
-                                     options, comm, stream);
+cudaError_t exclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, T* d_out,
+                           Op scan_op, T init, std::int64_t num_items, scan_options options,
+                           const communicator& comm, cudaStream_t stream = 0) {
+  return detail::dispatch_scan<true>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init,
+                                     num_items, options, comm, stream);
 }
 template <class InputIt, class T, class Op>
-cudaError_t exclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, T* d_out, Op scan_op,
-                           T init, std::int64_t num_items, const communicator& comm, cudaStream_t stream = 0) {
-  return exclusive_scan(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init, num_items, scan_options{}, comm,
-                        stream);
+cudaError_t exclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, T* d_out,
+                           Op scan_op, T init, std::int64_t num_items, const communicator& comm,
+                           cudaStream_t stream = 0) {
+  return exclusive_scan(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init, num_items,
+                        scan_options{}, comm, stream);
 }
 
 /// Inclusive prefix sum of a sharded input (the output's type accumulates).
 template <class InputIt, class T>
 cudaError_t inclusive_sum(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, T* d_out,
                           std::int64_t num_items, const communicator& comm, cudaStream_t stream = 0) {
-  return inclusive_scan(d_temp_storage, temp_storage_bytes, d_in, d_out, carry::sum{}, num_items, comm, stream);
+  return inclusive_scan(d_temp_storage, temp_storage_bytes, d_in, d_out, carry::sum{}, num_items, comm,
+                        stream);
 }
 
 /// Exclusive prefix sum of a sharded input from 0: each rank's output starts at the sum of every earlier
@@ -161,7 +168,8 @@ cudaError_t inclusive_sum(void* d_temp_storage, std::size_t& temp_storage_bytes,
 template <class InputIt, class T>
 cudaError_t exclusive_sum(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, T* d_out,
                           std::int64_t num_items, const communicator& comm, cudaStream_t stream = 0) {
-  return exclusive_scan(d_temp_storage, temp_storage_bytes, d_in, d_out, carry::sum{}, T{0}, num_items, comm, stream);
+  return exclusive_scan(d_temp_storage, temp_storage_bytes, d_in, d_out, carry::sum{}, T{0}, num_items, comm,
+                        stream);
 }
 
 } // namespace dist

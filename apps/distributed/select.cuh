@@ -26,22 +26,25 @@ cudaError_t dispatch_count(void* d_temp_storage, std::size_t& temp_storage_bytes
   if (!comm.valid()) return cudaErrorInvalidValue;
   const int ranks = comm.size();
   std::size_t local_bytes = 0;
-  if (const cudaError_t e = local(nullptr, local_bytes, static_cast<std::int64_t*>(nullptr)); e != cudaSuccess) return e;
-  temp_carver carve;
-  const std::size_t local_at = carve.take(local_bytes), mine_at = carve.take(sizeof(std::int64_t)),
-                    all_at = carve.take(sizeof(std::int64_t) * ranks);
+  if (const cudaError_t e = local(nullptr, local_bytes, static_cast<std::int64_t*>(nullptr));
+      e != cudaSuccess)
+    return e;
+  lookback::temp_builder carve;
+  const lookback::temp_part local_at = carve.add(local_bytes), mine_at = carve.add(sizeof(std::int64_t)),
+                            all_at = carve.add(sizeof(std::int64_t) * ranks);
   if (d_temp_storage == nullptr) {
-    temp_storage_bytes = carve.bytes;
+    temp_storage_bytes = carve.allocation();
     return cudaSuccess;
   }
-  if (n < 0 || d_shard == nullptr || temp_storage_bytes < carve.bytes) return cudaErrorInvalidValue;
-  auto* mine = temp_carver::at<std::int64_t>(d_temp_storage, mine_at);
-  auto* all = temp_carver::at<std::int64_t>(d_temp_storage, all_at);
+  if (n < 0 || d_shard == nullptr || temp_storage_bytes < carve.allocation()) return cudaErrorInvalidValue;
+  auto* mine = mine_at.as<std::int64_t>(d_temp_storage);
+  auto* all = all_at.as<std::int64_t>(d_temp_storage);
   // ---- the local compaction (its own argument check first: nothing written when it refuses) ----
-  if (const cudaError_t e = local(temp_carver::at<void>(d_temp_storage, local_at), local_bytes, mine); e != cudaSuccess)
+  if (const cudaError_t e = local(local_at.as<void>(d_temp_storage), local_bytes, mine); e != cudaSuccess)
     return e;
   // ---- every rank's count, then this rank's place ----
-  if (const cudaError_t e = from_nccl(ncclAllGather(mine, all, 1, ncclInt64, comm.get(), stream)); e != cudaSuccess)
+  if (const cudaError_t e = from_nccl(ncclAllGather(mine, all, 1, ncclInt64, comm.get(), stream));
+      e != cudaSuccess)
     return e;
   shard_info_kernel<><<<1, 1, 0, stream>>>(all, ranks, comm.rank(), d_shard);
   return cudaGetLastError();
@@ -69,12 +72,13 @@ cudaError_t select_if(void* d_temp_storage, std::size_t& temp_storage_bytes, Inp
 ///
 ///   rank 0: [a b c], flags [1 0 1];  rank 1: [d e], flags [1 1]  ->  [a c] {2, 0, 4};  [d e] {2, 2, 4}
 template <class InputIt, class FlagIt, class OutputIt>
-cudaError_t select_flagged(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, FlagIt d_flags,
-                           OutputIt d_out, shard_info* d_shard, std::int64_t num_items, const communicator& comm,
-                           cudaStream_t stream = 0) {
+cudaError_t select_flagged(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                           FlagIt d_flags, OutputIt d_out, shard_info* d_shard, std::int64_t num_items,
+                           const communicator& comm, cudaStream_t stream = 0) {
   return detail::dispatch_count(d_temp_storage, temp_storage_bytes, d_shard, num_items, comm, stream,
                                 [&](void* t, std::size_t& b, std::int64_t* count) {
-                                  return carry::select_flagged(t, b, d_in, d_flags, d_out, count, num_items, stream);
+                                  return carry::select_flagged(t, b, d_in, d_flags, d_out, count, num_items,
+                                                               stream);
                                 });
 }
 

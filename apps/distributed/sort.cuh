@@ -61,8 +61,10 @@ __global__ void bounds_kernel(const K* sorted, std::int64_t n, std::int64_t firs
   for (int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); j <= ranks;
        j += static_cast<int>(gridDim.x * blockDim.x)) {
     std::int64_t lo = 0, hi = n;
-    if (j == 0) hi = 0;
-    else if (j == ranks) lo = n;
+    if (j == 0)
+      hi = 0;
+    else if (j == ranks)
+      lo = n;
     while (lo < hi) {
       const std::int64_t mid = lo + (hi - lo) / 2;
       if (before(sort_sample{sort_image(sorted[mid], descending), first + mid}, splitters[j - 1]))
@@ -76,9 +78,10 @@ __global__ void bounds_kernel(const K* sorted, std::int64_t n, std::int64_t firs
 
 /// Every distributed sort (V = radix_detail::null_value: keys alone).
 template <class K, class V>
-cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* keys_in, K* keys_out,
-                          const V* values_in, V* values_out, std::int64_t out_capacity, shard_info* d_shard,
-                          std::int64_t n, bool descending, const communicator& comm, cudaStream_t stream) {
+cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* keys_in,
+                          K* keys_out, const V* values_in, V* values_out, std::int64_t out_capacity,
+                          shard_info* d_shard, std::int64_t n, bool descending, const communicator& comm,
+                          cudaStream_t stream) {
   constexpr bool pairs = !std::is_same<V, radix_detail::null_value>::value;
   if (!comm.valid() || comm.size() > 65536) return cudaErrorInvalidValue;
   const int ranks = comm.size(), rank = comm.rank();
@@ -97,40 +100,42 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   if (const cudaError_t e = local_sort(nullptr, sort_bytes, nullptr, nullptr); e != cudaSuccess) return e;
   const std::size_t block = sizeof(sample_slot) * (1 + sort_samples);
   const std::int64_t tree = ranks > 2 ? cap : 0; // a merge tree's second buffer (two runs merge straight out)
-  temp_carver carve;
-  const std::size_t mine_at = carve.take(block), all_at = carve.take(block * ranks),
-                    split_at = carve.take(sizeof(sort_sample) * ranks),
-                    off_at = carve.take(sizeof(std::uint64_t) * (ranks + 1)),
-                    offs_at = carve.take(sizeof(std::uint64_t) * (ranks + 1) * ranks),
-                    sk_at = carve.take(sizeof(K) * (nn + 1)), sv_at = carve.take(pairs ? sizeof(V) * (nn + 1) : 0),
-                    rk_at = carve.take(sizeof(K) * (cap + 1)), rv_at = carve.take(pairs ? sizeof(V) * (cap + 1) : 0),
-                    tk_at = carve.take(sizeof(K) * (tree + 1)), tv_at = carve.take(pairs ? sizeof(V) * (tree + 1) : 0),
-                    ms_at = carve.take(sizeof(std::int64_t) * radix_detail::merge_splits<K>(cap)),
-                    sort_at = carve.take(sort_bytes);
+  lookback::temp_builder carve;
+  const lookback::temp_part mine_at = carve.add(block), all_at = carve.add(block * ranks),
+                            split_at = carve.add(sizeof(sort_sample) * ranks),
+                            off_at = carve.add(sizeof(std::uint64_t) * (ranks + 1)),
+                            offs_at = carve.add(sizeof(std::uint64_t) * (ranks + 1) * ranks),
+                            sk_at = carve.add(sizeof(K) * (nn + 1)),
+                            sv_at = carve.add(pairs ? sizeof(V) * (nn + 1) : 0),
+                            rk_at = carve.add(sizeof(K) * (cap + 1)),
+                            rv_at = carve.add(pairs ? sizeof(V) * (cap + 1) : 0),
+                            tk_at = carve.add(sizeof(K) * (tree + 1)),
+                            tv_at = carve.add(pairs ? sizeof(V) * (tree + 1) : 0),
+                            ms_at = carve.add(sizeof(std::int64_t) * radix_detail::merge_splits<K>(cap)),
+                            sort_at = carve.add(sort_bytes);
   if (d_temp_storage == nullptr) {
-    temp_storage_bytes = carve.bytes;
+    temp_storage_bytes = carve.allocation();
     return cudaSuccess;
   }
-  if (n < 0 || out_capacity < 0 || d_shard == nullptr || temp_storage_bytes < carve.bytes ||
+  if (n < 0 || out_capacity < 0 || d_shard == nullptr || temp_storage_bytes < carve.allocation() ||
       (nn > 0 && (keys_in == nullptr || (pairs && values_in == nullptr))) ||
       (cap > 0 && (keys_out == nullptr || (pairs && values_out == nullptr))))
     return cudaErrorInvalidValue;
-  unsigned char* t = static_cast<unsigned char*>(d_temp_storage);
-  auto* mine = reinterpret_cast<sample_slot*>(t + mine_at);
-  auto* all = reinterpret_cast<sample_slot*>(t + all_at);
-  auto* splitters = reinterpret_cast<sort_sample*>(t + split_at);
-  auto* off = reinterpret_cast<std::uint64_t*>(t + off_at);
-  auto* offs = reinterpret_cast<std::uint64_t*>(t + offs_at);
-  auto* sk = reinterpret_cast<K*>(t + sk_at);
-  auto* rk = reinterpret_cast<K*>(t + rk_at);
-  auto* tk = reinterpret_cast<K*>(t + tk_at);
-  V* sv = pairs ? reinterpret_cast<V*>(t + sv_at) : nullptr;
-  V* rv = pairs ? reinterpret_cast<V*>(t + rv_at) : nullptr;
-  V* tv = pairs ? reinterpret_cast<V*>(t + tv_at) : nullptr;
+  auto* mine = mine_at.as<sample_slot>(d_temp_storage);
+  auto* all = all_at.as<sample_slot>(d_temp_storage);
+  auto* splitters = split_at.as<sort_sample>(d_temp_storage);
+  auto* off = off_at.as<std::uint64_t>(d_temp_storage);
+  auto* offs = offs_at.as<std::uint64_t>(d_temp_storage);
+  auto* sk = sk_at.as<K>(d_temp_storage);
+  auto* rk = rk_at.as<K>(d_temp_storage);
+  auto* tk = tk_at.as<K>(d_temp_storage);
+  V* sv = pairs ? sv_at.as<V>(d_temp_storage) : nullptr;
+  V* rv = pairs ? rv_at.as<V>(d_temp_storage) : nullptr;
+  V* tv = pairs ? tv_at.as<V>(d_temp_storage) : nullptr;
   // ---- the shard sorted on its own (stable) ----
   if (nn > 0) {
     std::size_t sb = sort_bytes;
-    if (const cudaError_t e = local_sort(t + sort_at, sb, sk, sv); e != cudaSuccess) return e;
+    if (const cudaError_t e = local_sort(sort_at.in(d_temp_storage), sb, sk, sv); e != cudaSuccess) return e;
   }
   // ---- samples of every sorted shard (its exact quantiles), and the shards' counts: one all-gather ----
   sample_kernel<<<1, 256, 0, stream>>>(static_cast<const K*>(sk), nn, descending, mine);
@@ -160,13 +165,13 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                               cudaMemcpyHostToDevice, stream);
         e != cudaSuccess)
       return e;
-  bounds_kernel<<<(ranks + 256) / 256, 256, 0, stream>>>(static_cast<const K*>(sk), nn, first[rank], descending,
-                                                          splitters, ranks, off);
+  bounds_kernel<<<(ranks + 256) / 256, 256, 0, stream>>>(static_cast<const K*>(sk), nn, first[rank],
+                                                         descending, splitters, ranks, off);
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
   // ---- every rank's bucket bounds: the exchange's exact counts, on the host ----
   std::vector<std::uint64_t> h_offs;
-  if (const cudaError_t e = gather_to_host<std::uint64_t>(off, offs, static_cast<std::size_t>(ranks) + 1, h_offs,
-                                                           comm, stream);
+  if (const cudaError_t e =
+          gather_to_host<std::uint64_t>(off, offs, static_cast<std::size_t>(ranks) + 1, h_offs, comm, stream);
       e != cudaSuccess)
     return e;
   std::vector<std::vector<std::int64_t>> offsets(static_cast<std::size_t>(ranks));
@@ -176,9 +181,11 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   const exchange_plan x = plan_exchange(offsets, rank);
   if (x.most_received > cap) return cudaErrorInvalidValue; // every rank sees it: all refuse, none waits
   // ---- the exchange: grouped sends and receives of exact counts (this rank's own run stays in place) ----
-  if (const cudaError_t e = exchange(x, static_cast<const K*>(sk), rk, comm, stream, false); e != cudaSuccess) return e;
+  if (const cudaError_t e = exchange(x, static_cast<const K*>(sk), rk, comm, stream, false); e != cudaSuccess)
+    return e;
   if constexpr (pairs)
-    if (const cudaError_t e = exchange(x, static_cast<const V*>(sv), rv, comm, stream, false); e != cudaSuccess)
+    if (const cudaError_t e = exchange(x, static_cast<const V*>(sv), rv, comm, stream, false);
+        e != cudaSuccess)
       return e;
   // ---- the sorted runs that arrived (one a rank, in rank order) merged stably ----
   std::vector<radix_detail::sorted_run<K, V>> runs;
@@ -189,8 +196,9 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     else
       runs.push_back({rk + x.recv_at[q], pairs ? rv + x.recv_at[q] : nullptr, x.recv_count[q]});
   }
-  auto* ms = reinterpret_cast<std::int64_t*>(t + ms_at);
-  if (const cudaError_t e = radix_detail::merge_runs(runs, keys_out, values_out, tk, tv, rk, rv, ms, descending, stream);
+  auto* ms = ms_at.as<std::int64_t>(d_temp_storage);
+  if (const cudaError_t e =
+          radix_detail::merge_runs(runs, keys_out, values_out, tk, tv, rk, rv, ms, descending, stream);
       e != cudaSuccess)
     return e;
   write_shard_kernel<><<<1, 1, 0, stream>>>(d_shard, x.received, x.out_offset, total);
@@ -211,24 +219,24 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
 /// Deliberate difference from the single-GPU calls: it synchronises `stream` twice (NCCL's sends and
 /// receives need their counts on the host: the samples, then the bucket counts, are read back).
 template <class K>
-cudaError_t sort_keys(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in, K* d_keys_out,
-                      std::int64_t out_capacity, shard_info* d_shard, std::int64_t num_items, const communicator& comm,
-                      cudaStream_t stream = 0) {
+cudaError_t sort_keys(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
+                      K* d_keys_out, std::int64_t out_capacity, shard_info* d_shard, std::int64_t num_items,
+                      const communicator& comm, cudaStream_t stream = 0) {
   return detail::dispatch_sort(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
                                static_cast<const radix_detail::null_value*>(nullptr),
-                               static_cast<radix_detail::null_value*>(nullptr), out_capacity, d_shard, num_items, false,
-                               comm, stream);
+                               static_cast<radix_detail::null_value*>(nullptr), out_capacity, d_shard,
+                               num_items, false, comm, stream);
 }
 
 /// sort_keys, largest key first (still stable).
 template <class K>
 cudaError_t sort_keys_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
-                                 K* d_keys_out, std::int64_t out_capacity, shard_info* d_shard, std::int64_t num_items,
-                                 const communicator& comm, cudaStream_t stream = 0) {
+                                 K* d_keys_out, std::int64_t out_capacity, shard_info* d_shard,
+                                 std::int64_t num_items, const communicator& comm, cudaStream_t stream = 0) {
   return detail::dispatch_sort(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
                                static_cast<const radix_detail::null_value*>(nullptr),
-                               static_cast<radix_detail::null_value*>(nullptr), out_capacity, d_shard, num_items, true,
-                               comm, stream);
+                               static_cast<radix_detail::null_value*>(nullptr), out_capacity, d_shard,
+                               num_items, true, comm, stream);
 }
 
 /// sort_keys with values that travel with their keys (key and value sizes together at most 16 bytes:
@@ -237,21 +245,22 @@ cudaError_t sort_keys_descending(void* d_temp_storage, std::size_t& temp_storage
 ///   rank 0: keys [5 1], values [a b]; rank 1: keys [2 0], values [c d]
 ///   ->  rank 0: [0 1] [d b], rank 1: [2 5] [c a]
 template <class K, class V>
-cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in, K* d_keys_out,
-                       const V* d_values_in, V* d_values_out, std::int64_t out_capacity, shard_info* d_shard,
-                       std::int64_t num_items, const communicator& comm, cudaStream_t stream = 0) {
-  return detail::dispatch_sort(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                               out_capacity, d_shard, num_items, false, comm, stream);
+cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
+                       K* d_keys_out, const V* d_values_in, V* d_values_out, std::int64_t out_capacity,
+                       shard_info* d_shard, std::int64_t num_items, const communicator& comm,
+                       cudaStream_t stream = 0) {
+  return detail::dispatch_sort(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
+                               d_values_out, out_capacity, d_shard, num_items, false, comm, stream);
 }
 
 /// sort_pairs, largest key first (still stable).
 template <class K, class V>
 cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
-                                  K* d_keys_out, const V* d_values_in, V* d_values_out, std::int64_t out_capacity,
-                                  shard_info* d_shard, std::int64_t num_items, const communicator& comm,
-                                  cudaStream_t stream = 0) {
-  return detail::dispatch_sort(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in, d_values_out,
-                               out_capacity, d_shard, num_items, true, comm, stream);
+                                  K* d_keys_out, const V* d_values_in, V* d_values_out,
+                                  std::int64_t out_capacity, shard_info* d_shard, std::int64_t num_items,
+                                  const communicator& comm, cudaStream_t stream = 0) {
+  return detail::dispatch_sort(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
+                               d_values_out, out_capacity, d_shard, num_items, true, comm, stream);
 }
 
 } // namespace dist

@@ -20,13 +20,15 @@ namespace detail {
 /// memory) and copied into `host`: one all-gather, then `stream` synchronised (the one host round trip a
 /// plan costs).
 template <class T>
-cudaError_t gather_to_host(const T* mine, T* all, std::size_t count, std::vector<T>& host, const communicator& comm,
-                           cudaStream_t stream) {
+cudaError_t gather_to_host(const T* mine, T* all, std::size_t count, std::vector<T>& host,
+                           const communicator& comm, cudaStream_t stream) {
   host.resize(count * static_cast<std::size_t>(comm.size()));
-  if (const cudaError_t e = from_nccl(ncclAllGather(mine, all, sizeof(T) * count, ncclUint8, comm.get(), stream));
+  if (const cudaError_t e =
+          from_nccl(ncclAllGather(mine, all, sizeof(T) * count, ncclUint8, comm.get(), stream));
       e != cudaSuccess)
     return e;
-  if (const cudaError_t e = cudaMemcpyAsync(host.data(), all, sizeof(T) * host.size(), cudaMemcpyDeviceToHost, stream);
+  if (const cudaError_t e =
+          cudaMemcpyAsync(host.data(), all, sizeof(T) * host.size(), cudaMemcpyDeviceToHost, stream);
       e != cudaSuccess)
     return e;
   return cudaStreamSynchronize(stream);
@@ -37,17 +39,19 @@ cudaError_t gather_to_host(const T* mine, T* all, std::size_t count, std::vector
 /// returned), then this rank's own part by a device copy (unless copy_own is false: a caller that reads
 /// it in place).
 template <class I>
-cudaError_t exchange(const exchange_plan& x, const I* send, I* recv, const communicator& comm, cudaStream_t stream,
-                     bool copy_own = true) {
+cudaError_t exchange(const exchange_plan& x, const I* send, I* recv, const communicator& comm,
+                     cudaStream_t stream, bool copy_own = true) {
   const int ranks = comm.size(), rank = comm.rank();
   cudaError_t first = from_nccl(ncclGroupStart());
   if (first != cudaSuccess) return first;
   for (int j = 0; j < ranks && first == cudaSuccess; ++j) {
     if (j == rank) continue;
     if (x.send_count[j] > 0)
-      first = from_nccl(ncclSend(send + x.send_at[j], sizeof(I) * x.send_count[j], ncclUint8, j, comm.get(), stream));
+      first = from_nccl(
+          ncclSend(send + x.send_at[j], sizeof(I) * x.send_count[j], ncclUint8, j, comm.get(), stream));
     if (first == cudaSuccess && x.recv_count[j] > 0)
-      first = from_nccl(ncclRecv(recv + x.recv_at[j], sizeof(I) * x.recv_count[j], ncclUint8, j, comm.get(), stream));
+      first = from_nccl(
+          ncclRecv(recv + x.recv_at[j], sizeof(I) * x.recv_count[j], ncclUint8, j, comm.get(), stream));
   }
   const cudaError_t ended = from_nccl(ncclGroupEnd());
   if (first != cudaSuccess) return first;

@@ -11,6 +11,7 @@
 #include <nccl.h>
 
 #include "../../../scan/detail/accumulator.hpp"
+#include "../../../scan/lookback/layout.hpp"
 #include "plan.hpp"
 
 namespace carry {
@@ -40,7 +41,8 @@ struct seeded_output : carry::detail::output_tags {
 /// One thread: the carry-in of `rank` from the gathered totals (seed first: an exclusive scan's init);
 /// an exclusive scan's first output (first_out, may be null) is the carry-in itself.
 template <class T, class Op>
-__global__ void carry_in_kernel(const maybe<T>* totals, int rank, maybe<T> seed, Op op, maybe<T>* carry, T* first_out) {
+__global__ void carry_in_kernel(const maybe<T>* totals, int rank, maybe<T> seed, Op op, maybe<T>* carry,
+                                T* first_out) {
   const maybe<T> c = fold_before(totals, rank, seed, op);
   *carry = c;
   if (first_out != nullptr) *first_out = c.value;
@@ -54,7 +56,8 @@ __global__ void shard_info_kernel(const std::int64_t* counts, int ranks, int ran
 
 /// One thread: a rank's shard_info from values known on the host (the sort's and the rebalance's plan).
 template <class = void>
-__global__ void write_shard_kernel(shard_info* out, std::int64_t count, std::int64_t offset, std::int64_t total) {
+__global__ void write_shard_kernel(shard_info* out, std::int64_t count, std::int64_t offset,
+                                   std::int64_t total) {
   *out = shard_info{count, offset, total};
 }
 
@@ -73,20 +76,6 @@ constexpr ncclDataType_t nccl_type() {
   else
     return std::is_signed<C>::value ? ncclInt64 : ncclUint64;
 }
-
-/// Byte offsets of the pieces of a call's temp storage, 256-byte aligned, and the total.
-struct temp_carver {
-  std::size_t bytes = 0;
-  std::size_t take(std::size_t n) {
-    const std::size_t at = (bytes + 255) / 256 * 256;
-    bytes = at + n;
-    return at;
-  }
-  template <class T>
-  static T* at(void* base, std::size_t offset) {
-    return reinterpret_cast<T*>(static_cast<unsigned char*>(base) + offset);
-  }
-};
 
 } // namespace detail
 } // namespace dist
