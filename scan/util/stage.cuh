@@ -8,6 +8,7 @@
 
 #include <cuda_runtime.h>
 
+#include "../lookback/layout.hpp"
 #include "launch.cuh"
 
 namespace carry {
@@ -21,23 +22,6 @@ __global__ void __launch_bounds__(256) stage_kernel(It in, T* out, std::int64_t 
     out[i] = static_cast<T>(in[i]);
 }
 
-/// Where a call's own temp storage ends and its staging buffer of n items of T begins (256-byte aligned),
-/// and the bytes of both.
-struct staged_temp {
-  std::size_t offset = 0, bytes = 0;
-  template <class T>
-  static staged_temp after(std::size_t call_bytes, std::int64_t n) {
-    staged_temp s;
-    s.offset = (call_bytes + 255) / 256 * 256;
-    s.bytes = s.offset + static_cast<std::size_t>(n > 0 ? n : 0) * sizeof(T);
-    return s;
-  }
-  template <class T>
-  T* buffer(void* d_temp_storage) const {
-    return reinterpret_cast<T*>(static_cast<unsigned char*>(d_temp_storage) + offset);
-  }
-};
-
 /// Launches stage_kernel on `stream` (nothing for n <= 0): a block of 256 threads per 256 items, at most
 /// 2^16 blocks (grid-stride past that).
 template <class It, class T>
@@ -50,23 +34,25 @@ cudaError_t stage(It in, T* out, std::int64_t n, cudaStream_t stream) {
 }
 
 /// A call whose input of n items of T comes from the iterator `in`, run through its pointer form
-/// `call(temp, bytes, const T* staged)`: the size query adds a staging buffer after the call's own temp
-/// storage; the call stages `in` there, then runs on it. `args_ok` is the caller's check of what the
+/// `call(temp, bytes, const T* staged)`: the size query lays out the call's own temp storage and a
+/// staging buffer (the engine's temp_builder); the call stages `in` there, then runs on it. `args_ok` is the caller's check of what the
 /// staging needs before it writes (nothing is written to any output when it fails: cudaErrorInvalidValue).
 template <class T, class It, class Call>
 cudaError_t with_staged(void* d_temp_storage, std::size_t& temp_storage_bytes, It in, std::int64_t n, bool args_ok,
                         cudaStream_t stream, Call call) {
   std::size_t own = 0;
   if (const cudaError_t e = call(nullptr, own, static_cast<const T*>(nullptr)); e != cudaSuccess) return e;
-  const staged_temp st = staged_temp::after<T>(own, n);
+  lookback::temp_builder layout;
+  const lookback::temp_part own_part = layout.add(own),
+                            staged_part = layout.add(static_cast<std::size_t>(n > 0 ? n : 0) * sizeof(T));
   if (d_temp_storage == nullptr) {
-    temp_storage_bytes = st.bytes;
+    temp_storage_bytes = layout.allocation();
     return cudaSuccess;
   }
-  if (temp_storage_bytes < st.bytes || !args_ok) return cudaErrorInvalidValue;
-  T* staged = st.buffer<T>(d_temp_storage);
+  if (temp_storage_bytes < layout.allocation() || !args_ok) return cudaErrorInvalidValue;
+  T* staged = staged_part.as<T>(d_temp_storage);
   if (const cudaError_t e = stage(in, staged, n, stream); e != cudaSuccess) return e;
-  return call(d_temp_storage, own, static_cast<const T*>(staged));
+  return call(own_part.in(d_temp_storage), own, static_cast<const T*>(staged));
 }
 
 } // namespace detail
