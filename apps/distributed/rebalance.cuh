@@ -73,7 +73,9 @@ cudaError_t rebalance(void* d_temp_storage, std::size_t& temp_storage_bytes, con
         (detail::plan_rebalance(counts, q).received > 0 && !(f & 2)))
       return cudaErrorInvalidValue;
   }
-  if (const cudaError_t e = detail::exchange(x, d_in, d_out, comm, stream); e != cudaSuccess) return e;
+  if (const cudaError_t e = detail::exchange(x, comm, stream, true, detail::exchanged<T>{d_in, d_out});
+      e != cudaSuccess)
+    return e;
   std::int64_t total = 0;
   for (std::int64_t c : counts) total += c;
   detail::write_shard_kernel<><<<1, 1, 0, stream>>>(d_shard_out, x.received, x.out_offset, total);

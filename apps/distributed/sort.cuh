@@ -181,12 +181,12 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   const exchange_plan x = plan_exchange(offsets, rank);
   if (x.most_received > cap) return cudaErrorInvalidValue; // every rank sees it: all refuse, none waits
   // ---- the exchange: grouped sends and receives of exact counts (this rank's own run stays in place) ----
-  if (const cudaError_t e = exchange(x, static_cast<const K*>(sk), rk, comm, stream, false); e != cudaSuccess)
-    return e;
+  cudaError_t exchanged_e;
   if constexpr (pairs)
-    if (const cudaError_t e = exchange(x, static_cast<const V*>(sv), rv, comm, stream, false);
-        e != cudaSuccess)
-      return e;
+    exchanged_e = exchange(x, comm, stream, false, exchanged<K>{sk, rk}, exchanged<V>{sv, rv});
+  else
+    exchanged_e = exchange(x, comm, stream, false, exchanged<K>{sk, rk});
+  if (exchanged_e != cudaSuccess) return exchanged_e;
   // ---- the sorted runs that arrived (one a rank, in rank order) merged stably ----
   std::vector<radix_detail::sorted_run<K, V>> runs;
   for (int q = 0; q < ranks; ++q) {

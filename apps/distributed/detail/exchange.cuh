@@ -4,6 +4,7 @@
 #pragma once
 
 #include <cstddef>
+#include <type_traits>
 #include <vector>
 
 #include <cuda_runtime.h>
@@ -34,32 +35,46 @@ cudaError_t gather_to_host(const T* mine, T* all, std::size_t count, std::vector
   return cudaStreamSynchronize(stream);
 }
 
-/// Sends send[x.send_at[j] ..) (x.send_count[j] items) to each rank j and receives x.recv_count[q] items
-/// from each rank q at recv + x.recv_at[q]: one ncclGroupStart/End (always closed, the first failure
-/// returned), then this rank's own part by a device copy (unless copy_own is false: a caller that reads
-/// it in place).
-template <class I>
-cudaError_t exchange(const exchange_plan& x, const I* send, I* recv, const communicator& comm,
-                     cudaStream_t stream, bool copy_own = true) {
+/// One array of an exchange: each rank's part read from `send`, received into `recv` (at the plan's
+/// places, counted in items of T).
+template <class T>
+struct exchanged {
+  const T* send;
+  T* recv;
+};
+
+/// Sends send[x.send_at[j] ..) (x.send_count[j] items) of every array to each rank j and receives
+/// x.recv_count[q] items from each rank q at recv + x.recv_at[q]: one ncclGroupStart/End for all the
+/// arrays (a sort's keys and values together; always closed, the first failure returned), then this
+/// rank's own parts by device copies (unless copy_own is false: a caller that reads them in place).
+template <class... T>
+cudaError_t exchange(const exchange_plan& x, const communicator& comm, cudaStream_t stream, bool copy_own,
+                     exchanged<T>... arrays) {
   const int ranks = comm.size(), rank = comm.rank();
   cudaError_t first = from_nccl(ncclGroupStart());
   if (first != cudaSuccess) return first;
-  for (int j = 0; j < ranks && first == cudaSuccess; ++j) {
-    if (j == rank) continue;
-    if (x.send_count[j] > 0)
+  auto post = [&](auto a, int j) {
+    using U = std::remove_const_t<std::remove_pointer_t<decltype(a.recv)>>;
+    if (first == cudaSuccess && x.send_count[j] > 0)
       first = from_nccl(
-          ncclSend(send + x.send_at[j], sizeof(I) * x.send_count[j], ncclUint8, j, comm.get(), stream));
+          ncclSend(a.send + x.send_at[j], sizeof(U) * x.send_count[j], ncclUint8, j, comm.get(), stream));
     if (first == cudaSuccess && x.recv_count[j] > 0)
       first = from_nccl(
-          ncclRecv(recv + x.recv_at[j], sizeof(I) * x.recv_count[j], ncclUint8, j, comm.get(), stream));
-  }
+          ncclRecv(a.recv + x.recv_at[j], sizeof(U) * x.recv_count[j], ncclUint8, j, comm.get(), stream));
+  };
+  for (int j = 0; j < ranks && first == cudaSuccess; ++j)
+    if (j != rank) (post(arrays, j), ...);
   const cudaError_t ended = from_nccl(ncclGroupEnd());
   if (first != cudaSuccess) return first;
   if (ended != cudaSuccess) return ended;
-  if (copy_own && x.send_count[rank] > 0)
-    return cudaMemcpyAsync(recv + x.recv_at[rank], send + x.send_at[rank], sizeof(I) * x.send_count[rank],
-                           cudaMemcpyDeviceToDevice, stream);
-  return cudaSuccess;
+  auto own = [&](auto a) {
+    using U = std::remove_const_t<std::remove_pointer_t<decltype(a.recv)>>;
+    if (first == cudaSuccess && copy_own && x.send_count[rank] > 0)
+      first = cudaMemcpyAsync(a.recv + x.recv_at[rank], a.send + x.send_at[rank],
+                              sizeof(U) * x.send_count[rank], cudaMemcpyDeviceToDevice, stream);
+  };
+  (own(arrays), ...);
+  return first;
 }
 
 } // namespace detail
