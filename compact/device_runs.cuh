@@ -69,7 +69,7 @@ cudaError_t encode_runs(void* d_temp_storage, std::size_t& temp_storage_bytes, I
   return with_run_index(num_items, [&](auto index) {
     using K = detail::iter_value<InputIt>;
     using B = span_behaviour<NON_TRIVIAL, K, decltype(index), Eq, FirstIt, LengthIt, NumIt>;
-    return run_pass<tuning::keyed_policy<K, decltype(index)>>(d_temp_storage, temp_storage_bytes, d_in,
+    return run_pass<tuning::keyed_runs_policy<K, decltype(index)>>(d_temp_storage, temp_storage_bytes, d_in,
                                                                  static_cast<const no_value*>(nullptr),
                                                                  B{eq, d_firsts, d_lengths, d_num_runs}, num_items,
                                                                  d_num_runs, scan_options{}, stream);
@@ -99,7 +99,7 @@ cudaError_t reduce_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes,
     using K = detail::iter_value<KeyIt>;
     using H = decltype(index);
     using B = compact_detail::reduce_by_key_behaviour<K, A, H, Op, Eq, UniqueIt, AggIt, NumIt>;
-    return compact_detail::run_pass<tuning::keyed_policy<K, A>>(
+    return compact_detail::run_pass<tuning::keyed_runs_policy<K, A>>(
         d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in,
         B{equality_op, reduction_op, d_unique_out, d_aggregates_out, d_num_runs_out}, num_items, d_num_runs_out,
         options, stream);

@@ -32,7 +32,7 @@ cudaError_t scan_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, K
                         OutIt d_values_out, Op op, V init, std::int64_t num_items, Eq eq, const scan_options& options,
                         cudaStream_t stream) {
   using K = iter_value<KeyIt>;
-  using P = tuning::keyed_policy<K, V>;
+  using P = tuning::keyed_scan_policy<K, V>;
   if (d_temp_storage != nullptr && num_items > 0) { // the behaviour hides the pointers: checked here
     const bool null = checked_address(d_keys) == nullptr || checked_address(d_values_in) == nullptr ||
                       checked_address(d_values_out) == nullptr;

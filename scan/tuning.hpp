@@ -136,13 +136,20 @@ using any_input_policy =
 
 /// The keyed calls' single pass (keyed_agent: keys and values in registers, 64 bytes of the wider of the
 /// two a thread; V: the values, or the run calls' index type, whose staged outputs take a tile of each),
-/// 256 threads, 2 blocks per SM at least, evict-first loads. Not swept yet: the first
-/// form measured (H100, 2^26-2^28, against CUB's same calls in one run; validate/results/keyed.txt).
-template <class K, class V>
+/// 256 threads, evict-first loads, each block's guessed tile prefetched into the L2 while its ticket is
+/// out. MIN_BLOCKS: the register cap. Measured (H100, u32 keys and values, 2^28, probe_keyed):
+///   scans by key (keyed_scan_policy), 5 blocks: 1199 us; 4: 1256; 2: 1255; 2 without the prefetch: 1353
+///   run calls (keyed_runs_policy), 4 blocks: reduce_by_key 1164 us (5: 1188, 2: 1319, 2 without the
+///   prefetch: 1438); run_length_encode 813 at 2, 4 and 5 blocks (890 without the prefetch)
+template <class K, class V, int MIN_BLOCKS>
 using keyed_policy =
     staged_tile_policy<256, (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 4 ? 16
                             : (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 8 ? 8 : 4,
-                       2, true, 0>;
+                       MIN_BLOCKS, true, 2>;
+template <class K, class V>
+using keyed_scan_policy = keyed_policy<K, V, 5>;
+template <class K, class V>
+using keyed_runs_policy = keyed_policy<K, V, 4>;
 
 /// The hierarchical tile (upsweep, spine, downsweep): 256 threads x 64 bytes. The input is read twice,
 /// so no evict-first hint. Measured (u32, NOTES.md): 256 x 16 gave 23.9 us at 2^22 against 27.1 us for

@@ -81,7 +81,7 @@ struct reduce_by_key_behaviour {
   using value_type = V;
   using aggregate = keyed<V, H>;
   using op_type = counted_segments<Op>;
-  static constexpr bool with_values = true, stores_values = false;
+  static constexpr bool with_values = true, stores_values = false, uses_prev_head = false;
   static constexpr int staged_arrays = 2; // the unique keys (at run starts), the aggregates (at run ends)
   using staged0 = K;
   using staged1 = V;
@@ -95,25 +95,37 @@ struct reduce_by_key_behaviour {
   CARRY_HD AggIt out1() const { return aggregates; }
   template <int ITEMS>
   CARRY_HD aggregate reduce(const keyed_thread<K, V, ITEMS>& t) const {
-    return detail::fold_pairs<aggregate>(t, scan_op());
+    return {static_cast<H>(bit_count(t.heads)), detail::fold_last_run(t, op)};
   }
+  /// Run r's key goes to index r at its start, its aggregate to index r at its end: a thread's keys to
+  /// runs .. runs + heads - 1, its aggregates from runs - 1 (an end before its first head closes the run
+  /// the carry-in holds) or runs on, one an end. A thread without a carry-in starts the input's first run.
   template <int ITEMS, class Sink>
   CARRY_HD void emit(const keyed_thread<K, V, ITEMS>& t, const tile_prefix<aggregate>& carry, V (&)[ITEMS],
                      Sink& sink) const {
     const std::int64_t runs = carry.valid ? static_cast<std::int64_t>(carry.value.head) : 0; // before the thread
-    V run = carry.value.value; // unused until set: the input's first item is a run start
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j) {
-      if (!((t.live >> j) & 1u)) continue;
-      const bool head = (t.heads >> j) & 1u;
-      const std::int64_t at = runs + bit_count(t.heads & (j == 31 ? ~0u : (2u << j) - 1u)) - 1; // this run's index
-      if (head) {
+    const unsigned first_end = t.ends & (0u - t.ends);
+    sink.template span<0>(runs, bit_count(t.heads));
+    sink.template span<1>(runs - ((t.heads & detail::upto_bit(first_end)) != 0 ? 0 : 1), bit_count(t.ends));
+    std::int64_t at = runs - 1; // the index of the run the item is in
+    V run = carry.value.value;
+    auto step = [&](int j) {
+      if ((t.heads >> j) & 1u) {
+        ++at;
         run = t.values[j];
         sink.template put<0>(at, t.keys[j]);
       } else {
         run = op(run, t.values[j]);
       }
       if ((t.ends >> j) & 1u) sink.template put<1>(at, run);
+    };
+    if (t.live == detail::live_mask<ITEMS>(ITEMS)) {
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j) step(j);
+    } else {
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j)
+        if ((t.live >> j) & 1u) step(j);
     }
     if (t.last >= t.first && t.last < t.first + ITEMS)
       *num_runs = static_cast<H>(runs + bit_count(t.heads));
@@ -153,7 +165,7 @@ struct span_behaviour {
   using value_type = no_value;
   using aggregate = run_span<I>;
   using op_type = span_op;
-  static constexpr bool with_values = false, stores_values = false;
+  static constexpr bool with_values = false, stores_values = false, uses_prev_head = NON_TRIVIAL;
   static constexpr int staged_arrays = 2; // firsts, lengths
   using staged0 = std::conditional_t<NON_TRIVIAL, I, K>;
   using staged1 = I;
@@ -178,36 +190,48 @@ struct span_behaviour {
     return {static_cast<I>(bit_count(marks(t))),
             t.heads != 0 ? static_cast<I>(t.first + top_bit(t.heads)) : I{0}};
   }
-  /// The run starts' outputs by a pass over the items (their keys stay in registers), the run ends' by a
-  /// pass over the ends' bits alone: a run's start is the latest head at or before its end (or the
-  /// carry-in's), its index the marks at or before it.
+  /// One pass over the items: a run's start is the latest head (or the carry-in's), its index the marks
+  /// so far less one. run_length_encode puts a run's first item at its head and its length at its end;
+  /// non_trivial_runs both at the end of a run longer than one (an end that is no head). A thread's
+  /// puts to an array take consecutive indices from count - 1 (an end before the thread's first mark:
+  /// the carry-in's run) or count on.
   template <int ITEMS, class Sink>
   CARRY_HD void emit(const keyed_thread<K, no_value, ITEMS>& t, const tile_prefix<aggregate>& carry,
                      no_value (&)[ITEMS], Sink& sink) const {
     const unsigned m = marks(t);
     const I count = carry.valid ? carry.value.count : I{0};
-    const I start = carry.valid ? carry.value.start : I{0};
-    if constexpr (!NON_TRIVIAL) {
+    const unsigned closing = NON_TRIVIAL ? t.ends & ~t.heads : t.ends; // the ends that put an output
+    const unsigned first_close = closing & (0u - closing);
+    const std::int64_t close_lo =
+        static_cast<std::int64_t>(count) - ((m & detail::upto_bit(first_close)) != 0 ? 0 : 1);
+    if constexpr (NON_TRIVIAL) {
+      sink.template span<0>(close_lo, bit_count(closing));
+    } else {
+      sink.template span<0>(static_cast<std::int64_t>(count), bit_count(t.heads));
+    }
+    sink.template span<1>(close_lo, bit_count(closing));
+    I at = static_cast<I>(count - 1); // the index of the latest mark's run (wraps below 0 until the first)
+    I start = carry.valid ? carry.value.start : I{0};
+    const I first = static_cast<I>(t.first);
+    auto step = [&](int j) {
+      if ((m >> j) & 1u) ++at;
+      if ((t.heads >> j) & 1u) {
+        start = static_cast<I>(first + j);
+        if constexpr (!NON_TRIVIAL) sink.template put<0>(static_cast<std::int64_t>(at), t.keys[j]);
+      }
+      if ((closing >> j) & 1u) {
+        const I length = static_cast<I>(first + j - start + 1);
+        if constexpr (NON_TRIVIAL) sink.template put<0>(static_cast<std::int64_t>(at), start);
+        sink.template put<1>(static_cast<std::int64_t>(at), length);
+      }
+    };
+    if (t.live == detail::live_mask<ITEMS>(ITEMS)) {
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j) step(j);
+    } else {
       CARRY_UNROLL
       for (int j = 0; j < ITEMS; ++j)
-        if ((t.heads >> j) & 1u)
-          sink.template put<0>(static_cast<std::int64_t>(count) + bit_count(t.heads & ((1u << j) - 1u)), t.keys[j]);
-    }
-    for (unsigned e = t.ends; e != 0; e &= e - 1u) {
-      const int j = lowest_bit(e);
-      const unsigned upto = j == 31 ? ~0u : (2u << j) - 1u;
-      const unsigned h = t.heads & upto;
-      const I s = h != 0 ? static_cast<I>(t.first + top_bit(h)) : start;
-      const I length = static_cast<I>(t.first + j - static_cast<std::int64_t>(s) + 1);
-      const std::int64_t at = static_cast<std::int64_t>(count) + bit_count(m & upto) - 1;
-      if constexpr (NON_TRIVIAL) {
-        if (length > 1) {
-          sink.template put<0>(at, s);
-          sink.template put<1>(at, length);
-        }
-      } else {
-        sink.template put<1>(at, length);
-      }
+        if ((t.live >> j) & 1u) step(j);
     }
     if (t.last >= t.first && t.last < t.first + ITEMS) *num_runs = static_cast<I>(count + bit_count(m));
   }

@@ -9,6 +9,7 @@
 
 #include "../detail/by_key.hpp"
 #include "../tile/tile_io.cuh"
+#include "../util/warp.cuh"
 #include "single_pass_agent.cuh"
 
 namespace carry {
@@ -31,7 +32,8 @@ struct staged_runs {
   };
   storage& st;
   ranges& r;
-  unsigned long long lo[2] = {~0ull, ~0ull}, hi[2] = {0, 0};
+  unsigned long long lo[2] = {0, 0}, hi[2] = {0, 0};
+  int count[2] = {0, 0};
 
   __device__ static E0* region0(storage& s) { return reinterpret_cast<E0*>(s.bytes); }
   __device__ static E1* region1(storage& s) { return reinterpret_cast<E1*>(s.bytes + TILE * sizeof(E0)); }
@@ -39,29 +41,34 @@ struct staged_runs {
     r.lo[0] = r.lo[1] = ~0ull;
     r.hi[0] = r.hi[1] = 0;
   }
-  /// Output `v` at index i of array A (a thread's puts to one array go in increasing index order).
+  /// The thread's puts to array A: `n` of them, at indices lo .. lo + n - 1 (once a thread, before them).
+  template <int A>
+  __device__ void span(std::int64_t l, int n) {
+    lo[A] = static_cast<unsigned long long>(l);
+    hi[A] = lo[A] + static_cast<unsigned long long>(n) - 1u;
+    count[A] = n;
+  }
+  /// Output `v` at index i of array A (within the span the thread declared).
   template <int A, class T>
   __device__ void put(std::int64_t i, const T& v) {
-    const auto u = static_cast<unsigned long long>(i);
-    if (lo[A] == ~0ull) lo[A] = u;
-    hi[A] = u;
+    const unsigned slot = static_cast<unsigned>(i) & (TILE - 1);
     if constexpr (A == 0)
-      region0(st)[u & (TILE - 1)] = static_cast<E0>(v);
+      region0(st)[slot] = static_cast<E0>(v);
     else
-      region1(st)[u & (TILE - 1)] = static_cast<E1>(v);
+      region1(st)[slot] = static_cast<E1>(v);
   }
-  /// The block's least and greatest index per array (a warp's first, then one shared atomic a warp).
+  /// The block's least and greatest index per array. A thread's indices follow every earlier thread's
+  /// (they count runs so far), so a warp's range runs from its lowest putting lane's lo to its highest's
+  /// hi; one shared atomic pair a warp.
   __device__ void publish_range() {
+    const int lane = static_cast<int>(threadIdx.x % 32);
     CARRY_UNROLL
     for (int a = 0; a < arrays; ++a) {
-      unsigned long long l = lo[a], h = hi[a];
-      CARRY_UNROLL
-      for (int d = 16; d > 0; d /= 2) {
-        const unsigned long long ol = __shfl_xor_sync(0xffffffffu, l, d), oh = __shfl_xor_sync(0xffffffffu, h, d);
-        l = ol < l ? ol : l;
-        h = oh > h ? oh : h;
-      }
-      if (threadIdx.x % 32 == 0 && l <= h) {
+      const unsigned putting = __ballot_sync(0xffffffffu, count[a] > 0);
+      if (putting == 0) continue;
+      const unsigned long long l = __shfl_sync(0xffffffffu, lo[a], __ffs(static_cast<int>(putting)) - 1);
+      const unsigned long long h = __shfl_sync(0xffffffffu, hi[a], 31 - __clz(static_cast<int>(putting)));
+      if (lane == 0) {
         atomicMin(&r.lo[a], l);
         atomicMax(&r.hi[a], h);
       }
@@ -120,9 +127,44 @@ struct keyed_agent {
     std::uint32_t tile_index;
   };
 
+  /// A full tile of keys (and values) from pointers the host found aligned: every vector load of both
+  /// issued before the first transpose waits on one. False (nothing loaded) for any other tile or input.
+  template <class Source>
+  static constexpr bool full_loads() {
+    return key_io::transpose && std::is_convertible<decltype(Source::keys), const K*>::value &&
+           (!B::with_values || (val_io::transpose && std::is_convertible<decltype(Source::values), const V*>::value));
+  }
+  template <class Source>
+  __device__ static bool load_full(temp_storage& ts, const Source& in, std::int64_t base, int valid,
+                                   keyed_thread<K, V, items>& t) {
+    if constexpr (full_loads<Source>()) {
+      if (valid == tile_items && in.vec_keys && (!B::with_values || in.vec_values)) {
+        uint4 kw[key_io::vcount], vw[B::with_values ? val_io::vcount : 1];
+        key_io::fetch_chunks(in.keys + base, kw);
+        if constexpr (B::with_values) val_io::fetch_chunks(in.values + base, vw);
+        key_io::transpose_chunks(ts.buf.io.keys, kw);
+        memcpy(t.keys, kw, sizeof(t.keys));
+        if constexpr (B::with_values) {
+          val_io::transpose_chunks(ts.buf.io.values, vw);
+          memcpy(t.values, vw, sizeof(t.values));
+        }
+        return true;
+      }
+    }
+    return false;
+  }
+
   template <class Source>
   __device__ static void consume(temp_storage& ts, const Source& in, const B& b, const tile_plan& plan, Op op,
                                  A init, const scan_state<A>& state, bool, bool vec_out) {
+    // ---- warm the L2 with the tile launch order would give this block, while the ticket is out ----
+    if constexpr (Policy::prefetch != 0 && full_loads<Source>())
+      if (prefetch_guessed_tile(Policy::prefetch, blockIdx.x, plan.num_tiles, std::int64_t{sm_ids()} * min_blocks,
+                                in.vec_keys && (!B::with_values || in.vec_values))) {
+        const std::int64_t guess = plan.tile_base(blockIdx.x);
+        prefetch_warp_run_l2(in.keys + guess, 32 * items * static_cast<int>(sizeof(K)));
+        if constexpr (B::with_values) prefetch_warp_run_l2(in.values + guess, 32 * items * static_cast<int>(sizeof(V)));
+      }
     // ---- take a ticket: tiles go out in the order blocks start ----
     const std::int64_t tile = lookback::block_ticket(ts.tile_index, state.counter);
     const int valid = plan.valid_items(tile);
@@ -133,40 +175,38 @@ struct keyed_agent {
     t.first = base + first;
     t.last = in.n - 1;
 
-    // ---- keys and values (vectors where the pointers allow), both in flight before the first barrier;
-    // each thread's edge keys to its neighbours ----
-    key_io::load(ts.buf.io.keys, in.keys + base, valid, in.vec_keys, t.keys, tile_items, K{});
-    if constexpr (B::with_values)
-      val_io::load(ts.buf.io.values, in.values + base, valid, in.vec_values, t.values, tile_items, V{});
+    // ---- keys and values: on full tiles of aligned pointers both tiles' vectors in flight before
+    // either is transposed; each thread's edge keys to its neighbours ----
+    if (!load_full(ts, in, base, valid, t)) {
+      // past the end: a live key (keys there are compared, their bits then unused)
+      const K pad = valid < tile_items ? static_cast<K>(in.keys[base]) : K{};
+      key_io::load(ts.buf.io.keys, in.keys + base, valid, in.vec_keys, t.keys, tile_items, pad);
+      if constexpr (B::with_values)
+        val_io::load(ts.buf.io.values, in.values + base, valid, in.vec_values, t.values, tile_items, V{});
+    }
     ts.firsts[threadIdx.x] = t.keys[0];
     ts.lasts[threadIdx.x] = t.keys[items - 1];
-    ts.penults[threadIdx.x] = t.keys[items - 2];
-    K before{}, before2{}, after{}; // the keys around the tile: read by the threads at its edges
+    if constexpr (B::uses_prev_head) ts.penults[threadIdx.x] = t.keys[items - 2];
+    K before = t.keys[0], before2 = t.keys[0], after = t.keys[items - 1]; // around the tile: its edge threads
     if (threadIdx.x == 0) {
       if (base > 0) before = in.keys[base - 1];
-      if (base > 1) before2 = in.keys[base - 2];
+      if constexpr (B::uses_prev_head)
+        if (base > 1) before2 = in.keys[base - 2];
     }
     if (threadIdx.x == block_threads - 1 && base + tile_items < in.n) after = in.keys[base + tile_items];
     if constexpr (stage_t::arrays > 0)
       if (threadIdx.x == 0) stage_t::clear(ts.ranges);
     __syncthreads();
     const K prev = threadIdx.x > 0 ? ts.lasts[threadIdx.x - 1] : before;
-    const K prev2 = threadIdx.x > 0 ? ts.penults[threadIdx.x - 1] : before2;
     const K next = threadIdx.x + 1 < block_threads ? ts.firsts[threadIdx.x + 1] : after;
 
     // ---- run starts and ends ----
-    t.live = t.heads = t.ends = 0;
-    CARRY_UNROLL
-    for (int j = 0; j < items; ++j) {
-      if (first + j >= valid) continue;
-      const std::int64_t g = t.first + j;
-      const bool head = g == 0 || !static_cast<bool>(b.eq(j == 0 ? prev : t.keys[j - 1], t.keys[j]));
-      const bool end = g == t.last || !static_cast<bool>(b.eq(t.keys[j], j + 1 < items ? t.keys[j + 1] : next));
-      t.live |= 1u << j;
-      t.heads |= head ? 1u << j : 0u;
-      t.ends |= end ? 1u << j : 0u;
+    mark_runs(t, valid - first, prev, next, b.eq);
+    t.prev_head = false;
+    if constexpr (B::uses_prev_head) {
+      const K prev2 = threadIdx.x > 0 ? ts.penults[threadIdx.x - 1] : before2;
+      t.prev_head = t.first >= 1 && (t.first == 1 || !static_cast<bool>(b.eq(prev2, prev)));
     }
-    t.prev_head = t.first >= 1 && (t.first == 1 || !static_cast<bool>(b.eq(prev2, prev)));
 
     // ---- the thread's aggregate; block scan, warp 0 publishes and looks back ----
     A totals[1] = {b.reduce(t)};

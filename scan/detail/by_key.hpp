@@ -46,8 +46,9 @@ struct keyed_source {
 
 /// A thread's items as the keyed agent hands them to a call's behaviour: keys, values, and bit masks
 /// over the thread's ITEMS items (bit j: item j) of those that exist (live: the low bits), start a run
-/// (heads) and end one (ends); whether the item before the thread's first starts a run (prev_head;
-/// false for item 0); the position of the first item, and of the input's last (n - 1).
+/// (heads) and end one (ends); whether the item before the thread's first starts a run (prev_head; only
+/// for behaviours with uses_prev_head, false for item 0); the position of the first item, and of the
+/// input's last (n - 1).
 template <class K, class V, int ITEMS>
 struct keyed_thread {
   K keys[ITEMS];
@@ -57,8 +58,52 @@ struct keyed_thread {
   std::int64_t first, last;
 };
 
+/// The mask of a thread's first `count` items (count <= 0: none; count >= ITEMS: all).
+template <int ITEMS>
+CARRY_HD constexpr unsigned live_mask(std::int64_t count) {
+  return count <= 0 ? 0u : count >= ITEMS ? (ITEMS == 32 ? ~0u : (1u << ITEMS) - 1u) : (1u << count) - 1u;
+}
+
+/// Bits 0 .. j of a mask given its bit j alone (`bit` = 1 << j): (bit << 1) - 1, all 32 when j = 31.
+CARRY_HD constexpr unsigned upto_bit(unsigned bit) { return (bit << 1) - 1u; }
+
+/// A thread's live, heads and ends from its keys (t.first, t.last set), `count` live items, `prev` the key
+/// before its first item and `next` the one after its last (any live key where there is none: they are
+/// only compared, and the masks below decide those items): one key comparison an item, an item ending a
+/// run exactly when the next one starts one; the input's first item starts a run and its last ends one.
+///
+///   keys [5 5 7 | 7 9 9], prev (of the second thread) 7: heads 0b100, ends 0b001 ... as of its own bits
+template <int ITEMS, class K, class V, class Eq>
+CARRY_HD void mark_runs(keyed_thread<K, V, ITEMS>& t, std::int64_t count, const K& prev, const K& next,
+                        const Eq& eq) {
+  unsigned differs = static_cast<bool>(eq(prev, t.keys[0])) ? 0u : 1u; // bit j: key j != the key before it
+  CARRY_UNROLL
+  for (int j = 1; j < ITEMS; ++j) differs |= static_cast<bool>(eq(t.keys[j - 1], t.keys[j])) ? 0u : 1u << j;
+  const unsigned tail = static_cast<bool>(eq(t.keys[ITEMS - 1], next)) ? 0u : 1u << (ITEMS - 1);
+  t.live = live_mask<ITEMS>(count);
+  t.heads = (differs | (t.first == 0 ? 1u : 0u)) & t.live;
+  const std::int64_t last_at = t.last - t.first; // the input's last item, if this thread holds it
+  t.ends = ((differs >> 1) | tail | (last_at >= 0 && last_at < ITEMS ? 1u << last_at : 0u)) & t.live;
+}
+
+/// The fold with op of a thread's last run (from its latest head, or from its first item when it has
+/// none): the value of the thread's aggregate under the segmented operators (their heads restart it).
+template <class Op, class K, class V, int ITEMS>
+CARRY_HD V fold_last_run(const keyed_thread<K, V, ITEMS>& t, const Op& op) {
+  V a = t.values[0];
+  if (t.live == live_mask<ITEMS>(ITEMS)) { // a whole thread: no item to skip
+    CARRY_UNROLL
+    for (int j = 1; j < ITEMS; ++j) a = (t.heads >> j) & 1u ? t.values[j] : op(a, t.values[j]);
+  } else {
+    CARRY_UNROLL
+    for (int j = 1; j < ITEMS; ++j)
+      if ((t.live >> j) & 1u) a = (t.heads >> j) & 1u ? t.values[j] : op(a, t.values[j]);
+  }
+  return a;
+}
+
 /// A thread's live items folded in order as (head, value) pairs with op (a segmented operator): its
-/// aggregate.
+/// aggregate. The model of what the behaviours compute directly (test_cpu checks they agree).
 template <class Agg, class Op, class K, class V, int ITEMS>
 CARRY_HD Agg fold_pairs(const keyed_thread<K, V, ITEMS>& t, const Op& op) {
   using H = decltype(Agg::head);
@@ -70,10 +115,13 @@ CARRY_HD Agg fold_pairs(const keyed_thread<K, V, ITEMS>& t, const Op& op) {
 }
 
 /// A sink that writes a behaviour's run outputs straight to its outputs (out0(), out1()): the CPU model,
-/// and the calls without staged outputs.
+/// and the calls without staged outputs. A behaviour declares, once a thread, the indices its puts to
+/// each array will use (span: count of them from lo, consecutive); this sink has no use for them.
 template <class B>
 struct direct_sink {
   const B& b;
+  template <int A>
+  CARRY_HD void span(std::int64_t, int) {}
   template <int A, class T>
   CARRY_HD void put(std::int64_t i, const T& v) {
     if constexpr (A == 0)
@@ -95,7 +143,7 @@ struct scan_by_key_behaviour {
   using aggregate = keyed<V>;
   using op_type = segmented<Op>;
   using output_type = OutIt;
-  static constexpr bool with_values = true, stores_values = true;
+  static constexpr bool with_values = true, stores_values = true, uses_prev_head = false;
   static constexpr int staged_arrays = 0; // no run outputs
   using staged0 = V;
   using staged1 = V;
@@ -106,21 +154,26 @@ struct scan_by_key_behaviour {
   CARRY_HD op_type scan_op() const { return {op}; }
   template <int ITEMS>
   CARRY_HD aggregate reduce(const keyed_thread<K, V, ITEMS>& t) const {
-    return fold_pairs<aggregate>(t, scan_op());
+    return {t.heads != 0 ? 1u : 0u, fold_last_run(t, op)};
   }
+  /// A thread without a carry-in holds the input's first item, a head, so `run` is set before its use.
   template <int ITEMS, class Sink>
   CARRY_HD void emit(const keyed_thread<K, V, ITEMS>& t, const tile_prefix<aggregate>& carry, V (&r)[ITEMS],
                      Sink&) const {
-    bool has = carry.valid; // the input's first item is a head: a thread without a carry-in starts a run
     V run = carry.value.value;
-    CARRY_UNROLL
-    for (int j = 0; j < ITEMS; ++j) {
-      if (!((t.live >> j) & 1u)) continue;
+    auto step = [&](int j) {
       const bool head = (t.heads >> j) & 1u;
       if constexpr (EXCLUSIVE) r[j] = head ? init : op(init, run);
-      run = head || !has ? t.values[j] : op(run, t.values[j]);
-      has = true;
+      run = head ? t.values[j] : op(run, t.values[j]);
       if constexpr (!EXCLUSIVE) r[j] = run;
+    };
+    if (t.live == live_mask<ITEMS>(ITEMS)) {
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j) step(j);
+    } else {
+      CARRY_UNROLL
+      for (int j = 0; j < ITEMS; ++j)
+        if ((t.live >> j) & 1u) step(j);
     }
   }
 };

@@ -8,17 +8,10 @@
 #include <type_traits>
 
 #include "../util/plan.hpp"
+#include "../util/warp.cuh"
 
 namespace carry {
 namespace detail {
-
-/// Number of SM identifiers (at least the SM count; 132 on the H100): with blocks per SM, one wave of
-/// resident blocks (prefetch_guessed_tile).
-__device__ __forceinline__ unsigned sm_ids() {
-  unsigned n;
-  asm("mov.u32 %0, %%nsmid;" : "=r"(n));
-  return n;
-}
 
 /// Whether T and ITEMS allow a staged tile: T packs into 16-byte chunks and a thread's run is whole chunks.
 template <class T, int ITEMS>
@@ -105,15 +98,7 @@ struct staged_tile {
   /// (In: the input's item type, T or one the tile widens; tile_items of them). A hint: nothing waits.
   template <class In>
   __device__ static void prefetch_l2(const In* tile_in) {
-#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
-    constexpr int run_bytes = 32 * ITEMS * static_cast<int>(sizeof(In));
-    if (threadIdx.x % 32 == 0) {
-      const char* run = reinterpret_cast<const char*>(tile_in) + threadIdx.x / 32 * run_bytes;
-      asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(run), "r"(run_bytes) : "memory");
-    }
-#else
-    (void)tile_in;
-#endif
+    prefetch_warp_run_l2(tile_in, 32 * ITEMS * static_cast<int>(sizeof(In)));
   }
   /// Whether a full tile of In items can be loaded by load_full_widening: T's chunks are whole multiples
   /// of In's items (T as wide as In, or wider) and a thread's run is whole In chunks.

@@ -47,21 +47,29 @@ struct tile_io {
                 "the transpose buffer stages whole tiles");
   __device__ static int slot(int c) { return c + c / 8; }
 
-  /// A full tile as 16-byte chunks in the blocked arrangement (transposing tiles only).
-  __device__ static void load_chunks(temp_storage& ts, const T* tile_in,
-                                     uint4 (&w)[vcount > 0 ? vcount : 1]) {
+  /// A full tile's 16-byte chunks, warp-striped: each instruction of a warp covers 512 contiguous bytes
+  /// (transposing tiles only; transpose_chunks makes them blocked).
+  __device__ static void fetch_chunks(const T* tile_in, uint4 (&w)[vcount > 0 ? vcount : 1]) {
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const uint4* src = reinterpret_cast<const uint4*>(tile_in) + warp * warp_chunks;
-    uint4* buf = ts.chunks + warp * padded_chunks;
     CARRY_UNROLL
-    for (int v = 0; v < vcount; ++v)
-      w[v] = STREAMING ? __ldcs(src + v * 32 + lane) : src[v * 32 + lane]; // coalesced
+    for (int v = 0; v < vcount; ++v) w[v] = STREAMING ? __ldcs(src + v * 32 + lane) : src[v * 32 + lane];
+  }
+  /// Warp-striped chunks to the blocked arrangement, through the warp's part of shared memory.
+  __device__ static void transpose_chunks(temp_storage& ts, uint4 (&w)[vcount > 0 ? vcount : 1]) {
+    const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+    uint4* buf = ts.chunks + warp * padded_chunks;
     CARRY_UNROLL
     for (int v = 0; v < vcount; ++v) buf[slot(v * 32 + lane)] = w[v];
     __syncwarp();
     CARRY_UNROLL
     for (int v = 0; v < vcount; ++v) w[v] = buf[slot(lane * vcount + v)]; // blocked
     __syncwarp();
+  }
+  /// A full tile as 16-byte chunks in the blocked arrangement (transposing tiles only).
+  __device__ static void load_chunks(temp_storage& ts, const T* tile_in, uint4 (&w)[vcount > 0 ? vcount : 1]) {
+    fetch_chunks(tile_in, w);
+    transpose_chunks(ts, w);
   }
   __device__ static void store_chunks(temp_storage& ts, T* tile_out,
                                       const uint4 (&w)[vcount > 0 ? vcount : 1]) {

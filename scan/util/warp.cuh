@@ -16,6 +16,28 @@ __device__ __forceinline__ unsigned lane_mask(int width) {
   return width >= warp_threads ? 0xffffffffu : ((1u << width) - 1u);
 }
 
+/// Number of SM identifiers (at least the SM count; 132 on the H100): with blocks per SM, one wave of
+/// resident blocks (prefetch_guessed_tile).
+__device__ __forceinline__ unsigned sm_ids() {
+  unsigned n;
+  asm("mov.u32 %0, %%nsmid;" : "=r"(n));
+  return n;
+}
+
+/// Asks the L2 for a block's tile at `tile` (16-byte aligned), each warp's lane 0 its warp's `run_bytes`
+/// (the warp's run: warp w's starts w * run_bytes in). A hint: nothing waits for it.
+__device__ __forceinline__ void prefetch_warp_run_l2(const void* tile, int run_bytes) {
+#if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
+  if (threadIdx.x % warp_threads == 0) {
+    const char* run = static_cast<const char*>(tile) + threadIdx.x / warp_threads * run_bytes;
+    asm volatile("cp.async.bulk.prefetch.L2.global [%0], %1;" ::"l"(run), "r"(run_bytes) : "memory");
+  }
+#else
+  (void)tile;
+  (void)run_bytes;
+#endif
+}
+
 template <class T>
 struct shfl_words {
   static constexpr int count = (sizeof(T) + 3) / 4;

@@ -489,5 +489,46 @@ TEST_CASE("by-key pieces: the segmented operator is associative; the scans' beha
     REQUIRE(run_keyed_model<16>(bi, keys, values) == want_inc);
     REQUIRE(run_keyed_model<4>(be, keys, values) == want_exc);
     REQUIRE(run_keyed_model<16>(be, keys, values) == want_exc);
+    REQUIRE(run_keyed_model<32>(bi, keys, values) == want_inc);
+  }
+}
+
+TEST_CASE("mark_runs: one comparison an item; the input's first and last items; the live mask; the "
+          "behaviours' folds agree with the pair fold",
+          "[cpu]") {
+  using carry::detail::keyed_thread;
+  using carry::detail::mark_runs;
+  // keys [5 5 7 | 7 9 9] as threads of 3: the second thread's prev is 7, and no item follows it
+  keyed_thread<int, int, 3> t{{7, 9, 9}, {1, 2, 3}, 0, 0, 0, false, 3, 5};
+  mark_runs(t, 3, 7, 9, carry::equal_to{});
+  REQUIRE(t.live == 0b111u);
+  REQUIRE(t.heads == 0b010u);
+  REQUIRE(t.ends == 0b101u); // 7 ends at item 0 (9 follows), the input's last item ends its run
+  keyed_thread<int, int, 3> u{{5, 5, 7}, {1, 2, 3}, 0, 0, 0, false, 0, 5};
+  mark_runs(u, 3, 5, 7, carry::equal_to{}); // prev: the thread's own first key (nothing before the input)
+  REQUIRE(u.heads == 0b101u);
+  REQUIRE(u.ends == 0b010u); // the 7 runs on into the next thread
+  // a partial thread: 2 live items, the rest padded with a live key
+  keyed_thread<int, int, 4> p{{4, 6, 4, 4}, {1, 2, 3, 4}, 0, 0, 0, false, 8, 9};
+  mark_runs(p, 2, 4, 4, carry::equal_to{});
+  REQUIRE(p.live == 0b11u);
+  REQUIRE(p.heads == 0b10u);
+  REQUIRE(p.ends == 0b11u);
+  keyed_thread<int, int, 4> none{{4, 4, 4, 4}, {}, 0, 0, 0, false, 12, 9};
+  mark_runs(none, -2, 4, 4, carry::equal_to{});
+  REQUIRE((none.live | none.heads | none.ends) == 0u);
+  REQUIRE(carry::detail::live_mask<32>(32) == ~0u);
+  REQUIRE(carry::detail::live_mask<32>(31) == 0x7fffffffu);
+  REQUIRE(carry::detail::upto_bit(1u << 31) == ~0u);
+  // fold_last_run is the value of the pair fold under the segmented operator, on random masks
+  std::mt19937 g(11);
+  const carry::detail::segmented<compose16> seg{compose16{}};
+  for (int r = 0; r < 5000; ++r) {
+    keyed_thread<int, std::uint32_t, 16> x{};
+    for (auto& v : x.values) v = static_cast<std::uint32_t>(g());
+    x.live = carry::detail::live_mask<16>(1 + static_cast<int>(g() % 16));
+    x.heads = static_cast<unsigned>(g()) & x.live;
+    const auto want = carry::detail::fold_pairs<carry::detail::keyed<std::uint32_t>>(x, seg);
+    REQUIRE(carry::detail::fold_last_run(x, compose16{}) == want.value);
   }
 }

@@ -174,6 +174,8 @@ TEST_CASE("run calls on the keyed agent's model: reduce_by_key, run_length_encod
     using rle = span_behaviour<false, int, std::uint32_t, carry::equal_to, int*, std::int64_t*, std::int64_t*>;
     run_keyed_model<16>(rle{carry::equal_to{}, unique.data(), lengths.data(), &num}, keys, none);
     REQUIRE(num == static_cast<std::int64_t>(runs));
+    run_keyed_model<32>(rle{carry::equal_to{}, unique.data(), lengths.data(), &num}, keys, none);
+    REQUIRE(num == static_cast<std::int64_t>(runs));
     REQUIRE(std::vector<int>(unique.begin(), unique.begin() + static_cast<std::ptrdiff_t>(runs)) == ref.keys);
     REQUIRE(std::vector<std::int64_t>(lengths.begin(), lengths.begin() + static_cast<std::ptrdiff_t>(runs)) ==
             ref.lengths);

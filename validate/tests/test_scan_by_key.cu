@@ -15,7 +15,7 @@ using namespace carry_validate;
 
 namespace {
 
-constexpr std::int64_t tile = carry::tuning::keyed_policy<std::uint32_t, std::uint32_t>::tile_items;
+constexpr std::int64_t tile = carry::tuning::keyed_scan_policy<std::uint32_t, std::uint32_t>::tile_items;
 
 std::vector<std::int64_t> sizes() {
   return capped_sizes({1, 2, 33, tile - 1, tile, tile + 1, 3 * tile + 7, 100003, 1000003});

@@ -96,7 +96,8 @@ int main(int argc, char** argv) {
   }, 1, d.reps, true);
   std::printf("copy of the keys: %.2f us (n = %lld)\n", copy, static_cast<long long>(d.n));
   using carry::staged_tile_policy;
-  probe<carry::tuning::keyed_policy<std::uint32_t, std::uint32_t>>(d, "shipped");
-  probe<staged_tile_policy<256, 16, 5, true, 0>>(d, "256x16 min5");
+  probe<carry::tuning::keyed_runs_policy<std::uint32_t, std::uint32_t>>(d, "shipped runs");
+  probe<carry::tuning::keyed_scan_policy<std::uint32_t, std::uint32_t>>(d, "shipped scans");
+  probe<staged_tile_policy<256, 16, 2, true, 0>>(d, "256x16 min2, no prefetch");
   return 0;
 }
