@@ -9,7 +9,9 @@
 
 #include "../scan/operators.hpp"
 #include "compact_options.hpp"
+#include "../scan/tuning.hpp"
 #include "detail/dispatch.cuh"
+#include "detail/run_pass.cuh"
 #include "detail/runs.hpp"
 #include "tuning.hpp"
 
@@ -124,8 +126,9 @@ cudaError_t select_unique(void* d_temp_storage, std::size_t& temp_storage_bytes,
 }
 
 /// Copies the first key of each run of equal keys and the value beside it, in order (CUB's
-/// DeviceSelect::UniqueByKey): the compaction of (key, value) pairs, selected by the keys alone.
-/// Not in place: outputs that overlap an input are refused.
+/// DeviceSelect::UniqueByKey): one pass of the engine's keyed agent (as reduce_by_key, the run's first
+/// value in place of its fold); options.algorithm three_kernel or single_pass instead run the
+/// compaction of (key, value) pairs. Not in place: outputs that overlap an input are refused.
 ///
 ///   keys = [3 3 1 7 7 7 3 3], values = [0 1 2 3 4 5 6 7]
 ///     ->  d_keys_out = [3 1 7 3], d_values_out = [0 2 3 6], *d_num_selected = 4
@@ -144,6 +147,17 @@ cudaError_t select_unique_by_key(void* d_temp_storage, std::size_t& temp_storage
         detail::iterators_overlap(d_values_in, d_keys_out, num_items) ||
         detail::iterators_overlap(d_values_in, d_values_out, num_items))
       return cudaErrorInvalidValue;
+  }
+  if (options.algorithm == compact_algorithm::automatic) { // the engine's keyed pass
+    if (d_temp_storage != nullptr && (num_items < 0 || d_num_selected == nullptr)) return cudaErrorInvalidValue;
+    return compact_detail::with_run_index(num_items, [&](auto index) {
+      using K = detail::iter_value<KeyIt>;
+      using V = detail::iter_value<ValIt>;
+      using B = compact_detail::unique_behaviour<K, V, decltype(index), Eq, KeyOut, ValOut, NumT*>;
+      return compact_detail::run_pass<tuning::keyed_runs_policy<K, V>>(
+          d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, B{eq, d_keys_out, d_values_out, d_num_selected},
+          num_items, d_num_selected, scan_options{}, stream);
+    });
   }
   return compact_detail::dispatch_compact<compact_tuning::policy<T>, false, T>(
       d_temp_storage, temp_storage_bytes, in_t{d_keys_in, d_values_in},

@@ -237,7 +237,51 @@ struct span_behaviour {
   }
 };
 
-// ---- select_unique_by_key: the compaction over (key, value) pairs ----
+// ---- select_unique_by_key: each run's first key and the value beside it ----
+
+/// select_unique_by_key as a keyed agent's behaviour: run starts counted (run_span's count; its start
+/// unused), a run's first key and its value put at its first item, at index (runs started so far) - 1;
+/// the count at the input's last item.
+template <class K, class V, class I, class Eq, class KeyOut, class ValOut, class NumIt>
+struct unique_behaviour {
+  using key_type = K;
+  using value_type = V;
+  using aggregate = run_span<I>;
+  using op_type = span_op;
+  static constexpr bool with_values = true, stores_values = false, uses_prev_head = false;
+  static constexpr int staged_arrays = 2; // keys, values
+  using staged0 = K;
+  using staged1 = V;
+  Eq eq;
+  KeyOut keys;
+  ValOut values;
+  NumIt num_selected;
+  CARRY_HD op_type scan_op() const { return {}; }
+  CARRY_HD KeyOut out0() const { return keys; }
+  CARRY_HD ValOut out1() const { return values; }
+  template <int ITEMS>
+  CARRY_HD aggregate reduce(const keyed_thread<K, V, ITEMS>& t) const {
+    return {static_cast<I>(bit_count(t.heads)), I{0}};
+  }
+  template <int ITEMS, class Sink>
+  CARRY_HD void emit(const keyed_thread<K, V, ITEMS>& t, const tile_prefix<aggregate>& carry, V (&)[ITEMS],
+                     Sink& sink) const {
+    const I count = carry.valid ? carry.value.count : I{0};
+    sink.template span<0>(static_cast<std::int64_t>(count), bit_count(t.heads));
+    sink.template span<1>(static_cast<std::int64_t>(count), bit_count(t.heads));
+    I at = static_cast<I>(count - 1);
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j) // heads are live items
+      if ((t.heads >> j) & 1u) {
+        ++at;
+        sink.template put<0>(static_cast<std::int64_t>(at), t.keys[j]);
+        sink.template put<1>(static_cast<std::int64_t>(at), t.values[j]);
+      }
+    if (t.last >= t.first && t.last < t.first + ITEMS) *num_selected = static_cast<I>(count + bit_count(t.heads));
+  }
+};
+
+// ---- select_unique_by_key's other forms: the compaction over (key, value) pairs ----
 
 /// A key and its value, as select_unique_by_key's compaction moves them.
 template <class K, class V>

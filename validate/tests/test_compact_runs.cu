@@ -136,6 +136,14 @@ TEST_CASE("reduce_by_key, run_length_encode, non_trivial_runs, select_unique_by_
         return carry::select_unique_by_key(t, b, k, v, d_a.ptr, d_b.ptr, d_num.ptr, n);
       });
       check("select_unique_by_key", runs, ref.keys, firsts);
+      for (carry::compact_algorithm a : {carry::compact_algorithm::three_kernel, carry::compact_algorithm::single_pass}) {
+        poison(); // the compaction of (key, value) pairs, on request
+        run_two_phase([&](void* t, std::size_t& b) {
+          return carry::select_unique_by_key(t, b, k, v, d_a.ptr, d_b.ptr, d_num.ptr, n, carry::equal_to{},
+                                             carry::compact_options{a}, cudaStream_t{});
+        });
+        check("select_unique_by_key, compaction", runs, ref.keys, firsts);
+      }
 
       // ---- CUB's same calls on the same input agree with the reference (not under the sanitizers:
       // racecheck reports CUB's own NonTrivialRuns kernel) ----

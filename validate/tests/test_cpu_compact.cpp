@@ -167,6 +167,18 @@ TEST_CASE("run calls on the keyed agent's model: reduce_by_key, run_length_encod
     REQUIRE(std::vector<int>(unique.begin(), unique.begin() + static_cast<std::ptrdiff_t>(runs)) == ref.keys);
     REQUIRE(std::vector<std::uint32_t>(sums.begin(), sums.begin() + static_cast<std::ptrdiff_t>(runs)) == ref.sums);
     REQUIRE((runs == keys.size() || unique[runs] == -1)); // nothing past the runs
+    // select_unique_by_key: each run's first key and the value beside it
+    std::fill(unique.begin(), unique.end(), -1);
+    std::vector<std::uint32_t> firsts(keys.size(), 7777), want_firsts;
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (i == 0 || keys[i] != keys[i - 1]) want_firsts.push_back(values[i]);
+    using ubk = unique_behaviour<int, std::uint32_t, std::uint32_t, carry::equal_to, int*, std::uint32_t*,
+                                 std::int64_t*>;
+    run_keyed_model<16>(ubk{carry::equal_to{}, unique.data(), firsts.data(), &num}, keys, values);
+    REQUIRE(num == static_cast<std::int64_t>(runs));
+    REQUIRE(std::vector<int>(unique.begin(), unique.begin() + static_cast<std::ptrdiff_t>(runs)) == ref.keys);
+    REQUIRE(std::vector<std::uint32_t>(firsts.begin(), firsts.begin() + static_cast<std::ptrdiff_t>(runs)) ==
+            want_firsts);
     // run_length_encode and non_trivial_runs (values unread)
     const std::vector<no_value> none(keys.size());
     std::vector<std::int64_t> lengths(keys.size(), -1), offsets(keys.size(), -1);
