@@ -43,7 +43,7 @@ cudaError_t encode_runs(void* d_temp_storage, std::size_t& temp_storage_bytes, I
   return with_run_index(num_items, [&](auto index) {
     using K = detail::iter_value<InputIt>;
     using B = span_behaviour<NON_TRIVIAL, K, decltype(index), Eq, FirstIt, LengthIt, NumIt>;
-    return run_pass<tuning::keyed_runs_policy<K, decltype(index)>>(d_temp_storage, temp_storage_bytes, d_in,
+    return run_pass<tuning::keyed_encode_policy<K, decltype(index)>>(d_temp_storage, temp_storage_bytes, d_in,
                                                                  static_cast<const no_value*>(nullptr),
                                                                  B{eq, d_firsts, d_lengths, d_num_runs}, num_items,
                                                                  d_num_runs, scan_options{}, stream);

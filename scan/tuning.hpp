@@ -139,8 +139,10 @@ using any_input_policy =
 /// 256 threads, evict-first loads, each block's guessed tile prefetched into the L2 while its ticket is
 /// out. MIN_BLOCKS: the register cap. Measured (H100, u32 keys and values, 2^28, probe_keyed):
 ///   scans by key (keyed_scan_policy), 5 blocks: 1199 us; 4: 1256; 2: 1255; 2 without the prefetch: 1353
-///   run calls (keyed_runs_policy), 4 blocks: reduce_by_key 1164 us (5: 1188, 2: 1319, 2 without the
-///   prefetch: 1438); run_length_encode 813 at 2, 4 and 5 blocks (890 without the prefetch)
+///   run calls with values (keyed_runs_policy), 4 blocks: reduce_by_key 1164 us (5: 1188, 6: 1290, 2: 1319,
+///   2 without the prefetch: 1438; 128 x 32 at 6: 1184)
+///   run-length calls (keyed_encode_policy: keys alone), 6 blocks: run_length_encode 791 us (2, 4, 5: 812-819;
+///   2 without the prefetch: 890; 128 x 32 at 6: 796)
 template <class K, class V, int MIN_BLOCKS>
 using keyed_policy =
     staged_tile_policy<256, (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 4 ? 16
@@ -150,6 +152,8 @@ template <class K, class V>
 using keyed_scan_policy = keyed_policy<K, V, 5>;
 template <class K, class V>
 using keyed_runs_policy = keyed_policy<K, V, 4>;
+template <class K, class I>
+using keyed_encode_policy = keyed_policy<K, I, 6>;
 
 /// The hierarchical tile (upsweep, spine, downsweep): 256 threads x 64 bytes. The input is read twice,
 /// so no evict-first hint. Measured (u32, NOTES.md): 256 x 16 gave 23.9 us at 2^22 against 27.1 us for

@@ -98,6 +98,8 @@ int main(int argc, char** argv) {
   using carry::staged_tile_policy;
   probe<carry::tuning::keyed_runs_policy<std::uint32_t, std::uint32_t>>(d, "shipped runs");
   probe<carry::tuning::keyed_scan_policy<std::uint32_t, std::uint32_t>>(d, "shipped scans");
+  probe<carry::tuning::keyed_encode_policy<std::uint32_t, std::uint32_t>>(d, "shipped encode");
   probe<staged_tile_policy<256, 16, 2, true, 0>>(d, "256x16 min2, no prefetch");
+  probe<staged_tile_policy<128, 32, 6, true, 2>>(d, "128x32 min6");
   return 0;
 }
