@@ -94,30 +94,30 @@ struct reduce_by_key_behaviour {
   CARRY_HD UniqueIt out0() const { return unique; }
   CARRY_HD AggIt out1() const { return aggregates; }
   template <int ITEMS>
-  CARRY_HD aggregate reduce(keyed_thread<K, V, ITEMS>& t) const {
-    return {static_cast<H>(bit_count(t.heads)), detail::fold_runs(t, op)};
+  CARRY_HD aggregate reduce(const keyed_thread<K, V, ITEMS>& t) const {
+    return {static_cast<H>(bit_count(t.heads)), detail::fold_last_run(t, op)};
   }
   /// Run r's key goes to index r at its start, its aggregate to index r at its end: a thread's keys to
   /// runs .. runs + heads - 1, its aggregates from runs - 1 (an end before its first head closes the run
-  /// the carry-in holds) or runs on, one an end. The values hold their runs' folds within the thread
-  /// (reduce); the carry-in joins the run it carries in. A thread without a carry-in starts the input's
-  /// first run.
+  /// the carry-in holds) or runs on, one an end. A thread without a carry-in starts the input's first run.
   template <int ITEMS, class Sink>
   CARRY_HD void emit(const keyed_thread<K, V, ITEMS>& t, const tile_prefix<aggregate>& carry, V (&)[ITEMS],
                      Sink& sink) const {
     const std::int64_t runs = carry.valid ? static_cast<std::int64_t>(carry.value.head) : 0; // before the thread
-    const unsigned carried = detail::before_first_head(t.heads);
     const unsigned first_end = t.ends & (0u - t.ends);
     sink.template span<0>(runs, bit_count(t.heads));
     sink.template span<1>(runs - ((t.heads & detail::upto_bit(first_end)) != 0 ? 0 : 1), bit_count(t.ends));
     std::int64_t at = runs - 1; // the index of the run the item is in
+    V run = carry.value.value;
     auto step = [&](int j) {
       if ((t.heads >> j) & 1u) {
         ++at;
+        run = t.values[j];
         sink.template put<0>(at, t.keys[j]);
+      } else {
+        run = op(run, t.values[j]);
       }
-      if ((t.ends >> j) & 1u)
-        sink.template put<1>(at, (carried >> j) & 1u ? op(carry.value.value, t.values[j]) : t.values[j]);
+      if ((t.ends >> j) & 1u) sink.template put<1>(at, run);
     };
     if (t.live == detail::live_mask<ITEMS>(ITEMS)) {
       CARRY_UNROLL

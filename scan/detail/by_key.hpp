@@ -86,34 +86,21 @@ CARRY_HD void mark_runs(keyed_thread<K, V, ITEMS>& t, std::int64_t count, const 
   t.ends = ((differs >> 1) | tail | (last_at >= 0 && last_at < ITEMS ? 1u << last_at : 0u)) & t.live;
 }
 
-/// A thread's values folded in place with op, restarting at every head: value j becomes the fold of its
-/// run's items from the thread's first (or the run's head) up to j. Returns the last live item's: the
-/// value of the thread's aggregate under the segmented operators. Emit then needs op only for the items
-/// before the thread's first head (the carried-in run: op(carry-in, value j)).
-///
-///   values [3 1 7 0 4], heads 0b00100  ->  values [3 4 7 7 11], returns 11
+/// The fold with op of a thread's last run (from its latest head, or from its first item when it has
+/// none): the value of the thread's aggregate under the segmented operators (their heads restart it).
 template <class Op, class K, class V, int ITEMS>
-CARRY_HD V fold_runs(keyed_thread<K, V, ITEMS>& t, const Op& op) {
+CARRY_HD V fold_last_run(const keyed_thread<K, V, ITEMS>& t, const Op& op) {
   V a = t.values[0];
   if (t.live == live_mask<ITEMS>(ITEMS)) { // a whole thread: no item to skip
     CARRY_UNROLL
-    for (int j = 1; j < ITEMS; ++j) {
-      a = (t.heads >> j) & 1u ? t.values[j] : op(a, t.values[j]);
-      t.values[j] = a;
-    }
+    for (int j = 1; j < ITEMS; ++j) a = (t.heads >> j) & 1u ? t.values[j] : op(a, t.values[j]);
   } else {
     CARRY_UNROLL
     for (int j = 1; j < ITEMS; ++j)
-      if ((t.live >> j) & 1u) {
-        a = (t.heads >> j) & 1u ? t.values[j] : op(a, t.values[j]);
-        t.values[j] = a;
-      }
+      if ((t.live >> j) & 1u) a = (t.heads >> j) & 1u ? t.values[j] : op(a, t.values[j]);
   }
   return a;
 }
-
-/// The items of a thread before its first head (all of them without one): those of the run it carries in.
-CARRY_HD constexpr unsigned before_first_head(unsigned heads) { return heads != 0 ? (heads & (0u - heads)) - 1u : ~0u; }
 
 /// A thread's live items folded in order as (head, value) pairs with op (a segmented operator): its
 /// aggregate. The model of what the behaviours compute directly (test_cpu checks they agree).
@@ -166,24 +153,19 @@ struct scan_by_key_behaviour {
   OutIt out;
   CARRY_HD op_type scan_op() const { return {op}; }
   template <int ITEMS>
-  CARRY_HD aggregate reduce(keyed_thread<K, V, ITEMS>& t) const {
-    return {t.heads != 0 ? 1u : 0u, fold_runs(t, op)};
+  CARRY_HD aggregate reduce(const keyed_thread<K, V, ITEMS>& t) const {
+    return {t.heads != 0 ? 1u : 0u, fold_last_run(t, op)};
   }
-  /// The values hold their runs' folds within the thread (reduce): the carry-in joins those before the
-  /// first head. A thread without a carry-in holds the input's first item, a head.
+  /// A thread without a carry-in holds the input's first item, a head, so `run` is set before its use.
   template <int ITEMS, class Sink>
   CARRY_HD void emit(const keyed_thread<K, V, ITEMS>& t, const tile_prefix<aggregate>& carry, V (&r)[ITEMS],
                      Sink&) const {
-    const unsigned carried = before_first_head(t.heads);
-    V prev = carry.value.value; // exclusive: the inclusive result of the item before
+    V run = carry.value.value;
     auto step = [&](int j) {
-      const V inclusive = (carried >> j) & 1u ? op(carry.value.value, t.values[j]) : t.values[j];
-      if constexpr (EXCLUSIVE) {
-        r[j] = (t.heads >> j) & 1u ? init : op(init, prev);
-        prev = inclusive;
-      } else {
-        r[j] = inclusive;
-      }
+      const bool head = (t.heads >> j) & 1u;
+      if constexpr (EXCLUSIVE) r[j] = head ? init : op(init, run);
+      run = head ? t.values[j] : op(run, t.values[j]);
+      if constexpr (!EXCLUSIVE) r[j] = run;
     };
     if (t.live == live_mask<ITEMS>(ITEMS)) {
       CARRY_UNROLL
