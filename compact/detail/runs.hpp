@@ -119,14 +119,7 @@ struct reduce_by_key_behaviour {
       }
       if ((t.ends >> j) & 1u) sink.template put<1>(at, run);
     };
-    if (t.live == detail::live_mask<ITEMS>(ITEMS)) {
-      CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j) step(j);
-    } else {
-      CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j)
-        if ((t.live >> j) & 1u) step(j);
-    }
+    detail::for_live_items<ITEMS>(t.live, step);
     if (t.last >= t.first && t.last < t.first + ITEMS)
       *num_runs = static_cast<H>(runs + bit_count(t.heads));
   }
@@ -225,14 +218,7 @@ struct span_behaviour {
         sink.template put<1>(static_cast<std::int64_t>(at), length);
       }
     };
-    if (t.live == detail::live_mask<ITEMS>(ITEMS)) {
-      CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j) step(j);
-    } else {
-      CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j)
-        if ((t.live >> j) & 1u) step(j);
-    }
+    detail::for_live_items<ITEMS>(t.live, step);
     if (t.last >= t.first && t.last < t.first + ITEMS) *num_runs = static_cast<I>(count + bit_count(m));
   }
 };

@@ -67,6 +67,19 @@ CARRY_HD constexpr unsigned live_mask(std::int64_t count) {
 /// Bits 0 .. j of a mask given its bit j alone (`bit` = 1 << j): (bit << 1) - 1, all 32 when j = 31.
 CARRY_HD constexpr unsigned upto_bit(unsigned bit) { return (bit << 1) - 1u; }
 
+/// step(j) for each live item j of a thread in order: a whole thread without a test an item.
+template <int ITEMS, class Step>
+CARRY_HD void for_live_items(unsigned live, Step&& step) {
+  if (live == live_mask<ITEMS>(ITEMS)) {
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j) step(j);
+  } else {
+    CARRY_UNROLL
+    for (int j = 0; j < ITEMS; ++j)
+      if ((live >> j) & 1u) step(j);
+  }
+}
+
 /// A thread's live, heads and ends from its keys (t.first, t.last set), `count` live items, `prev` the key
 /// before its first item and `next` the one after its last (any live key where there is none: they are
 /// only compared, and the masks below decide those items): one key comparison an item, an item ending a
@@ -91,14 +104,9 @@ CARRY_HD void mark_runs(keyed_thread<K, V, ITEMS>& t, std::int64_t count, const 
 template <class Op, class K, class V, int ITEMS>
 CARRY_HD V fold_last_run(const keyed_thread<K, V, ITEMS>& t, const Op& op) {
   V a = t.values[0];
-  if (t.live == live_mask<ITEMS>(ITEMS)) { // a whole thread: no item to skip
-    CARRY_UNROLL
-    for (int j = 1; j < ITEMS; ++j) a = (t.heads >> j) & 1u ? t.values[j] : op(a, t.values[j]);
-  } else {
-    CARRY_UNROLL
-    for (int j = 1; j < ITEMS; ++j)
-      if ((t.live >> j) & 1u) a = (t.heads >> j) & 1u ? t.values[j] : op(a, t.values[j]);
-  }
+  for_live_items<ITEMS>(t.live, [&](int j) {
+    if (j > 0) a = (t.heads >> j) & 1u ? t.values[j] : op(a, t.values[j]);
+  });
   return a;
 }
 
@@ -167,14 +175,7 @@ struct scan_by_key_behaviour {
       run = head ? t.values[j] : op(run, t.values[j]);
       if constexpr (!EXCLUSIVE) r[j] = run;
     };
-    if (t.live == live_mask<ITEMS>(ITEMS)) {
-      CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j) step(j);
-    } else {
-      CARRY_UNROLL
-      for (int j = 0; j < ITEMS; ++j)
-        if ((t.live >> j) & 1u) step(j);
-    }
+    for_live_items<ITEMS>(t.live, step);
   }
 };
 
