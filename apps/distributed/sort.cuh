@@ -76,12 +76,20 @@ __global__ void bounds_kernel(const K* sorted, std::int64_t n, std::int64_t firs
   }
 }
 
-/// Every distributed sort (V = radix_detail::null_value: keys alone).
+/// Events a caller may have recorded on the stream at the sort's stage boundaries (the tool's phase
+/// times): [0] before the local sort, [1] after it, [2] before the exchange, [3] after it, [4] after the
+/// merge. The caller creates them; the sort only records them.
+struct sort_marks {
+  cudaEvent_t at[5];
+};
+
+/// Every distributed sort (V = radix_detail::null_value: keys alone); marks: see sort_marks (null: none).
 template <class K, class V>
 cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* keys_in,
                           K* keys_out, const V* values_in, V* values_out, std::int64_t out_capacity,
                           shard_info* d_shard, std::int64_t n, bool descending, const communicator& comm,
-                          cudaStream_t stream) {
+                          cudaStream_t stream, const sort_marks* marks = nullptr) {
+  auto mark = [&](int i) { return marks != nullptr ? cudaEventRecord(marks->at[i], stream) : cudaSuccess; };
   constexpr bool pairs = !std::is_same<V, radix_detail::null_value>::value;
   if (!comm.valid() || comm.size() > 65536) return cudaErrorInvalidValue;
   const int ranks = comm.size(), rank = comm.rank();
@@ -133,10 +141,12 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   V* rv = pairs ? rv_at.as<V>(d_temp_storage) : nullptr;
   V* tv = pairs ? tv_at.as<V>(d_temp_storage) : nullptr;
   // ---- the shard sorted on its own (stable) ----
+  if (const cudaError_t e = mark(0); e != cudaSuccess) return e;
   if (nn > 0) {
     std::size_t sb = sort_bytes;
     if (const cudaError_t e = local_sort(sort_at.in(d_temp_storage), sb, sk, sv); e != cudaSuccess) return e;
   }
+  if (const cudaError_t e = mark(1); e != cudaSuccess) return e;
   // ---- samples of every sorted shard (its exact quantiles), and the shards' counts: one all-gather ----
   sample_kernel<<<1, 256, 0, stream>>>(static_cast<const K*>(sk), nn, descending, mine);
   if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
@@ -181,12 +191,14 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   const exchange_plan x = plan_exchange(offsets, rank);
   if (x.most_received > cap) return cudaErrorInvalidValue; // every rank sees it: all refuse, none waits
   // ---- the exchange: grouped sends and receives of exact counts (this rank's own run stays in place) ----
+  if (const cudaError_t e = mark(2); e != cudaSuccess) return e;
   cudaError_t exchanged_e;
   if constexpr (pairs)
     exchanged_e = exchange(x, comm, stream, false, exchanged<K>{sk, rk}, exchanged<V>{sv, rv});
   else
     exchanged_e = exchange(x, comm, stream, false, exchanged<K>{sk, rk});
   if (exchanged_e != cudaSuccess) return exchanged_e;
+  if (const cudaError_t e = mark(3); e != cudaSuccess) return e;
   // ---- the sorted runs that arrived (one a rank, in rank order) merged stably ----
   std::vector<radix_detail::sorted_run<K, V>> runs;
   for (int q = 0; q < ranks; ++q) {
@@ -201,6 +213,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
           radix_detail::merge_runs(runs, keys_out, values_out, tk, tv, rk, rv, ms, descending, stream);
       e != cudaSuccess)
     return e;
+  if (const cudaError_t e = mark(4); e != cudaSuccess) return e;
   write_shard_kernel<><<<1, 1, 0, stream>>>(d_shard, x.received, x.out_offset, total);
   return cudaGetLastError();
 }

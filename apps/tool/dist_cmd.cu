@@ -1,6 +1,7 @@
 // `carry dist`: a distributed scan, compaction, histogram or sort over N local GPUs (one process, a thread a
 // rank), checked against one GPU's carry on the whole input, timed against it.
 #include <algorithm>
+#include <array>
 #include <chrono>
 #include <cstdio>
 #include <cstring>
@@ -44,7 +45,9 @@ const char* usage =
     "Prints the time a call of one GPU and of the distributed call take (--reps calls back to back on every\n"
     "rank, then every rank's stream synchronised: the wall time over --reps, median of 5 such blocks after\n"
     "one of warm-up), the items per second, the speed-up, and the time of the call's collective alone\n"
-    "(the same NCCL call on the same bytes, timed the same way).\n"
+    "(the same NCCL call on the same bytes, timed the same way). sort also prints each rank's phases (CUDA\n"
+    "events at its stage boundaries: local sort, splitters and counts, exchange, merge; median of --reps calls)\n"
+    "and the exchange's bandwidth against the all-to-all alone (--csv: as '# phases' comment lines).\n"
     "Run with NCCL_NVLS_ENABLE=0 where NVLink multicast is unavailable.\n"
     "exit status: 0 checked and timed; 1 mismatch or CUDA/NCCL error; 2 bad usage, fewer than 2 GPUs\n";
 
@@ -248,6 +251,44 @@ int carry_tool::dist_main(int argc, char** argv) {
       return cudaStreamSynchronize(g.stream(r));
     }));
   });
+  // ---- the sort's phases: CUDA events at its stage boundaries on every rank, a median over --reps calls
+  // each (one call at a time, every rank's stream synchronised after it) ----
+  std::vector<std::array<double, 4>> phase(static_cast<std::size_t>(p), std::array<double, 4>{});
+  if (sort) {
+    CHECK_CUDA(g.run([&](int r) {
+      auto& k = rank[static_cast<std::size_t>(r)];
+      const std::int64_t m = shard[static_cast<std::size_t>(r)].end - shard[static_cast<std::size_t>(r)].begin;
+      carry::dist::detail::sort_marks marks;
+      for (auto& e : marks.at)
+        if (const cudaError_t err = cudaEventCreate(&e); err != cudaSuccess) return err;
+      std::vector<std::array<float, 4>> t;
+      cudaError_t err = cudaSuccess;
+      for (int i = 0; i <= c.reps && err == cudaSuccess; ++i) {
+        std::size_t b = k.temp_bytes;
+        using N = carry::radix_detail::null_value;
+        err = pairs ? carry::dist::detail::dispatch_sort(k.temp, b, static_cast<const std::uint32_t*>(k.in), k.out,
+                                                         static_cast<const std::uint32_t*>(k.vin), k.vout, capacity,
+                                                         k.info, m, false, g.comm(r), g.stream(r), &marks)
+                    : carry::dist::detail::dispatch_sort(k.temp, b, static_cast<const std::uint32_t*>(k.in), k.out,
+                                                         static_cast<const N*>(nullptr), static_cast<N*>(nullptr),
+                                                         capacity, k.info, m, false, g.comm(r), g.stream(r), &marks);
+        if (err == cudaSuccess) err = cudaStreamSynchronize(g.stream(r));
+        if (err != cudaSuccess || i == 0) continue; // the first call warms up
+        std::array<float, 4> x{};
+        for (int j = 0; j < 4 && err == cudaSuccess; ++j) err = cudaEventElapsedTime(&x[j], marks.at[j], marks.at[j + 1]);
+        t.push_back(x);
+      }
+      for (auto& e : marks.at) cudaEventDestroy(e);
+      if (err != cudaSuccess) return err;
+      for (int j = 0; j < 4; ++j) {
+        std::vector<double> v;
+        for (const auto& x : t) v.push_back(1e3 * x[static_cast<std::size_t>(j)]);
+        std::sort(v.begin(), v.end());
+        phase[static_cast<std::size_t>(r)][static_cast<std::size_t>(j)] = v[v.size() / 2];
+      }
+      return cudaSuccess;
+    }));
+  }
   // ---- check against the single GPU (the collective-alone runs changed nothing checked) ----
   CHECK_CUDA(g.run([&](int r) {
     std::size_t b = rank[static_cast<std::size_t>(r)].temp_bytes;
@@ -299,6 +340,10 @@ int carry_tool::dist_main(int argc, char** argv) {
                 static_cast<double>(n) / t_one / 1e3);
     std::printf("%s,carry_dist,%d,%lld,%.1f,%.3f,%.3f,%.1f\n", label.c_str(), p, static_cast<long long>(n), t_dist,
                 static_cast<double>(n) / t_dist / 1e3, speedup, t_coll);
+    for (int r = 0; sort && r < p; ++r) { // comment lines: the phases (local sort, splitters and counts, exchange, merge)
+      const auto& x = phase[static_cast<std::size_t>(r)];
+      std::printf("# phases,%s,rank %d,%.1f,%.1f,%.1f,%.1f\n", label.c_str(), r, x[0], x[1], x[2], x[3]);
+    }
   } else {
     std::printf("carry dist %s of %lld u32 over %d GPUs (even shards): against one GPU's carry: %s\n",
                 label.c_str(), static_cast<long long>(n), p, ok ? "ok" : "FAILED");
@@ -309,6 +354,16 @@ int carry_tool::dist_main(int argc, char** argv) {
       const double bytes = static_cast<double>(n / p / p) * (pairs ? 8 : 4) * (p - 1); // a rank's sends
       std::printf("collective alone (all-to-all of the shards by grouped send/recv): %.1f us, %.1f GB/s a rank\n",
                   t_coll, bytes / t_coll / 1e3);
+      double slowest_exchange = 0;
+      for (int r = 0; r < p; ++r) {
+        const auto& x = phase[static_cast<std::size_t>(r)];
+        std::printf("rank %d phases (us, median of %d calls): local sort %.1f, splitters and counts %.1f, exchange "
+                    "%.1f, merge %.1f\n", r, c.reps, x[0], x[1], x[2], x[3]);
+        slowest_exchange = std::max(slowest_exchange, x[2]);
+      }
+      if (c.keys == "uniform")
+        std::printf("exchange inside the sort: %.1f GB/s a rank (about the same bytes: even key ranges), %.2f of the "
+                    "all-to-all alone\n", bytes / slowest_exchange / 1e3, t_coll / slowest_exchange);
     } else {
       std::printf("collective alone (%s): %.1f us\n",
                   c.primitive == "histogram" ? "all-reduce of 256 u64" : "all-gather of 8 B a rank", t_coll);
