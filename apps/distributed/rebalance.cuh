@@ -9,6 +9,7 @@
 #include <cuda_runtime.h>
 #include <nccl.h>
 
+#include "../../scan/util/launch.cuh"
 #include "communicator.hpp"
 #include "detail/exchange.cuh"
 #include "detail/kernels.cuh"
@@ -57,7 +58,7 @@ cudaError_t rebalance(void* d_temp_storage, std::size_t& temp_storage_bytes, con
   // ---- every rank's count and pointers, on the host ----
   const std::int64_t flags = (d_in != nullptr ? 1 : 0) | (d_out != nullptr ? 2 : 0);
   detail::count_of_kernel<><<<1, 1, 0, stream>>>(d_shard_in, flags, mine);
-  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
   std::vector<std::int64_t> gathered, counts(static_cast<std::size_t>(ranks));
   if (const cudaError_t e = detail::gather_to_host<std::int64_t>(mine, all, 2, gathered, comm, stream);
       e != cudaSuccess)
@@ -79,7 +80,7 @@ cudaError_t rebalance(void* d_temp_storage, std::size_t& temp_storage_bytes, con
   std::int64_t total = 0;
   for (std::int64_t c : counts) total += c;
   detail::write_shard_kernel<><<<1, 1, 0, stream>>>(d_shard_out, x.received, x.out_offset, total);
-  return cudaGetLastError();
+  return carry::detail::after_launch(stream);
 }
 
 } // namespace dist

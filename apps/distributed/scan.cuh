@@ -11,6 +11,7 @@
 
 #include "../../scan/device_reduce.cuh"
 #include "../../scan/device_scan.cuh"
+#include "../../scan/util/launch.cuh"
 #include "communicator.hpp"
 #include "detail/kernels.cuh"
 
@@ -30,7 +31,7 @@ cudaError_t shard_total(void* t, std::size_t& bytes, InputIt in, maybe<T>* mine,
         e != cudaSuccess || t == nullptr)
       return e;
     mark_kernel<<<1, 1, 0, stream>>>(mine, 1);
-    return cudaGetLastError();
+    return carry::detail::after_launch(stream);
   } else {
     return carry::transform_reduce<maybe<T>>(t, bytes, in, mine, maybe_op<Op>{op}, present<T>{},
                                              maybe<T>{T{}, 0}, n, stream);
@@ -92,7 +93,7 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
       return e;
   } else {
     mark_kernel<<<1, 1, 0, stream>>>(mine, 0);
-    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+    if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
   }
   // ---- every rank's total ----
   if (const cudaError_t e =
@@ -103,7 +104,7 @@ cudaError_t dispatch_scan(void* d_temp_storage, std::size_t& temp_storage_bytes,
   if (rank > 0) {
     const maybe<T> seed{init, EXCLUSIVE ? 1 : 0};
     carry_in_kernel<<<1, 1, 0, stream>>>(all, rank, seed, op, carry, EXCLUSIVE && nn > 0 ? d_out : nullptr);
-    if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+    if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
   }
   if (scanned == 0) return cudaSuccess;
   return local_scan(scan_at.as<void>(d_temp_storage), scan_bytes, carry);

@@ -10,6 +10,7 @@
 
 #include "../../compact/device_partition.cuh"
 #include "../../compact/device_select.cuh"
+#include "../../scan/util/launch.cuh"
 #include "communicator.hpp"
 #include "detail/kernels.cuh"
 
@@ -47,7 +48,7 @@ cudaError_t dispatch_count(void* d_temp_storage, std::size_t& temp_storage_bytes
       e != cudaSuccess)
     return e;
   shard_info_kernel<><<<1, 1, 0, stream>>>(all, ranks, comm.rank(), d_shard);
-  return cudaGetLastError();
+  return carry::detail::after_launch(stream);
 }
 
 } // namespace detail

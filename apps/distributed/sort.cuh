@@ -13,6 +13,7 @@
 #include "../../radixsort/detail/key_traits.hpp"
 #include "../../radixsort/detail/merge.cuh"
 #include "../../radixsort/device_radix_sort.cuh"
+#include "../../scan/util/launch.cuh"
 #include "communicator.hpp"
 #include "detail/exchange.cuh"
 #include "detail/kernels.cuh"
@@ -149,7 +150,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   if (const cudaError_t e = mark(1); e != cudaSuccess) return e;
   // ---- samples of every sorted shard (its exact quantiles), and the shards' counts: one all-gather ----
   sample_kernel<<<1, 256, 0, stream>>>(static_cast<const K*>(sk), nn, descending, mine);
-  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
   std::vector<sample_slot> h_all;
   if (const cudaError_t e = gather_to_host<sample_slot>(mine, all, 1 + sort_samples, h_all, comm, stream);
       e != cudaSuccess)
@@ -177,7 +178,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
       return e;
   bounds_kernel<<<(ranks + 256) / 256, 256, 0, stream>>>(static_cast<const K*>(sk), nn, first[rank],
                                                          descending, splitters, ranks, off);
-  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
   // ---- every rank's bucket bounds: the exchange's exact counts, on the host ----
   std::vector<std::uint64_t> h_offs;
   if (const cudaError_t e =
@@ -215,7 +216,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     return e;
   if (const cudaError_t e = mark(4); e != cudaSuccess) return e;
   write_shard_kernel<><<<1, 1, 0, stream>>>(d_shard, x.received, x.out_offset, total);
-  return cudaGetLastError();
+  return carry::detail::after_launch(stream);
 }
 
 } // namespace detail

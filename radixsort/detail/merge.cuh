@@ -8,6 +8,7 @@
 
 #include <cuda_runtime.h>
 
+#include "../../scan/util/launch.cuh"
 #include "digit.cuh"
 #include "key_traits.hpp"
 #include "merge_plan.hpp"
@@ -93,10 +94,10 @@ cudaError_t merge_two(const K* a, std::int64_t na, const V* va, const K* b, std:
   if (tiles > 0x7FFFFFFF) return cudaErrorInvalidValue;
   merge_split_kernel<TILE><<<static_cast<unsigned>((tiles + 256) / 256), 256, 0, stream>>>(a, na, b, nb, tiles,
                                                                                            descending, splits);
-  if (const cudaError_t e = cudaGetLastError(); e != cudaSuccess) return e;
+  if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
   merge_kernel<merge_threads, ITEMS><<<static_cast<unsigned>(tiles), merge_threads, 0, stream>>>(
       a, na, b, nb, va, vb, out, vout, splits, descending);
-  return cudaGetLastError();
+  return detail::after_launch(stream);
 }
 
 /// A sorted run: count keys (and values) in order.
