@@ -35,17 +35,6 @@ CARRY_HD inline int bit_count(unsigned m) {
 #endif
 }
 
-/// The lowest set bit of a non-zero mask.
-CARRY_HD inline int lowest_bit(unsigned m) {
-#ifdef __CUDA_ARCH__
-  return __ffs(static_cast<int>(m)) - 1;
-#else
-  int b = 0;
-  while (!((m >> b) & 1u)) ++b;
-  return b;
-#endif
-}
-
 /// The highest set bit of a non-zero mask.
 CARRY_HD inline int top_bit(unsigned m) {
 #ifdef __CUDA_ARCH__

@@ -32,7 +32,7 @@ struct staged_runs {
   };
   storage& st;
   ranges& r;
-  unsigned long long lo[2] = {0, 0}, hi[2] = {0, 0};
+  unsigned long long lo[2] = {0, 0};
   int count[2] = {0, 0};
 
   __device__ static E0* region0(storage& s) { return reinterpret_cast<E0*>(s.bytes); }
@@ -45,7 +45,6 @@ struct staged_runs {
   template <int A>
   __device__ void span(std::int64_t l, int n) {
     lo[A] = static_cast<unsigned long long>(l);
-    hi[A] = lo[A] + static_cast<unsigned long long>(n) - 1u;
     count[A] = n;
   }
   /// Output `v` at index i of array A (within the span the thread declared).
@@ -67,7 +66,8 @@ struct staged_runs {
       const unsigned putting = __ballot_sync(0xffffffffu, count[a] > 0);
       if (putting == 0) continue;
       const unsigned long long l = __shfl_sync(0xffffffffu, lo[a], __ffs(static_cast<int>(putting)) - 1);
-      const unsigned long long h = __shfl_sync(0xffffffffu, hi[a], 31 - __clz(static_cast<int>(putting)));
+      const int top = 31 - __clz(static_cast<int>(putting));
+      const unsigned long long h = __shfl_sync(0xffffffffu, lo[a] + static_cast<unsigned>(count[a]) - 1u, top);
       if (lane == 0) {
         atomicMin(&r.lo[a], l);
         atomicMax(&r.hi[a], h);
@@ -121,7 +121,8 @@ struct keyed_agent {
       } io;
       typename stage_t::storage stage; // the run outputs, once the loads are done (after the block scan)
     } buf;
-    K firsts[block_threads], lasts[block_threads], penults[block_threads]; // each thread's edge keys
+    K firsts[block_threads], lasts[block_threads]; // each thread's edge keys
+    K penults[B::uses_prev_head ? block_threads : 1];  // and its second last, where prev_head is used
     typename stage_t::ranges ranges;
     typename scan_t::temp_storage scan;
     std::uint32_t tile_index;

@@ -85,7 +85,8 @@ CARRY_HD void for_live_items(unsigned live, Step&& step) {
 /// only compared, and the masks below decide those items): one key comparison an item, an item ending a
 /// run exactly when the next one starts one; the input's first item starts a run and its last ends one.
 ///
-///   keys [5 5 7 | 7 9 9], prev (of the second thread) 7: heads 0b100, ends 0b001 ... as of its own bits
+///   input [5 5 7 7 9 9] as threads of 3: the second, keys [7 9 9] with prev 7 and the input's last item
+///   at its bit 2: heads 0b010, ends 0b101 (the 7 ends before the 9; the input ends)
 template <int ITEMS, class K, class V, class Eq>
 CARRY_HD void mark_runs(keyed_thread<K, V, ITEMS>& t, std::int64_t count, const K& prev, const K& next,
                         const Eq& eq) {
