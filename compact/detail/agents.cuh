@@ -111,13 +111,16 @@ struct compact_agent {
     std::uint32_t inbox[16]; // the cluster pass: every tile's count
   };
 
-  /// Load, select, rank: the thread's mask, its offset among the tile's selected items, the tile's count.
+  /// Load, select, rank: the thread's mask, its offset among the tile's selected items, the tile's count;
+  /// then the tile's staging of its write (index tiles: the positions in output order), which every pass
+  /// follows with a block barrier before the write.
   __device__ static unsigned load_and_rank(temp_storage& ts, tile_t& t, InIt in, const Sel& sel, std::int64_t base,
                                            int valid, bool vec_in, int& thread_offset, int& tile_count) {
     const unsigned mask = t.load(ts.tile, sel, in, base, valid, vec_in);
     int c[1] = {__popc(mask)};
     count_scan(ts.scan).exclusive_scan(c, 0, sum{}, tile_count);
     thread_offset = c[0];
+    t.template stage<PARTITION>(ts.tile, mask, thread_offset, tile_count, valid); // needs nothing before the tile
     return mask;
   }
 
@@ -126,8 +129,8 @@ struct compact_agent {
                                bool vec_in, std::uint64_t* counts) {
     lookback::allow_dependents(); // a count + scatter pair: the scatter may start loading now
     tile_t t;
-    const unsigned mask = t.load(ts.tile, sel, in, plan.tile_base(tile), plan.valid_items(tile), vec_in);
-    const int c = count_reduce(ts.reduce).reduce_live(__popc(mask), sum{}, Policy::block_threads);
+    const int own = t.count(ts.tile, sel, in, plan.tile_base(tile), plan.valid_items(tile), vec_in);
+    const int c = count_reduce(ts.reduce).reduce_live(own, sum{}, Policy::block_threads);
     if (threadIdx.x == 0) counts[tile] = static_cast<std::uint64_t>(c);
   }
 
@@ -138,11 +141,12 @@ struct compact_agent {
                                  std::int64_t tile, bool vec_in, const std::uint64_t* scanned, NumT* d_num) {
     const std::int64_t base = plan.tile_base(tile);
     const int valid = plan.valid_items(tile);
+    const std::uint64_t before = tile > 0 ? scanned[tile - 1] : 0; // in flight while the tile loads
+    const std::uint64_t total = PARTITION || tile == plan.num_tiles - 1 ? scanned[plan.num_tiles - 1] : 0;
     tile_t t;
     int thread_offset, tile_count;
     const unsigned mask = load_and_rank(ts, t, in, sel, base, valid, vec_in, thread_offset, tile_count);
-    const std::uint64_t before = tile > 0 ? scanned[tile - 1] : 0;
-    const std::uint64_t total = PARTITION || tile == plan.num_tiles - 1 ? scanned[plan.num_tiles - 1] : 0;
+    if constexpr (tile_t::stages) __syncthreads(); // the staging is readable by every thread
     t.template write<PARTITION>(ts.tile, in, mask, thread_offset, tile_count, valid, base, before, total, out);
     if (tile == plan.num_tiles - 1 && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
   }

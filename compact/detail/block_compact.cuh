@@ -183,6 +183,7 @@ struct register_tile {
   using selection = tile_selection<Policy, T, Sel>;
   using ct = compact_types<Policy, T>;
   static constexpr int min_blocks = 1; // the items sit in registers: no cap from __launch_bounds__
+  static constexpr bool stages = false; // the write stages (after a barrier of its own)
   union temp_storage {
     typename selection::temp_storage load;
     T stage[ct::tile_items];
@@ -194,9 +195,15 @@ struct register_tile {
     return selection::load(ts.load, sel, in, base, valid, vec_in, items);
   }
   template <class InIt>
+  __device__ int count(temp_storage& ts, const Sel& sel, InIt in, std::int64_t base, int valid, bool vec_in) {
+    return __popc(load(ts, sel, in, base, valid, vec_in));
+  }
+  template <class InIt>
   __device__ static void prefetch(const Sel& sel, InIt in, std::int64_t base) {
     selection::prefetch(sel, in, base);
   }
+  template <bool PARTITION>
+  __device__ void stage(temp_storage&, unsigned, int, int, int) const {}
   /// The selected items at `before` (+ their rank), then (partition) the rejected ones at
   /// rejected_offset(total, base, before) (+ their rank among the rejected).
   template <bool PARTITION, class InIt, class OutIt>

@@ -3,6 +3,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <type_traits>
 
 #include "../../scan/util/plan.hpp"
 #include "../../scan/lookback/words.hpp"
@@ -101,6 +102,22 @@ CARRY_HD constexpr std::uint64_t staged_destination(int k, int selected, std::ui
                                                     std::uint64_t rejected_offset) {
   return k < selected ? selected_offset + static_cast<std::uint64_t>(k)
                       : rejected_offset + static_cast<std::uint64_t>(k - selected);
+}
+
+/// Items of `out + at` before the 32-item group it sits in (pointers whose item size is a power of two up
+/// to 16 bytes; 0 for other outputs): a write shifted back by this many starts every warp's store of 32
+/// consecutive items on a 32-item boundary, whole sectors but at the run's two ends. Only which thread
+/// stores which item depends on it.
+///
+///   int* out at byte address 0x1000, at = 35  ->  (0x1000 / 4 + 35) % 32 = 3
+template <class OutIt>
+CARRY_HD int group_lead(const OutIt& out, std::uint64_t at) {
+  if constexpr (std::is_pointer<OutIt>::value) {
+    constexpr std::size_t size = sizeof(std::remove_pointer_t<OutIt>);
+    if constexpr (size <= 16 && (size & (size - 1)) == 0)
+      return static_cast<int>((reinterpret_cast<std::uintptr_t>(out + at) / size) % 32);
+  }
+  return 0;
 }
 
 } // namespace compact_detail

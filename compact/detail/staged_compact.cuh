@@ -69,35 +69,61 @@ constexpr bool staged_flags() {
 }
 
 /// Bits of the first `valid` items of a tile: bit i (word i / 32) = picked(i), evaluated block-striped
-/// (item i by thread i % threads: 32 consecutive items a warp a step, one ballot a word), in batches so
-/// that the loads behind picked() are in flight together. The caller synchronises before reading.
-template <class Policy, class Picked>
-__device__ void ballot_bits(std::uint32_t* bits, int valid, Picked picked) {
+/// (item i by thread i % threads: 32 consecutive items a warp a step, one ballot a word, which every lane
+/// stores: the same word to the same slot, one store without a branch), in batches so that the loads
+/// behind picked() are in flight together. Full tiles skip the bound check. The caller synchronises
+/// before reading.
+template <class Policy, bool FULL, class Picked>
+__device__ void ballot_bits_of(std::uint32_t* bits, int valid, Picked& picked) {
   constexpr int items = Policy::items_per_thread, threads = Policy::block_threads;
   constexpr int batch = detail::load_batch(items);
-  const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
+  const int warp = threadIdx.x / 32;
   CARRY_UNROLL
   for (int s = 0; s < items; s += batch) {
     bool f[batch];
     CARRY_UNROLL
     for (int k = 0; k < batch; ++k) {
       const int i = (s + k) * threads + static_cast<int>(threadIdx.x);
-      f[k] = i < valid && picked(i);
+      f[k] = (FULL || i < valid) && picked(i);
     }
     CARRY_UNROLL
-    for (int k = 0; k < batch; ++k) {
-      const unsigned w = __ballot_sync(0xffffffffu, f[k]);
-      if (lane == 0) bits[((s + k) * threads + warp * 32) / 32] = w;
+    for (int k = 0; k < batch; ++k) bits[(s + k) * (threads / 32) + warp] = __ballot_sync(0xffffffffu, f[k]);
+  }
+}
+template <class Policy, class Picked>
+__device__ void ballot_bits(std::uint32_t* bits, int valid, Picked picked) {
+  if (valid == Policy::tile_items)
+    ballot_bits_of<Policy, true>(bits, valid, picked);
+  else
+    ballot_bits_of<Policy, false>(bits, valid, picked);
+}
+
+/// How many of the thread's block-striped items of a tile (i = s * threads + thread, i < valid) are
+/// picked: a tile's count where nothing else is needed (the count kernel of an index tile).
+template <class Policy, class Picked>
+__device__ int count_picked(int valid, Picked picked) {
+  constexpr int items = Policy::items_per_thread, threads = Policy::block_threads;
+  int c = 0;
+  if (valid == Policy::tile_items) {
+    CARRY_UNROLL
+    for (int s = 0; s < items; ++s) c += picked(s * threads + static_cast<int>(threadIdx.x)) ? 1 : 0;
+  } else {
+    CARRY_UNROLL
+    for (int s = 0; s < items; ++s) {
+      const int i = s * threads + static_cast<int>(threadIdx.x);
+      c += i < valid && picked(i) ? 1 : 0;
     }
   }
+  return c;
 }
 
 /// A tile's selection as bits in shared memory: bit i of the tile (word i / 32) set when flag i is
 /// non-zero (and i < valid). Full tiles of aligned pointers (`vec`): each warp loads its own run's flags
 /// as 16-byte chunks, warp-striped (coalesced), the lanes sharing a word OR their bits together by
 /// shuffles, and one writes it. Else element by element, block-striped: 32 consecutive flags per warp a
-/// step, one ballot a word. The caller synchronises the block before reading.
-template <class Policy, class FlagIt>
+/// step, one ballot a word. IN_FLIGHT: chunks a lane loads at once (registers: 4 each). The caller
+/// synchronises the block before reading.
+template <class Policy, int IN_FLIGHT = 4, class FlagIt>
 __device__ void flag_bits(std::uint32_t* bits, FlagIt flags, int valid, bool vec) {
   using F = value_of<FlagIt>;
   if constexpr (vector_flags<Policy, FlagIt>()) {
@@ -108,7 +134,7 @@ __device__ void flag_bits(std::uint32_t* bits, FlagIt flags, int valid, bool vec
       constexpr int per_chunk = 16 / static_cast<int>(sizeof(F));               // flags a chunk
       constexpr int chunks = items * static_cast<int>(sizeof(F)) / 16;          // chunks a lane
       constexpr int sharing = per_chunk >= 32 ? 1 : 32 / per_chunk;             // lanes a word
-      constexpr int group = chunks < 4 ? chunks : 4; // chunks in flight: 64 bytes a lane (registers)
+      constexpr int group = chunks < IN_FLIGHT ? chunks : IN_FLIGHT; // chunks in flight
       const uint4* src = reinterpret_cast<const uint4*>(flags) + warp * 32 * chunks;
       uint4 c[chunks];
       CARRY_UNROLL
@@ -318,6 +344,7 @@ struct staged_tile {
   static constexpr int items = Policy::items_per_thread;
   static constexpr int min_blocks = Policy::min_blocks;
   static_assert(items <= 32, "carry: a thread's selection is a 32-bit mask");
+  static constexpr bool stages = false; // nothing to stage before the write
   using temp_storage = typename selection::temp_storage;
 
   __device__ unsigned load(temp_storage& ts, const Sel& sel, const T* in, std::int64_t base, int valid,
@@ -325,9 +352,14 @@ struct staged_tile {
     selection::load(ts, sel, in, base, valid, vec_in);
     return selection::mask(ts, sel, in, base, valid);
   }
+  __device__ int count(temp_storage& ts, const Sel& sel, const T* in, std::int64_t base, int valid, bool vec_in) {
+    return __popc(load(ts, sel, in, base, valid, vec_in));
+  }
   __device__ static void prefetch(const Sel& sel, const T* in, std::int64_t base) {
     selection::prefetch(sel, in, base);
   }
+  template <bool PARTITION>
+  __device__ void stage(temp_storage&, unsigned, int, int, int) const {}
   /// The tile's selected items at `before` (+ their rank), then (partition) its rejected ones at
   /// rejected_offset(total, base, before) (+ their rank among the rejected). thread_offset: the block
   /// scan of the per-thread counts; lane 0's is the warp's offset among the tile's selected items.

@@ -100,6 +100,23 @@ TEST_CASE("stable partition offsets", "[compact]") {
   CHECK(rejected_offset(big, std::int64_t{3} << 32, std::uint64_t{1} << 32) == big + (std::uint64_t{2} << 32));
 }
 
+TEST_CASE("group lead: items before the 32-item group an output sits in", "[compact]") {
+  alignas(256) static int ints[128];
+  alignas(256) static std::uint64_t wide[128];
+  struct three { char c[3]; };
+  alignas(256) static three odd[64];
+  int* const i0 = ints;
+  std::uint64_t* const w0 = wide;
+  CHECK(group_lead(i0, 0) == 0);
+  CHECK(group_lead(i0, 35) == 3);
+  CHECK(group_lead(ints + 5, 27) == 0);
+  CHECK(group_lead(ints + 1, 0) == 1);
+  CHECK(group_lead(w0, 33) == 1);
+  CHECK(group_lead(wide + 31, 1) == 0);
+  CHECK(group_lead(+odd, 7) == 0);     // not a power-of-two size: no shift
+  CHECK(group_lead(std::vector<int>::iterator{}, 9) == 0); // not a pointer
+}
+
 TEST_CASE("compaction tuning: 32 KB staged tiles up to 8-byte items, masks of at most 32 bits", "[compact]") {
   CHECK(carry::compact_tuning::policy<std::uint32_t>::tile_items * 4 == 32768);
   CHECK(carry::compact_tuning::policy<std::uint64_t>::tile_items * 8 == 32768);
