@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cstdlib>
 #include <functional>
 #include <vector>
 
@@ -72,6 +73,35 @@ constexpr std::size_t flush_bytes = std::size_t{192} << 20;
 /// queued behind a spin kernel too (GPU time alone).
 inline double time_cold(gpu_state& g, const std::function<void(int)>& call, int rotations, int reps, bool blocked) {
   return median_rotating_event_us_after(l2_flush{g.flush, flush_bytes}, call, rotations, reps, blocked);
+}
+
+/// A tuner's or probe's start: n = 2^argv[1] (default 2^28), its repetitions, and g's items in and out,
+/// L2 flush buffer and count allocated for n items.
+struct tuner_size {
+  std::int64_t n;
+  int reps;
+};
+inline tuner_size tuner_start(int argc, char** argv, gpu_state& g) {
+  const int log2n = argc > 1 ? std::atoi(argv[1]) : 28;
+  const std::int64_t n = std::int64_t{1} << log2n;
+  g.capacity = static_cast<std::size_t>(n);
+  CARRY_CUDA_OR_DIE(cudaMalloc(&g.in, 4 * g.capacity));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&g.out, 4 * g.capacity));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&g.flush, flush_bytes));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&g.num, sizeof(std::int64_t)));
+  return {n, n >= (std::int64_t{1} << 28) ? 15 : 41};
+}
+
+/// Median µs of run(temp, bytes) (a two-phase call) with a cold L2, GPU time: the tuners' and probes' timer.
+template <class Run>
+double time_two_phase(gpu_state& g, Run run, int reps) {
+  std::size_t bytes = 0;
+  CARRY_CUDA_OR_DIE(run(nullptr, bytes));
+  g.ensure_temp(bytes);
+  return time_cold(g, [&](int) {
+    std::size_t b = g.temp_bytes;
+    CARRY_CUDA_OR_DIE(run(g.temp, b));
+  }, 1, reps, true);
 }
 
 } // namespace carry_validate

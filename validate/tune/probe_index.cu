@@ -51,17 +51,6 @@ __global__ void write_tiles_v4(std::uint32_t* out, std::int64_t n) {
   }
 }
 
-template <class Run>
-double time_two_phase(gpu_state& g, Run run, int reps) {
-  std::size_t bytes = 0;
-  CARRY_CUDA_OR_DIE(run(nullptr, bytes));
-  g.ensure_temp(bytes);
-  return time_cold(g, [&](int) {
-    std::size_t b = g.temp_bytes;
-    CARRY_CUDA_OR_DIE(run(g.temp, b));
-  }, 1, reps, true);
-}
-
 enum class op { if99, part50, flag99 };
 
 template <class P>
@@ -102,17 +91,12 @@ void row(const char* name, gpu_state& g, std::int64_t n, const double (&cub)[3],
 } // namespace
 
 int main(int argc, char** argv) {
-  const int log2n = argc > 1 ? std::atoi(argv[1]) : 28;
-  const std::int64_t n = std::int64_t{1} << log2n;
-  const int reps = n >= (std::int64_t{1} << 28) ? 15 : 41;
   gpu_state g;
-  g.capacity = static_cast<std::size_t>(n);
-  CARRY_CUDA_OR_DIE(cudaMalloc(&g.in, 4 * g.capacity));
-  CARRY_CUDA_OR_DIE(cudaMalloc(&g.out, 4 * g.capacity + 64));
+  const tuner_size size = tuner_start(argc, argv, g);
+  const std::int64_t n = size.n;
+  const int reps = size.reps;
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.flags, g.capacity));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.flags32, 4 * g.capacity));
-  CARRY_CUDA_OR_DIE(cudaMalloc(&g.flush, flush_bytes));
-  CARRY_CUDA_OR_DIE(cudaMalloc(&g.num, sizeof(std::int64_t)));
   const bool partition_only = argc > 2 && std::string(argv[2]) == "partition"; // one call, for ncu
   fill_u32<<<2048, 256>>>(g.in, n, 7, 1);
   fill_flags<<<2048, 256>>>(g.flags, g.in, n, static_cast<std::uint32_t>((std::uint64_t{1} << 32) * 99 / 100));

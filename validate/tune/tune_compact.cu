@@ -16,18 +16,6 @@ using namespace carry_validate;
 
 namespace {
 
-/// Median µs of run(temp, bytes) (a two-phase call) with a cold L2, GPU time.
-template <class Run>
-double time_two_phase(gpu_state& g, Run run, int reps) {
-  std::size_t bytes = 0;
-  CARRY_CUDA_OR_DIE(run(nullptr, bytes));
-  g.ensure_temp(bytes);
-  return time_cold(g, [&](int) {
-    std::size_t b = g.temp_bytes;
-    CARRY_CUDA_OR_DIE(run(g.temp, b));
-  }, 1, reps, true);
-}
-
 template <class P>
 double time_policy(gpu_state& g, std::int64_t n, int percent, bool partition, int reps) {
   const less_than<std::uint32_t> pred{static_cast<std::uint32_t>((std::uint64_t{1} << 32) * percent / 100)};
@@ -57,15 +45,10 @@ void row(const char* name, gpu_state& g, std::int64_t n, double cub1, double cub
 } // namespace
 
 int main(int argc, char** argv) {
-  const int log2n = argc > 1 ? std::atoi(argv[1]) : 28;
-  const std::int64_t n = std::int64_t{1} << log2n;
-  const int reps = n >= (std::int64_t{1} << 28) ? 15 : 41;
   gpu_state g;
-  g.capacity = static_cast<std::size_t>(n);
-  CARRY_CUDA_OR_DIE(cudaMalloc(&g.in, 4 * g.capacity));
-  CARRY_CUDA_OR_DIE(cudaMalloc(&g.out, 4 * g.capacity));
-  CARRY_CUDA_OR_DIE(cudaMalloc(&g.flush, flush_bytes));
-  CARRY_CUDA_OR_DIE(cudaMalloc(&g.num, sizeof(std::int64_t)));
+  const tuner_size size = tuner_start(argc, argv, g);
+  const std::int64_t n = size.n;
+  const int reps = size.reps;
   fill_u32<<<2048, 256>>>(g.in, n, 7, 1);
   auto cub = [&](int percent, bool partition) {
     const auto bound = static_cast<std::uint32_t>((std::uint64_t{1} << 32) * percent / 100);
