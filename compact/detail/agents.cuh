@@ -30,13 +30,13 @@ struct pass_flags {
 
 /// Whether this block warms the L2 with the tile launch order would give it before its ticket: the
 /// engine's rule (detail::prefetch_guessed_tile, mode 2: full tiles of aligned pointers, only beyond one
-/// wave of resident blocks).
+/// wave of resident blocks). `vec`: the tile's reads allow it (tile_t::prefetches).
 template <class Policy>
-__device__ bool prefetch_guess(const tile_plan& plan, bool vec_in) {
+__device__ bool prefetch_guess(const tile_plan& plan, bool vec) {
   return Policy::prefetch &&
          detail::prefetch_guessed_tile(2, blockIdx.x, plan.num_tiles,
                                        std::int64_t{detail::sm_ids()} * compact_tuning::prefetch_beyond_blocks_per_sm,
-                                       vec_in);
+                                       vec);
 }
 
 /// Warp 0 of a single-pass tile: publishes the tile's count, looks back with the engine's decoupled
@@ -163,7 +163,7 @@ struct compact_agent {
   __device__ static void single_pass(temp_storage& ts, InIt in, const Sel& sel, OutIt out, const tile_plan& plan,
                                      bool vec_in, const count_state& state, pass_flags how, NumT* d_num) {
     // ---- warm the L2 with the tile launch order would give this block, while the ticket is out ----
-    if (prefetch_guess<Policy>(plan, vec_in)) tile_t::prefetch(sel, in, plan.tile_base(blockIdx.x));
+    if (prefetch_guess<Policy>(plan, tile_t::prefetches(sel, vec_in))) tile_t::prefetch(sel, in, plan.tile_base(blockIdx.x));
     // ---- take a ticket (one tile: block 0) ----
     const std::int64_t tile = how.ticketed ? lookback::block_ticket(ts.ticket, state.counter) : 0;
     const std::int64_t base = plan.tile_base(tile);

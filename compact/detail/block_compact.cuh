@@ -26,6 +26,10 @@ struct by_flags {
   FlagIt flags;
   bool vec;
 };
+template <class S>
+struct is_by_flags : std::false_type {};
+template <class FlagIt>
+struct is_by_flags<by_flags<FlagIt>> : std::true_type {};
 /// pred(item) selects it.
 template <class Pred>
 struct by_predicate {
@@ -198,6 +202,7 @@ struct register_tile {
   __device__ int count(temp_storage& ts, const Sel& sel, InIt in, std::int64_t base, int valid, bool vec_in) {
     return __popc(load(ts, sel, in, base, valid, vec_in));
   }
+  __device__ static bool prefetches(const Sel&, bool vec_in) { return vec_in; }
   template <class InIt>
   __device__ static void prefetch(const Sel& sel, InIt in, std::int64_t base) {
     selection::prefetch(sel, in, base);

@@ -95,8 +95,26 @@ struct index_tile {
     else
       return __popc(load(ts, sel, in, base, valid, vec));
   }
+  /// Whether a single pass warms the L2 with its guessed tile: flags from a pointer allowing chunked loads
+  /// (nothing else of an index tile is read from memory). Measured (H100, counting-iterator items, 2^24 /
+  /// 2^28): u32 flags at 99 % 69.2 -> 61.7 / 840 -> 831 us, at 50 % 631 -> 610 at 2^28, u8 flags at 99 %
+  /// 546 -> 496; at 1 % u32 flags 414 -> 443 (still 1.34x CUB).
+  __device__ static bool prefetches(const Sel& sel, bool) {
+    if constexpr (vector_flags_of<Sel>()) return sel.vec;
+    return false;
+  }
   template <class InIt>
-  __device__ static void prefetch(const Sel&, InIt, std::int64_t) {}
+  __device__ static void prefetch(const Sel& sel, InIt, std::int64_t base) {
+    if constexpr (vector_flags_of<Sel>())
+      staged_items<Policy, value_of<decltype(sel.flags)>>::prefetch_l2(sel.flags + base);
+  }
+  template <class S>
+  static constexpr bool vector_flags_of() {
+    if constexpr (is_by_flags<S>::value)
+      return vector_flags<Policy, decltype(S::flags)>();
+    else
+      return false;
+  }
 
   /// A selection writes each thread's own picks when under a quarter of the tile is selected; else
   /// (and every partition) the positions are staged.

@@ -355,6 +355,7 @@ struct staged_tile {
   __device__ int count(temp_storage& ts, const Sel& sel, const T* in, std::int64_t base, int valid, bool vec_in) {
     return __popc(load(ts, sel, in, base, valid, vec_in));
   }
+  __device__ static bool prefetches(const Sel&, bool vec_in) { return vec_in; }
   __device__ static void prefetch(const Sel& sel, const T* in, std::int64_t base) {
     selection::prefetch(sel, in, base);
   }
