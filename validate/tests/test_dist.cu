@@ -291,6 +291,10 @@ TEST_CASE("dist calls captured into a CUDA graph on every rank, replayed with ne
           // dirty temp storage before every replay: 0xFF, zeros, the poison, then what replay 2 left
           if (rep < 3)
             CARRY_CUDA_OR_DIE(cudaMemset(temp[k]->ptr, rep == 0 ? 0xFF : rep == 1 ? 0 : poison_byte, temp[k]->n));
+          // the uploads, poison and dirty temp (legacy stream, asynchronous to the host) land before the graph
+          // runs on the rank's non-blocking stream: else a late dirty-temp memset can overwrite the look-back
+          // state the graph has just cleared (a hang seen with another process on the GPUs)
+          CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
           return cudaGraphLaunch(exec[k], g.stream(r));
         }) == cudaSuccess);
         REQUIRE(g.synchronize() == cudaSuccess);
@@ -337,6 +341,7 @@ TEST_CASE("dist calls: n = 0 everywhere writes the whole-input outputs; bad argu
     out[k]->poison();
     info[k]->poison();
     hist[k]->poison();
+    CARRY_CUDA_OR_DIE(cudaDeviceSynchronize()); // the poison lands before the rank's non-blocking stream writes
     const std::uint32_t* x = in[k]->ptr;
     std::size_t bytes = 0;
     if (const cudaError_t e = dist::select_if(nullptr, bytes, x, out[k]->ptr, info[k]->ptr, 0, third{}, g.comm(r), g.stream(r)); e != cudaSuccess) return e;

@@ -57,6 +57,7 @@ int run(int rank, int ranks, std::int64_t total) {
   OK_OR_FAIL(cudaMalloc(&hist, 16 * 8));
   OK_OR_FAIL(cudaMalloc(&info, sizeof(*info)));
   OK_OR_FAIL(cudaMemcpy(in, h.data(), static_cast<std::size_t>(n) * 4, cudaMemcpyHostToDevice));
+  OK_OR_FAIL(cudaDeviceSynchronize()); // a pageable upload may still be in flight; `s` does not wait for it
   const std::uint32_t* cin = in;
   int bad = 0;
   // ---- exclusive sum: the CPU's global prefix before this shard, then this shard's ----
