@@ -139,17 +139,11 @@ cudaError_t select_unique_by_key(void* d_temp_storage, std::size_t& temp_storage
                                  std::int64_t num_items, Eq eq, compact_options options, cudaStream_t stream = 0) {
   using in_t = compact_detail::zip_input<KeyIt, ValIt>;
   using T = typename in_t::value_type;
-  if (d_temp_storage != nullptr && num_items > 0) { // the pairs hide the pointers: checked here
-    const bool null = compact_detail::is_null(d_keys_in) || compact_detail::is_null(d_values_in) ||
-                      compact_detail::is_null(d_keys_out) || compact_detail::is_null(d_values_out);
-    if (null || detail::iterators_overlap(d_keys_in, d_keys_out, num_items) ||
-        detail::iterators_overlap(d_keys_in, d_values_out, num_items) ||
-        detail::iterators_overlap(d_values_in, d_keys_out, num_items) ||
-        detail::iterators_overlap(d_values_in, d_values_out, num_items))
-      return cudaErrorInvalidValue;
-  }
+  // the pairs (and the keyed pass's behaviour) hide the pointers: the run calls' check, here
+  if (d_temp_storage != nullptr && !compact_detail::runs_args_ok(num_items, d_num_selected, d_keys_in, d_values_in,
+                                                                 d_keys_out, d_values_out))
+    return cudaErrorInvalidValue;
   if (options.algorithm == compact_algorithm::automatic) { // the engine's keyed pass
-    if (d_temp_storage != nullptr && (num_items < 0 || d_num_selected == nullptr)) return cudaErrorInvalidValue;
     return compact_detail::with_run_index(num_items, [&](auto index) {
       using K = detail::iter_value<KeyIt>;
       using V = detail::iter_value<ValIt>;

@@ -83,7 +83,7 @@ struct index_tile {
   __device__ unsigned load(temp_storage& ts, const Sel& sel, InIt in, std::int64_t base, int valid, bool) {
     index_selection<Policy, Sel>::bits(ts.bits, sel, in, base, valid);
     __syncthreads();
-    return own_bits<items>(ts.bits, words) & live_bits<items>(static_cast<int>(threadIdx.x) * items, valid);
+    return own_bits<items>(ts.bits, words) & detail::live_mask<items>(valid - static_cast<int>(threadIdx.x) * items);
   }
   /// The thread's count of selected items (the count kernel): evaluated without the bits where the
   /// items alone decide.
@@ -148,7 +148,7 @@ struct index_tile {
     const int first = static_cast<int>(threadIdx.x) * items;
     if constexpr (PARTITION) { // every live item placed: the thread's rejected follow earlier threads' ones
       int picked_at = thread_offset, rejected_at = tile_count + first - thread_offset;
-      const unsigned live = live_bits<items>(first, valid);
+      const unsigned live = detail::live_mask<items>(valid - first);
       CARRY_UNROLL
       for (int j = 0; j < items; ++j) {
         const bool picked = (mask >> j) & 1u;

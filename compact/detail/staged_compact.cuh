@@ -47,13 +47,6 @@ __device__ void for_own_items(typename staged_items<Policy, T>::temp_storage& ts
   }
 }
 
-/// Bit j set for the thread's items that exist (first + j < valid).
-template <int ITEMS>
-__device__ unsigned live_bits(int first, int valid) {
-  const int live = valid - first;
-  return live <= 0 ? 0u : live >= ITEMS ? (ITEMS == 32 ? ~0u : (1u << ITEMS) - 1) : (1u << live) - 1;
-}
-
 /// Whether flags of FlagIt load as 16-byte chunks (staged, or flag_bits' vector path): a pointer whose
 /// flags pack into chunks.
 template <class Policy, class FlagIt>
@@ -205,7 +198,7 @@ struct staged_selection<Policy, T, by_flags<FlagIt>> {
       for_own_items<Policy, F>(ts.flags.tile, [&](int j, const F& f) { m |= f != F(0) ? 1u << j : 0u; });
     else
       m = own_bits<Policy::items_per_thread>(ts.flags.bits, words);
-    return m & live_bits<Policy::items_per_thread>(first, valid);
+    return m & detail::live_mask<Policy::items_per_thread>(valid - first);
   }
   __device__ static void prefetch(const by_flags<FlagIt>& sel, const T* in, std::int64_t base) {
     items_t::prefetch_l2(in + base);
@@ -240,7 +233,7 @@ struct staged_selection<Policy, T, by_predicate<Pred>> : staged_items_only<Polic
     const int first = threadIdx.x * Policy::items_per_thread;
     unsigned m = 0;
     for_own_items<Policy, T>(ts.items, [&](int j, const T& x) { m |= static_cast<bool>(sel.pred(x)) ? 1u << j : 0u; });
-    return m & live_bits<Policy::items_per_thread>(first, valid);
+    return m & detail::live_mask<Policy::items_per_thread>(valid - first);
   }
 };
 
@@ -252,7 +245,7 @@ struct staged_selection<Policy, T, by_unique<Eq>> : staged_items_only<Policy, T>
   __device__ static unsigned mask(temp_storage& ts, const by_unique<Eq>& sel, const T* in, std::int64_t base,
                                   int valid) {
     const int first = threadIdx.x * Policy::items_per_thread;
-    const unsigned live = live_bits<Policy::items_per_thread>(first, valid);
+    const unsigned live = detail::live_mask<Policy::items_per_thread>(valid - first);
     if (live == 0) return 0;
     T prev = first > 0 ? *items_t::item(ts.items, first - 1) : base > 0 ? in[base - 1] : T{};
     unsigned m = 0;
@@ -373,7 +366,7 @@ struct staged_tile {
       const int first = threadIdx.x * items;
       const int warp_first = (threadIdx.x / 32) * 32 * items;
       const int rejected_before = (warp_first < valid ? warp_first : valid) - warp_offset;
-      write_runs<Policy, true, T>(ts.items, mask, ~mask & live_bits<items>(first, valid), selected_out,
+      write_runs<Policy, true, T>(ts.items, mask, ~mask & detail::live_mask<items>(valid - first), selected_out,
                                   out + static_cast<std::int64_t>(rejected_offset(total, base, before) + rejected_before));
     } else {
       write_runs<Policy, false, T>(ts.items, mask, 0u, selected_out, selected_out);

@@ -9,6 +9,7 @@
 
 #include "../tile_prefix.hpp"
 #include "../util/config.hpp"
+#include "../util/plan.hpp"
 
 namespace carry {
 namespace detail {
@@ -57,12 +58,6 @@ struct keyed_thread {
   bool prev_head;
   std::int64_t first, last;
 };
-
-/// The mask of a thread's first `count` items (count <= 0: none; count >= ITEMS: all).
-template <int ITEMS>
-CARRY_HD constexpr unsigned live_mask(std::int64_t count) {
-  return count <= 0 ? 0u : count >= ITEMS ? (ITEMS == 32 ? ~0u : (1u << ITEMS) - 1u) : (1u << count) - 1u;
-}
 
 /// Bits 0 .. j of a mask given its bit j alone (`bit` = 1 << j): (bit << 1) - 1, all 32 when j = 31.
 CARRY_HD constexpr unsigned upto_bit(unsigned bit) { return (bit << 1) - 1u; }

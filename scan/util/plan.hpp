@@ -14,6 +14,13 @@ CARRY_HD constexpr std::int64_t ceil_div(std::int64_t a, std::int64_t b) {
   return (a + b - 1) / b;
 }
 
+/// The mask of a thread's first `count` items of ITEMS (count <= 0: none; count >= ITEMS: all): the items
+/// of a partial tile that exist (the keyed agent's, a compaction's).
+template <int ITEMS>
+CARRY_HD constexpr unsigned live_mask(std::int64_t count) {
+  return count <= 0 ? 0u : count >= ITEMS ? (ITEMS == 32 ? ~0u : (1u << ITEMS) - 1u) : (1u << count) - 1u;
+}
+
 /// Smallest power of two >= x (x >= 1).
 CARRY_HD constexpr int next_pow2(int x) {
   int p = 1;
