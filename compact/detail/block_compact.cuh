@@ -26,10 +26,6 @@ struct by_flags {
   FlagIt flags;
   bool vec;
 };
-template <class S>
-struct is_by_flags : std::false_type {};
-template <class FlagIt>
-struct is_by_flags<by_flags<FlagIt>> : std::true_type {};
 /// pred(item) selects it.
 template <class Pred>
 struct by_predicate {

@@ -16,6 +16,16 @@ namespace compact_detail {
 template <class Policy, class Sel>
 struct index_selection;
 
+/// Selections that read nothing from memory before their items: no L2 prefetch of a guessed tile.
+struct reads_nothing_ahead {
+  template <class S>
+  __device__ static bool prefetches(const S&) {
+    return false;
+  }
+  template <class S>
+  __device__ static void prefetch(const S&, std::int64_t) {}
+};
+
 template <class Policy, class FlagIt>
 struct index_selection<Policy, by_flags<FlagIt>> {
   static constexpr bool counts_alone = false; // the flags' loads are the cost: the bits' chunked path
@@ -23,9 +33,17 @@ struct index_selection<Policy, by_flags<FlagIt>> {
   __device__ static void bits(std::uint32_t* b, const by_flags<FlagIt>& sel, InIt, std::int64_t base, int valid) {
     flag_bits<Policy, 2>(b, sel.flags + base, valid, sel.vec); // 32 registers a thread: 2 chunks in flight
   }
+  /// A single pass warms the L2 with its guessed tile's flags where they load as chunks. Measured (H100,
+  /// counting-iterator items, 2^24 / 2^28): u32 flags at 99 % 69.2 -> 61.7 / 840 -> 831 us, at 50 % 631 ->
+  /// 610 at 2^28, u8 flags at 99 % 546 -> 496; at 1 % u32 flags 414 -> 443 (still 1.34x CUB).
+  __device__ static bool prefetches(const by_flags<FlagIt>& sel) { return vector_flags<Policy, FlagIt>() && sel.vec; }
+  __device__ static void prefetch(const by_flags<FlagIt>& sel, std::int64_t base) {
+    if constexpr (vector_flags<Policy, FlagIt>())
+      staged_items<Policy, value_of<FlagIt>>::prefetch_l2(sel.flags + base);
+  }
 };
 template <class Policy, class Pred>
-struct index_selection<Policy, by_predicate<Pred>> {
+struct index_selection<Policy, by_predicate<Pred>> : reads_nothing_ahead {
   static constexpr bool counts_alone = true;
   template <class InIt>
   __device__ static auto picked(const by_predicate<Pred>& sel, InIt in, std::int64_t base) {
@@ -43,7 +61,7 @@ struct index_selection<Policy, by_predicate<Pred>> {
   }
 };
 template <class Policy, class Eq>
-struct index_selection<Policy, by_unique<Eq>> {
+struct index_selection<Policy, by_unique<Eq>> : reads_nothing_ahead {
   static constexpr bool counts_alone = true;
   template <class InIt>
   __device__ static auto picked(const by_unique<Eq>& sel, InIt in, std::int64_t base) {
@@ -95,25 +113,12 @@ struct index_tile {
     else
       return __popc(load(ts, sel, in, base, valid, vec));
   }
-  /// Whether a single pass warms the L2 with its guessed tile: flags from a pointer allowing chunked loads
-  /// (nothing else of an index tile is read from memory). Measured (H100, counting-iterator items, 2^24 /
-  /// 2^28): u32 flags at 99 % 69.2 -> 61.7 / 840 -> 831 us, at 50 % 631 -> 610 at 2^28, u8 flags at 99 %
-  /// 546 -> 496; at 1 % u32 flags 414 -> 443 (still 1.34x CUB).
-  __device__ static bool prefetches(const Sel& sel, bool) {
-    if constexpr (vector_flags_of<Sel>()) return sel.vec;
-    return false;
-  }
+  /// Whether a single pass warms the L2 with its guessed tile, and the warming: the selection's reads
+  /// (nothing else of an index tile is read from memory).
+  __device__ static bool prefetches(const Sel& sel, bool) { return index_selection<Policy, Sel>::prefetches(sel); }
   template <class InIt>
   __device__ static void prefetch(const Sel& sel, InIt, std::int64_t base) {
-    if constexpr (vector_flags_of<Sel>())
-      staged_items<Policy, value_of<decltype(sel.flags)>>::prefetch_l2(sel.flags + base);
-  }
-  template <class S>
-  static constexpr bool vector_flags_of() {
-    if constexpr (is_by_flags<S>::value)
-      return vector_flags<Policy, decltype(S::flags)>();
-    else
-      return false;
+    index_selection<Policy, Sel>::prefetch(sel, base);
   }
 
   /// A selection writes each thread's own picks when under a quarter of the tile is selected; else
