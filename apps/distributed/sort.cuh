@@ -109,15 +109,20 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   if (const cudaError_t e = local_sort(nullptr, sort_bytes, nullptr, nullptr); e != cudaSuccess) return e;
   const std::size_t block = sizeof(sample_slot) * (1 + sort_samples);
   const std::int64_t tree = ranks > 2 ? cap : 0; // a merge tree's second buffer (two runs merge straight out)
+  // the exchange moves 16-byte aligned parts (exchange_plan): a shard is read up to a granule past its
+  // end, and the receive buffer has room for each part's widening
+  constexpr std::size_t narrowest = pairs && sizeof(V) < sizeof(K) ? sizeof(V) : sizeof(K);
+  constexpr std::int64_t granule = narrowest < 16 ? static_cast<std::int64_t>(16 / narrowest) : 1;
+  const std::int64_t landing = cap + exchange_slack(ranks, granule);
   lookback::temp_builder carve;
   const lookback::temp_part mine_at = carve.add(block), all_at = carve.add(block * ranks),
                             split_at = carve.add(sizeof(sort_sample) * ranks),
                             off_at = carve.add(sizeof(std::uint64_t) * (ranks + 1)),
                             offs_at = carve.add(sizeof(std::uint64_t) * (ranks + 1) * ranks),
-                            sk_at = carve.add(sizeof(K) * (nn + 1)),
-                            sv_at = carve.add(pairs ? sizeof(V) * (nn + 1) : 0),
-                            rk_at = carve.add(sizeof(K) * (cap + 1)),
-                            rv_at = carve.add(pairs ? sizeof(V) * (cap + 1) : 0),
+                            sk_at = carve.add(sizeof(K) * (nn + granule)),
+                            sv_at = carve.add(pairs ? sizeof(V) * (nn + granule) : 0),
+                            rk_at = carve.add(sizeof(K) * landing),
+                            rv_at = carve.add(pairs ? sizeof(V) * landing : 0),
                             tk_at = carve.add(sizeof(K) * (tree + 1)),
                             tv_at = carve.add(pairs ? sizeof(V) * (tree + 1) : 0),
                             ms_at = carve.add(sizeof(std::int64_t) * radix_detail::merge_splits<K>(cap)),
@@ -189,7 +194,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   for (int q = 0; q < ranks; ++q)
     for (int j = 0; j <= ranks; ++j)
       offsets[q].push_back(static_cast<std::int64_t>(h_offs[static_cast<std::size_t>(q) * (ranks + 1) + j]));
-  const exchange_plan x = plan_exchange(offsets, rank);
+  const exchange_plan x = plan_exchange(offsets, rank, granule);
   if (x.most_received > cap) return cudaErrorInvalidValue; // every rank sees it: all refuse, none waits
   // ---- the exchange: grouped sends and receives of exact counts (this rank's own run stays in place) ----
   if (const cudaError_t e = mark(2); e != cudaSuccess) return e;
@@ -203,11 +208,11 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   // ---- the sorted runs that arrived (one a rank, in rank order) merged stably ----
   std::vector<radix_detail::sorted_run<K, V>> runs;
   for (int q = 0; q < ranks; ++q) {
-    if (x.recv_count[q] == 0) continue;
+    if (x.run_count[q] == 0) continue;
     if (q == rank)
-      runs.push_back({sk + x.send_at[q], pairs ? sv + x.send_at[q] : nullptr, x.recv_count[q]});
+      runs.push_back({sk + x.send_at[q], pairs ? sv + x.send_at[q] : nullptr, x.run_count[q]});
     else
-      runs.push_back({rk + x.recv_at[q], pairs ? rv + x.recv_at[q] : nullptr, x.recv_count[q]});
+      runs.push_back({rk + x.run_at[q], pairs ? rv + x.run_at[q] : nullptr, x.run_count[q]});
   }
   auto* ms = ms_at.as<std::int64_t>(d_temp_storage);
   if (const cudaError_t e =

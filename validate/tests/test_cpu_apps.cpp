@@ -446,6 +446,62 @@ TEST_CASE("dist sort plan: splitters, destinations, the exchange", "[cpu][dist]"
   CHECK(x0.most_received == 7);
 }
 
+TEST_CASE("dist exchange plan: parts widened to aligned granules, the exact runs kept", "[cpu][dist]") {
+  // the example of the plan's comment: granule 4, rank 1
+  const std::vector<std::vector<std::int64_t>> example{{0, 3, 5}, {0, 6, 9}};
+  const auto e1 = carry::dist::detail::plan_exchange(example, 1, 4);
+  CHECK(e1.send_at == std::vector<std::int64_t>{0, 6});
+  CHECK(e1.send_count == std::vector<std::int64_t>{8, 3});
+  CHECK(e1.recv_at == std::vector<std::int64_t>{0, 8});
+  CHECK(e1.recv_count == std::vector<std::int64_t>{8, 3});
+  CHECK(e1.run_at == std::vector<std::int64_t>{3, 8});
+  CHECK(e1.run_count == std::vector<std::int64_t>{2, 3});
+  CHECK(e1.received == 5);
+  CHECK(e1.landed == 11);
+  std::uint64_t seed = 12345;
+  auto next = [&seed](std::int64_t below) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::int64_t>((seed >> 33) % static_cast<std::uint64_t>(below));
+  };
+  for (int ranks : {1, 2, 3, 4, 7})
+    for (std::int64_t g : {1, 2, 4, 16})
+      for (int trial = 0; trial < 50; ++trial) {
+        std::vector<std::vector<std::int64_t>> off(static_cast<std::size_t>(ranks));
+        for (auto& o : off) { // ascending bucket bounds of a shard of 0..99 items, empty buckets included
+          o.push_back(0);
+          for (int j = 0; j < ranks; ++j) o.push_back(o.back() + (next(3) == 0 ? 0 : next(30)));
+        }
+        std::vector<carry::dist::detail::exchange_plan> x;
+        for (int r = 0; r < ranks; ++r) x.push_back(carry::dist::detail::plan_exchange(off, r, g));
+        for (int j = 0; j < ranks; ++j) {
+          std::int64_t end = 0;
+          for (int q = 0; q < ranks; ++q) {
+            const auto& s = x[static_cast<std::size_t>(q)];
+            const auto& d = x[static_cast<std::size_t>(j)];
+            const std::int64_t b = off[q][j], e = off[q][j + 1], shard = off[q].back();
+            // what q sends j is what j receives from q, and covers q's bucket j
+            CHECK(s.send_count[j] == d.recv_count[q]);
+            CHECK(d.run_count[q] == e - b);
+            CHECK(s.send_at[j] <= b);
+            CHECK(s.send_at[j] + s.send_count[j] >= e);
+            CHECK(d.run_at[q] - d.recv_at[q] == b - s.send_at[j]);
+            CHECK(s.send_at[j] + s.send_count[j] <= shard + g - 1); // a granule past the shard at most
+            // parts that travel are aligned at both ends; every receive starts aligned, after the last
+            if (q != j && e > b) {
+              CHECK(s.send_at[j] % g == 0);
+              CHECK(s.send_count[j] % g == 0);
+            }
+            if (q == j || e == b) CHECK(s.send_count[j] == e - b);
+            CHECK(d.recv_at[q] % g == 0);
+            CHECK(d.recv_at[q] >= end);
+            end = d.recv_at[q] + d.recv_count[q];
+          }
+          CHECK(x[static_cast<std::size_t>(j)].landed == end);
+          CHECK(end <= x[static_cast<std::size_t>(j)].received + carry::dist::detail::exchange_slack(ranks, g));
+        }
+      }
+}
+
 TEST_CASE("dist rebalance plan: uneven shards to even ones, in global order", "[cpu][dist]") {
   // counts 6, 0, 2 over 3 ranks: 8 items, even shards 3, 3, 2 at 0, 3, 6
   const std::vector<std::int64_t> counts{6, 0, 2};
