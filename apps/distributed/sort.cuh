@@ -1,6 +1,6 @@
 // Distributed sort over the shards of an NCCL communicator: dist::sort_keys, sort_pairs and their
 // descending forms (carry's sort of each shard, splitters from samples of the sorted shards, one exchange
-// of exact counts by grouped send/recv, then a stable merge of the sorted runs that arrived).
+// by grouped send/recv of 16-byte aligned parts, then a stable merge of the sorted runs that arrived).
 #pragma once
 
 #include <cstddef>
@@ -196,7 +196,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
       offsets[q].push_back(static_cast<std::int64_t>(h_offs[static_cast<std::size_t>(q) * (ranks + 1) + j]));
   const exchange_plan x = plan_exchange(offsets, rank, granule);
   if (x.most_received > cap) return cudaErrorInvalidValue; // every rank sees it: all refuse, none waits
-  // ---- the exchange: grouped sends and receives of exact counts (this rank's own run stays in place) ----
+  // ---- the exchange: grouped sends and receives of the planned parts (the own run stays in place) ----
   if (const cudaError_t e = mark(2); e != cudaSuccess) return e;
   cudaError_t exchanged_e;
   if constexpr (pairs)
