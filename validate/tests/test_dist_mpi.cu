@@ -1,8 +1,10 @@
 // The distributed calls with one process per GPU (mpirun -np N; MPI only passes NCCL's unique id): each
-// rank generates its shard of a global input from the index, runs dist scans, a compaction and a
-// histogram, and checks its own part against the CPU; ranks agree on the verdict by MPI_Allreduce.
+// rank generates its shard of a global input from the index, runs dist scans, a compaction, a histogram
+// and sorts, and checks its own part against the CPU; ranks agree on the verdict by MPI_Allreduce.
+#include <algorithm>
 #include <cstdint>
 #include <cstdio>
+#include <utility>
 #include <vector>
 
 #include <mpi.h>
@@ -102,6 +104,60 @@ int run(int rank, int ranks, std::int64_t total) {
   OK_OR_FAIL(cudaMemcpy(gh.data(), hist, 16 * 8, cudaMemcpyDeviceToHost));
   for (std::int64_t i = 0; i < total; ++i) ++wh[item(i) >> 28];
   bad += gh != wh;
+  // ---- sort_keys (every u32) and sort_pairs (16 distinct keys, each item's global index as its value:
+  // equal keys span the ranks and stay in input order): each rank's output is the slice at its offset of
+  // the CPU's sorted whole, and the slices tile it (offsets: the counts before, MPI_Exscan) ----
+  for (int pairs = 0; pairs < 2; ++pairs) {
+    const std::int64_t cap = total / ranks + total / 8 + 4096;
+    std::vector<std::uint32_t> hk(static_cast<std::size_t>(n)), hv(static_cast<std::size_t>(n));
+    for (std::int64_t i = 0; i < n; ++i) {
+      hk[static_cast<std::size_t>(i)] = pairs ? h[static_cast<std::size_t>(i)] >> 28 : h[static_cast<std::size_t>(i)];
+      hv[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(begin + i);
+    }
+    std::uint32_t *kin, *vin, *kout, *vout;
+    OK_OR_FAIL(cudaMalloc(&kin, static_cast<std::size_t>(n) * 4 + 4));
+    OK_OR_FAIL(cudaMalloc(&vin, static_cast<std::size_t>(n) * 4 + 4));
+    OK_OR_FAIL(cudaMalloc(&kout, static_cast<std::size_t>(cap) * 4 + 4));
+    OK_OR_FAIL(cudaMalloc(&vout, static_cast<std::size_t>(cap) * 4 + 4));
+    OK_OR_FAIL(cudaMemcpy(kin, hk.data(), static_cast<std::size_t>(n) * 4, cudaMemcpyHostToDevice));
+    OK_OR_FAIL(cudaMemcpy(vin, hv.data(), static_cast<std::size_t>(n) * 4, cudaMemcpyHostToDevice));
+    OK_OR_FAIL(cudaDeviceSynchronize()); // the pageable uploads done before `s` reads them
+    const std::uint32_t *ckin = kin, *cvin = vin;
+    auto sort = [&](void* t, std::size_t& b) {
+      return pairs ? carry::dist::sort_pairs(t, b, ckin, kout, cvin, vout, cap, info, n, comm, s)
+                   : carry::dist::sort_keys(t, b, ckin, kout, cap, info, n, comm, s);
+    };
+    std::size_t sort_bytes = 0;
+    OK_OR_FAIL(sort(nullptr, sort_bytes));
+    void* sort_temp;
+    OK_OR_FAIL(cudaMalloc(&sort_temp, sort_bytes));
+    OK_OR_FAIL(sort(sort_temp, sort_bytes));
+    OK_OR_FAIL(cudaStreamSynchronize(s));
+    carry::dist::shard_info so;
+    OK_OR_FAIL(cudaMemcpy(&so, info, sizeof(so), cudaMemcpyDeviceToHost));
+    std::vector<std::pair<std::uint32_t, std::uint32_t>> want(static_cast<std::size_t>(total));
+    for (std::int64_t i = 0; i < total; ++i)
+      want[static_cast<std::size_t>(i)] = {pairs ? item(i) >> 28 : item(i), static_cast<std::uint32_t>(i)};
+    std::sort(want.begin(), want.end()); // (key, global index): the stable order
+    const bool fits = so.total == total && so.count >= 0 && so.count <= cap && so.offset >= 0 &&
+                      so.offset + so.count <= total;
+    bad += !fits;
+    long long count = fits ? so.count : 0, before_me = 0, sum = 0;
+    MPI_Exscan(&count, &before_me, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    MPI_Allreduce(&count, &sum, 1, MPI_LONG_LONG, MPI_SUM, MPI_COMM_WORLD);
+    bad += (rank == 0 ? 0 : before_me) != so.offset || sum != total;
+    if (fits) {
+      std::vector<std::uint32_t> gk(static_cast<std::size_t>(count)), gv(gk.size());
+      OK_OR_FAIL(cudaMemcpy(gk.data(), kout, gk.size() * 4, cudaMemcpyDeviceToHost));
+      if (pairs) OK_OR_FAIL(cudaMemcpy(gv.data(), vout, gv.size() * 4, cudaMemcpyDeviceToHost));
+      for (std::size_t i = 0; i < gk.size(); ++i) {
+        const auto& w = want[static_cast<std::size_t>(so.offset) + i];
+        bad += gk[i] != w.first || (pairs && gv[i] != w.second);
+      }
+    }
+    for (void* p : {static_cast<void*>(kin), static_cast<void*>(vin), static_cast<void*>(kout), static_cast<void*>(vout), sort_temp})
+      cudaFree(p);
+  }
   std::printf("rank %d of %d (GPU %d): shard [%lld, %lld): %s\n", rank, ranks, comm.device(),
               static_cast<long long>(begin), static_cast<long long>(begin + n), bad == 0 ? "ok" : "MISMATCH");
   for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(hist), static_cast<void*>(info), temp})
@@ -119,8 +175,10 @@ int main(int argc, char** argv) {
   MPI_Comm_rank(MPI_COMM_WORLD, &rank);
   MPI_Comm_size(MPI_COMM_WORLD, &ranks);
   int devices = 0;
-  if (cudaGetDeviceCount(&devices) != cudaSuccess || devices < 2 || ranks < 2) {
-    if (rank == 0) std::printf("%d GPU(s), %d process(es): the MPI test needs 2 of each, skipped\n", devices, ranks);
+  if (cudaGetDeviceCount(&devices) != cudaSuccess || ranks < 2 || devices < ranks) {
+    if (rank == 0)
+      std::printf("%d GPU(s), %d process(es): the MPI test needs 2 processes or more and a GPU each, skipped\n",
+                  devices, ranks);
     MPI_Finalize();
     return 77;
   }
