@@ -252,37 +252,43 @@ int carry_tool::dist_main(int argc, char** argv) {
     }));
   });
   // ---- the sort's phases: CUDA events at its stage boundaries on every rank, a median over --reps calls
-  // each (one call at a time, every rank's stream synchronised after it) ----
+  // each; every call starts on all ranks together (one run a call, every rank's stream synchronised after
+  // it), so no rank's phase holds another's lag from the call before ----
   std::vector<std::array<double, 4>> phase(static_cast<std::size_t>(p), std::array<double, 4>{});
   if (sort) {
+    std::vector<carry::dist::detail::sort_marks> marks(static_cast<std::size_t>(p));
+    std::vector<std::vector<std::array<float, 4>>> t(static_cast<std::size_t>(p));
     CHECK_CUDA(g.run([&](int r) {
-      auto& k = rank[static_cast<std::size_t>(r)];
-      const std::int64_t m = shard[static_cast<std::size_t>(r)].end - shard[static_cast<std::size_t>(r)].begin;
-      carry::dist::detail::sort_marks marks;
-      for (auto& e : marks.at)
+      for (auto& e : marks[static_cast<std::size_t>(r)].at)
         if (const cudaError_t err = cudaEventCreate(&e); err != cudaSuccess) return err;
-      std::vector<std::array<float, 4>> t;
-      cudaError_t err = cudaSuccess;
-      for (int i = 0; i <= c.reps && err == cudaSuccess; ++i) {
+      return cudaSuccess;
+    }));
+    for (int i = 0; i <= c.reps; ++i) // the first call warms up
+      CHECK_CUDA(g.run([&](int r) {
+        auto& k = rank[static_cast<std::size_t>(r)];
+        const auto& mk = marks[static_cast<std::size_t>(r)];
+        const std::int64_t m = shard[static_cast<std::size_t>(r)].end - shard[static_cast<std::size_t>(r)].begin;
         std::size_t b = k.temp_bytes;
         using N = carry::radix_detail::null_value;
-        err = pairs ? carry::dist::detail::dispatch_sort(k.temp, b, static_cast<const std::uint32_t*>(k.in), k.out,
-                                                         static_cast<const std::uint32_t*>(k.vin), k.vout, capacity,
-                                                         k.info, m, false, g.comm(r), g.stream(r), &marks)
-                    : carry::dist::detail::dispatch_sort(k.temp, b, static_cast<const std::uint32_t*>(k.in), k.out,
-                                                         static_cast<const N*>(nullptr), static_cast<N*>(nullptr),
-                                                         capacity, k.info, m, false, g.comm(r), g.stream(r), &marks);
+        cudaError_t err =
+            pairs ? carry::dist::detail::dispatch_sort(k.temp, b, static_cast<const std::uint32_t*>(k.in), k.out,
+                                                       static_cast<const std::uint32_t*>(k.vin), k.vout, capacity,
+                                                       k.info, m, false, g.comm(r), g.stream(r), &mk)
+                  : carry::dist::detail::dispatch_sort(k.temp, b, static_cast<const std::uint32_t*>(k.in), k.out,
+                                                       static_cast<const N*>(nullptr), static_cast<N*>(nullptr),
+                                                       capacity, k.info, m, false, g.comm(r), g.stream(r), &mk);
         if (err == cudaSuccess) err = cudaStreamSynchronize(g.stream(r));
-        if (err != cudaSuccess || i == 0) continue; // the first call warms up
+        if (err != cudaSuccess || i == 0) return err;
         std::array<float, 4> x{};
-        for (int j = 0; j < 4 && err == cudaSuccess; ++j) err = cudaEventElapsedTime(&x[j], marks.at[j], marks.at[j + 1]);
-        t.push_back(x);
-      }
-      for (auto& e : marks.at) cudaEventDestroy(e);
-      if (err != cudaSuccess) return err;
+        for (int j = 0; j < 4 && err == cudaSuccess; ++j) err = cudaEventElapsedTime(&x[j], mk.at[j], mk.at[j + 1]);
+        t[static_cast<std::size_t>(r)].push_back(x);
+        return err;
+      }));
+    CHECK_CUDA(g.run([&](int r) {
+      for (auto& e : marks[static_cast<std::size_t>(r)].at) cudaEventDestroy(e);
       for (int j = 0; j < 4; ++j) {
         std::vector<double> v;
-        for (const auto& x : t) v.push_back(1e3 * x[static_cast<std::size_t>(j)]);
+        for (const auto& x : t[static_cast<std::size_t>(r)]) v.push_back(1e3 * x[static_cast<std::size_t>(j)]);
         std::sort(v.begin(), v.end());
         phase[static_cast<std::size_t>(r)][static_cast<std::size_t>(j)] = v[v.size() / 2];
       }

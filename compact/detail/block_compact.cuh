@@ -175,15 +175,29 @@ __device__ void scatter_staged(T* stage, const T (&items)[Policy::items_per_thre
     out[static_cast<std::int64_t>(staged_destination(k, tile_count, selected_offset, rejected_offset_))] = stage[k];
 }
 
+/// The steps of the tile interface that a tile holding its items (register_tile, staged_tile) takes as
+/// they are: its count is its mask's, it warms the L2 where its loads are vectors, and nothing is staged
+/// before its write. Tile: the tile type (its load()).
+template <class Tile, class Sel>
+struct item_tile_steps {
+  static constexpr bool stages = false;
+  template <class TS, class InIt>
+  __device__ int count(TS& ts, const Sel& sel, InIt in, std::int64_t base, int valid, bool vec_in) {
+    return __popc(static_cast<Tile*>(this)->load(ts, sel, in, base, valid, vec_in));
+  }
+  __device__ static bool prefetches(const Sel&, bool vec_in) { return vec_in; }
+  template <bool PARTITION, class TS>
+  __device__ void stage(TS&, unsigned, int, int, int) const {}
+};
+
 /// The register tile, for items that do not pack into 16-byte chunks (a 12-byte struct): each thread
 /// holds its items in registers (tile_selection) and the scatter stages them through shared memory. The
 /// tile interface the compaction agent uses: load (the thread's selection mask), prefetch, write.
 template <class Policy, class T, class Sel>
-struct register_tile {
+struct register_tile : item_tile_steps<register_tile<Policy, T, Sel>, Sel> {
   using selection = tile_selection<Policy, T, Sel>;
   using ct = compact_types<Policy, T>;
   static constexpr int min_blocks = 1; // the items sit in registers: no cap from __launch_bounds__
-  static constexpr bool stages = false; // the write stages (after a barrier of its own)
   union temp_storage {
     typename selection::temp_storage load;
     T stage[ct::tile_items];
@@ -195,16 +209,9 @@ struct register_tile {
     return selection::load(ts.load, sel, in, base, valid, vec_in, items);
   }
   template <class InIt>
-  __device__ int count(temp_storage& ts, const Sel& sel, InIt in, std::int64_t base, int valid, bool vec_in) {
-    return __popc(load(ts, sel, in, base, valid, vec_in));
-  }
-  __device__ static bool prefetches(const Sel&, bool vec_in) { return vec_in; }
-  template <class InIt>
   __device__ static void prefetch(const Sel& sel, InIt in, std::int64_t base) {
     selection::prefetch(sel, in, base);
   }
-  template <bool PARTITION>
-  __device__ void stage(temp_storage&, unsigned, int, int, int) const {}
   /// The selected items at `before` (+ their rank), then (partition) the rejected ones at
   /// rejected_offset(total, base, before) (+ their rank among the rejected).
   template <bool PARTITION, class InIt, class OutIt>

@@ -332,12 +332,11 @@ __device__ void write_runs(typename staged_items<Policy, T>::temp_storage& ts, u
 /// The staged tile, for items that pack into 16-byte chunks: the tile interface the compaction agent
 /// uses (load: the thread's selection mask; prefetch; write), with nothing held in registers.
 template <class Policy, class T, class Sel>
-struct staged_tile {
+struct staged_tile : item_tile_steps<staged_tile<Policy, T, Sel>, Sel> {
   using selection = staged_selection<Policy, T, Sel>;
   static constexpr int items = Policy::items_per_thread;
   static constexpr int min_blocks = Policy::min_blocks;
   static_assert(items <= 32, "carry: a thread's selection is a 32-bit mask");
-  static constexpr bool stages = false; // nothing to stage before the write
   using temp_storage = typename selection::temp_storage;
 
   __device__ unsigned load(temp_storage& ts, const Sel& sel, const T* in, std::int64_t base, int valid,
@@ -345,15 +344,9 @@ struct staged_tile {
     selection::load(ts, sel, in, base, valid, vec_in);
     return selection::mask(ts, sel, in, base, valid);
   }
-  __device__ int count(temp_storage& ts, const Sel& sel, const T* in, std::int64_t base, int valid, bool vec_in) {
-    return __popc(load(ts, sel, in, base, valid, vec_in));
-  }
-  __device__ static bool prefetches(const Sel&, bool vec_in) { return vec_in; }
   __device__ static void prefetch(const Sel& sel, const T* in, std::int64_t base) {
     selection::prefetch(sel, in, base);
   }
-  template <bool PARTITION>
-  __device__ void stage(temp_storage&, unsigned, int, int, int) const {}
   /// The tile's selected items at `before` (+ their rank), then (partition) its rejected ones at
   /// rejected_offset(total, base, before) (+ their rank among the rejected). thread_offset: the block
   /// scan of the per-thread counts; lane 0's is the warp's offset among the tile's selected items.

@@ -75,13 +75,9 @@ inline double time_cold(gpu_state& g, const std::function<void(int)>& call, int 
   return median_rotating_event_us_after(l2_flush{g.flush, flush_bytes}, call, rotations, reps, blocked);
 }
 
-/// A tuner's or probe's start: n = 2^argv[1] (default 2^28), its repetitions, and g's items in and out,
-/// L2 flush buffer and count allocated for n items.
-struct tuner_size {
-  std::int64_t n;
-  int reps;
-};
-inline tuner_size tuner_start(int argc, char** argv, gpu_state& g) {
+/// A tuner's or probe's start: n = 2^argv[1] (default 2^28), returned, and g's items in and out, L2 flush
+/// buffer and count allocated for n items.
+inline std::int64_t tuner_start(int argc, char** argv, gpu_state& g) {
   const int log2n = argc > 1 ? std::atoi(argv[1]) : 28;
   const std::int64_t n = std::int64_t{1} << log2n;
   g.capacity = static_cast<std::size_t>(n);
@@ -89,8 +85,10 @@ inline tuner_size tuner_start(int argc, char** argv, gpu_state& g) {
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.out, 4 * g.capacity));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.flush, flush_bytes));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.num, sizeof(std::int64_t)));
-  return {n, n >= (std::int64_t{1} << 28) ? 15 : 41};
+  return n;
 }
+/// A tuner's repetitions of each timing at n items.
+inline int tuner_reps(std::int64_t n) { return n >= (std::int64_t{1} << 28) ? 15 : 41; }
 
 /// Median µs of run(temp, bytes) (a two-phase call) with a cold L2, GPU time: the tuners' and probes' timer.
 template <class Run>

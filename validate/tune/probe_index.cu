@@ -92,9 +92,8 @@ void row(const char* name, gpu_state& g, std::int64_t n, const double (&cub)[3],
 
 int main(int argc, char** argv) {
   gpu_state g;
-  const tuner_size size = tuner_start(argc, argv, g);
-  const std::int64_t n = size.n;
-  const int reps = size.reps;
+  const std::int64_t n = tuner_start(argc, argv, g);
+  const int reps = tuner_reps(n);
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.flags, g.capacity));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.flags32, 4 * g.capacity));
   const bool partition_only = argc > 2 && std::string(argv[2]) == "partition"; // one call, for ncu

@@ -46,9 +46,8 @@ void row(const char* name, gpu_state& g, std::int64_t n, double cub1, double cub
 
 int main(int argc, char** argv) {
   gpu_state g;
-  const tuner_size size = tuner_start(argc, argv, g);
-  const std::int64_t n = size.n;
-  const int reps = size.reps;
+  const std::int64_t n = tuner_start(argc, argv, g);
+  const int reps = tuner_reps(n);
   fill_u32<<<2048, 256>>>(g.in, n, 7, 1);
   auto cub = [&](int percent, bool partition) {
     const auto bound = static_cast<std::uint32_t>((std::uint64_t{1} << 32) * percent / 100);
