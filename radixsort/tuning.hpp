@@ -80,6 +80,15 @@ struct policy_sm90 {
   static constexpr int three_items8 = 4;
   static constexpr int three_min_blocks = 4;
   static constexpr std::int64_t three_grid_max = 1024; // a constant, so the size query depends on n alone: ~4 waves
+  // ---- the stable merge of sorted runs (the distributed sort's last step; cold L2, 2^27 + 2^27 u32) ----
+  static constexpr int merge_threads_keys4 = 512;   // u32 keys: 512x19 771 us, 512x15 786, 384x15 795, 256x11 858; the kernel before 1142 (CUB DeviceMerge 781, copy 715)
+  static constexpr int merge_items_keys4 = 19;      // (odd: a thread's run of outputs in shared memory meets no bank twice)
+  static constexpr int merge_min_blocks_keys4 = 3;  // 512x15: 3 784 us, 4 786, 2 879 (64 registers)
+  static constexpr int merge_threads_pairs4 = 384;  // u32/u32: 384x15 1541 us, 512x11 1543, 256x15 1560; the kernel before 2068 (CUB 1884, copy 1426)
+  static constexpr int merge_items_pairs4 = 15;     // its keys and sources: 46 KB of the 48 static
+  static constexpr int merge_min_blocks_pairs4 = 4; // 256x15: 4 1560 us, 6 1577, 8 1962 (408 bytes spilled)
+  static constexpr int merge_threads_wide = 256;    // 8-byte keys or values: not measured (the tile the merge began with)
+  static constexpr int merge_items_wide = 7;
 };
 // clang-format on
 

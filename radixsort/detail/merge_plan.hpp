@@ -4,6 +4,7 @@
 
 #include <cstdint>
 
+#include "../tuning.hpp"
 #include "key_traits.hpp"
 
 namespace carry {
@@ -19,12 +20,12 @@ struct merge_order {
 };
 
 /// How many of a's items come first among the first d items of the stable merge of a and b (merge path:
-/// on ties a's items come first).
-template <class It, class Less>
-CARRY_HD std::int64_t merge_path(It a, std::int64_t na, It b, std::int64_t nb, std::int64_t d, Less less) {
-  std::int64_t lo = d > nb ? d - nb : 0, hi = d < na ? d : na;
+/// on ties a's items come first). I: the offset type (int inside a tile, std::int64_t across runs).
+template <class It, class I, class Less>
+CARRY_HD I merge_path(It a, I na, It b, I nb, I d, Less less) {
+  I lo = d > nb ? d - nb : 0, hi = d < na ? d : na;
   while (lo < hi) {
-    const std::int64_t mid = lo + (hi - lo) / 2;
+    const I mid = lo + (hi - lo) / 2;
     if (!less(b[d - 1 - mid], a[mid]))
       lo = mid + 1;
     else
@@ -33,16 +34,31 @@ CARRY_HD std::int64_t merge_path(It a, std::int64_t na, It b, std::int64_t nb, s
   return lo;
 }
 
-constexpr int merge_threads = 256;
-template <class K>
-constexpr int merge_items() { // odd: a thread's run of outputs in shared memory meets no bank twice
-  return sizeof(K) <= 4 ? 11 : 7;
-}
+/// The merge's tile for keys K with values of VALUE_BYTES bytes (0: keys alone), from policy P.
+template <class K, int VALUE_BYTES, class P = radix_tuning::default_policy>
+struct merge_shape {
+  static constexpr bool narrow = sizeof(K) <= 4 && VALUE_BYTES <= 4;
+  static constexpr int threads = !narrow            ? P::merge_threads_wide
+                                 : VALUE_BYTES == 0 ? P::merge_threads_keys4
+                                                    : P::merge_threads_pairs4;
+  static constexpr int items = !narrow            ? P::merge_items_wide
+                               : VALUE_BYTES == 0 ? P::merge_items_keys4
+                                                  : P::merge_items_pairs4;
+  static constexpr int min_blocks = !narrow            ? 1
+                                    : VALUE_BYTES == 0 ? P::merge_min_blocks_keys4
+                                                       : P::merge_min_blocks_pairs4;
+  static constexpr std::int64_t tile = std::int64_t{threads} * items;
+};
+
+/// The smallest tile a merge of keys K takes (keys alone, or with values of 4 or 8 bytes).
 template <class K>
 constexpr std::int64_t merge_tile() {
-  return std::int64_t{merge_threads} * merge_items<K>();
+  constexpr std::int64_t k = merge_shape<K, 0>::tile, p4 = merge_shape<K, 4>::tile,
+                         p8 = merge_shape<K, 8>::tile;
+  return k < p4 ? (k < p8 ? k : p8) : (p4 < p8 ? p4 : p8);
 }
-/// The split scratch a merge of up to n items needs (merge_two's `splits`: one a tile boundary).
+/// The split scratch a merge of up to n items of keys K needs, whatever its values (merge_two's `splits`:
+/// one a tile boundary).
 template <class K>
 constexpr std::int64_t merge_splits(std::int64_t n) {
   return (n > 0 ? n : 0) / merge_tile<K>() + 2;

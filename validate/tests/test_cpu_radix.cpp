@@ -856,12 +856,16 @@ TEST_CASE("merge_order: the radix sort's key order (floats by image, -0.0 with +
   const carry::radix_detail::merge_order<std::int8_t> i8{false};
   CHECK(i8(-128, 127));
   CHECK(!i8(5, 5));
-  // split scratch: one entry a tile boundary, the end included
+  // split scratch: one entry a tile boundary, the end included, for the tile of keys alone and with values
+  using carry::radix_detail::merge_shape;
   using carry::radix_detail::merge_splits;
-  using carry::radix_detail::merge_tile;
-  for (std::int64_t n : {std::int64_t{0}, std::int64_t{1}, merge_tile<std::uint32_t>() - 1, merge_tile<std::uint32_t>(),
-                         merge_tile<std::uint32_t>() + 1, std::int64_t{1} << 33})
-    CHECK(merge_splits<std::uint32_t>(n) >= (n + merge_tile<std::uint32_t>() - 1) / merge_tile<std::uint32_t>() + 1);
+  for (std::int64_t tile : {merge_shape<std::uint32_t, 0>::tile, merge_shape<std::uint32_t, 4>::tile,
+                            merge_shape<std::uint32_t, 8>::tile, merge_shape<std::uint32_t, 16>::tile})
+    for (std::int64_t n : {std::int64_t{0}, std::int64_t{1}, tile - 1, tile, tile + 1, std::int64_t{1} << 33})
+      CHECK(merge_splits<std::uint32_t>(n) >= (n + tile - 1) / tile + 1);
+  for (std::int64_t tile : {merge_shape<std::uint64_t, 0>::tile, merge_shape<std::uint64_t, 4>::tile})
+    for (std::int64_t n : {std::int64_t{1}, tile + 1, std::int64_t{1} << 33})
+      CHECK(merge_splits<std::uint64_t>(n) >= (n + tile - 1) / tile + 1);
 }
 
 TEST_CASE("key_image: every bit of the ordered image, flipped for descending", "[cpu][radix]") {

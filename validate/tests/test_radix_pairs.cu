@@ -329,17 +329,20 @@ void merge_case(const std::vector<std::int64_t>& sizes, bool desc, bool with_val
 } // namespace merge_checks
 
 TEST_CASE("merge_runs: the stable merge of 1 to 7 sorted runs (empty runs, ties, tile edges), keys and pairs", "[radix][merge]") {
-  const std::int64_t tile = carry::radix_detail::merge_tile<std::uint32_t>();
+  // the tiles of keys alone and of keys with u32 values: merges of whole tiles, one item over and under
+  const std::int64_t tile = carry::radix_detail::merge_shape<std::uint32_t, 0>::tile,
+                     ptile = carry::radix_detail::merge_shape<std::uint32_t, 4>::tile;
   const std::vector<std::vector<std::int64_t>> layouts = {
-      {}, {5}, {0, 0}, {1, 0}, {0, 7}, {tile, tile}, {tile - 1, tile + 1}, {3 * tile + 5, 1},
-      {100000, 123457}, {1000, 0, 2000}, {tile, 5, tile * 2, 1}, {7, 77, 777, 7777, 77777},
-      {50000, 0, 50001, 3, 49999, 1, 12345}};
+      {}, {5}, {0, 0}, {1, 0}, {0, 7}, {tile, tile}, {tile - 1, tile + 1}, {3 * tile + 5, 1}, {ptile, ptile},
+      {ptile - 1, ptile + 1}, {2 * ptile, ptile}, {100000, 123457}, {1000, 0, 2000}, {tile, 5, ptile * 2, 1},
+      {7, 77, 777, 7777, 77777}, {50000, 0, 50001, 3, 49999, 1, 12345}};
   for (const auto& l : layouts)
     for (bool desc : {false, true})
       for (bool values : {false, true}) merge_checks::merge_case<std::uint32_t>(l, desc, values);
   for (bool desc : {false, true}) {
     merge_checks::merge_case<float>({30000, 30001, 29999}, desc, true); // -0.0 before +0.0, NaNs by their bits
     merge_checks::merge_case<std::uint64_t>({1, 70000, 65535}, desc, true);
+    merge_checks::merge_case<std::uint64_t>({1792, 1793, 40000}, desc, false); // whole tiles of 8-byte keys
     merge_checks::merge_case<std::int8_t>({5000, 1, 6000, 0}, desc, false);
   }
 }

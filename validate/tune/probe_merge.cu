@@ -1,0 +1,179 @@
+// Merge probe: carry's stable merge of two sorted u32 runs (keys; keys with u32 values) in several tile
+// shapes, the tree of four runs the 4-rank distributed sort merges, against CUB's DeviceMerge and a copy of
+// the same bytes, cold L2, median of event-timed calls.
+// usage: carry_probe_merge [log2 of the merged total, default 28] [reps, default 20]
+#include <carry/radixsort/detail/merge.cuh>
+#include <carry/radixsort/device_radix_sort.cuh>
+#include <cub/device/device_merge.cuh>
+
+#include <cstdint>
+#include <cstdio>
+#include <cstdlib>
+#include <vector>
+
+#include "bench/timing.cuh"
+
+namespace {
+
+__global__ void fill_kernel(unsigned* p, std::int64_t n, unsigned seed) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    unsigned x = static_cast<unsigned>(i) * 0x9E3779B9u ^ seed;
+    x ^= x >> 16, x *= 0x7feb352du, x ^= x >> 15, x *= 0x846ca68bu, x ^= x >> 16;
+    p[i] = x;
+  }
+}
+
+using carry::radix_detail::null_value;
+
+struct runs {
+  unsigned *keys = nullptr, *vals = nullptr, *out = nullptr, *vout = nullptr, *ping = nullptr,
+           *vping = nullptr;
+  std::int64_t* splits = nullptr;
+  std::int64_t n = 0;
+};
+
+/// n keys in `parts` sorted runs laid end to end (values: each key's index).
+runs make(std::int64_t n, int parts) {
+  runs r;
+  r.n = n;
+  CARRY_CUDA_OR_DIE(cudaMalloc(&r.keys, n * 4));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&r.vals, n * 4));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&r.out, n * 4));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&r.vout, n * 4));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&r.ping, n * 4));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&r.vping, n * 4));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&r.splits, (n / 256 + 16) * 8));
+  fill_kernel<<<1024, 256>>>(r.out, n, 12345u);
+  std::size_t bytes = 0;
+  const std::int64_t part = n / parts;
+  carry::sort_keys(nullptr, bytes, r.out, r.keys, part, 0);
+  void* temp;
+  CARRY_CUDA_OR_DIE(cudaMalloc(&temp, bytes));
+  for (int p = 0; p < parts; ++p) {
+    std::size_t b = bytes;
+    CARRY_CUDA_OR_DIE(carry::sort_keys(temp, b, r.out + p * part, r.keys + p * part, part, 0));
+  }
+  fill_kernel<<<1024, 256>>>(r.vals, n, 777u);
+  CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+  cudaFree(temp);
+  return r;
+}
+
+bool merged_ok(const runs& r) {
+  std::vector<unsigned> h(r.n);
+  CARRY_CUDA_OR_DIE(cudaMemcpy(h.data(), r.out, r.n * 4, cudaMemcpyDeviceToHost));
+  for (std::int64_t i = 1; i < r.n; ++i)
+    if (h[i - 1] > h[i]) return false;
+  return true;
+}
+
+carry_validate::l2_flush flush() {
+  carry_validate::l2_flush f;
+  CARRY_CUDA_OR_DIE(cudaMalloc(&f.buffer, f.bytes));
+  return f;
+}
+
+/// A merge of the two runs of r: merge_two (shipped shape) where THREADS is 0, else merge_two_shaped.
+template <int THREADS, int ITEMS, int MIN_BLOCKS>
+void shape(const runs& r, bool pairs, int reps, const carry_validate::l2_flush& f, double copy_us) {
+  const std::int64_t h = r.n / 2;
+  auto merge = [&](auto va, auto vb, auto vout) {
+#ifndef PROBE_SHIPPED_ONLY
+    if constexpr (THREADS > 0)
+      return carry::radix_detail::merge_two_shaped<THREADS, ITEMS, MIN_BLOCKS>(
+          r.keys, h, va, r.keys + h, r.n - h, vb, r.out, vout, r.splits, false, cudaStream_t{});
+#endif
+    return carry::radix_detail::merge_two(r.keys, h, va, r.keys + h, r.n - h, vb, r.out, vout, r.splits,
+                                          false, cudaStream_t{});
+  };
+  if (pairs && THREADS * ITEMS * 8 > 48 * 1024) return; // pairs of this tile exceed static shared memory
+  auto call = [&] {
+    if constexpr (THREADS * ITEMS * 8 <= 48 * 1024)
+      if (pairs) {
+        CARRY_CUDA_OR_DIE(
+            merge(static_cast<const unsigned*>(r.vals), static_cast<const unsigned*>(r.vals + h), r.vout));
+        return;
+      }
+    CARRY_CUDA_OR_DIE(merge(static_cast<const null_value*>(nullptr), static_cast<const null_value*>(nullptr),
+                            static_cast<null_value*>(nullptr)));
+  };
+  const double us = carry_validate::median_event_us_after(f, call, reps, true);
+  if (THREADS > 0)
+    std::printf("%-6s merge_two %4dx%-2d min %d %9.1f us  %.2f of copy  %s\n", pairs ? "pairs" : "keys",
+                THREADS, ITEMS, MIN_BLOCKS, us, copy_us / us, merged_ok(r) ? "ok" : "NOT SORTED");
+  else
+    std::printf("%-6s merge_two shipped   %9.1f us  %.2f of copy  %s\n", pairs ? "pairs" : "keys", us,
+                copy_us / us, merged_ok(r) ? "ok" : "NOT SORTED");
+}
+
+} // namespace
+
+int main(int argc, char** argv) {
+  const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
+  const int reps = argc > 2 ? std::atoi(argv[2]) : 20;
+  const std::int64_t n = std::int64_t{1} << lg;
+  const auto f = flush();
+  runs two = make(n, 2);
+  for (bool pairs : {false, true}) {
+    const std::size_t bytes = static_cast<std::size_t>(n) * 4;
+    const double copy_us = carry_validate::median_event_us_after(
+        f,
+        [&] {
+          CARRY_CUDA_OR_DIE(cudaMemcpyAsync(two.out, two.keys, bytes, cudaMemcpyDeviceToDevice));
+          if (pairs) CARRY_CUDA_OR_DIE(cudaMemcpyAsync(two.vout, two.vals, bytes, cudaMemcpyDeviceToDevice));
+        },
+        reps, true);
+    std::printf("%-6s copy of the bytes  %9.1f us (n = %lld)\n", pairs ? "pairs" : "keys", copy_us,
+                static_cast<long long>(n));
+    // CUB's merge of the same runs
+    const std::int64_t h = n / 2;
+    std::size_t cb = 0;
+    void* ct = nullptr;
+    if (pairs) {
+      cub::DeviceMerge::MergePairs(nullptr, cb, two.keys, two.vals, h, two.keys + h, two.vals + h, n - h,
+                                   two.out, two.vout);
+    } else {
+      cub::DeviceMerge::MergeKeys(nullptr, cb, two.keys, h, two.keys + h, n - h, two.out);
+    }
+    CARRY_CUDA_OR_DIE(cudaMalloc(&ct, cb));
+    const double cub_us = carry_validate::median_event_us_after(
+        f,
+        [&] {
+          if (pairs)
+            CARRY_CUDA_OR_DIE(cub::DeviceMerge::MergePairs(ct, cb, two.keys, two.vals, h, two.keys + h,
+                                                           two.vals + h, n - h, two.out, two.vout));
+          else
+            CARRY_CUDA_OR_DIE(cub::DeviceMerge::MergeKeys(ct, cb, two.keys, h, two.keys + h, n - h, two.out));
+        },
+        reps, true);
+    std::printf("%-6s cub DeviceMerge    %9.1f us  %.2f of copy  %s\n", pairs ? "pairs" : "keys", cub_us,
+                copy_us / cub_us, merged_ok(two) ? "ok" : "NOT SORTED");
+    cudaFree(ct);
+#ifndef PROBE_SHIPPED_ONLY
+    shape<256, 11, 1>(two, pairs, reps, f, copy_us); // the tile the merge began with
+    shape<256, 15, 4>(two, pairs, reps, f, copy_us);
+    shape<384, 15, 4>(two, pairs, reps, f, copy_us);
+    shape<512, 11, 4>(two, pairs, reps, f, copy_us);
+    shape<512, 15, 3>(two, pairs, reps, f, copy_us);
+    shape<512, 19, 3>(two, pairs, reps, f, copy_us);
+    shape<512, 23, 2>(two, pairs, reps, f, copy_us);
+#endif
+    shape<0, 0, 0>(two, pairs, reps, f, copy_us);
+  }
+  // the 4-rank distributed sort's merge: four runs by the tree (two levels), keys
+  runs four = make(n, 4);
+  std::vector<carry::radix_detail::sorted_run<unsigned, null_value>> rs;
+  for (int p = 0; p < 4; ++p) rs.push_back({four.keys + p * (n / 4), nullptr, n / 4});
+  const double tree_us = carry_validate::median_event_us_after(
+      f,
+      [&] {
+        CARRY_CUDA_OR_DIE(carry::radix_detail::merge_runs(
+            rs, four.out, static_cast<null_value*>(nullptr), four.ping, static_cast<null_value*>(nullptr),
+            four.vping, static_cast<null_value*>(nullptr), four.splits, false, cudaStream_t{}));
+      },
+      reps, true);
+  std::printf("keys   merge_runs of 4    %9.1f us (shipped shape)  %s\n", tree_us,
+              merged_ok(four) ? "ok" : "NOT SORTED");
+  return 0;
+}
