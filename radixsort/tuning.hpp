@@ -87,8 +87,8 @@ struct policy_sm90 {
   static constexpr int merge_threads_pairs4 = 384;  // u32/u32: 384x15 1541 us, 512x11 1543, 256x15 1560; the kernel before 2068 (CUB 1884, copy 1426)
   static constexpr int merge_items_pairs4 = 15;     // its keys and sources: 46 KB of the 48 static
   static constexpr int merge_min_blocks_pairs4 = 4; // 256x15: 4 1560 us, 6 1577, 8 1962 (408 bytes spilled)
-  static constexpr int merge_threads_wide = 256;    // 8-byte keys or values: not measured (the tile the merge began with)
-  static constexpr int merge_items_wide = 7;
+  static constexpr int merge_threads_wide = 256;    // 8-byte keys or values, 2^26 + 2^26: within 4 % of the best shape tried, kept:
+  static constexpr int merge_items_wide = 7;        // u64 keys 885 us (256x9 864, 512x5 865; CUB 781); u64/u64 1563 (384x9 1515; CUB 1572); u32/u64 1206 (256x11 1159; CUB 1184)
 };
 // clang-format on
 

@@ -1,7 +1,8 @@
-// Merge probe: carry's stable merge of two sorted u32 runs (keys; keys with u32 values) in several tile
-// shapes, the tree of four runs the 4-rank distributed sort merges, against CUB's DeviceMerge and a copy of
-// the same bytes, cold L2, median of event-timed calls.
-// usage: carry_probe_merge [log2 of the merged total, default 28] [reps, default 20]
+// Merge probe: carry's stable merge of two sorted runs (keys; keys with values) in several tile shapes, the
+// tree of four runs the 4-rank distributed sort merges, against CUB's DeviceMerge and a copy of the same
+// bytes, cold L2, median of event-timed calls.
+// usage: carry_probe_merge [log2 of the merged total, default 28] [reps, default 20] [wide]
+//   wide: 8-byte keys alone, u64/u64 and u32/u64 pairs (the policy's wide tile); else u32 keys and u32/u32
 #include <carry/radixsort/detail/merge.cuh>
 #include <carry/radixsort/device_radix_sort.cuh>
 #include <cub/device/device_merge.cuh>
@@ -9,40 +10,48 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <cstring>
 #include <vector>
 
 #include "bench/timing.cuh"
 
 namespace {
 
-__global__ void fill_kernel(unsigned* p, std::int64_t n, unsigned seed) {
+template <class T>
+__global__ void fill_kernel(T* p, std::int64_t n, unsigned seed) {
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::int64_t{gridDim.x} * blockDim.x) {
-    unsigned x = static_cast<unsigned>(i) * 0x9E3779B9u ^ seed;
-    x ^= x >> 16, x *= 0x7feb352du, x ^= x >> 15, x *= 0x846ca68bu, x ^= x >> 16;
-    p[i] = x;
+    std::uint64_t v = 0;
+    for (unsigned w = 0; w < sizeof(T) / 4; ++w) {
+      unsigned x = static_cast<unsigned>(i) * 0x9E3779B9u ^ (seed + 0x85ebca6bu * w);
+      x ^= x >> 16, x *= 0x7feb352du, x ^= x >> 15, x *= 0x846ca68bu, x ^= x >> 16;
+      v = v << 32 | x;
+    }
+    p[i] = static_cast<T>(v);
   }
 }
 
 using carry::radix_detail::null_value;
 
+template <class K, class V>
 struct runs {
-  unsigned *keys = nullptr, *vals = nullptr, *out = nullptr, *vout = nullptr, *ping = nullptr,
-           *vping = nullptr;
+  K *keys = nullptr, *out = nullptr, *ping = nullptr;
+  V *vals = nullptr, *vout = nullptr, *vping = nullptr;
   std::int64_t* splits = nullptr;
   std::int64_t n = 0;
 };
 
-/// n keys in `parts` sorted runs laid end to end (values: each key's index).
-runs make(std::int64_t n, int parts) {
-  runs r;
+/// n keys in `parts` sorted runs laid end to end, values random.
+template <class K, class V>
+runs<K, V> make(std::int64_t n, int parts) {
+  runs<K, V> r;
   r.n = n;
-  CARRY_CUDA_OR_DIE(cudaMalloc(&r.keys, n * 4));
-  CARRY_CUDA_OR_DIE(cudaMalloc(&r.vals, n * 4));
-  CARRY_CUDA_OR_DIE(cudaMalloc(&r.out, n * 4));
-  CARRY_CUDA_OR_DIE(cudaMalloc(&r.vout, n * 4));
-  CARRY_CUDA_OR_DIE(cudaMalloc(&r.ping, n * 4));
-  CARRY_CUDA_OR_DIE(cudaMalloc(&r.vping, n * 4));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&r.keys, n * sizeof(K)));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&r.out, n * sizeof(K)));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&r.ping, n * sizeof(K)));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&r.vals, n * sizeof(V)));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&r.vout, n * sizeof(V)));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&r.vping, n * sizeof(V)));
   CARRY_CUDA_OR_DIE(cudaMalloc(&r.splits, (n / 256 + 16) * 8));
   fill_kernel<<<1024, 256>>>(r.out, n, 12345u);
   std::size_t bytes = 0;
@@ -60,9 +69,10 @@ runs make(std::int64_t n, int parts) {
   return r;
 }
 
-bool merged_ok(const runs& r) {
-  std::vector<unsigned> h(r.n);
-  CARRY_CUDA_OR_DIE(cudaMemcpy(h.data(), r.out, r.n * 4, cudaMemcpyDeviceToHost));
+template <class K, class V>
+bool merged_ok(const runs<K, V>& r) {
+  std::vector<K> h(r.n);
+  CARRY_CUDA_OR_DIE(cudaMemcpy(h.data(), r.out, r.n * sizeof(K), cudaMemcpyDeviceToHost));
   for (std::int64_t i = 1; i < r.n; ++i)
     if (h[i - 1] > h[i]) return false;
   return true;
@@ -74,9 +84,14 @@ carry_validate::l2_flush flush() {
   return f;
 }
 
-/// A merge of the two runs of r: merge_two (shipped shape) where THREADS is 0, else merge_two_shaped.
-template <int THREADS, int ITEMS, int MIN_BLOCKS>
-void shape(const runs& r, bool pairs, int reps, const carry_validate::l2_flush& f, double copy_us) {
+/// A merge of the two runs of r (with values where pairs): merge_two (the policy's shape) where THREADS is
+/// 0, else merge_two_shaped; shapes whose tile exceeds static shared memory are skipped.
+template <int THREADS, int ITEMS, int MIN_BLOCKS, class K, class V>
+void shape(const runs<K, V>& r, bool pairs, int reps, const carry_validate::l2_flush& f, double copy_us) {
+  constexpr long tile = long{THREADS} * ITEMS;
+  constexpr bool keys_fit = (tile + 1) * long{sizeof(K)} <= 48 * 1024;
+  constexpr bool pairs_fit = (tile + 1) * long{sizeof(K)} + tile * 4 <= 48 * 1024;
+  if (!(pairs ? pairs_fit : keys_fit)) return;
   const std::int64_t h = r.n / 2;
   auto merge = [&](auto va, auto vb, auto vout) {
 #ifndef PROBE_SHIPPED_ONLY
@@ -87,16 +102,15 @@ void shape(const runs& r, bool pairs, int reps, const carry_validate::l2_flush& 
     return carry::radix_detail::merge_two(r.keys, h, va, r.keys + h, r.n - h, vb, r.out, vout, r.splits,
                                           false, cudaStream_t{});
   };
-  if (pairs && THREADS * ITEMS * 8 > 48 * 1024) return; // pairs of this tile exceed static shared memory
   auto call = [&] {
-    if constexpr (THREADS * ITEMS * 8 <= 48 * 1024)
+    if constexpr (pairs_fit)
       if (pairs) {
-        CARRY_CUDA_OR_DIE(
-            merge(static_cast<const unsigned*>(r.vals), static_cast<const unsigned*>(r.vals + h), r.vout));
+        CARRY_CUDA_OR_DIE(merge(static_cast<const V*>(r.vals), static_cast<const V*>(r.vals + h), r.vout));
         return;
       }
-    CARRY_CUDA_OR_DIE(merge(static_cast<const null_value*>(nullptr), static_cast<const null_value*>(nullptr),
-                            static_cast<null_value*>(nullptr)));
+    if constexpr (keys_fit)
+      CARRY_CUDA_OR_DIE(merge(static_cast<const null_value*>(nullptr),
+                              static_cast<const null_value*>(nullptr), static_cast<null_value*>(nullptr)));
   };
   const double us = carry_validate::median_event_us_after(f, call, reps, true);
   if (THREADS > 0)
@@ -107,62 +121,93 @@ void shape(const runs& r, bool pairs, int reps, const carry_validate::l2_flush& 
                 copy_us / us, merged_ok(r) ? "ok" : "NOT SORTED");
 }
 
+/// The copy of the bytes and CUB's merge of r's two runs, then carry's in every listed shape.
+template <class K, class V, class Shapes>
+void compare(const runs<K, V>& two, bool pairs, int reps, const carry_validate::l2_flush& f,
+             Shapes&& shapes) {
+  const std::int64_t n = two.n, h = n / 2;
+  const double copy_us = carry_validate::median_event_us_after(
+      f,
+      [&] {
+        CARRY_CUDA_OR_DIE(cudaMemcpyAsync(two.out, two.keys, n * sizeof(K), cudaMemcpyDeviceToDevice));
+        if (pairs)
+          CARRY_CUDA_OR_DIE(cudaMemcpyAsync(two.vout, two.vals, n * sizeof(V), cudaMemcpyDeviceToDevice));
+      },
+      reps, true);
+  std::printf("%-6s %zu/%zu-byte copy of the bytes %9.1f us (n = %lld)\n", pairs ? "pairs" : "keys",
+              sizeof(K), pairs ? sizeof(V) : std::size_t{0}, copy_us, static_cast<long long>(n));
+  std::size_t cb = 0;
+  void* ct = nullptr;
+  if (pairs)
+    cub::DeviceMerge::MergePairs(nullptr, cb, two.keys, two.vals, h, two.keys + h, two.vals + h, n - h,
+                                 two.out, two.vout);
+  else
+    cub::DeviceMerge::MergeKeys(nullptr, cb, two.keys, h, two.keys + h, n - h, two.out);
+  CARRY_CUDA_OR_DIE(cudaMalloc(&ct, cb));
+  const double cub_us = carry_validate::median_event_us_after(
+      f,
+      [&] {
+        if (pairs)
+          CARRY_CUDA_OR_DIE(cub::DeviceMerge::MergePairs(ct, cb, two.keys, two.vals, h, two.keys + h,
+                                                         two.vals + h, n - h, two.out, two.vout));
+        else
+          CARRY_CUDA_OR_DIE(cub::DeviceMerge::MergeKeys(ct, cb, two.keys, h, two.keys + h, n - h, two.out));
+      },
+      reps, true);
+  std::printf("%-6s cub DeviceMerge    %9.1f us  %.2f of copy  %s\n", pairs ? "pairs" : "keys", cub_us,
+              copy_us / cub_us, merged_ok(two) ? "ok" : "NOT SORTED");
+  cudaFree(ct);
+  shapes(copy_us);
+  shape<0, 0, 0>(two, pairs, reps, f, copy_us);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
   const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
   const int reps = argc > 2 ? std::atoi(argv[2]) : 20;
+  const bool wide = argc > 3 && std::strcmp(argv[3], "wide") == 0;
   const std::int64_t n = std::int64_t{1} << lg;
   const auto f = flush();
-  runs two = make(n, 2);
-  for (bool pairs : {false, true}) {
-    const std::size_t bytes = static_cast<std::size_t>(n) * 4;
-    const double copy_us = carry_validate::median_event_us_after(
-        f,
-        [&] {
-          CARRY_CUDA_OR_DIE(cudaMemcpyAsync(two.out, two.keys, bytes, cudaMemcpyDeviceToDevice));
-          if (pairs) CARRY_CUDA_OR_DIE(cudaMemcpyAsync(two.vout, two.vals, bytes, cudaMemcpyDeviceToDevice));
-        },
-        reps, true);
-    std::printf("%-6s copy of the bytes  %9.1f us (n = %lld)\n", pairs ? "pairs" : "keys", copy_us,
-                static_cast<long long>(n));
-    // CUB's merge of the same runs
-    const std::int64_t h = n / 2;
-    std::size_t cb = 0;
-    void* ct = nullptr;
-    if (pairs) {
-      cub::DeviceMerge::MergePairs(nullptr, cb, two.keys, two.vals, h, two.keys + h, two.vals + h, n - h,
-                                   two.out, two.vout);
-    } else {
-      cub::DeviceMerge::MergeKeys(nullptr, cb, two.keys, h, two.keys + h, n - h, two.out);
-    }
-    CARRY_CUDA_OR_DIE(cudaMalloc(&ct, cb));
-    const double cub_us = carry_validate::median_event_us_after(
-        f,
-        [&] {
-          if (pairs)
-            CARRY_CUDA_OR_DIE(cub::DeviceMerge::MergePairs(ct, cb, two.keys, two.vals, h, two.keys + h,
-                                                           two.vals + h, n - h, two.out, two.vout));
-          else
-            CARRY_CUDA_OR_DIE(cub::DeviceMerge::MergeKeys(ct, cb, two.keys, h, two.keys + h, n - h, two.out));
-        },
-        reps, true);
-    std::printf("%-6s cub DeviceMerge    %9.1f us  %.2f of copy  %s\n", pairs ? "pairs" : "keys", cub_us,
-                copy_us / cub_us, merged_ok(two) ? "ok" : "NOT SORTED");
-    cudaFree(ct);
+  if (wide) {
+    auto wide_shapes = [&](const auto& r, bool pairs) {
+      return [&, pairs](double copy_us) {
+        (void)copy_us;
 #ifndef PROBE_SHIPPED_ONLY
-    shape<256, 11, 1>(two, pairs, reps, f, copy_us); // the tile the merge began with
-    shape<256, 15, 4>(two, pairs, reps, f, copy_us);
-    shape<384, 15, 4>(two, pairs, reps, f, copy_us);
-    shape<512, 11, 4>(two, pairs, reps, f, copy_us);
-    shape<512, 15, 3>(two, pairs, reps, f, copy_us);
-    shape<512, 19, 3>(two, pairs, reps, f, copy_us);
-    shape<512, 23, 2>(two, pairs, reps, f, copy_us);
+        shape<256, 7, 1>(r, pairs, reps, f, copy_us); // the tile the merge began with
+        shape<256, 7, 3>(r, pairs, reps, f, copy_us);
+        shape<256, 9, 2>(r, pairs, reps, f, copy_us);
+        shape<256, 11, 2>(r, pairs, reps, f, copy_us);
+        shape<384, 7, 2>(r, pairs, reps, f, copy_us);
+        shape<384, 9, 2>(r, pairs, reps, f, copy_us);
+        shape<512, 7, 2>(r, pairs, reps, f, copy_us);
+        shape<512, 5, 3>(r, pairs, reps, f, copy_us);
 #endif
-    shape<0, 0, 0>(two, pairs, reps, f, copy_us);
+      };
+    };
+    const auto k8 = make<std::uint64_t, std::uint64_t>(n / 2, 2); // the same bytes as 2^lg u32 keys
+    compare(k8, false, reps, f, wide_shapes(k8, false));
+    compare(k8, true, reps, f, wide_shapes(k8, true));
+    const auto k4v8 = make<std::uint32_t, std::uint64_t>(n / 2, 2);
+    compare(k4v8, true, reps, f, wide_shapes(k4v8, true));
+    return 0;
   }
+  const auto two = make<unsigned, unsigned>(n, 2);
+  for (bool pairs : {false, true})
+    compare(two, pairs, reps, f, [&](double copy_us) {
+      (void)copy_us;
+#ifndef PROBE_SHIPPED_ONLY
+      shape<256, 11, 1>(two, pairs, reps, f, copy_us); // the tile the merge began with
+      shape<256, 15, 4>(two, pairs, reps, f, copy_us);
+      shape<384, 15, 4>(two, pairs, reps, f, copy_us);
+      shape<512, 11, 4>(two, pairs, reps, f, copy_us);
+      shape<512, 15, 3>(two, pairs, reps, f, copy_us);
+      shape<512, 19, 3>(two, pairs, reps, f, copy_us);
+      shape<512, 23, 2>(two, pairs, reps, f, copy_us);
+#endif
+    });
   // the 4-rank distributed sort's merge: four runs by the tree (two levels), keys
-  runs four = make(n, 4);
+  const auto four = make<unsigned, unsigned>(n, 4);
   std::vector<carry::radix_detail::sorted_run<unsigned, null_value>> rs;
   for (int p = 0; p < 4; ++p) rs.push_back({four.keys + p * (n / 4), nullptr, n / 4});
   const double tree_us = carry_validate::median_event_us_after(
