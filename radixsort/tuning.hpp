@@ -89,6 +89,7 @@ struct policy_sm90 {
   static constexpr int merge_min_blocks_pairs4 = 4; // 256x15: 4 1560 us, 6 1577, 8 1962 (408 bytes spilled)
   static constexpr int merge_threads_wide = 256;    // 8-byte keys or values, 2^26 + 2^26: within 4 % of the best shape tried, kept:
   static constexpr int merge_items_wide = 7;        // u64 keys 885 us (256x9 864, 512x5 865; CUB 781); u64/u64 1563 (384x9 1515; CUB 1572); u32/u64 1206 (256x11 1159; CUB 1184)
+  static constexpr int merge_min_blocks_wide = 1;   // u64 keys at 256x7: 1 885 us, 3 883
 };
 // clang-format on
 

@@ -61,53 +61,53 @@ constexpr bool staged_flags() {
   return vector_flags<Policy, FlagIt>() && (sizeof(T) + sizeof(value_of<FlagIt>)) * Policy::tile_items <= 40 * 1024;
 }
 
+/// f(std::true_type{}) for a whole tile (valid == Policy::tile_items: no item need be checked against
+/// valid), else f(std::false_type{}): each of the block-striped loops below in both forms.
+template <class Policy, class F>
+__device__ __forceinline__ decltype(auto) by_tile_fullness(int valid, F&& f) {
+  if (valid == Policy::tile_items) return f(std::true_type{});
+  return f(std::false_type{});
+}
+
 /// Bits of the first `valid` items of a tile: bit i (word i / 32) = picked(i), evaluated block-striped
 /// (item i by thread i % threads: 32 consecutive items a warp a step, one ballot a word, which every lane
 /// stores: the same word to the same slot, one store without a branch), in batches so that the loads
 /// behind picked() are in flight together. Full tiles skip the bound check. The caller synchronises
 /// before reading.
-template <class Policy, bool FULL, class Picked>
-__device__ void ballot_bits_of(std::uint32_t* bits, int valid, Picked& picked) {
-  constexpr int items = Policy::items_per_thread, threads = Policy::block_threads;
-  constexpr int batch = detail::load_batch(items);
-  const int warp = threadIdx.x / 32;
-  CARRY_UNROLL
-  for (int s = 0; s < items; s += batch) {
-    bool f[batch];
-    CARRY_UNROLL
-    for (int k = 0; k < batch; ++k) {
-      const int i = (s + k) * threads + static_cast<int>(threadIdx.x);
-      f[k] = (FULL || i < valid) && picked(i);
-    }
-    CARRY_UNROLL
-    for (int k = 0; k < batch; ++k) bits[(s + k) * (threads / 32) + warp] = __ballot_sync(0xffffffffu, f[k]);
-  }
-}
 template <class Policy, class Picked>
 __device__ void ballot_bits(std::uint32_t* bits, int valid, Picked picked) {
-  if (valid == Policy::tile_items)
-    ballot_bits_of<Policy, true>(bits, valid, picked);
-  else
-    ballot_bits_of<Policy, false>(bits, valid, picked);
+  by_tile_fullness<Policy>(valid, [&](auto full) {
+    constexpr int items = Policy::items_per_thread, threads = Policy::block_threads;
+    constexpr int batch = detail::load_batch(items);
+    const int warp = threadIdx.x / 32;
+    CARRY_UNROLL
+    for (int s = 0; s < items; s += batch) {
+      bool f[batch];
+      CARRY_UNROLL
+      for (int k = 0; k < batch; ++k) {
+        const int i = (s + k) * threads + static_cast<int>(threadIdx.x);
+        f[k] = (decltype(full)::value || i < valid) && picked(i);
+      }
+      CARRY_UNROLL
+      for (int k = 0; k < batch; ++k) bits[(s + k) * (threads / 32) + warp] = __ballot_sync(0xffffffffu, f[k]);
+    }
+  });
 }
 
 /// How many of the thread's block-striped items of a tile (i = s * threads + thread, i < valid) are
 /// picked: a tile's count where nothing else is needed (the count kernel of an index tile).
 template <class Policy, class Picked>
 __device__ int count_picked(int valid, Picked picked) {
-  constexpr int items = Policy::items_per_thread, threads = Policy::block_threads;
-  int c = 0;
-  if (valid == Policy::tile_items) {
-    CARRY_UNROLL
-    for (int s = 0; s < items; ++s) c += picked(s * threads + static_cast<int>(threadIdx.x)) ? 1 : 0;
-  } else {
+  return by_tile_fullness<Policy>(valid, [&](auto full) {
+    constexpr int items = Policy::items_per_thread, threads = Policy::block_threads;
+    int c = 0;
     CARRY_UNROLL
     for (int s = 0; s < items; ++s) {
       const int i = s * threads + static_cast<int>(threadIdx.x);
-      c += i < valid && picked(i) ? 1 : 0;
+      c += (decltype(full)::value || i < valid) && picked(i) ? 1 : 0;
     }
-  }
-  return c;
+    return c;
+  });
 }
 
 /// A tile's selection as bits in shared memory: bit i of the tile (word i / 32) set when flag i is

@@ -2,6 +2,7 @@
 // shape and split scratch. Plain C++ (host and device), CPU-tested.
 #pragma once
 
+#include <algorithm>
 #include <cstdint>
 
 #include "../tuning.hpp"
@@ -44,18 +45,16 @@ struct merge_shape {
   static constexpr int items = !narrow            ? P::merge_items_wide
                                : VALUE_BYTES == 0 ? P::merge_items_keys4
                                                   : P::merge_items_pairs4;
-  static constexpr int min_blocks = !narrow            ? 1
+  static constexpr int min_blocks = !narrow            ? P::merge_min_blocks_wide
                                     : VALUE_BYTES == 0 ? P::merge_min_blocks_keys4
                                                        : P::merge_min_blocks_pairs4;
   static constexpr std::int64_t tile = std::int64_t{threads} * items;
 };
 
-/// The smallest tile a merge of keys K takes (keys alone, or with values of 4 or 8 bytes).
+/// The smallest tile a merge of keys K takes (keys alone, with values of at most 4 bytes, or wider).
 template <class K>
 constexpr std::int64_t merge_tile() {
-  constexpr std::int64_t k = merge_shape<K, 0>::tile, p4 = merge_shape<K, 4>::tile,
-                         p8 = merge_shape<K, 8>::tile;
-  return k < p4 ? (k < p8 ? k : p8) : (p4 < p8 ? p4 : p8);
+  return std::min({merge_shape<K, 0>::tile, merge_shape<K, 4>::tile, merge_shape<K, 8>::tile});
 }
 /// The split scratch a merge of up to n items of keys K needs, whatever its values (merge_two's `splits`:
 /// one a tile boundary).

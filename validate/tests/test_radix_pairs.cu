@@ -342,7 +342,8 @@ TEST_CASE("merge_runs: the stable merge of 1 to 7 sorted runs (empty runs, ties,
   for (bool desc : {false, true}) {
     merge_checks::merge_case<float>({30000, 30001, 29999}, desc, true); // -0.0 before +0.0, NaNs by their bits
     merge_checks::merge_case<std::uint64_t>({1, 70000, 65535}, desc, true);
-    merge_checks::merge_case<std::uint64_t>({1792, 1793, 40000}, desc, false); // whole tiles of 8-byte keys
+    const std::int64_t wide = carry::radix_detail::merge_shape<std::uint64_t, 0>::tile; // 8-byte keys' tile
+    merge_checks::merge_case<std::uint64_t>({wide, wide + 1, 40000}, desc, false);
     merge_checks::merge_case<std::int8_t>({5000, 1, 6000, 0}, desc, false);
   }
 }

@@ -121,10 +121,22 @@ void shape(const runs<K, V>& r, bool pairs, int reps, const carry_validate::l2_f
                 copy_us / us, merged_ok(r) ? "ok" : "NOT SORTED");
 }
 
-/// The copy of the bytes and CUB's merge of r's two runs, then carry's in every listed shape.
-template <class K, class V, class Shapes>
-void compare(const runs<K, V>& two, bool pairs, int reps, const carry_validate::l2_flush& f,
-             Shapes&& shapes) {
+/// Tile shapes to time: (threads, items, min blocks) triples.
+template <int... S>
+struct shapes {};
+template <class K, class V>
+void each_shape(shapes<>, const runs<K, V>&, bool, int, const carry_validate::l2_flush&, double) {}
+template <int T, int I, int M, int... Rest, class K, class V>
+void each_shape(shapes<T, I, M, Rest...>, const runs<K, V>& r, bool pairs, int reps,
+                const carry_validate::l2_flush& f, double copy_us) {
+  shape<T, I, M>(r, pairs, reps, f, copy_us);
+  each_shape(shapes<Rest...>{}, r, pairs, reps, f, copy_us);
+}
+
+/// The copy of the bytes and CUB's merge of r's two runs, then carry's in every shape of Shapes and in the
+/// policy's.
+template <class Shapes, class K, class V>
+void compare(const runs<K, V>& two, bool pairs, int reps, const carry_validate::l2_flush& f) {
   const std::int64_t n = two.n, h = n / 2;
   const double copy_us = carry_validate::median_event_us_after(
       f,
@@ -157,7 +169,9 @@ void compare(const runs<K, V>& two, bool pairs, int reps, const carry_validate::
   std::printf("%-6s cub DeviceMerge    %9.1f us  %.2f of copy  %s\n", pairs ? "pairs" : "keys", cub_us,
               copy_us / cub_us, merged_ok(two) ? "ok" : "NOT SORTED");
   cudaFree(ct);
-  shapes(copy_us);
+#ifndef PROBE_SHIPPED_ONLY
+  each_shape(Shapes{}, two, pairs, reps, f, copy_us);
+#endif
   shape<0, 0, 0>(two, pairs, reps, f, copy_us);
 }
 
@@ -170,42 +184,21 @@ int main(int argc, char** argv) {
   const std::int64_t n = std::int64_t{1} << lg;
   const auto f = flush();
   if (wide) {
-    auto wide_shapes = [&](const auto& r, bool pairs) {
-      return [&, pairs](double copy_us) {
-        (void)copy_us;
-#ifndef PROBE_SHIPPED_ONLY
-        shape<256, 7, 1>(r, pairs, reps, f, copy_us); // the tile the merge began with
-        shape<256, 7, 3>(r, pairs, reps, f, copy_us);
-        shape<256, 9, 2>(r, pairs, reps, f, copy_us);
-        shape<256, 11, 2>(r, pairs, reps, f, copy_us);
-        shape<384, 7, 2>(r, pairs, reps, f, copy_us);
-        shape<384, 9, 2>(r, pairs, reps, f, copy_us);
-        shape<512, 7, 2>(r, pairs, reps, f, copy_us);
-        shape<512, 5, 3>(r, pairs, reps, f, copy_us);
-#endif
-      };
-    };
+    // the first, the tile the merge began with
+    using wide_shapes =
+        shapes<256, 7, 1, 256, 7, 3, 256, 9, 2, 256, 11, 2, 384, 7, 2, 384, 9, 2, 512, 7, 2, 512, 5, 3>;
     const auto k8 = make<std::uint64_t, std::uint64_t>(n / 2, 2); // the same bytes as 2^lg u32 keys
-    compare(k8, false, reps, f, wide_shapes(k8, false));
-    compare(k8, true, reps, f, wide_shapes(k8, true));
+    compare<wide_shapes>(k8, false, reps, f);
+    compare<wide_shapes>(k8, true, reps, f);
     const auto k4v8 = make<std::uint32_t, std::uint64_t>(n / 2, 2);
-    compare(k4v8, true, reps, f, wide_shapes(k4v8, true));
+    compare<wide_shapes>(k4v8, true, reps, f);
     return 0;
   }
+  // the first, the tile the merge began with
+  using narrow_shapes =
+      shapes<256, 11, 1, 256, 15, 4, 384, 15, 4, 512, 11, 4, 512, 15, 3, 512, 19, 3, 512, 23, 2>;
   const auto two = make<unsigned, unsigned>(n, 2);
-  for (bool pairs : {false, true})
-    compare(two, pairs, reps, f, [&](double copy_us) {
-      (void)copy_us;
-#ifndef PROBE_SHIPPED_ONLY
-      shape<256, 11, 1>(two, pairs, reps, f, copy_us); // the tile the merge began with
-      shape<256, 15, 4>(two, pairs, reps, f, copy_us);
-      shape<384, 15, 4>(two, pairs, reps, f, copy_us);
-      shape<512, 11, 4>(two, pairs, reps, f, copy_us);
-      shape<512, 15, 3>(two, pairs, reps, f, copy_us);
-      shape<512, 19, 3>(two, pairs, reps, f, copy_us);
-      shape<512, 23, 2>(two, pairs, reps, f, copy_us);
-#endif
-    });
+  for (bool pairs : {false, true}) compare<narrow_shapes>(two, pairs, reps, f);
   // the 4-rank distributed sort's merge: four runs by the tree (two levels), keys
   const auto four = make<unsigned, unsigned>(n, 4);
   std::vector<carry::radix_detail::sorted_run<unsigned, null_value>> rs;
