@@ -470,6 +470,54 @@ TEST_CASE("dist sort_keys: every shard layout and key distribution, both directi
   }
 }
 
+namespace {
+/// dist::sort_pairs(_descending) of `keys` with each key's global index as its value (V), sharded by
+/// `sizes` (dirty temp), against the CPU's stable sort: keys and values in global order.
+template <class K, class V>
+void check_dist_pairs(dist::local_group& g, const std::vector<K>& keys, const std::vector<std::int64_t>& sizes, bool desc) {
+  const auto total = static_cast<std::int64_t>(keys.size());
+  const int ranks = g.size();
+  std::vector<V> index(keys.size());
+  for (std::size_t i = 0; i < index.size(); ++i) index[i] = static_cast<V>(i);
+  const std::int64_t capacity = total / ranks + total / 8 + 2048;
+  std::vector<std::int64_t> caps(sizes.size(), capacity);
+  sharded<K> kin(sizes), kout(caps);
+  sharded<V> vin(sizes), vout(caps);
+  std::vector<std::unique_ptr<device_buffer<dist::shard_info>>> info(sizes.size());
+  std::vector<std::unique_ptr<device_buffer<unsigned char>>> temp(sizes.size());
+  REQUIRE(g.run([&](int r) {
+    const auto k = static_cast<std::size_t>(r);
+    kin.make(r, &keys);
+    vin.make(r, &index);
+    kout.make(r);
+    vout.make(r);
+    info[k] = std::make_unique<device_buffer<dist::shard_info>>(1);
+    return with_dirty_temp(temp[k], [&](void* t, std::size_t& b) {
+      const K* ki = kin.ptr(r);
+      const V* vi = vin.ptr(r);
+      return desc ? dist::sort_pairs_descending(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity, info[k]->ptr,
+                                                kin.size(r), g.comm(r), g.stream(r))
+                  : dist::sort_pairs(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity, info[k]->ptr, kin.size(r),
+                                     g.comm(r), g.stream(r));
+    });
+  }) == cudaSuccess);
+  REQUIRE(g.synchronize() == cudaSuccess);
+  std::vector<V> order = index;
+  std::stable_sort(order.begin(), order.end(), [&](V a, V b) {
+    return dist::detail::sort_image(keys[static_cast<std::size_t>(a)], desc) <
+           dist::detail::sort_image(keys[static_cast<std::size_t>(b)], desc);
+  });
+  std::vector<K> want_keys(order.size());
+  for (std::size_t i = 0; i < order.size(); ++i) want_keys[i] = keys[static_cast<std::size_t>(order[i])];
+  std::vector<std::int64_t> counts;
+  for (std::size_t r = 0; r < sizes.size(); ++r) counts.push_back(info[r]->download(1)[0].count);
+  REQUIRE(same_bits(kout.gather(&counts), want_keys));
+  REQUIRE(vout.gather(&counts) == order);
+  REQUIRE(kout.guards_intact());
+  REQUIRE(vout.guards_intact());
+}
+} // namespace
+
 TEST_CASE("dist sort_pairs: values (each key's global index) follow their keys, stably", "[dist][sort]") {
   for (int ranks : dist_rank_counts()) {
     auto& g = *dist_group(ranks);
@@ -479,42 +527,29 @@ TEST_CASE("dist sort_pairs: values (each key's global index) follow their keys, 
           for (bool desc : {false, true}) {
             INFO("ranks " << ranks << ", total " << total << ", first shard " << sizes[0] << ", keys "
                           << static_cast<int>(d) << (desc ? ", descending" : ""));
-            const auto keys = sort_input<std::uint32_t>(total, d, sizes);
-            std::vector<std::uint32_t> index(keys.size());
-            for (std::size_t i = 0; i < index.size(); ++i) index[i] = static_cast<std::uint32_t>(i);
-            const std::int64_t capacity = total / ranks + total / 8 + 2048;
-            std::vector<std::int64_t> caps(sizes.size(), capacity);
-            sharded<std::uint32_t> kin(sizes), vin(sizes), kout(caps), vout(caps);
-            std::vector<std::unique_ptr<device_buffer<dist::shard_info>>> info(sizes.size());
-            std::vector<std::unique_ptr<device_buffer<unsigned char>>> temp(sizes.size());
-            REQUIRE(g.run([&](int r) {
-              const auto k = static_cast<std::size_t>(r);
-              kin.make(r, &keys);
-              vin.make(r, &index);
-              kout.make(r);
-              vout.make(r);
-              info[k] = std::make_unique<device_buffer<dist::shard_info>>(1);
-              return with_dirty_temp(temp[k], [&](void* t, std::size_t& b) {
-                const std::uint32_t* ki = kin.ptr(r);
-                const std::uint32_t* vi = vin.ptr(r);
-                return desc ? dist::sort_pairs_descending(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity, info[k]->ptr,
-                                                          kin.size(r), g.comm(r), g.stream(r))
-                            : dist::sort_pairs(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity, info[k]->ptr, kin.size(r),
-                                               g.comm(r), g.stream(r));
-              });
-            }) == cudaSuccess);
-            REQUIRE(g.synchronize() == cudaSuccess);
-            std::vector<std::uint32_t> order = index;
-            std::stable_sort(order.begin(), order.end(), [&](std::uint32_t a, std::uint32_t b) {
-              return dist::detail::sort_image(keys[a], desc) < dist::detail::sort_image(keys[b], desc);
-            });
-            std::vector<std::uint32_t> want_keys(order.size());
-            for (std::size_t i = 0; i < order.size(); ++i) want_keys[i] = keys[order[i]];
-            std::vector<std::int64_t> counts;
-            for (std::size_t r = 0; r < sizes.size(); ++r) counts.push_back(info[r]->download(1)[0].count);
-            REQUIRE(kout.gather(&counts) == want_keys);
-            REQUIRE(vout.gather(&counts) == order);
+            check_dist_pairs<std::uint32_t, std::uint32_t>(g, sort_input<std::uint32_t>(total, d, sizes), sizes, desc);
           }
+  }
+}
+
+TEST_CASE("dist sorts of other key and value widths: u8, i16 and u64 keys; u64 values", "[dist][sort]") {
+  // the exchange's granule (16 bytes in items of the narrowest array) and the merge's tiles differ with them
+  for (int ranks : dist_rank_counts()) {
+    auto& g = *dist_group(ranks);
+    const std::int64_t total = 1000003;
+    for (const auto& sizes : shard_layouts(total, ranks))
+      for (bool desc : {false, true}) {
+        INFO("ranks " << ranks << ", first shard " << sizes[0] << (desc ? ", descending" : ""));
+        check_dist_sort(g, sort_input<std::uint8_t>(total, dist_keys::uniform, sizes), sizes, desc);
+        check_dist_sort(g, sort_input<std::int16_t>(total, dist_keys::uniform, sizes), sizes, desc);
+        check_dist_sort(g, sort_input<std::uint64_t>(total, dist_keys::uniform, sizes), sizes, desc);
+        check_dist_pairs<std::uint64_t, std::uint64_t>(g, sort_input<std::uint64_t>(total, dist_keys::few, sizes), sizes,
+                                                       desc);
+        check_dist_pairs<std::uint32_t, std::uint64_t>(g, sort_input<std::uint32_t>(total, dist_keys::few, sizes), sizes,
+                                                       desc);
+        check_dist_pairs<std::uint8_t, std::uint32_t>(g, sort_input<std::uint8_t>(total, dist_keys::uniform, sizes), sizes,
+                                                      desc);
+      }
   }
 }
 
