@@ -532,3 +532,67 @@ TEST_CASE("dist rebalance plan: uneven shards to even ones, in global order", "[
       CHECK(sum == total);
     }
 }
+
+#include <carry/apps/distributed/detail/delta_code.hpp>
+
+namespace {
+/// Codes `images` block by block, decodes every block, and checks the round trip, the widths (the largest
+/// step's bits, no more) and that nothing is written past a block's words.
+template <class U>
+void delta_round_trip(const std::vector<U>& images) {
+  using namespace carry::dist::detail;
+  const auto n = static_cast<int>(images.size());
+  for (int b = 0; b * delta_block < n; ++b) {
+    const int first = b * delta_block, count = std::min(delta_block, n - first);
+    std::vector<std::uint32_t> words(delta_words(64) + 1, 0xDEADBEEFu);
+    const delta_header<U> h = delta_encode(images.data() + first, count, words.data());
+    U largest = 0;
+    for (int i = 1; i < count; ++i) largest = std::max<U>(largest, static_cast<U>(images[first + i] - images[first + i - 1]));
+    CHECK(h.base == images[first]);
+    CHECK(static_cast<int>(h.width) == delta_bit_width(largest));
+    CHECK(words[delta_words(static_cast<int>(h.width))] == 0xDEADBEEFu);
+    std::vector<U> got(delta_block);
+    delta_decode(h, words.data(), got.data());
+    for (int i = 0; i < delta_block; ++i) {
+      INFO("block " << b << " item " << i << " width " << h.width);
+      REQUIRE(got[i] == images[first + std::min(i, count - 1)]);
+    }
+  }
+}
+} // namespace
+
+TEST_CASE("delta coding of sorted images: the worked example", "[cpu][dist]") {
+  using namespace carry::dist::detail;
+  const std::uint32_t images[4] = {10, 12, 12, 19};
+  std::uint32_t words[delta_words(3)] = {};
+  const delta_header<std::uint32_t> h = delta_encode(images, 4, words);
+  CHECK(h.base == 10u);
+  CHECK(h.width == 3u);
+  CHECK(words[0] == 0xE10u);
+  CHECK(delta_step<std::uint32_t>(words, 3, 3) == 7u);
+  CHECK(delta_words(3) == 12); // 128 steps of 3 bits: 12 words, 48 bytes (three 16-byte granules)
+  CHECK(delta_bit_width(std::uint64_t{0}) == 0);
+  CHECK(delta_bit_width(~std::uint64_t{0}) == 64);
+}
+
+TEMPLATE_TEST_CASE("delta coding of sorted images: every width, partial blocks, the type's extremes", "[cpu][dist]",
+                   std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t) {
+  using U = TestType;
+  std::mt19937_64 rng(11);
+  for (int bits = 0; bits <= 8 * static_cast<int>(sizeof(U)); ++bits)
+    for (int n : {1, 2, 127, 128, 129, 300}) {
+      // ascending images with steps below 2^bits (and one step of exactly 2^bits - 1 where it fits)
+      std::vector<U> v(static_cast<std::size_t>(n));
+      const std::uint64_t top = bits == 64 ? ~std::uint64_t{0} : (std::uint64_t{1} << bits) - 1;
+      std::uint64_t at = 0;
+      for (int i = 0; i < n; ++i) {
+        const std::uint64_t step = i == n / 2 ? top : (top == 0 ? 0 : rng() % (top / 4 + 1));
+        const std::uint64_t room = static_cast<std::uint64_t>(static_cast<U>(~U{0})) - at;
+        at += step < room ? step : room;
+        v[static_cast<std::size_t>(i)] = static_cast<U>(at);
+      }
+      delta_round_trip(v);
+    }
+  delta_round_trip(std::vector<U>{0, static_cast<U>(~U{0})}); // the largest step the type holds
+  delta_round_trip(std::vector<U>(200, static_cast<U>(~U{0}))); // all equal: width 0, no words
+}
