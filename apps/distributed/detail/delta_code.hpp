@@ -3,8 +3,10 @@
 #pragma once
 
 #include <cstdint>
+#include <cstring>
 #include <type_traits>
 
+#include "../../../radixsort/detail/key_traits.hpp"
 #include "../../../scan/util/config.hpp"
 
 namespace carry {
@@ -94,6 +96,30 @@ CARRY_HD void delta_decode(const delta_header<U>& h, const std::uint32_t* words,
     at = static_cast<U>(at + delta_step<U>(words, static_cast<int>(h.width), i));
     images[i] = at;
   }
+}
+
+/// The image a sorted key is coded as: its ordered bits (as the radix sort's, but -0.0 kept apart from
+/// +0.0, so the map is one to one), flipped for descending, so a sorted run's images ascend (but where
+/// -0.0 and +0.0 interleave: steps that wrap, still exact). delta_key inverts it.
+///   i8 -1 -> 0x7f;  f32 -0.0 -> 0x7fffffff, +0.0 -> 0x80000000;  u32 5 descending -> 0xfffffffa
+template <class K>
+CARRY_HD typename radix_detail::radix_key<K>::bits_type delta_image(const K& k, bool descending) {
+  using R = radix_detail::radix_key<K>;
+  using U = typename R::bits_type;
+  U u;
+  memcpy(&u, &k, sizeof(K));
+  if constexpr (radix_detail::kind_of<K>() == radix_detail::key_kind::floating)
+    u = (u & R::sign) ? static_cast<U>(~u) : static_cast<U>(u | R::sign);
+  else
+    u = R::ordered_bits(u);
+  return descending ? static_cast<U>(~u) : u;
+}
+template <class K>
+CARRY_HD K delta_key(typename radix_detail::radix_key<K>::bits_type image, bool descending) {
+  using R = radix_detail::radix_key<K>;
+  using U = typename R::bits_type;
+  const U u = descending ? static_cast<U>(~image) : image;
+  return R::from_ordered(u); // floating: from_ordered is the exact inverse of the twiddle above
 }
 
 } // namespace detail

@@ -89,6 +89,43 @@ inline exchange_plan plan_exchange(const std::vector<std::vector<std::int64_t>>&
   return x;
 }
 
+/// The coded exchange's two more plans, beside x (plan_exchange(offsets, rank, delta_block): every part
+/// that travels is whole blocks of delta_block items). headers: x in blocks (a header a block, the
+/// receive slots those of x). payload: x's parts in payload words, from every rank's coded offsets at its
+/// bounds' widened ends (words[q][j] = rank q's payload words before block down(offsets[q][j]) / G,
+/// words[q][ranks + 1 + j] = before block up(offsets[q][j]) / G); what a rank receives is laid end to end
+/// in rank order.
+///
+///   offsets {{0, 200, 300}, {0, 100, 256}}, G 128, rank 0 receives rank 1's [0, 100) widened to [0, 128):
+///   block 0 of rank 1, its words [words[1][0], words[1][3 + 1]) = [0, up(100) / G's offset)
+struct coded_plans {
+  exchange_plan headers, payload;
+};
+inline coded_plans plan_coded(const exchange_plan& x, const std::vector<std::vector<std::int64_t>>& offsets,
+                              const std::vector<std::vector<std::int64_t>>& words, int rank, std::int64_t g) {
+  const int ranks = static_cast<int>(offsets.size());
+  coded_plans c;
+  c.headers = x;
+  for (auto* v : {&c.headers.send_at, &c.headers.send_count, &c.headers.recv_at, &c.headers.recv_count})
+    for (auto& i : *v) i /= g; // whole blocks on every part that travels (the own part does not)
+  exchange_plan& p = c.payload;
+  for (auto* v : {&p.send_count, &p.send_at, &p.recv_count, &p.recv_at, &p.run_count, &p.run_at})
+    v->assign(static_cast<std::size_t>(ranks), 0);
+  auto part = [&](int q, int j, std::int64_t& at, std::int64_t& count) {
+    const bool travels = q != j && offsets[q][j + 1] > offsets[q][j];
+    at = travels ? words[q][j] : 0;
+    count = travels ? words[q][ranks + 1 + (j + 1)] - words[q][j] : 0;
+  };
+  for (int j = 0; j < ranks; ++j) part(rank, j, p.send_at[j], p.send_count[j]);
+  for (int q = 0; q < ranks; ++q) {
+    std::int64_t from = 0;
+    part(q, rank, from, p.recv_count[q]);
+    p.recv_at[q] = p.landed;
+    p.landed += p.recv_count[q];
+  }
+  return c;
+}
+
 /// The exchange that leaves rank j holding the even shard j (even_shard) of the items every rank holds
 /// now, in global order: rank q's items [g_q, g_q + counts[q]) go where they overlap each even shard.
 inline exchange_plan plan_rebalance(const std::vector<std::int64_t>& counts, int rank) {

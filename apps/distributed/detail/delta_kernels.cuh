@@ -1,0 +1,139 @@
+// The distributed sort's coded key exchange on the device: a sorted shard's blocks coded (widths, then
+// the payload at offsets from the engine's scan), and received blocks decoded into keys. A warp a block.
+#pragma once
+
+#include <cstdint>
+
+#include <cuda_runtime.h>
+
+#include "../../../scan/util/warp.cuh"
+#include "delta_code.hpp"
+
+namespace carry {
+namespace dist {
+namespace detail {
+
+constexpr int delta_lane_items = delta_block / carry::detail::warp_threads; // 4
+constexpr int delta_threads = 256;                                          // 8 blocks of keys a thread block
+static_assert(delta_lane_items * carry::detail::warp_threads == delta_block, "carry: a warp codes one block");
+
+/// This lane's delta_lane_items images of block b of sorted[0, n) (past n: the last key's), and the step
+/// into each from the item before it (item 0 of the block: 0).
+template <class K, class U>
+__device__ __forceinline__ void delta_lane_steps(const K* sorted, std::int64_t n, std::int64_t b, bool descending,
+                                                 U (&image)[delta_lane_items], U (&step)[delta_lane_items]) {
+  const int lane = static_cast<int>(threadIdx.x) % carry::detail::warp_threads;
+  const std::int64_t first = b * delta_block + std::int64_t{lane} * delta_lane_items;
+#pragma unroll
+  for (int i = 0; i < delta_lane_items; ++i) {
+    const std::int64_t at = first + i < n ? first + i : n - 1;
+    image[i] = delta_image(sorted[at], descending);
+  }
+  const U before = carry::detail::shfl_up(0xffffffffu, image[delta_lane_items - 1], 1);
+#pragma unroll
+  for (int i = 0; i < delta_lane_items; ++i)
+    step[i] = i > 0 ? static_cast<U>(image[i] - image[i - 1]) : lane > 0 ? static_cast<U>(image[0] - before) : U{0};
+}
+
+/// ---- coding, first pass: each block's header and payload words (words[blocks] = 0: the scan's end) ----
+template <class K>
+__global__ void __launch_bounds__(delta_threads)
+    delta_width_kernel(const K* sorted, std::int64_t n, std::int64_t blocks, bool descending,
+                       delta_header<typename radix_detail::radix_key<K>::bits_type>* headers, std::uint64_t* words) {
+  using U = typename radix_detail::radix_key<K>::bits_type;
+  const std::int64_t b = (blockIdx.x * std::int64_t{delta_threads} + threadIdx.x) / carry::detail::warp_threads;
+  if (b == 0 && threadIdx.x == 0) words[blocks] = 0;
+  if (b >= blocks) return;
+  U image[delta_lane_items], step[delta_lane_items];
+  delta_lane_steps(sorted, n, b, descending, image, step);
+  U largest = 0;
+#pragma unroll
+  for (int i = 0; i < delta_lane_items; ++i) largest = step[i] > largest ? step[i] : largest;
+  for (int s = 16; s > 0; s /= 2) {
+    const U o = carry::detail::shfl_generic(largest, [&](unsigned x) { return __shfl_xor_sync(0xffffffffu, x, s); });
+    largest = o > largest ? o : largest;
+  }
+  if (threadIdx.x % carry::detail::warp_threads == 0) {
+    const int width = delta_bit_width(largest);
+    headers[b] = delta_header<U>{image[0], static_cast<std::uint32_t>(width)};
+    words[b] = static_cast<std::uint64_t>(delta_words(width));
+  }
+}
+
+/// ---- coding, second pass: each block's steps packed into its words at payload + offsets[b] ----
+template <class K>
+__global__ void __launch_bounds__(delta_threads)
+    delta_pack_kernel(const K* sorted, std::int64_t n, std::int64_t blocks, bool descending,
+                      const delta_header<typename radix_detail::radix_key<K>::bits_type>* headers,
+                      const std::uint64_t* offsets, std::uint32_t* payload) {
+  using U = typename radix_detail::radix_key<K>::bits_type;
+  constexpr int warps = delta_threads / carry::detail::warp_threads;
+  constexpr int most_words = delta_words(8 * static_cast<int>(sizeof(U)));
+  __shared__ std::uint32_t staged[warps][most_words];
+  const int lane = static_cast<int>(threadIdx.x) % carry::detail::warp_threads,
+            warp = static_cast<int>(threadIdx.x) / carry::detail::warp_threads;
+  const std::int64_t b = blockIdx.x * std::int64_t{warps} + warp;
+  if (b >= blocks) return;
+  const int width = static_cast<int>(headers[b].width), count = delta_words(width);
+  if (count == 0) return;
+  for (int k = lane; k < count; k += carry::detail::warp_threads) staged[warp][k] = 0;
+  __syncwarp();
+  U image[delta_lane_items], step[delta_lane_items];
+  delta_lane_steps(sorted, n, b, descending, image, step);
+#pragma unroll
+  for (int i = 0; i < delta_lane_items; ++i) {
+    const std::uint64_t s = step[i];
+    if (s == 0) continue;
+    const int bit = (lane * delta_lane_items + i) * width, first = bit / 32, shift = bit % 32;
+    atomicOr(&staged[warp][first], static_cast<std::uint32_t>(s << shift));
+    for (int k = first + 1, done = 32 - shift; done < width; ++k, done += 32)
+      atomicOr(&staged[warp][k], static_cast<std::uint32_t>(s >> done));
+  }
+  __syncwarp();
+  std::uint32_t* out = payload + offsets[b];
+  for (int k = lane; k < count; k += carry::detail::warp_threads) out[k] = staged[warp][k];
+}
+
+/// ---- decoding: received block b (its words at payload + offsets[b]) into keys[b * delta_block ..) ----
+template <class K>
+__global__ void __launch_bounds__(delta_threads)
+    delta_decode_kernel(const delta_header<typename radix_detail::radix_key<K>::bits_type>* headers,
+                        const std::uint64_t* offsets, const std::uint32_t* payload, std::int64_t blocks,
+                        bool descending, K* keys) {
+  using U = typename radix_detail::radix_key<K>::bits_type;
+  const int lane = static_cast<int>(threadIdx.x) % carry::detail::warp_threads;
+  const std::int64_t b = (blockIdx.x * std::int64_t{delta_threads} + threadIdx.x) / carry::detail::warp_threads;
+  if (b >= blocks) return;
+  const delta_header<U> h = headers[b];
+  const std::uint32_t* words = payload + offsets[b];
+  U local[delta_lane_items];
+  U sum = 0;
+#pragma unroll
+  for (int i = 0; i < delta_lane_items; ++i) {
+    sum = static_cast<U>(sum + delta_step<U>(words, static_cast<int>(h.width), lane * delta_lane_items + i));
+    local[i] = sum;
+  }
+  // the steps of the lanes before this one (the engine's warp scan of the lanes' sums)
+  const U through = carry::detail::warp_kogge_stone_inclusive(
+      sum, [](U x, U y) { return static_cast<U>(x + y); }, lane, 0xffffffffu);
+  const U before = static_cast<U>(h.base + (through - sum));
+  K* out = keys + b * delta_block + lane * delta_lane_items;
+#pragma unroll
+  for (int i = 0; i < delta_lane_items; ++i) out[i] = delta_key<K>(static_cast<U>(before + local[i]), descending);
+}
+
+/// Where each shard bound's widened ends fall in the coded payload: out[j] = offsets[down(off[j]) / G],
+/// out[ranks + 1 + j] = offsets[up(off[j]) / G] (G = delta_block; off: the ranks + 1 bucket bounds).
+template <int = 0> // a template: defined in every translation unit that includes it
+__global__ void delta_bounds_kernel(const std::uint64_t* off, int ranks, const std::uint64_t* offsets,
+                                           std::uint64_t* out) {
+  for (int j = static_cast<int>(threadIdx.x); j <= ranks; j += static_cast<int>(blockDim.x)) {
+    const std::uint64_t o = off[j];
+    out[j] = offsets[o / delta_block];
+    out[ranks + 1 + j] = offsets[(o + delta_block - 1) / delta_block];
+  }
+}
+
+} // namespace detail
+} // namespace dist
+} // namespace carry
