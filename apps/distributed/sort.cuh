@@ -1,6 +1,7 @@
 // Distributed sort over the shards of an NCCL communicator: dist::sort_keys, sort_pairs and their
 // descending forms (carry's sort of each shard, splitters from samples of the sorted shards, one exchange
-// by grouped send/recv of 16-byte aligned parts, then a stable merge of the sorted runs that arrived).
+// by grouped send/recv of the sorted parts, keys delta-coded in blocks, then a stable merge of the sorted
+// runs that arrived).
 #pragma once
 
 #include <cstddef>
@@ -13,8 +14,11 @@
 #include "../../radixsort/detail/key_traits.hpp"
 #include "../../radixsort/detail/merge.cuh"
 #include "../../radixsort/device_radix_sort.cuh"
+#include "../../scan/device_scan.cuh"
+#include "../../scan/transform_input.hpp"
 #include "../../scan/util/launch.cuh"
 #include "communicator.hpp"
+#include "detail/delta_kernels.cuh"
 #include "detail/exchange.cuh"
 #include "detail/kernels.cuh"
 #include "detail/sort_plan.hpp"
@@ -89,7 +93,7 @@ template <class K, class V>
 cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* keys_in,
                           K* keys_out, const V* values_in, V* values_out, std::int64_t out_capacity,
                           shard_info* d_shard, std::int64_t n, bool descending, const communicator& comm,
-                          cudaStream_t stream, const sort_marks* marks = nullptr) {
+                          cudaStream_t stream, const sort_marks* marks = nullptr, bool code_keys = true) {
   auto mark = [&](int i) { return marks != nullptr ? cudaEventRecord(marks->at[i], stream) : cudaSuccess; };
   constexpr bool pairs = !std::is_same<V, radix_detail::null_value>::value;
   if (!comm.valid() || comm.size() > 65536) return cudaErrorInvalidValue;
@@ -110,18 +114,47 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   const std::size_t block = sizeof(sample_slot) * (1 + sort_samples);
   const std::int64_t tree = ranks > 2 ? cap : 0; // a merge tree's second buffer (two runs merge straight out)
   // the exchange moves 16-byte aligned parts (exchange_plan): a shard is read up to a granule past its
-  // end, and the receive buffer has room for each part's widening
+  // end, and the receive buffer has room for each part's widening. Coded keys (delta_code.hpp) travel in
+  // whole blocks of delta_block: a header a block and its payload words, decoded where the keys would land
   constexpr std::size_t narrowest = pairs && sizeof(V) < sizeof(K) ? sizeof(V) : sizeof(K);
-  constexpr std::int64_t granule = narrowest < 16 ? static_cast<std::int64_t>(16 / narrowest) : 1;
+  const bool coded = code_keys && ranks > 1;
+  const std::int64_t granule = coded ? delta_block : narrowest < 16 ? static_cast<std::int64_t>(16 / narrowest) : 1;
   const std::int64_t landing = cap + exchange_slack(ranks, granule);
+  using KU = typename radix_detail::radix_key<K>::bits_type;
+  using header = delta_header<KU>;
+  const std::int64_t send_blocks = coded ? (nn + delta_block - 1) / delta_block : 0,
+                     recv_blocks = coded ? (landing + delta_block - 1) / delta_block : 0;
+  constexpr std::int64_t block_words = delta_words(8 * static_cast<int>(sizeof(KU)));
+  const int bound_words = coded ? 3 : 1; // off, and coded: the payload offsets at its widened ends
+  const auto header_words = make_transform_input(static_cast<const header*>(nullptr), delta_header_words<KU>{});
+  std::size_t scan_bytes = 0;
+  if (coded) {
+    std::size_t a = 0, b = 0;
+    if (const cudaError_t e = carry::exclusive_sum(nullptr, a, header_words, static_cast<std::uint64_t*>(nullptr),
+                                                   send_blocks + 1, stream);
+        e != cudaSuccess)
+      return e;
+    if (const cudaError_t e = carry::exclusive_sum(nullptr, b, header_words, static_cast<std::uint64_t*>(nullptr),
+                                                   recv_blocks, stream);
+        e != cudaSuccess)
+      return e;
+    scan_bytes = a > b ? a : b;
+  }
   lookback::temp_builder carve;
   const lookback::temp_part mine_at = carve.add(block), all_at = carve.add(block * ranks),
                             split_at = carve.add(sizeof(sort_sample) * ranks),
-                            off_at = carve.add(sizeof(std::uint64_t) * (ranks + 1)),
-                            offs_at = carve.add(sizeof(std::uint64_t) * (ranks + 1) * ranks),
+                            off_at = carve.add(sizeof(std::uint64_t) * (ranks + 1) * bound_words),
+                            offs_at = carve.add(sizeof(std::uint64_t) * (ranks + 1) * bound_words * ranks),
                             sk_at = carve.add(sizeof(K) * (nn + granule)),
                             sv_at = carve.add(pairs ? sizeof(V) * (nn + granule) : 0),
-                            rk_at = carve.add(sizeof(K) * landing),
+                            hd_at = carve.add(sizeof(header) * (coded ? send_blocks + 1 : 0)),
+                            po_at = carve.add(sizeof(std::uint64_t) * (coded ? send_blocks + 1 : 0)),
+                            pay_at = carve.add(sizeof(std::uint32_t) * block_words * send_blocks),
+                            rh_at = carve.add(sizeof(header) * recv_blocks),
+                            ro_at = carve.add(sizeof(std::uint64_t) * recv_blocks),
+                            rp_at = carve.add(sizeof(std::uint32_t) * block_words * recv_blocks),
+                            sc_at = carve.add(scan_bytes),
+                            rk_at = carve.add(sizeof(K) * (coded ? recv_blocks * delta_block : landing)),
                             rv_at = carve.add(pairs ? sizeof(V) * landing : 0),
                             tk_at = carve.add(sizeof(K) * (tree + 1)),
                             tv_at = carve.add(pairs ? sizeof(V) * (tree + 1) : 0),
@@ -151,6 +184,29 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   if (nn > 0) {
     std::size_t sb = sort_bytes;
     if (const cudaError_t e = local_sort(sort_at.in(d_temp_storage), sb, sk, sv); e != cudaSuccess) return e;
+  }
+  // ---- coded keys: each block's header, the payload offsets (the engine's scan), the payload ----
+  auto* hd = hd_at.as<header>(d_temp_storage);
+  auto* po = po_at.as<std::uint64_t>(d_temp_storage);
+  auto* pay = pay_at.as<std::uint32_t>(d_temp_storage);
+  if (coded) {
+    constexpr int per = delta_threads / carry::detail::warp_threads;
+    const auto grid = static_cast<unsigned>((send_blocks + per) / per);
+    delta_width_kernel<<<grid, delta_threads, 0, stream>>>(static_cast<const K*>(sk), nn, send_blocks, descending, hd);
+    if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
+    std::size_t sb = scan_bytes;
+    if (const cudaError_t e = carry::exclusive_sum(sc_at.in(d_temp_storage), sb,
+                                                   make_transform_input(static_cast<const header*>(hd),
+                                                                        delta_header_words<KU>{}),
+                                                   po, send_blocks + 1, stream);
+        e != cudaSuccess)
+      return e;
+    if (send_blocks > 0) {
+      delta_pack_kernel<<<grid, delta_threads, 0, stream>>>(static_cast<const K*>(sk), nn, send_blocks, descending,
+                                                            static_cast<const header*>(hd),
+                                                            static_cast<const std::uint64_t*>(po), pay);
+      if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
+    }
   }
   if (const cudaError_t e = mark(1); e != cudaSuccess) return e;
   // ---- samples of every sorted shard (its exact quantiles), and the shards' counts: one all-gather ----
@@ -184,25 +240,63 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   bounds_kernel<<<(ranks + 256) / 256, 256, 0, stream>>>(static_cast<const K*>(sk), nn, first[rank],
                                                          descending, splitters, ranks, off);
   if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
-  // ---- every rank's bucket bounds: the exchange's exact counts, on the host ----
+  if (coded) {
+    delta_bounds_kernel<<<1, 256, 0, stream>>>(static_cast<const std::uint64_t*>(off), ranks,
+                                               static_cast<const std::uint64_t*>(po), off + (ranks + 1));
+    if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
+  }
+  // ---- every rank's bucket bounds (and coded: payload offsets): the exchange's exact counts, on the host ----
   std::vector<std::uint64_t> h_offs;
-  if (const cudaError_t e =
-          gather_to_host<std::uint64_t>(off, offs, static_cast<std::size_t>(ranks) + 1, h_offs, comm, stream);
-      e != cudaSuccess)
+  const std::size_t per_rank = static_cast<std::size_t>(ranks + 1) * bound_words;
+  if (const cudaError_t e = gather_to_host<std::uint64_t>(off, offs, per_rank, h_offs, comm, stream); e != cudaSuccess)
     return e;
-  std::vector<std::vector<std::int64_t>> offsets(static_cast<std::size_t>(ranks));
-  for (int q = 0; q < ranks; ++q)
-    for (int j = 0; j <= ranks; ++j)
-      offsets[q].push_back(static_cast<std::int64_t>(h_offs[static_cast<std::size_t>(q) * (ranks + 1) + j]));
+  std::vector<std::vector<std::int64_t>> offsets(static_cast<std::size_t>(ranks)), words(offsets.size());
+  for (int q = 0; q < ranks; ++q) {
+    const std::uint64_t* h = h_offs.data() + static_cast<std::size_t>(q) * per_rank;
+    for (int j = 0; j <= ranks; ++j) offsets[q].push_back(static_cast<std::int64_t>(h[j]));
+    if (coded)
+      for (int j = 0; j < 2 * (ranks + 1); ++j) words[q].push_back(static_cast<std::int64_t>(h[ranks + 1 + j]));
+  }
   const exchange_plan x = plan_exchange(offsets, rank, granule);
   if (x.most_received > cap) return cudaErrorInvalidValue; // every rank sees it: all refuse, none waits
   // ---- the exchange: grouped sends and receives of the planned parts (the own run stays in place) ----
   if (const cudaError_t e = mark(2); e != cudaSuccess) return e;
   cudaError_t exchanged_e;
-  if constexpr (pairs)
+  if (coded) {
+    // headers land in slots the raw keys' places / G (zero where nothing lands: no payload, never read),
+    // payloads end to end in rank order; then the engine's scan of the slots' words, and the decoding
+    const coded_plans c = plan_coded(x, offsets, words, rank, delta_block);
+    auto* rh = rh_at.as<header>(d_temp_storage);
+    auto* ro = ro_at.as<std::uint64_t>(d_temp_storage);
+    auto* rp = rp_at.as<std::uint32_t>(d_temp_storage);
+    const std::int64_t landed_blocks = (x.landed + delta_block - 1) / delta_block; // <= recv_blocks
+    if (const cudaError_t e = cudaMemsetAsync(rh, 0, sizeof(header) * landed_blocks, stream); e != cudaSuccess)
+      return e;
+    const planned<header> ph{&c.headers, exchanged<header>{hd, rh}};
+    const planned<std::uint32_t> pp{&c.payload, exchanged<std::uint32_t>{pay, rp}};
+    if constexpr (pairs)
+      exchanged_e = exchange_planned(comm, stream, ph, pp, planned<V>{&x, exchanged<V>{sv, rv}});
+    else
+      exchanged_e = exchange_planned(comm, stream, ph, pp);
+    if (exchanged_e != cudaSuccess) return exchanged_e;
+    std::size_t sb = scan_bytes;
+    if (const cudaError_t e = carry::exclusive_sum(
+            sc_at.in(d_temp_storage), sb, make_transform_input(static_cast<const header*>(rh), delta_header_words<KU>{}),
+            ro, landed_blocks, stream);
+        e != cudaSuccess)
+      return e;
+    constexpr int per = delta_threads / carry::detail::warp_threads;
+    if (landed_blocks > 0) {
+      delta_decode_kernel<<<static_cast<unsigned>((landed_blocks + per - 1) / per), delta_threads, 0, stream>>>(
+          static_cast<const header*>(rh), static_cast<const std::uint64_t*>(ro),
+          static_cast<const std::uint32_t*>(rp), landed_blocks, descending, rk);
+      if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
+    }
+  } else if constexpr (pairs) {
     exchanged_e = exchange(x, comm, stream, false, exchanged<K>{sk, rk}, exchanged<V>{sv, rv});
-  else
+  } else {
     exchanged_e = exchange(x, comm, stream, false, exchanged<K>{sk, rk});
+  }
   if (exchanged_e != cudaSuccess) return exchanged_e;
   if (const cudaError_t e = mark(3); e != cudaSuccess) return e;
   // ---- the sorted runs that arrived (one a rank, in rank order) merged stably ----

@@ -39,6 +39,8 @@ const char* usage =
     "  --pairs             sort: dist::sort_pairs, u32 values (each key's global index) with the keys\n"
     "  --keys K            sort: uniform (default), equal (every key the same) or skewed (7 in 8 keys below\n"
     "                      2^12, the rest uniform)\n"
+    "  --uncoded           sort: the keys travel as they are (by default each sorted part travels delta-coded:\n"
+    "                      blocks of 128 keys as their first key and the steps between them in the fewest bits)\n"
     "  --csv               print the results as CSV (primitive,impl,gpus,n,median_us,gitems,speedup,collective_us)\n"
     "  --help              this text\n"
     "\n"
@@ -55,7 +57,7 @@ struct config {
   std::string primitive;
   int gpus = 0, reps = 10;
   std::int64_t n = std::int64_t{1} << 28;
-  bool csv = false, pairs = false;
+  bool csv = false, pairs = false, uncoded = false;
   std::string keys = "uniform";
 };
 
@@ -118,7 +120,8 @@ int carry_tool::dist_main(int argc, char** argv) {
   }
   const int parsed = parse_options("dist", usage,
                                    {whole("--gpus", 2, 64, c.gpus), count("--n", c.n), whole("--reps", 1, 100000, c.reps),
-                                    flag("--csv", c.csv), flag("--pairs", c.pairs), text("--keys", c.keys)},
+                                    flag("--csv", c.csv), flag("--pairs", c.pairs), text("--keys", c.keys),
+                                    flag("--uncoded", c.uncoded)},
                                    argc, argv);
   if (parsed >= 0) return parsed;
   if (c.primitive != "scan" && c.primitive != "select" && c.primitive != "histogram" && c.primitive != "sort") {
@@ -126,12 +129,13 @@ int carry_tool::dist_main(int argc, char** argv) {
     return 2;
   }
   const int key_mode = c.keys == "uniform" ? 0 : c.keys == "equal" ? 1 : c.keys == "skewed" ? 2 : -1;
-  if (key_mode < 0 || ((c.pairs || key_mode != 0) && c.primitive != "sort")) {
-    std::fprintf(stderr, "carry dist: --keys is uniform, equal or skewed; --pairs and --keys go with sort\n");
+  if (key_mode < 0 || ((c.pairs || c.uncoded || key_mode != 0) && c.primitive != "sort")) {
+    std::fprintf(stderr, "carry dist: --keys is uniform, equal or skewed; --pairs, --keys and --uncoded go with sort\n");
     return 2;
   }
   const bool pairs = c.pairs;
-  const std::string label = c.primitive + (pairs ? "_pairs" : "") + (key_mode != 0 ? "_" + c.keys : "");
+  const std::string label =
+      c.primitive + (pairs ? "_pairs" : "") + (key_mode != 0 ? "_" + c.keys : "") + (c.uncoded ? "_uncoded" : "");
   if (!print_gpu()) return 2;
   int visible = 0;
   CHECK_CUDA(cudaGetDeviceCount(&visible));
@@ -189,10 +193,15 @@ int carry_tool::dist_main(int argc, char** argv) {
     const std::uint32_t* in = k.in;
     if (scan) return carry::dist::inclusive_sum(t, b, in, k.out, m, g.comm(r), g.stream(r));
     if (select) return carry::dist::select_if(t, b, in, k.out, k.info, m, half_kept{}, g.comm(r), g.stream(r));
+    using N = carry::radix_detail::null_value;
     if (sort && pairs)
-      return carry::dist::sort_pairs(t, b, in, k.out, static_cast<const std::uint32_t*>(k.vin), k.vout, capacity, k.info,
-                                     m, g.comm(r), g.stream(r));
-    if (sort) return carry::dist::sort_keys(t, b, in, k.out, capacity, k.info, m, g.comm(r), g.stream(r));
+      return carry::dist::detail::dispatch_sort(t, b, in, k.out, static_cast<const std::uint32_t*>(k.vin), k.vout,
+                                                capacity, k.info, m, false, g.comm(r), g.stream(r), nullptr,
+                                                !c.uncoded);
+    if (sort)
+      return carry::dist::detail::dispatch_sort(t, b, in, k.out, static_cast<const N*>(nullptr), static_cast<N*>(nullptr),
+                                                capacity, k.info, m, false, g.comm(r), g.stream(r), nullptr,
+                                                !c.uncoded);
     return carry::dist::histogram_even(t, b, in, k.hist, bins, 0u, 0xFFFFFFFFu, m, g.comm(r), g.stream(r));
   };
   CHECK_CUDA(g.run([&](int r) {
@@ -273,10 +282,11 @@ int carry_tool::dist_main(int argc, char** argv) {
         cudaError_t err =
             pairs ? carry::dist::detail::dispatch_sort(k.temp, b, static_cast<const std::uint32_t*>(k.in), k.out,
                                                        static_cast<const std::uint32_t*>(k.vin), k.vout, capacity,
-                                                       k.info, m, false, g.comm(r), g.stream(r), &mk)
+                                                       k.info, m, false, g.comm(r), g.stream(r), &mk, !c.uncoded)
                   : carry::dist::detail::dispatch_sort(k.temp, b, static_cast<const std::uint32_t*>(k.in), k.out,
                                                        static_cast<const N*>(nullptr), static_cast<N*>(nullptr),
-                                                       capacity, k.info, m, false, g.comm(r), g.stream(r), &mk);
+                                                       capacity, k.info, m, false, g.comm(r), g.stream(r), &mk,
+                                                       !c.uncoded);
         if (err == cudaSuccess) err = cudaStreamSynchronize(g.stream(r));
         if (err != cudaSuccess || i == 0) return err;
         std::array<float, 4> x{};

@@ -35,14 +35,14 @@ __device__ __forceinline__ void delta_lane_steps(const K* sorted, std::int64_t n
     step[i] = i > 0 ? static_cast<U>(image[i] - image[i - 1]) : lane > 0 ? static_cast<U>(image[0] - before) : U{0};
 }
 
-/// ---- coding, first pass: each block's header and payload words (words[blocks] = 0: the scan's end) ----
+/// ---- coding, first pass: each block's header (headers[blocks]: width 0, the scan's end) ----
 template <class K>
 __global__ void __launch_bounds__(delta_threads)
     delta_width_kernel(const K* sorted, std::int64_t n, std::int64_t blocks, bool descending,
-                       delta_header<typename radix_detail::radix_key<K>::bits_type>* headers, std::uint64_t* words) {
+                       delta_header<typename radix_detail::radix_key<K>::bits_type>* headers) {
   using U = typename radix_detail::radix_key<K>::bits_type;
   const std::int64_t b = (blockIdx.x * std::int64_t{delta_threads} + threadIdx.x) / carry::detail::warp_threads;
-  if (b == 0 && threadIdx.x == 0) words[blocks] = 0;
+  if (blockIdx.x == 0 && threadIdx.x == 0) headers[blocks] = delta_header<U>{U{0}, 0u};
   if (b >= blocks) return;
   U image[delta_lane_items], step[delta_lane_items];
   delta_lane_steps(sorted, n, b, descending, image, step);
@@ -53,12 +53,17 @@ __global__ void __launch_bounds__(delta_threads)
     const U o = carry::detail::shfl_generic(largest, [&](unsigned x) { return __shfl_xor_sync(0xffffffffu, x, s); });
     largest = o > largest ? o : largest;
   }
-  if (threadIdx.x % carry::detail::warp_threads == 0) {
-    const int width = delta_bit_width(largest);
-    headers[b] = delta_header<U>{image[0], static_cast<std::uint32_t>(width)};
-    words[b] = static_cast<std::uint64_t>(delta_words(width));
-  }
+  if (threadIdx.x % carry::detail::warp_threads == 0)
+    headers[b] = delta_header<U>{image[0], static_cast<std::uint32_t>(delta_bit_width(largest))};
 }
+
+/// A header's payload words (the scans of block offsets read headers through it).
+template <class U>
+struct delta_header_words {
+  CARRY_HD std::uint64_t operator()(const delta_header<U>& h) const {
+    return static_cast<std::uint64_t>(delta_words(static_cast<int>(h.width)));
+  }
+};
 
 /// ---- coding, second pass: each block's steps packed into its words at payload + offsets[b] ----
 template <class K>

@@ -43,6 +43,38 @@ struct exchanged {
   T* recv;
 };
 
+/// An array of an exchange with its own plan (counts and places in items of T).
+template <class T>
+struct planned {
+  const exchange_plan* x;
+  exchanged<T> a;
+};
+
+/// Sends send[x.send_at[j] ..) (x.send_count[j] items) of every array to each rank j and receives
+/// x.recv_count[q] items from each rank q at recv + x.recv_at[q], each array by its own plan: one
+/// ncclGroupStart/End for all of them (always closed, the first failure returned). Own parts stay.
+template <class... T>
+cudaError_t exchange_planned(const communicator& comm, cudaStream_t stream, planned<T>... arrays) {
+  const int ranks = comm.size(), rank = comm.rank();
+  cudaError_t first = from_nccl(ncclGroupStart());
+  if (first != cudaSuccess) return first;
+  auto post = [&](auto p, int j) {
+    using U = std::remove_const_t<std::remove_pointer_t<decltype(p.a.recv)>>;
+    const exchange_plan& x = *p.x;
+    if (first == cudaSuccess && x.send_count[j] > 0)
+      first = from_nccl(
+          ncclSend(p.a.send + x.send_at[j], sizeof(U) * x.send_count[j], ncclUint8, j, comm.get(), stream));
+    if (first == cudaSuccess && x.recv_count[j] > 0)
+      first = from_nccl(
+          ncclRecv(p.a.recv + x.recv_at[j], sizeof(U) * x.recv_count[j], ncclUint8, j, comm.get(), stream));
+  };
+  for (int j = 0; j < ranks && first == cudaSuccess; ++j)
+    if (j != rank) (post(arrays, j), ...);
+  const cudaError_t ended = from_nccl(ncclGroupEnd());
+  if (first != cudaSuccess) return first;
+  return ended;
+}
+
 /// Sends send[x.send_at[j] ..) (x.send_count[j] items) of every array to each rank j and receives
 /// x.recv_count[q] items from each rank q at recv + x.recv_at[q]: one ncclGroupStart/End for all the
 /// arrays (a sort's keys and values together; always closed, the first failure returned), then this
@@ -50,23 +82,9 @@ struct exchanged {
 template <class... T>
 cudaError_t exchange(const exchange_plan& x, const communicator& comm, cudaStream_t stream, bool copy_own,
                      exchanged<T>... arrays) {
-  const int ranks = comm.size(), rank = comm.rank();
-  cudaError_t first = from_nccl(ncclGroupStart());
+  const int rank = comm.rank();
+  cudaError_t first = exchange_planned(comm, stream, planned<T>{&x, arrays}...);
   if (first != cudaSuccess) return first;
-  auto post = [&](auto a, int j) {
-    using U = std::remove_const_t<std::remove_pointer_t<decltype(a.recv)>>;
-    if (first == cudaSuccess && x.send_count[j] > 0)
-      first = from_nccl(
-          ncclSend(a.send + x.send_at[j], sizeof(U) * x.send_count[j], ncclUint8, j, comm.get(), stream));
-    if (first == cudaSuccess && x.recv_count[j] > 0)
-      first = from_nccl(
-          ncclRecv(a.recv + x.recv_at[j], sizeof(U) * x.recv_count[j], ncclUint8, j, comm.get(), stream));
-  };
-  for (int j = 0; j < ranks && first == cudaSuccess; ++j)
-    if (j != rank) (post(arrays, j), ...);
-  const cudaError_t ended = from_nccl(ncclGroupEnd());
-  if (first != cudaSuccess) return first;
-  if (ended != cudaSuccess) return ended;
   auto own = [&](auto a) {
     using U = std::remove_const_t<std::remove_pointer_t<decltype(a.recv)>>;
     if (first == cudaSuccess && copy_own && x.send_count[rank] > 0)
