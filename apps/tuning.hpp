@@ -22,6 +22,8 @@ struct policy_sm90 {
   static constexpr int slot_items4 = 16;              // requests of up to 4 bytes: 256 x 16 a tile
   static constexpr int slot_items8 = 8;
   static constexpr int slot_threads = 256;
+  static constexpr int dist_delta_keys_from_ranks = 2;  // PENDING
+  static constexpr int dist_delta_pairs_from_ranks = 2; // PENDING
 };
 // clang-format on
 /// The table: the row every shipped kernel is built with.

@@ -93,7 +93,8 @@ template <class K, class V>
 cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* keys_in,
                           K* keys_out, const V* values_in, V* values_out, std::int64_t out_capacity,
                           shard_info* d_shard, std::int64_t n, bool descending, const communicator& comm,
-                          cudaStream_t stream, const sort_marks* marks = nullptr, bool code_keys = true) {
+                          cudaStream_t stream, const sort_marks* marks = nullptr,
+                          key_coding coding = key_coding::by_policy) {
   auto mark = [&](int i) { return marks != nullptr ? cudaEventRecord(marks->at[i], stream) : cudaSuccess; };
   constexpr bool pairs = !std::is_same<V, radix_detail::null_value>::value;
   if (!comm.valid() || comm.size() > 65536) return cudaErrorInvalidValue;
@@ -117,7 +118,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   // end, and the receive buffer has room for each part's widening. Coded keys (delta_code.hpp) travel in
   // whole blocks of delta_block: a header a block and its payload words, decoded where the keys would land
   constexpr std::size_t narrowest = pairs && sizeof(V) < sizeof(K) ? sizeof(V) : sizeof(K);
-  const bool coded = code_keys && ranks > 1;
+  const bool coded = codes_keys(coding, ranks, pairs);
   const std::int64_t granule = coded ? delta_block : narrowest < 16 ? static_cast<std::int64_t>(16 / narrowest) : 1;
   const std::int64_t landing = cap + exchange_slack(ranks, granule);
   using KU = typename radix_detail::radix_key<K>::bits_type;
@@ -185,29 +186,6 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     std::size_t sb = sort_bytes;
     if (const cudaError_t e = local_sort(sort_at.in(d_temp_storage), sb, sk, sv); e != cudaSuccess) return e;
   }
-  // ---- coded keys: each block's header, the payload offsets (the engine's scan), the payload ----
-  auto* hd = hd_at.as<header>(d_temp_storage);
-  auto* po = po_at.as<std::uint64_t>(d_temp_storage);
-  auto* pay = pay_at.as<std::uint32_t>(d_temp_storage);
-  if (coded) {
-    constexpr int per = delta_threads / carry::detail::warp_threads;
-    const auto grid = static_cast<unsigned>((send_blocks + per) / per);
-    delta_width_kernel<<<grid, delta_threads, 0, stream>>>(static_cast<const K*>(sk), nn, send_blocks, descending, hd);
-    if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
-    std::size_t sb = scan_bytes;
-    if (const cudaError_t e = carry::exclusive_sum(sc_at.in(d_temp_storage), sb,
-                                                   make_transform_input(static_cast<const header*>(hd),
-                                                                        delta_header_words<KU>{}),
-                                                   po, send_blocks + 1, stream);
-        e != cudaSuccess)
-      return e;
-    if (send_blocks > 0) {
-      delta_pack_kernel<<<grid, delta_threads, 0, stream>>>(static_cast<const K*>(sk), nn, send_blocks, descending,
-                                                            static_cast<const header*>(hd),
-                                                            static_cast<const std::uint64_t*>(po), pay);
-      if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
-    }
-  }
   if (const cudaError_t e = mark(1); e != cudaSuccess) return e;
   // ---- samples of every sorted shard (its exact quantiles), and the shards' counts: one all-gather ----
   sample_kernel<<<1, 256, 0, stream>>>(static_cast<const K*>(sk), nn, descending, mine);
@@ -240,7 +218,30 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   bounds_kernel<<<(ranks + 256) / 256, 256, 0, stream>>>(static_cast<const K*>(sk), nn, first[rank],
                                                          descending, splitters, ranks, off);
   if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
+  // ---- coded keys: each block's header, the payload offsets (the engine's scan), the payload; the run this
+  // rank keeps is not coded (its blocks get no payload) ----
+  auto* hd = hd_at.as<header>(d_temp_storage);
+  auto* po = po_at.as<std::uint64_t>(d_temp_storage);
+  auto* pay = pay_at.as<std::uint32_t>(d_temp_storage);
   if (coded) {
+    constexpr int per = delta_threads / carry::detail::warp_threads;
+    const auto grid = static_cast<unsigned>((send_blocks + per) / per);
+    delta_width_kernel<<<grid, delta_threads, 0, stream>>>(static_cast<const K*>(sk), nn, send_blocks, descending,
+                                                           static_cast<const std::uint64_t*>(off + rank), hd);
+    if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
+    std::size_t sb = scan_bytes;
+    if (const cudaError_t e = carry::exclusive_sum(sc_at.in(d_temp_storage), sb,
+                                                   make_transform_input(static_cast<const header*>(hd),
+                                                                        delta_header_words<KU>{}),
+                                                   po, send_blocks + 1, stream);
+        e != cudaSuccess)
+      return e;
+    if (send_blocks > 0) {
+      delta_pack_kernel<<<grid, delta_threads, 0, stream>>>(static_cast<const K*>(sk), nn, send_blocks, descending,
+                                                            static_cast<const header*>(hd),
+                                                            static_cast<const std::uint64_t*>(po), pay);
+      if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
+    }
     delta_bounds_kernel<<<1, 256, 0, stream>>>(static_cast<const std::uint64_t*>(off), ranks,
                                                static_cast<const std::uint64_t*>(po), off + (ranks + 1));
     if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;

@@ -39,8 +39,9 @@ const char* usage =
     "  --pairs             sort: dist::sort_pairs, u32 values (each key's global index) with the keys\n"
     "  --keys K            sort: uniform (default), equal (every key the same) or skewed (7 in 8 keys below\n"
     "                      2^12, the rest uniform)\n"
-    "  --uncoded           sort: the keys travel as they are (by default each sorted part travels delta-coded:\n"
-    "                      blocks of 128 keys as their first key and the steps between them in the fewest bits)\n"
+    "  --coding C          sort: how the sorted parts' keys travel: auto (default: delta-coded from the rank\n"
+    "                      counts where that measured faster), delta (blocks of 128 keys as their first key and\n"
+    "                      the steps between them in the fewest bits) or raw (as they are)\n"
     "  --csv               print the results as CSV (primitive,impl,gpus,n,median_us,gitems,speedup,collective_us)\n"
     "  --help              this text\n"
     "\n"
@@ -57,8 +58,8 @@ struct config {
   std::string primitive;
   int gpus = 0, reps = 10;
   std::int64_t n = std::int64_t{1} << 28;
-  bool csv = false, pairs = false, uncoded = false;
-  std::string keys = "uniform";
+  bool csv = false, pairs = false;
+  std::string keys = "uniform", coding = "auto";
 };
 
 // item i: a hash of its index (mode 1: 42 everywhere; 2: skewed, 7 in 8 below 2^12; 3: the index itself)
@@ -121,7 +122,7 @@ int carry_tool::dist_main(int argc, char** argv) {
   const int parsed = parse_options("dist", usage,
                                    {whole("--gpus", 2, 64, c.gpus), count("--n", c.n), whole("--reps", 1, 100000, c.reps),
                                     flag("--csv", c.csv), flag("--pairs", c.pairs), text("--keys", c.keys),
-                                    flag("--uncoded", c.uncoded)},
+                                    text("--coding", c.coding)},
                                    argc, argv);
   if (parsed >= 0) return parsed;
   if (c.primitive != "scan" && c.primitive != "select" && c.primitive != "histogram" && c.primitive != "sort") {
@@ -129,13 +130,19 @@ int carry_tool::dist_main(int argc, char** argv) {
     return 2;
   }
   const int key_mode = c.keys == "uniform" ? 0 : c.keys == "equal" ? 1 : c.keys == "skewed" ? 2 : -1;
-  if (key_mode < 0 || ((c.pairs || c.uncoded || key_mode != 0) && c.primitive != "sort")) {
-    std::fprintf(stderr, "carry dist: --keys is uniform, equal or skewed; --pairs, --keys and --uncoded go with sort\n");
+  const auto coding = c.coding == "delta" ? carry::dist::detail::key_coding::delta
+                     : c.coding == "raw"   ? carry::dist::detail::key_coding::raw
+                                           : carry::dist::detail::key_coding::by_policy;
+  const bool coding_named = c.coding != "auto";
+  if (key_mode < 0 || (coding_named && c.coding != "delta" && c.coding != "raw") ||
+      ((c.pairs || coding_named || key_mode != 0) && c.primitive != "sort")) {
+    std::fprintf(stderr, "carry dist: --keys is uniform, equal or skewed; --coding is auto, delta or raw; --pairs, --keys "
+                         "and --coding go with sort\n");
     return 2;
   }
   const bool pairs = c.pairs;
   const std::string label =
-      c.primitive + (pairs ? "_pairs" : "") + (key_mode != 0 ? "_" + c.keys : "") + (c.uncoded ? "_uncoded" : "");
+      c.primitive + (pairs ? "_pairs" : "") + (key_mode != 0 ? "_" + c.keys : "") + (coding_named ? "_" + c.coding : "");
   if (!print_gpu()) return 2;
   int visible = 0;
   CHECK_CUDA(cudaGetDeviceCount(&visible));
@@ -197,11 +204,11 @@ int carry_tool::dist_main(int argc, char** argv) {
     if (sort && pairs)
       return carry::dist::detail::dispatch_sort(t, b, in, k.out, static_cast<const std::uint32_t*>(k.vin), k.vout,
                                                 capacity, k.info, m, false, g.comm(r), g.stream(r), nullptr,
-                                                !c.uncoded);
+                                                coding);
     if (sort)
       return carry::dist::detail::dispatch_sort(t, b, in, k.out, static_cast<const N*>(nullptr), static_cast<N*>(nullptr),
                                                 capacity, k.info, m, false, g.comm(r), g.stream(r), nullptr,
-                                                !c.uncoded);
+                                                coding);
     return carry::dist::histogram_even(t, b, in, k.hist, bins, 0u, 0xFFFFFFFFu, m, g.comm(r), g.stream(r));
   };
   CHECK_CUDA(g.run([&](int r) {
@@ -282,11 +289,11 @@ int carry_tool::dist_main(int argc, char** argv) {
         cudaError_t err =
             pairs ? carry::dist::detail::dispatch_sort(k.temp, b, static_cast<const std::uint32_t*>(k.in), k.out,
                                                        static_cast<const std::uint32_t*>(k.vin), k.vout, capacity,
-                                                       k.info, m, false, g.comm(r), g.stream(r), &mk, !c.uncoded)
+                                                       k.info, m, false, g.comm(r), g.stream(r), &mk, coding)
                   : carry::dist::detail::dispatch_sort(k.temp, b, static_cast<const std::uint32_t*>(k.in), k.out,
                                                        static_cast<const N*>(nullptr), static_cast<N*>(nullptr),
                                                        capacity, k.info, m, false, g.comm(r), g.stream(r), &mk,
-                                                       !c.uncoded);
+                                                       coding);
         if (err == cudaSuccess) err = cudaStreamSynchronize(g.stream(r));
         if (err != cudaSuccess || i == 0) return err;
         std::array<float, 4> x{};

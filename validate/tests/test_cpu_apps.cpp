@@ -397,6 +397,26 @@ TEST_CASE("dist plan: shard offsets from counts, even shards", "[cpu][dist]") {
 
 #include <carry/apps/distributed/detail/sort_plan.hpp>
 
+namespace {
+struct coding_rows { // a policy's two rows, apart from the shipped ones
+  static constexpr int dist_delta_keys_from_ranks = 3, dist_delta_pairs_from_ranks = 8;
+};
+} // namespace
+
+TEST_CASE("dist sort: which exchanges code their keys (the policy's rank counts, or the caller's choice)", "[cpu][dist]") {
+  using carry::dist::detail::codes_keys;
+  using carry::dist::detail::key_coding;
+  for (bool pairs : {false, true}) {
+    const int from = pairs ? 8 : 3;
+    for (int ranks = 1; ranks <= 16; ++ranks) {
+      INFO("ranks " << ranks << (pairs ? ", pairs" : ", keys"));
+      REQUIRE(codes_keys<coding_rows>(key_coding::by_policy, ranks, pairs) == (ranks >= from && ranks >= 2));
+      REQUIRE(codes_keys<coding_rows>(key_coding::delta, ranks, pairs) == (ranks >= 2)); // one rank exchanges nothing
+      REQUIRE_FALSE(codes_keys<coding_rows>(key_coding::raw, ranks, pairs));
+    }
+  }
+}
+
 TEST_CASE("dist sort plan: splitters, destinations, the exchange", "[cpu][dist]") {
   using carry::dist::detail::sort_sample;
   // samples of 3 ranks, equal images told apart by their global index

@@ -400,7 +400,8 @@ std::vector<K> sort_input(std::int64_t total, dist_keys d, const std::vector<std
 /// within 5 % of an even share (and the samples' grain). Returns the outputs; `counts` gets the counts.
 template <class K>
 sharded<K> run_dist_sort(dist::local_group& g, const std::vector<K>& all, const std::vector<std::int64_t>& sizes,
-                         std::int64_t capacity, bool desc, std::vector<std::int64_t>& counts) {
+                         std::int64_t capacity, bool desc, std::vector<std::int64_t>& counts,
+                         dist::detail::key_coding coding = dist::detail::key_coding::by_policy) {
   const auto total = static_cast<std::int64_t>(all.size());
   const int ranks = g.size();
   sharded<K> in(sizes);
@@ -414,6 +415,11 @@ sharded<K> run_dist_sort(dist::local_group& g, const std::vector<K>& all, const 
     info[k] = std::make_unique<device_buffer<dist::shard_info>>(1);
     info[k]->poison();
     return with_dirty_temp(temp[k], [&](void* t, std::size_t& b) {
+      using N = carry::radix_detail::null_value;
+      if (coding != dist::detail::key_coding::by_policy) // a named exchange (the public calls: the policy's)
+        return dist::detail::dispatch_sort(t, b, static_cast<const K*>(in.ptr(r)), out.ptr(r),
+                                           static_cast<const N*>(nullptr), static_cast<N*>(nullptr), capacity,
+                                           info[k]->ptr, in.size(r), desc, g.comm(r), g.stream(r), nullptr, coding);
       return desc ? dist::sort_keys_descending(t, b, static_cast<const K*>(in.ptr(r)), out.ptr(r), capacity, info[k]->ptr,
                                                in.size(r), g.comm(r), g.stream(r))
                   : dist::sort_keys(t, b, static_cast<const K*>(in.ptr(r)), out.ptr(r), capacity, info[k]->ptr, in.size(r),
@@ -437,10 +443,11 @@ sharded<K> run_dist_sort(dist::local_group& g, const std::vector<K>& all, const 
 }
 
 template <class K>
-void check_dist_sort(dist::local_group& g, const std::vector<K>& all, const std::vector<std::int64_t>& sizes, bool desc) {
+void check_dist_sort(dist::local_group& g, const std::vector<K>& all, const std::vector<std::int64_t>& sizes, bool desc,
+                     dist::detail::key_coding coding = dist::detail::key_coding::by_policy) {
   const auto total = static_cast<std::int64_t>(all.size());
   std::vector<std::int64_t> counts;
-  const sharded<K> out = run_dist_sort(g, all, sizes, total / g.size() + total / 8 + 2048, desc, counts);
+  const sharded<K> out = run_dist_sort(g, all, sizes, total / g.size() + total / 8 + 2048, desc, counts, coding);
   std::vector<K> want = all;
   std::stable_sort(want.begin(), want.end(), [&](const K& a, const K& b) {
     return dist::detail::sort_image(a, desc) < dist::detail::sort_image(b, desc);
@@ -474,7 +481,8 @@ namespace {
 /// dist::sort_pairs(_descending) of `keys` with each key's global index as its value (V), sharded by
 /// `sizes` (dirty temp), against the CPU's stable sort: keys and values in global order.
 template <class K, class V>
-void check_dist_pairs(dist::local_group& g, const std::vector<K>& keys, const std::vector<std::int64_t>& sizes, bool desc) {
+void check_dist_pairs(dist::local_group& g, const std::vector<K>& keys, const std::vector<std::int64_t>& sizes, bool desc,
+                      dist::detail::key_coding coding = dist::detail::key_coding::by_policy) {
   const auto total = static_cast<std::int64_t>(keys.size());
   const int ranks = g.size();
   std::vector<V> index(keys.size());
@@ -495,6 +503,9 @@ void check_dist_pairs(dist::local_group& g, const std::vector<K>& keys, const st
     return with_dirty_temp(temp[k], [&](void* t, std::size_t& b) {
       const K* ki = kin.ptr(r);
       const V* vi = vin.ptr(r);
+      if (coding != dist::detail::key_coding::by_policy)
+        return dist::detail::dispatch_sort(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity, info[k]->ptr, kin.size(r),
+                                           desc, g.comm(r), g.stream(r), nullptr, coding);
       return desc ? dist::sort_pairs_descending(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity, info[k]->ptr,
                                                 kin.size(r), g.comm(r), g.stream(r))
                   : dist::sort_pairs(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity, info[k]->ptr, kin.size(r),
@@ -550,6 +561,37 @@ TEST_CASE("dist sorts of other key and value widths: u8, i16 and u64 keys; u64 v
         check_dist_pairs<std::uint8_t, std::uint32_t>(g, sort_input<std::uint8_t>(total, dist_keys::uniform, sizes), sizes,
                                                       desc);
       }
+  }
+}
+
+TEST_CASE("dist sorts with each key exchange named: delta-coded and raw, whatever the policy picks", "[dist][sort]") {
+  // coded blocks straddle the kept run's ends, parts narrower than a block, wide steps (u64, floats' signs)
+  using dist::detail::key_coding;
+  for (int ranks : dist_rank_counts()) {
+    auto& g = *dist_group(ranks);
+    for (key_coding coding : {key_coding::delta, key_coding::raw})
+      for (std::int64_t total : {std::int64_t{0}, std::int64_t{1}, std::int64_t{129}, std::int64_t{1000003}})
+        for (const auto& sizes : shard_layouts(total, ranks))
+          for (dist_keys d : {dist_keys::uniform, dist_keys::equal, dist_keys::few, dist_keys::sorted, dist_keys::skewed})
+            for (bool desc : {false, true}) {
+              // the large total: even shards and one full shard, three key distributions (the CPU's sorts)
+              const bool large = total > 1000;
+              if (large && ((sizes != shard_layouts(total, ranks)[0] && sizes != shard_layouts(total, ranks)[3]) ||
+                            d == dist_keys::equal || d == dist_keys::sorted))
+                continue;
+              INFO("ranks " << ranks << ", " << (coding == key_coding::delta ? "delta" : "raw") << ", total " << total
+                            << ", first shard " << sizes[0] << ", keys " << static_cast<int>(d)
+                            << (desc ? ", descending" : ""));
+              check_dist_sort(g, sort_input<std::uint32_t>(total, d, sizes), sizes, desc, coding);
+              check_dist_sort(g, sort_input<std::uint64_t>(total, d, sizes), sizes, desc, coding);
+              check_dist_pairs<std::uint32_t, std::uint32_t>(g, sort_input<std::uint32_t>(total, d, sizes), sizes, desc,
+                                                             coding);
+              if (d == dist_keys::uniform) {
+                check_dist_sort(g, sort_input<std::int16_t>(total, d, sizes), sizes, desc, coding);
+                check_dist_sort(g, sort_input<float>(total, dist_keys::zeros, sizes), sizes, desc, coding);
+                check_dist_sort(g, sort_input<float>(total, d, sizes), sizes, desc, coding);
+              }
+            }
   }
 }
 

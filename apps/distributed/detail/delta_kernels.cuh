@@ -17,6 +17,12 @@ constexpr int delta_lane_items = delta_block / carry::detail::warp_threads; // 4
 constexpr int delta_threads = 256;                                          // 8 blocks of keys a thread block
 static_assert(delta_lane_items * carry::detail::warp_threads == delta_block, "carry: a warp codes one block");
 
+/// A lane's keys of a block, moved as one vector (16 bytes for u32 keys; the arrays' starts are aligned).
+template <class K>
+struct alignas(sizeof(K) * delta_lane_items) delta_lane_keys {
+  K k[delta_lane_items];
+};
+
 /// This lane's delta_lane_items images of block b of sorted[0, n) (past n: the last key's), and the step
 /// into each from the item before it (item 0 of the block: 0).
 template <class K, class U>
@@ -24,10 +30,16 @@ __device__ __forceinline__ void delta_lane_steps(const K* sorted, std::int64_t n
                                                  U (&image)[delta_lane_items], U (&step)[delta_lane_items]) {
   const int lane = static_cast<int>(threadIdx.x) % carry::detail::warp_threads;
   const std::int64_t first = b * delta_block + std::int64_t{lane} * delta_lane_items;
+  if (first + delta_lane_items <= n) { // the lane's keys whole: one vector load
+    const delta_lane_keys<K> v = *reinterpret_cast<const delta_lane_keys<K>*>(sorted + first);
 #pragma unroll
-  for (int i = 0; i < delta_lane_items; ++i) {
-    const std::int64_t at = first + i < n ? first + i : n - 1;
-    image[i] = delta_image(sorted[at], descending);
+    for (int i = 0; i < delta_lane_items; ++i) image[i] = delta_image(v.k[i], descending);
+  } else {
+#pragma unroll
+    for (int i = 0; i < delta_lane_items; ++i) {
+      const std::int64_t at = first + i < n ? first + i : n - 1;
+      image[i] = delta_image(sorted[at], descending);
+    }
   }
   const U before = carry::detail::shfl_up(0xffffffffu, image[delta_lane_items - 1], 1);
 #pragma unroll
@@ -36,14 +48,22 @@ __device__ __forceinline__ void delta_lane_steps(const K* sorted, std::int64_t n
 }
 
 /// ---- coding, first pass: each block's header (headers[blocks]: width 0, the scan's end) ----
+/// Blocks wholly inside [kept[0], kept[1]) (the run this rank keeps, which never travels) get width 0:
+/// no payload, and their keys are not read.
 template <class K>
 __global__ void __launch_bounds__(delta_threads)
     delta_width_kernel(const K* sorted, std::int64_t n, std::int64_t blocks, bool descending,
+                       const std::uint64_t* kept,
                        delta_header<typename radix_detail::radix_key<K>::bits_type>* headers) {
   using U = typename radix_detail::radix_key<K>::bits_type;
   const std::int64_t b = (blockIdx.x * std::int64_t{delta_threads} + threadIdx.x) / carry::detail::warp_threads;
   if (blockIdx.x == 0 && threadIdx.x == 0) headers[blocks] = delta_header<U>{U{0}, 0u};
   if (b >= blocks) return;
+  if (static_cast<std::uint64_t>(b * delta_block) >= kept[0] &&
+      static_cast<std::uint64_t>((b + 1) * delta_block) <= kept[1]) {
+    if (threadIdx.x % carry::detail::warp_threads == 0) headers[b] = delta_header<U>{U{0}, 0u};
+    return;
+  }
   U image[delta_lane_items], step[delta_lane_items];
   delta_lane_steps(sorted, n, b, descending, image, step);
   U largest = 0;
@@ -122,9 +142,10 @@ __global__ void __launch_bounds__(delta_threads)
   const U through = carry::detail::warp_kogge_stone_inclusive(
       sum, [](U x, U y) { return static_cast<U>(x + y); }, lane, 0xffffffffu);
   const U before = static_cast<U>(h.base + (through - sum));
-  K* out = keys + b * delta_block + lane * delta_lane_items;
+  delta_lane_keys<K> v; // keys has room for whole blocks: one vector store a lane
 #pragma unroll
-  for (int i = 0; i < delta_lane_items; ++i) out[i] = delta_key<K>(static_cast<U>(before + local[i]), descending);
+  for (int i = 0; i < delta_lane_items; ++i) v.k[i] = delta_key<K>(static_cast<U>(before + local[i]), descending);
+  *reinterpret_cast<delta_lane_keys<K>*>(keys + b * delta_block + lane * delta_lane_items) = v;
 }
 
 /// Where each shard bound's widened ends fall in the coded payload: out[j] = offsets[down(off[j]) / G],

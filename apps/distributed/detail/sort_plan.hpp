@@ -6,11 +6,23 @@
 #include <cstdint>
 #include <vector>
 
+#include "../../tuning.hpp"
 #include "plan.hpp"
 
 namespace carry {
 namespace dist {
 namespace detail {
+
+/// How the sorted parts' keys travel: by the policy's rank counts (apps_tuning), delta-coded, or raw.
+enum class key_coding { by_policy, delta, raw };
+
+/// Whether a sort over `ranks` ranks codes its keys.
+template <class Policy = apps_tuning::default_policy>
+constexpr bool codes_keys(key_coding coding, int ranks, bool pairs) {
+  if (ranks < 2 || coding == key_coding::raw) return false;
+  return coding == key_coding::delta ||
+         ranks >= (pairs ? Policy::dist_delta_pairs_from_ranks : Policy::dist_delta_keys_from_ranks);
+}
 
 /// The ranks - 1 splitters: the samples ordered by (image, index), splitter j the first at which the
 /// samples' weights (the items each stands for) reach j / ranks of their sum, so shards of different
