@@ -117,7 +117,9 @@ def plot_dist(out_dir, paths):
         most = max(int(r["n"]) for r in rows if r["op"] == op)
         pts = sorted((int(r["gpus"]), float(r["speedup"])) for r in rows if r["op"] == op and int(r["n"]) == most)
         gpus_seen.update(g for g, _ in pts)
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=f"{op}, 2^{most.bit_length() - 1} u32")
+        machine = next((r.get("machine") for r in rows if r["op"] == op and r.get("machine")), None)
+        where = f" ({machine.split('@')[0]})" if machine else ""
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=f"{op}, 2^{most.bit_length() - 1} u32{where}")
     top = max(gpus_seen)
     ax.plot([1, top], [1, top], ":", color="grey", label="linear")
     ax.set_xticks(sorted(gpus_seen))
