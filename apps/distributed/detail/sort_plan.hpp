@@ -123,15 +123,15 @@ inline coded_plans plan_coded(const exchange_plan& x, const std::vector<std::vec
   exchange_plan& p = c.payload;
   for (auto* v : {&p.send_count, &p.send_at, &p.recv_count, &p.recv_at, &p.run_count, &p.run_at})
     v->assign(static_cast<std::size_t>(ranks), 0);
-  auto part = [&](int q, int j, std::int64_t& at, std::int64_t& count) {
-    const bool travels = q != j && offsets[q][j + 1] > offsets[q][j];
-    at = travels ? words[q][j] : 0;
-    count = travels ? words[q][ranks + 1 + (j + 1)] - words[q][j] : 0;
-  };
-  for (int j = 0; j < ranks; ++j) part(rank, j, p.send_at[j], p.send_count[j]);
+  // rank q's part for rank j: its payload words from the widened start's offset to the widened end's
+  auto travels = [&](int q, int j) { return q != j && offsets[q][j + 1] > offsets[q][j]; };
+  auto words_of = [&](int q, int j) { return travels(q, j) ? words[q][ranks + 1 + (j + 1)] - words[q][j] : 0; };
+  for (int j = 0; j < ranks; ++j) {
+    p.send_at[j] = travels(rank, j) ? words[rank][j] : 0;
+    p.send_count[j] = words_of(rank, j);
+  }
   for (int q = 0; q < ranks; ++q) {
-    std::int64_t from = 0;
-    part(q, rank, from, p.recv_count[q]);
+    p.recv_count[q] = words_of(q, rank);
     p.recv_at[q] = p.landed;
     p.landed += p.recv_count[q];
   }
