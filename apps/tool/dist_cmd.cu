@@ -194,21 +194,25 @@ int carry_tool::dist_main(int argc, char** argv) {
   CHECK_CUDA(carry::dist::local_group::create(p, g));
   std::vector<buffers> rank(static_cast<std::size_t>(p));
   std::vector<carry::dist::detail::shard_range> shard(static_cast<std::size_t>(p));
+  // rank r's sort (keys, or pairs), marks: the phase events (null: none)
+  auto sort_call = [&](int r, void* t, std::size_t& b, const carry::dist::detail::sort_marks* marks) {
+    const auto& k = rank[static_cast<std::size_t>(r)];
+    const std::int64_t m = shard[static_cast<std::size_t>(r)].end - shard[static_cast<std::size_t>(r)].begin;
+    const std::uint32_t* in = k.in;
+    using N = carry::radix_detail::null_value;
+    return pairs ? carry::dist::detail::dispatch_sort(t, b, in, k.out, static_cast<const std::uint32_t*>(k.vin), k.vout,
+                                                      capacity, k.info, m, false, g.comm(r), g.stream(r), marks, coding)
+                 : carry::dist::detail::dispatch_sort(t, b, in, k.out, static_cast<const N*>(nullptr),
+                                                      static_cast<N*>(nullptr), capacity, k.info, m, false, g.comm(r),
+                                                      g.stream(r), marks, coding);
+  };
   auto dist_call = [&](int r, void* t, std::size_t& b) -> cudaError_t {
     const auto& k = rank[static_cast<std::size_t>(r)];
     const std::int64_t m = shard[static_cast<std::size_t>(r)].end - shard[static_cast<std::size_t>(r)].begin;
     const std::uint32_t* in = k.in;
     if (scan) return carry::dist::inclusive_sum(t, b, in, k.out, m, g.comm(r), g.stream(r));
     if (select) return carry::dist::select_if(t, b, in, k.out, k.info, m, half_kept{}, g.comm(r), g.stream(r));
-    using N = carry::radix_detail::null_value;
-    if (sort && pairs)
-      return carry::dist::detail::dispatch_sort(t, b, in, k.out, static_cast<const std::uint32_t*>(k.vin), k.vout,
-                                                capacity, k.info, m, false, g.comm(r), g.stream(r), nullptr,
-                                                coding);
-    if (sort)
-      return carry::dist::detail::dispatch_sort(t, b, in, k.out, static_cast<const N*>(nullptr), static_cast<N*>(nullptr),
-                                                capacity, k.info, m, false, g.comm(r), g.stream(r), nullptr,
-                                                coding);
+    if (sort) return sort_call(r, t, b, nullptr);
     return carry::dist::histogram_even(t, b, in, k.hist, bins, 0u, 0xFFFFFFFFu, m, g.comm(r), g.stream(r));
   };
   CHECK_CUDA(g.run([&](int r) {
@@ -283,17 +287,8 @@ int carry_tool::dist_main(int argc, char** argv) {
       CHECK_CUDA(g.run([&](int r) {
         auto& k = rank[static_cast<std::size_t>(r)];
         const auto& mk = marks[static_cast<std::size_t>(r)];
-        const std::int64_t m = shard[static_cast<std::size_t>(r)].end - shard[static_cast<std::size_t>(r)].begin;
         std::size_t b = k.temp_bytes;
-        using N = carry::radix_detail::null_value;
-        cudaError_t err =
-            pairs ? carry::dist::detail::dispatch_sort(k.temp, b, static_cast<const std::uint32_t*>(k.in), k.out,
-                                                       static_cast<const std::uint32_t*>(k.vin), k.vout, capacity,
-                                                       k.info, m, false, g.comm(r), g.stream(r), &mk, coding)
-                  : carry::dist::detail::dispatch_sort(k.temp, b, static_cast<const std::uint32_t*>(k.in), k.out,
-                                                       static_cast<const N*>(nullptr), static_cast<N*>(nullptr),
-                                                       capacity, k.info, m, false, g.comm(r), g.stream(r), &mk,
-                                                       coding);
+        cudaError_t err = sort_call(r, k.temp, b, &mk);
         if (err == cudaSuccess) err = cudaStreamSynchronize(g.stream(r));
         if (err != cudaSuccess || i == 0) return err;
         std::array<float, 4> x{};
