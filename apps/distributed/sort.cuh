@@ -58,11 +58,64 @@ __global__ void sample_kernel(const K* keys, std::int64_t n, bool descending, sa
   }
 }
 
+/// The gathered samples as a sort's input: each one's image (past a shard's samples: the largest, and
+/// weight 0) and its slot rank * sort_samples + k, which ascends with the global index (ranks in order,
+/// each shard's samples at ascending positions), so a stable sort by image orders them by (image, global
+/// index). Thread 0 also writes every rank's first global index (first[ranks]: the total).
+template <int = 0> // a template: defined in every translation unit that includes it
+__global__ void sample_keys_kernel(const sample_slot* all, int ranks, std::uint64_t* images, std::uint32_t* slots,
+                                   std::int64_t* first) {
+  const std::int64_t count = std::int64_t{ranks} * sort_samples;
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < count;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
+    const sample_slot& s = all[i / sort_samples * (1 + sort_samples) + 1 + i % sort_samples];
+    images[i] = s.index >= 0 ? s.image : ~std::uint64_t{0};
+    slots[i] = static_cast<std::uint32_t>(i);
+  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) {
+    first[0] = 0;
+    for (int q = 0; q < ranks; ++q) first[q + 1] = first[q] + all[std::int64_t{q} * (1 + sort_samples)].index;
+  }
+}
+
+/// A gathered sample's fixed-point weight from its slot (sample_weight_fixed; 0 past its shard's samples).
+struct slot_weight {
+  const sample_slot* all;
+  CARRY_HD std::uint64_t operator()(std::uint32_t slot) const {
+    const sample_slot* b = all + static_cast<std::int64_t>(slot / sort_samples) * (1 + sort_samples);
+    if (b[1 + slot % sort_samples].index < 0) return 0;
+    return sample_weight_fixed(b[0].index, b[0].index < sort_samples ? b[0].index : sort_samples);
+  }
+};
+
+/// Splitter j (of ranks - 1): the first sorted sample whose inclusive weight passes j / ranks of the
+/// total (choose_splitters' rule, in exact integers); none: past every key.
+template <int = 0>
+__global__ void pick_splitters_kernel(const std::uint64_t* prefix, const std::uint32_t* slots, std::int64_t count,
+                                      const sample_slot* all, const std::int64_t* first, int ranks,
+                                      sort_sample* splitters) {
+  const std::uint64_t total = count > 0 ? prefix[count - 1] : 0;
+  for (int j = 1 + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); j < ranks;
+       j += static_cast<int>(gridDim.x * blockDim.x)) {
+    const std::int64_t at = first_past(prefix, count, splitter_target(total, j, ranks));
+    if (at < count) {
+      const std::uint32_t slot = slots[at];
+      const sample_slot& s = all[static_cast<std::int64_t>(slot / sort_samples) * (1 + sort_samples) + 1 +
+                                 slot % sort_samples];
+      splitters[j - 1] = sort_sample{s.image, first[slot / sort_samples] + s.index, 0};
+    } else {
+      splitters[j - 1] = sort_sample{~std::uint64_t{0}, INT64_MAX, 0};
+    }
+  }
+}
+
 /// Each rank's bucket bounds in this rank's sorted shard: off[j] = how many of its items go to ranks
 /// before j (the items before splitter j - 1 in (key image, global index) order; a binary search a rank).
+/// first_of: this rank's first global index (on the device).
 template <class K>
-__global__ void bounds_kernel(const K* sorted, std::int64_t n, std::int64_t first, bool descending,
+__global__ void bounds_kernel(const K* sorted, std::int64_t n, const std::int64_t* first_of, bool descending,
                               const sort_sample* splitters, int ranks, std::uint64_t* off) {
+  const std::int64_t first = *first_of;
   for (int j = static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); j <= ranks;
        j += static_cast<int>(gridDim.x * blockDim.x)) {
     std::int64_t lo = 0, hi = n;
@@ -112,6 +165,21 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   };
   std::size_t sort_bytes = 0;
   if (const cudaError_t e = local_sort(nullptr, sort_bytes, nullptr, nullptr); e != cudaSuccess) return e;
+  // the splitters are chosen on the device: the gathered samples sorted by image (stable: by global index
+  // within an image), their weights' prefix sums, one search a splitter
+  const std::int64_t gathered = std::int64_t{ranks} * sort_samples;
+  const auto slot_weights = make_transform_input(static_cast<const std::uint32_t*>(nullptr), slot_weight{nullptr});
+  std::size_t pick_sort_bytes = 0, pick_scan_bytes = 0;
+  if (const cudaError_t e = carry::sort_pairs(nullptr, pick_sort_bytes, static_cast<const std::uint64_t*>(nullptr),
+                                              static_cast<std::uint64_t*>(nullptr),
+                                              static_cast<const std::uint32_t*>(nullptr),
+                                              static_cast<std::uint32_t*>(nullptr), gathered, 0, 64, stream);
+      e != cudaSuccess)
+    return e;
+  if (const cudaError_t e = carry::inclusive_sum(nullptr, pick_scan_bytes, slot_weights,
+                                                 static_cast<std::uint64_t*>(nullptr), gathered, stream);
+      e != cudaSuccess)
+    return e;
   const std::size_t block = sizeof(sample_slot) * (1 + sort_samples);
   const std::int64_t tree = ranks > 2 ? cap : 0; // a merge tree's second buffer (two runs merge straight out)
   // the exchange moves 16-byte aligned parts (exchange_plan): a shard is read up to a granule past its
@@ -144,6 +212,13 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   lookback::temp_builder carve;
   const lookback::temp_part mine_at = carve.add(block), all_at = carve.add(block * ranks),
                             split_at = carve.add(sizeof(sort_sample) * ranks),
+                            first_at = carve.add(sizeof(std::int64_t) * (ranks + 1)),
+                            pi_at = carve.add(sizeof(std::uint64_t) * gathered),
+                            pis_at = carve.add(sizeof(std::uint64_t) * gathered),
+                            ps_at = carve.add(sizeof(std::uint32_t) * gathered),
+                            pss_at = carve.add(sizeof(std::uint32_t) * gathered),
+                            pp_at = carve.add(sizeof(std::uint64_t) * gathered),
+                            pt_at = carve.add(pick_sort_bytes > pick_scan_bytes ? pick_sort_bytes : pick_scan_bytes),
                             off_at = carve.add(sizeof(std::uint64_t) * (ranks + 1) * bound_words),
                             offs_at = carve.add(sizeof(std::uint64_t) * (ranks + 1) * bound_words * ranks),
                             sk_at = carve.add(sizeof(K) * (nn + granule)),
@@ -190,33 +265,44 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   // ---- samples of every sorted shard (its exact quantiles), and the shards' counts: one all-gather ----
   sample_kernel<<<1, 256, 0, stream>>>(static_cast<const K*>(sk), nn, descending, mine);
   if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
-  std::vector<sample_slot> h_all;
-  if (const cudaError_t e = gather_to_host<sample_slot>(mine, all, 1 + sort_samples, h_all, comm, stream);
+  if (const cudaError_t e = from_nccl(ncclAllGather(mine, all, block, ncclUint8, comm.get(), stream));
       e != cudaSuccess)
     return e;
-  std::vector<std::int64_t> first(static_cast<std::size_t>(ranks) + 1, 0);
-  std::vector<sort_sample> samples;
-  for (int q = 0; q < ranks; ++q) {
-    const sample_slot* b = h_all.data() + static_cast<std::size_t>(q) * (1 + sort_samples);
-    first[q + 1] = first[q] + b[0].index;
-    const std::int64_t taken = b[0].index < sort_samples ? b[0].index : sort_samples;
-    for (int k = 0; k < sort_samples; ++k)
-      if (b[1 + k].index >= 0)
-        samples.push_back(sort_sample{b[1 + k].image, first[q] + b[1 + k].index,
-                                      static_cast<double>(b[0].index) / static_cast<double>(taken)});
-  }
-  const std::int64_t total = first[ranks];
-  // ---- splitters over (key image, global index), then each bucket's bounds in the sorted shard ----
+  // ---- splitters over (key image, global index), chosen on the device (the same on every rank), then
+  // each bucket's bounds in the sorted shard ----
   // A shard's sorted position stands for its global index: the local sort is stable, so equal keys keep
   // their input order, and rank q's items all come before rank q + 1's.
-  const std::vector<sort_sample> h_split = choose_splitters(samples, ranks);
-  if (ranks > 1)
-    if (const cudaError_t e = cudaMemcpyAsync(splitters, h_split.data(), sizeof(sort_sample) * (ranks - 1),
-                                              cudaMemcpyHostToDevice, stream);
+  auto* first = first_at.as<std::int64_t>(d_temp_storage);
+  auto* pick_images = pi_at.as<std::uint64_t>(d_temp_storage);
+  auto* pick_slots = ps_at.as<std::uint32_t>(d_temp_storage);
+  auto* sorted_slots = pss_at.as<std::uint32_t>(d_temp_storage);
+  auto* prefix = pp_at.as<std::uint64_t>(d_temp_storage);
+  sample_keys_kernel<><<<static_cast<unsigned>((gathered + 255) / 256), 256, 0, stream>>>(
+      static_cast<const sample_slot*>(all), ranks, pick_images, pick_slots, first);
+  if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
+  if (ranks > 1) {
+    std::size_t b = pick_sort_bytes;
+    if (const cudaError_t e = carry::sort_pairs(pt_at.in(d_temp_storage), b, static_cast<const std::uint64_t*>(pick_images),
+                                                pis_at.as<std::uint64_t>(d_temp_storage),
+                                                static_cast<const std::uint32_t*>(pick_slots), sorted_slots, gathered,
+                                                0, 64, stream);
         e != cudaSuccess)
       return e;
-  bounds_kernel<<<(ranks + 256) / 256, 256, 0, stream>>>(static_cast<const K*>(sk), nn, first[rank],
-                                                         descending, splitters, ranks, off);
+    b = pick_scan_bytes;
+    if (const cudaError_t e = carry::inclusive_sum(
+            pt_at.in(d_temp_storage), b,
+            make_transform_input(static_cast<const std::uint32_t*>(sorted_slots), slot_weight{all}), prefix,
+            gathered, stream);
+        e != cudaSuccess)
+      return e;
+    pick_splitters_kernel<><<<(ranks + 255) / 256, 256, 0, stream>>>(
+        static_cast<const std::uint64_t*>(prefix), static_cast<const std::uint32_t*>(sorted_slots), gathered,
+        static_cast<const sample_slot*>(all), static_cast<const std::int64_t*>(first), ranks, splitters);
+    if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
+  }
+  bounds_kernel<<<(ranks + 256) / 256, 256, 0, stream>>>(static_cast<const K*>(sk), nn,
+                                                         static_cast<const std::int64_t*>(first + rank), descending,
+                                                         static_cast<const sort_sample*>(splitters), ranks, off);
   if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
   // ---- coded keys: each block's header, the payload offsets (the engine's scan), the payload; the run this
   // rank keeps is not coded (its blocks get no payload) ----
@@ -258,6 +344,8 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     if (coded)
       for (int j = 0; j < 2 * (ranks + 1); ++j) words[q].push_back(static_cast<std::int64_t>(h[ranks + 1 + j]));
   }
+  std::int64_t total = 0; // every shard's count: its last bound
+  for (int q = 0; q < ranks; ++q) total += offsets[q][ranks];
   const exchange_plan x = plan_exchange(offsets, rank, granule);
   if (x.most_received > cap) return cudaErrorInvalidValue; // every rank sees it: all refuse, none waits
   // ---- the exchange: grouped sends and receives of the planned parts (the own run stays in place) ----

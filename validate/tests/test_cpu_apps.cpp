@@ -417,6 +417,65 @@ TEST_CASE("dist sort: which exchanges code their keys (the policy's rank counts,
   }
 }
 
+TEST_CASE("dist sort plan: the device's splitter rule (fixed-point weights) picks what choose_splitters picks",
+          "[cpu][dist]") {
+  using carry::dist::detail::sort_sample;
+  namespace dd = carry::dist::detail;
+  // targets: exact floors, no overflow near 2^63
+  for (std::uint64_t total : {std::uint64_t{0}, std::uint64_t{7}, std::uint64_t{1} << 40, ~std::uint64_t{0} >> 1})
+    for (int ranks : {2, 3, 7, 64, 65536})
+      for (int j : {1, ranks / 2, ranks - 1}) {
+        const auto want = static_cast<std::uint64_t>(static_cast<unsigned __int128>(total) * static_cast<unsigned>(j) /
+                                                     static_cast<unsigned>(ranks));
+        REQUIRE(dd::splitter_target(total, j, ranks) == want);
+      }
+  CHECK(dd::sample_weight_fixed(300, 4) == (std::uint64_t{75} << dd::sample_weight_bits));
+  CHECK(dd::sample_weight_fixed(0, 0) == 0);
+  // shards of count = taken x m (integral weights, exact in doubles): the host rule in doubles and the
+  // device's (stable order of the gathered samples by image, fixed-point prefix, first past the target)
+  std::mt19937_64 rng(5);
+  for (int round = 0; round < 200; ++round) {
+    const int ranks = 2 + static_cast<int>(rng() % 9);
+    std::vector<sort_sample> host;
+    std::vector<std::pair<std::uint64_t, std::uint64_t>> gathered; // (image, fixed weight), in rank order
+    std::vector<std::int64_t> index_of;                           // each gathered sample's global index
+    std::int64_t first = 0;
+    for (int q = 0; q < ranks; ++q) {
+      const std::int64_t taken = static_cast<std::int64_t>(rng() % 6), m = 1 + static_cast<std::int64_t>(rng() % 50);
+      std::vector<std::uint64_t> im(static_cast<std::size_t>(taken));
+      for (auto& x : im) x = rng() % (round % 2 ? 4 : 1000); // few images: ties across ranks
+      std::sort(im.begin(), im.end());
+      for (std::int64_t k = 0; k < taken; ++k) {
+        const std::int64_t idx = first + k * m;
+        host.push_back({im[static_cast<std::size_t>(k)], idx, static_cast<double>(m)});
+        gathered.push_back({im[static_cast<std::size_t>(k)], dd::sample_weight_fixed(taken * m, taken)});
+        index_of.push_back(idx);
+      }
+      first += taken * m;
+    }
+    std::vector<std::size_t> order(gathered.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return gathered[a].first < gathered[b].first; });
+    std::vector<std::uint64_t> prefix;
+    std::uint64_t run = 0;
+    for (std::size_t i : order) prefix.push_back(run += gathered[i].second);
+    const auto want = dd::choose_splitters(host, ranks);
+    for (int j = 1; j < ranks; ++j) {
+      INFO("round " << round << ", ranks " << ranks << ", splitter " << j);
+      const std::int64_t at = dd::first_past(prefix.data(), static_cast<std::int64_t>(prefix.size()),
+                                             dd::splitter_target(run, j, ranks));
+      if (at == static_cast<std::int64_t>(prefix.size())) {
+        REQUIRE(want[static_cast<std::size_t>(j - 1)].index == INT64_MAX);
+      } else {
+        const std::size_t g = order[static_cast<std::size_t>(at)];
+        REQUIRE(want[static_cast<std::size_t>(j - 1)].image == gathered[g].first);
+        REQUIRE(want[static_cast<std::size_t>(j - 1)].index == index_of[g]);
+      }
+    }
+  }
+}
+
 TEST_CASE("dist sort plan: splitters, destinations, the exchange", "[cpu][dist]") {
   using carry::dist::detail::sort_sample;
   // samples of 3 ranks, equal images told apart by their global index

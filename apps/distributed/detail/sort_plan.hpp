@@ -24,6 +24,37 @@ constexpr bool codes_keys(key_coding coding, int ranks, bool pairs) {
          ranks >= (pairs ? Policy::dist_delta_pairs_from_ranks : Policy::dist_delta_keys_from_ranks);
 }
 
+/// The device's splitter choice (dispatch_sort) weighs samples in fixed point, so the prefix sums of the
+/// weights are exact integers and every rank's have the same bits: a sample of a shard of `count` items
+/// of which `taken` were sampled stands for count / taken items, times 2^sample_weight_bits (totals below
+/// 2^43 items). choose_splitters below is the same rule in doubles, on the host.
+constexpr int sample_weight_bits = 20;
+CARRY_HD inline std::uint64_t sample_weight_fixed(std::int64_t count, std::int64_t taken) {
+  return taken > 0 && count > 0
+             ? (static_cast<std::uint64_t>(count) << sample_weight_bits) / static_cast<std::uint64_t>(taken)
+             : 0;
+}
+
+/// floor(total * j / ranks), exactly and without overflow (0 < j < ranks <= 65536).
+CARRY_HD inline std::uint64_t splitter_target(std::uint64_t total, int j, int ranks) {
+  const auto r = static_cast<std::uint64_t>(ranks), k = static_cast<std::uint64_t>(j);
+  return total / r * k + total % r * k / r;
+}
+
+/// The first of `count` ascending inclusive prefix sums above `target` (count if none): the sorted
+/// sample that is splitter j for target splitter_target(total, j, ranks).
+CARRY_HD inline std::int64_t first_past(const std::uint64_t* prefix, std::int64_t count, std::uint64_t target) {
+  std::int64_t lo = 0, hi = count;
+  while (lo < hi) {
+    const std::int64_t mid = lo + (hi - lo) / 2;
+    if (prefix[mid] > target)
+      hi = mid;
+    else
+      lo = mid + 1;
+  }
+  return lo;
+}
+
 /// The ranks - 1 splitters: the samples ordered by (image, index), splitter j the first at which the
 /// samples' weights (the items each stands for) reach j / ranks of their sum, so shards of different
 /// sizes weigh as many items as they hold. Every rank computes the same ones from the same samples.
