@@ -62,6 +62,16 @@ CARRY_HD U delta_step(const std::uint32_t* words, int width, int i) {
   return static_cast<U>(width >= 64 ? v : v & ((std::uint64_t{1} << width) - 1));
 }
 
+/// Places step i of a block (`width` bits at bit i * width, low bits first) into its words: or_into(k,
+/// bits) ors bits into word k (a plain |= on the host, a shared-memory atomicOr when a warp packs).
+template <class Or>
+CARRY_HD void delta_put(std::uint64_t step, int i, int width, Or&& or_into) {
+  const int bit = i * width, first = bit / 32, shift = bit % 32;
+  or_into(first, static_cast<std::uint32_t>(step << shift));
+  for (int k = first + 1, done = 32 - shift; done < width; ++k, done += 32)
+    or_into(k, static_cast<std::uint32_t>(step >> done));
+}
+
 /// Codes images[0, count) (count in [1, delta_block]; past count the block repeats the last image: steps
 /// of 0) into its header and words (delta_words(width) of them, written whole).
 template <class U>
@@ -77,14 +87,8 @@ CARRY_HD delta_header<U> delta_encode(const U* images, int count, std::uint32_t*
   h.width = static_cast<std::uint32_t>(delta_bit_width(largest));
   const int w = static_cast<int>(h.width);
   for (int k = 0; k < delta_words(w); ++k) words[k] = 0;
-  for (int i = 1; i < count; ++i) {
-    const std::uint64_t step = static_cast<U>(images[i] - images[i - 1]);
-    const std::int64_t bit = static_cast<std::int64_t>(i) * w;
-    const int first = static_cast<int>(bit / 32), shift = static_cast<int>(bit % 32);
-    words[first] |= static_cast<std::uint32_t>(step << shift);
-    int done = 32 - shift;
-    for (int k = first + 1; done < w; ++k, done += 32) words[k] |= static_cast<std::uint32_t>(step >> done);
-  }
+  for (int i = 1; i < count; ++i)
+    delta_put(static_cast<U>(images[i] - images[i - 1]), i, w, [&](int k, std::uint32_t bits) { words[k] |= bits; });
   return h;
 }
 

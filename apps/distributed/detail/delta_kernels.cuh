@@ -69,11 +69,10 @@ __global__ void __launch_bounds__(delta_threads)
   U largest = 0;
 #pragma unroll
   for (int i = 0; i < delta_lane_items; ++i) largest = step[i] > largest ? step[i] : largest;
-  for (int s = 16; s > 0; s /= 2) {
-    const U o = carry::detail::shfl_generic(largest, [&](unsigned x) { return __shfl_xor_sync(0xffffffffu, x, s); });
-    largest = o > largest ? o : largest;
-  }
-  if (threadIdx.x % carry::detail::warp_threads == 0)
+  const int lane = static_cast<int>(threadIdx.x) % carry::detail::warp_threads;
+  largest = carry::detail::warp_reduce_ordered( // the block's largest step, in lane 0
+      largest, [](U a, U c) { return a > c ? a : c; }, lane, 0xffffffffu, carry::detail::warp_threads);
+  if (lane == 0)
     headers[b] = delta_header<U>{image[0], static_cast<std::uint32_t>(delta_bit_width(largest))};
 }
 
@@ -106,14 +105,10 @@ __global__ void __launch_bounds__(delta_threads)
   U image[delta_lane_items], step[delta_lane_items];
   delta_lane_steps(sorted, n, b, descending, image, step);
 #pragma unroll
-  for (int i = 0; i < delta_lane_items; ++i) {
-    const std::uint64_t s = step[i];
-    if (s == 0) continue;
-    const int bit = (lane * delta_lane_items + i) * width, first = bit / 32, shift = bit % 32;
-    atomicOr(&staged[warp][first], static_cast<std::uint32_t>(s << shift));
-    for (int k = first + 1, done = 32 - shift; done < width; ++k, done += 32)
-      atomicOr(&staged[warp][k], static_cast<std::uint32_t>(s >> done));
-  }
+  for (int i = 0; i < delta_lane_items; ++i)
+    if (step[i] != 0)
+      delta_put(step[i], lane * delta_lane_items + i, width,
+                [&](int k, std::uint32_t bits) { atomicOr(&staged[warp][k], bits); });
   __syncwarp();
   std::uint32_t* out = payload + offsets[b];
   for (int k = lane; k < count; k += carry::detail::warp_threads) out[k] = staged[warp][k];
