@@ -418,8 +418,9 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
 ///
 ///   rank 0: [5 1 9 3], rank 1: [2 8 0 7]  ->  rank 0: [0 1 2 3] {4, 0, 8}, rank 1: [5 7 8 9] {4, 4, 8}
 ///
-/// Deliberate difference from the single-GPU calls: it synchronises `stream` twice (NCCL's sends and
-/// receives need their counts on the host: the samples, then the bucket counts, are read back).
+/// Deliberate difference from the single-GPU calls: it synchronises `stream` once (NCCL's sends and
+/// receives need their counts on the host: the bucket bounds are read back; the splitters are chosen on
+/// the device).
 template <class K>
 cudaError_t sort_keys(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
                       K* d_keys_out, std::int64_t out_capacity, shard_info* d_shard, std::int64_t num_items,
