@@ -89,7 +89,7 @@ struct slot_weight {
 };
 
 /// Splitter j (of ranks - 1): the first sorted sample whose inclusive weight passes j / ranks of the
-/// total (choose_splitters' rule, in exact integers); none: past every key.
+/// total (the rule the CPU tests model in doubles, here in exact integers); none: past every key.
 template <int = 0>
 __global__ void pick_splitters_kernel(const std::uint64_t* prefix, const std::uint32_t* slots, std::int64_t count,
                                       const sample_slot* all, const std::int64_t* first, int ranks,

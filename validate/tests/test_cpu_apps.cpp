@@ -401,6 +401,31 @@ namespace {
 struct coding_rows { // a policy's two rows, apart from the shipped ones
   static constexpr int dist_delta_keys_from_ranks = 3, dist_delta_pairs_from_ranks = 8;
 };
+
+using carry::dist::detail::sort_sample;
+
+/// The splitter rule's model in doubles: the ranks - 1 splitters, the samples ordered by (image, index),
+/// splitter j the first at which the samples' weights (the items each stands for) reach j / ranks of
+/// their sum, so shards of different sizes weigh as many items as they hold. The device's rule
+/// (sample_weight_fixed, splitter_target, first_past over carry's sort of the samples) must pick the same.
+std::vector<sort_sample> choose_splitters(std::vector<sort_sample> samples, int ranks) {
+  std::sort(samples.begin(), samples.end(),
+            [](const sort_sample& a, const sort_sample& b) { return carry::dist::detail::before(a, b); });
+  double total = 0;
+  for (const auto& x : samples) total += x.weight;
+  std::vector<sort_sample> out;
+  double seen = 0;
+  std::size_t at = 0;
+  for (int j = 1; j < ranks; ++j) {
+    const double target = total * j / ranks;
+    while (at < samples.size() && seen + samples[at].weight <= target) seen += samples[at++].weight;
+    if (at < samples.size())
+      out.push_back(samples[at]);
+    else
+      out.push_back(sort_sample{~std::uint64_t{0}, INT64_MAX, 0}); // nothing left: nothing past it
+  }
+  return out;
+}
 } // namespace
 
 TEST_CASE("dist sort: which exchanges code their keys (the policy's rank counts, or the caller's choice)", "[cpu][dist]") {
@@ -460,7 +485,7 @@ TEST_CASE("dist sort plan: the device's splitter rule (fixed-point weights) pick
     std::vector<std::uint64_t> prefix;
     std::uint64_t run = 0;
     for (std::size_t i : order) prefix.push_back(run += gathered[i].second);
-    const auto want = dd::choose_splitters(host, ranks);
+    const auto want = choose_splitters(host, ranks);
     for (int j = 1; j < ranks; ++j) {
       INFO("round " << round << ", ranks " << ranks << ", splitter " << j);
       const std::int64_t at = dd::first_past(prefix.data(), static_cast<std::int64_t>(prefix.size()),
@@ -481,7 +506,7 @@ TEST_CASE("dist sort plan: splitters, destinations, the exchange", "[cpu][dist]"
   // samples of 3 ranks, equal images told apart by their global index
   std::vector<sort_sample> s;
   for (int i = 0; i < 12; ++i) s.push_back({static_cast<std::uint64_t>(i % 4), 11 - i});
-  const auto sp = carry::dist::detail::choose_splitters(s, 3);
+  const auto sp = choose_splitters(s, 3);
   REQUIRE(sp.size() == 2);
   CHECK(sp[0].image == 1); // sorted: (0,3) (0,7) (0,11) (1,2) (1,6) (1,10) (2,1) (2,5) (2,9) ...: 4 and 8
   CHECK(sp[0].index == 6);
@@ -493,13 +518,13 @@ TEST_CASE("dist sort plan: splitters, destinations, the exchange", "[cpu][dist]"
   CHECK(carry::dist::detail::destination(sp.data(), 3, {2, 4}) == 1);
   CHECK(carry::dist::detail::destination(sp.data(), 3, {9, 0}) == 2);
   CHECK(carry::dist::detail::destination(sp.data(), 1, {9, 0}) == 0); // one rank: no splitter
-  CHECK(carry::dist::detail::choose_splitters({}, 2).size() == 1);
+  CHECK(choose_splitters({}, 2).size() == 1);
   // weights: 4 samples of a shard of 100 and 4 of a shard of 300, all keys equal: the split falls at
   // half the 400 items (global index 200), not half the samples
   std::vector<sort_sample> w;
   for (int k = 0; k < 4; ++k) w.push_back({5, 12 + 25 * k, 25});
   for (int k = 0; k < 4; ++k) w.push_back({5, 137 + 75 * k, 75});
-  const auto half = carry::dist::detail::choose_splitters(w, 2);
+  const auto half = choose_splitters(w, 2);
   CHECK(half[0].index == 212); // weights 25 x 4 + 75 = 175 before it, 250 with it: the first past 200
   // regular sample positions stay inside the shard and ascend
   for (std::int64_t n : {std::int64_t{1}, std::int64_t{7}, std::int64_t{1024}, std::int64_t{1} << 33}) {

@@ -1,5 +1,5 @@
-// Host planning of the distributed sort: splitters from the all-gathered samples, and the exchange's
-// counts and displacements from every rank's bucket offsets. Host code, CPU-tested.
+// Planning of the distributed sort: the splitter rule's integer pieces (host and device), and the
+// exchange's counts and displacements from every rank's bucket offsets (host). CPU-tested.
 #pragma once
 
 #include <algorithm>
@@ -27,7 +27,7 @@ constexpr bool codes_keys(key_coding coding, int ranks, bool pairs) {
 /// The device's splitter choice (dispatch_sort) weighs samples in fixed point, so the prefix sums of the
 /// weights are exact integers and every rank's have the same bits: a sample of a shard of `count` items
 /// of which `taken` were sampled stands for count / taken items, times 2^sample_weight_bits (totals below
-/// 2^43 items). choose_splitters below is the same rule in doubles, on the host.
+/// 2^43 items). The CPU tests hold the same rule in doubles as its model.
 constexpr int sample_weight_bits = 20;
 CARRY_HD inline std::uint64_t sample_weight_fixed(std::int64_t count, std::int64_t taken) {
   return taken > 0 && count > 0
@@ -53,27 +53,6 @@ CARRY_HD inline std::int64_t first_past(const std::uint64_t* prefix, std::int64_
       lo = mid + 1;
   }
   return lo;
-}
-
-/// The ranks - 1 splitters: the samples ordered by (image, index), splitter j the first at which the
-/// samples' weights (the items each stands for) reach j / ranks of their sum, so shards of different
-/// sizes weigh as many items as they hold. Every rank computes the same ones from the same samples.
-inline std::vector<sort_sample> choose_splitters(std::vector<sort_sample> samples, int ranks) {
-  std::sort(samples.begin(), samples.end(), [](const sort_sample& a, const sort_sample& b) { return before(a, b); });
-  double total = 0;
-  for (const auto& x : samples) total += x.weight;
-  std::vector<sort_sample> out;
-  double seen = 0;
-  std::size_t at = 0;
-  for (int j = 1; j < ranks; ++j) {
-    const double target = total * j / ranks;
-    while (at < samples.size() && seen + samples[at].weight <= target) seen += samples[at++].weight;
-    if (at < samples.size())
-      out.push_back(samples[at]);
-    else
-      out.push_back(sort_sample{~std::uint64_t{0}, INT64_MAX, 0}); // nothing left: nothing past it
-  }
-  return out;
 }
 
 /// Rank `rank`'s side of the exchange from every rank's num_ranks + 1 bucket offsets (offsets[q][j]: where
