@@ -96,8 +96,8 @@ constexpr int slot_threads = default_policy::slot_threads;
 /// the scanned offsets) and the receiver one write; it saves what the narrower parts take on NVLink.
 /// Measured on 4 x H100 (carry dist sort --coding delta|raw, one run, medians of 5 calls after warm-up;
 /// u32 keys, uniform): 4 ranks save 2.0 ms of a 3.4 ms exchange for 0.9 ms of coding; 2 ranks keep half
-/// the shard at home, so the exchange saves 0.95 ms for 1.4 ms of coding (the pack's shared atomics and
-/// its second read are the cost; a fused single pass on the look-back would halve it).
+/// the shard at home, so the exchange saves 0.95 ms for 1.4 ms of coding. A single pass taking the payload
+/// offsets from the engine's look-back lost (4 x H200: 9.33 ms against 9.04 on 4 ranks; NOTES.md).
 
 } // namespace apps_tuning
 } // namespace carry

@@ -37,6 +37,16 @@ struct sample_slot {
   std::int64_t index; // the local index (slot 0: the count)
 };
 
+/// The gathered blocks, one a rank: rank q's shard count, and sample `slot` (= q * sort_samples + k: its
+/// k-th sample; index < 0 where it took fewer).
+CARRY_HD inline std::int64_t gathered_count(const sample_slot* all, std::int64_t q) {
+  return all[q * (1 + sort_samples)].index;
+}
+template <class I>
+CARRY_HD const sample_slot& gathered_sample(const sample_slot* all, I slot) {
+  return all[static_cast<std::int64_t>(slot / sort_samples) * (1 + sort_samples) + 1 + slot % sort_samples];
+}
+
 /// The sort's order of key k, widened for the samples (radix_detail::key_image).
 template <class K>
 CARRY_HD std::uint64_t sort_image(const K& k, bool descending) {
@@ -68,13 +78,13 @@ __global__ void sample_keys_kernel(const sample_slot* all, int ranks, std::uint6
   const std::int64_t count = std::int64_t{ranks} * sort_samples;
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < count;
        i += std::int64_t{gridDim.x} * blockDim.x) {
-    const sample_slot& s = all[i / sort_samples * (1 + sort_samples) + 1 + i % sort_samples];
+    const sample_slot& s = gathered_sample(all, i);
     images[i] = s.index >= 0 ? s.image : ~std::uint64_t{0};
     slots[i] = static_cast<std::uint32_t>(i);
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) {
     first[0] = 0;
-    for (int q = 0; q < ranks; ++q) first[q + 1] = first[q] + all[std::int64_t{q} * (1 + sort_samples)].index;
+    for (int q = 0; q < ranks; ++q) first[q + 1] = first[q] + gathered_count(all, q);
   }
 }
 
@@ -82,9 +92,9 @@ __global__ void sample_keys_kernel(const sample_slot* all, int ranks, std::uint6
 struct slot_weight {
   const sample_slot* all;
   CARRY_HD std::uint64_t operator()(std::uint32_t slot) const {
-    const sample_slot* b = all + static_cast<std::int64_t>(slot / sort_samples) * (1 + sort_samples);
-    if (b[1 + slot % sort_samples].index < 0) return 0;
-    return sample_weight_fixed(b[0].index, b[0].index < sort_samples ? b[0].index : sort_samples);
+    if (gathered_sample(all, slot).index < 0) return 0;
+    const std::int64_t count = gathered_count(all, slot / sort_samples);
+    return sample_weight_fixed(count, count < sort_samples ? count : sort_samples);
   }
 };
 
@@ -100,8 +110,7 @@ __global__ void pick_splitters_kernel(const std::uint64_t* prefix, const std::ui
     const std::int64_t at = first_past(prefix, count, splitter_target(total, j, ranks));
     if (at < count) {
       const std::uint32_t slot = slots[at];
-      const sample_slot& s = all[static_cast<std::int64_t>(slot / sort_samples) * (1 + sort_samples) + 1 +
-                                 slot % sort_samples];
+      const sample_slot& s = gathered_sample(all, slot);
       splitters[j - 1] = sort_sample{s.image, first[slot / sort_samples] + s.index, 0};
     } else {
       splitters[j - 1] = sort_sample{~std::uint64_t{0}, INT64_MAX, 0};
