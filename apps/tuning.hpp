@@ -25,6 +25,7 @@ struct policy_sm90 {
   static constexpr int slot_threads = 256;
   static constexpr int dist_delta_keys_from_ranks = 4;  // sort_keys 2^30: 4 GPUs coded 9669 us, raw 10747; 2: 15933, 15475
   static constexpr int dist_delta_pairs_from_ranks = 4; // sort_pairs 2^29: 4 GPUs coded 9540 us, raw 10150; 2: 13861, 13486
+  static constexpr int dist_delta_batch = 4;            // blocks of keys a warp codes and decodes: NOT YET MEASURED (probe_delta)
 };
 // clang-format on
 /// The table: the row every shipped kernel is built with.
