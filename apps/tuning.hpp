@@ -25,6 +25,7 @@ struct policy_sm90 {
   static constexpr int slot_threads = 256;
   static constexpr int dist_delta_keys_from_ranks = 4;  // sort_keys 2^30: 4 GPUs coded 9669 us, raw 10747; 2: 15933, 15475
   static constexpr int dist_delta_pairs_from_ranks = 4; // sort_pairs 2^29: 4 GPUs coded 9540 us, raw 10150; 2: 13861, 13486
+  static constexpr int dist_delta_batch = 2;            // probe_delta 2^28 u32, H200: width+pack+decode 1812 us at 1, 1676 at 2, 1834 at 4, 2308 at 8
 };
 // clang-format on
 /// The table: the row every shipped kernel is built with.
@@ -98,6 +99,8 @@ constexpr int slot_threads = default_policy::slot_threads;
 /// u32 keys, uniform): 4 ranks save 2.0 ms of a 3.4 ms exchange for 0.9 ms of coding; 2 ranks keep half
 /// the shard at home, so the exchange saves 0.95 ms for 1.4 ms of coding. A single pass taking the payload
 /// offsets from the engine's look-back lost (4 x H200: 9.33 ms against 9.04 on 4 ranks; NOTES.md).
+/// dist_delta_batch: blocks of 128 keys one warp codes or decodes, their loads issued before any is used;
+/// two measured best (the row above); at four and eight the pack pass slowed (762 and 1037 us against 641).
 
 } // namespace apps_tuning
 } // namespace carry

@@ -319,10 +319,11 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   auto* po = po_at.as<std::uint64_t>(d_temp_storage);
   auto* pay = pay_at.as<std::uint32_t>(d_temp_storage);
   if (coded) {
-    constexpr int per = delta_threads / carry::detail::warp_threads;
-    const auto grid = static_cast<unsigned>((send_blocks + per) / per);
-    delta_width_kernel<<<grid, delta_threads, 0, stream>>>(static_cast<const K*>(sk), nn, send_blocks, descending,
-                                                           static_cast<const std::uint64_t*>(off + rank), hd);
+    constexpr int batch = apps_tuning::default_policy::dist_delta_batch;
+    const unsigned grid = delta_grid<batch>(send_blocks);
+    delta_width_kernel<batch><<<grid, delta_threads, 0, stream>>>(static_cast<const K*>(sk), nn, send_blocks,
+                                                                  descending, static_cast<const std::uint64_t*>(off + rank),
+                                                                  hd);
     if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
     std::size_t sb = scan_bytes;
     if (const cudaError_t e = carry::exclusive_sum(sc_at.in(d_temp_storage), sb,
@@ -332,9 +333,9 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
         e != cudaSuccess)
       return e;
     if (send_blocks > 0) {
-      delta_pack_kernel<<<grid, delta_threads, 0, stream>>>(static_cast<const K*>(sk), nn, send_blocks, descending,
-                                                            static_cast<const header*>(hd),
-                                                            static_cast<const std::uint64_t*>(po), pay);
+      delta_pack_kernel<batch><<<grid, delta_threads, 0, stream>>>(
+          static_cast<const K*>(sk), nn, send_blocks, descending, static_cast<const std::uint64_t*>(off + rank),
+          static_cast<const header*>(hd), static_cast<const std::uint64_t*>(po), pay);
       if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
     }
     delta_bounds_kernel<<<1, 256, 0, stream>>>(static_cast<const std::uint64_t*>(off), ranks,
@@ -383,9 +384,9 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
             ro, landed_blocks, stream);
         e != cudaSuccess)
       return e;
-    constexpr int per = delta_threads / carry::detail::warp_threads;
+    constexpr int batch = apps_tuning::default_policy::dist_delta_batch;
     if (landed_blocks > 0) {
-      delta_decode_kernel<<<static_cast<unsigned>((landed_blocks + per - 1) / per), delta_threads, 0, stream>>>(
+      delta_decode_kernel<batch><<<delta_grid<batch>(landed_blocks), delta_threads, 0, stream>>>(
           static_cast<const header*>(rh), static_cast<const std::uint64_t*>(ro),
           static_cast<const std::uint32_t*>(rp), landed_blocks, descending, rk);
       if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;

@@ -1,7 +1,8 @@
 // Delta-coding probe: the distributed sort's key coding on one GPU, pass by pass (the width pass, the
 // engine's scan of the payload words, the pack pass; the receiver's scan of the same headers and the
-// decode), each timed cold against a copy of the keys, and the round trip checked. One process, one GPU,
-// no NCCL: a target for ncu, which cannot follow the one-process multi-GPU sort.
+// decode), each timed cold against a copy of the keys, and the round trip checked, for 1, 2, 4 and 8
+// blocks of keys a warp (the policy's dist_delta_batch). One process, one GPU, no NCCL: a target for
+// ncu, which cannot follow the one-process multi-GPU sort.
 // usage: carry_probe_delta [log2 of the keys, default 28] [reps, default 20]
 #include <carry/apps/distributed/detail/delta_kernels.cuh>
 #include <carry/radixsort/device_radix_sort.cuh>
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <cstdio>
 #include <cstdlib>
+#include <type_traits>
 #include <vector>
 
 #include "bench/timing.cuh"
@@ -42,7 +44,6 @@ int main(int argc, char** argv) {
   const int lg = argc > 1 ? std::atoi(argv[1]) : 28;
   const int reps = argc > 2 ? std::atoi(argv[2]) : 20;
   const std::int64_t n = std::int64_t{1} << lg, blocks = (n + delta_block - 1) / delta_block;
-  constexpr int per = delta_threads / carry::detail::warp_threads; // blocks of keys a thread block
   auto* keys = device<std::uint32_t>(n);
   auto* sorted = device<std::uint32_t>(n);
   auto* out = device<std::uint32_t>(blocks * delta_block);
@@ -62,61 +63,75 @@ int main(int argc, char** argv) {
 
   carry_validate::l2_flush f;
   CARRY_CUDA_OR_DIE(cudaMalloc(&f.buffer, f.bytes));
-  const auto grid = static_cast<unsigned>((blocks + per) / per);
-  auto width = [&] {
-    delta_width_kernel<<<grid, delta_threads>>>(static_cast<const std::uint32_t*>(sorted), n, blocks, false,
-                                                static_cast<const std::uint64_t*>(kept), hd);
-    CARRY_CUDA_OR_DIE(cudaGetLastError());
-  };
+  const double key_bytes = 4.0 * static_cast<double>(n), head_bytes = 16.0 * static_cast<double>(blocks),
+               off_bytes = 8.0 * static_cast<double>(blocks);
+  const double copy_us = carry_validate::median_event_us_after(
+      f, [&] { CARRY_CUDA_OR_DIE(cudaMemcpyAsync(out, sorted, n * 4, cudaMemcpyDeviceToDevice)); }, reps, true);
+  std::printf("delta coding of 2^%d sorted u32 keys (%lld blocks of %d); copy of the keys %.1f us\n", lg,
+              static_cast<long long>(blocks), delta_block, copy_us);
+  std::printf("%-6s %-24s %9s %10s %8s\n", "batch", "pass", "us", "GB/s", "of copy");
   auto scan = [&](std::uint64_t* to, std::int64_t count) {
     std::size_t b = scan_bytes;
     CARRY_CUDA_OR_DIE(carry::exclusive_sum(temp, b, words, to, count, 0));
   };
-  auto pack = [&] {
-    delta_pack_kernel<<<grid, delta_threads>>>(static_cast<const std::uint32_t*>(sorted), n, blocks, false,
-                                               static_cast<const header*>(hd), static_cast<const std::uint64_t*>(po),
-                                               pay);
-    CARRY_CUDA_OR_DIE(cudaGetLastError());
+  bool all_ok = true;
+  auto run = [&](auto batch_tag) {
+    constexpr int batch = decltype(batch_tag)::value;
+    const unsigned grid = delta_grid<batch>(blocks);
+    auto width = [&] {
+      delta_width_kernel<batch><<<grid, delta_threads>>>(static_cast<const std::uint32_t*>(sorted), n, blocks,
+                                                         false, static_cast<const std::uint64_t*>(kept), hd);
+      CARRY_CUDA_OR_DIE(cudaGetLastError());
+    };
+    auto pack = [&] {
+      delta_pack_kernel<batch><<<grid, delta_threads>>>(static_cast<const std::uint32_t*>(sorted), n, blocks, false,
+                                                        static_cast<const std::uint64_t*>(kept),
+                                                        static_cast<const header*>(hd),
+                                                        static_cast<const std::uint64_t*>(po), pay);
+      CARRY_CUDA_OR_DIE(cudaGetLastError());
+    };
+    auto decode = [&] {
+      delta_decode_kernel<batch><<<grid, delta_threads>>>(static_cast<const header*>(hd),
+                                                          static_cast<const std::uint64_t*>(ro),
+                                                          static_cast<const std::uint32_t*>(pay), blocks, false, out);
+      CARRY_CUDA_OR_DIE(cudaGetLastError());
+    };
+    // ---- once, in order, to check the round trip and count the payload ----
+    CARRY_CUDA_OR_DIE(cudaMemset(out, 0, n * 4));
+    width();
+    scan(po, blocks + 1);
+    pack();
+    scan(ro, blocks);
+    decode();
+    CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
+    std::uint64_t payload_words = 0;
+    CARRY_CUDA_OR_DIE(cudaMemcpy(&payload_words, po + blocks, sizeof payload_words, cudaMemcpyDeviceToHost));
+    std::vector<std::uint32_t> a(static_cast<std::size_t>(n)), b(a.size());
+    CARRY_CUDA_OR_DIE(cudaMemcpy(a.data(), sorted, n * 4, cudaMemcpyDeviceToHost));
+    CARRY_CUDA_OR_DIE(cudaMemcpy(b.data(), out, n * 4, cudaMemcpyDeviceToHost));
+    const bool ok = a == b;
+    all_ok = all_ok && ok;
+    const double pay_bytes = 4.0 * static_cast<double>(payload_words);
+    // ---- each pass cold; bytes: what it must read and write at the least ----
+    auto row = [&](const char* name, double us, double bytes) {
+      std::printf("%-6d %-24s %9.1f %10.1f %8.2f\n", batch, name, us, bytes / us * 1e-3,
+                  bytes / us / (2 * key_bytes / copy_us));
+    };
+    std::printf("%-6d payload %.2f bits a key: %s\n", batch, 8.0 * pay_bytes / static_cast<double>(n),
+                ok ? "round trip ok" : "ROUND TRIP WRONG");
+    row("width pass", carry_validate::median_event_us_after(f, width, reps, true), key_bytes + head_bytes);
+    row("scan of payload words",
+        carry_validate::median_event_us_after(f, [&] { scan(po, blocks + 1); }, reps, true), head_bytes + off_bytes);
+    row("pack pass", carry_validate::median_event_us_after(f, pack, reps, true),
+        key_bytes + head_bytes + off_bytes + pay_bytes);
+    row("receiver's scan", carry_validate::median_event_us_after(f, [&] { scan(ro, blocks); }, reps, true),
+        head_bytes + off_bytes);
+    row("decode", carry_validate::median_event_us_after(f, decode, reps, true),
+        head_bytes + off_bytes + pay_bytes + key_bytes);
   };
-  auto decode = [&] {
-    delta_decode_kernel<<<static_cast<unsigned>((blocks + per - 1) / per), delta_threads>>>(
-        static_cast<const header*>(hd), static_cast<const std::uint64_t*>(ro), static_cast<const std::uint32_t*>(pay),
-        blocks, false, out);
-    CARRY_CUDA_OR_DIE(cudaGetLastError());
-  };
-  // ---- once, in order, to check the round trip and count the payload ----
-  width();
-  scan(po, blocks + 1);
-  pack();
-  scan(ro, blocks);
-  decode();
-  CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
-  std::uint64_t payload_words = 0;
-  CARRY_CUDA_OR_DIE(cudaMemcpy(&payload_words, po + blocks, sizeof payload_words, cudaMemcpyDeviceToHost));
-  std::vector<std::uint32_t> a(static_cast<std::size_t>(n)), b(a.size());
-  CARRY_CUDA_OR_DIE(cudaMemcpy(a.data(), sorted, n * 4, cudaMemcpyDeviceToHost));
-  CARRY_CUDA_OR_DIE(cudaMemcpy(b.data(), out, n * 4, cudaMemcpyDeviceToHost));
-  const bool ok = a == b;
-
-  // ---- each pass cold; bytes: what it must read and write at the least ----
-  const double key_bytes = 4.0 * static_cast<double>(n), head_bytes = 16.0 * static_cast<double>(blocks),
-               pay_bytes = 4.0 * static_cast<double>(payload_words), off_bytes = 8.0 * static_cast<double>(blocks);
-  const double copy_us = carry_validate::median_event_us_after(
-      f, [&] { CARRY_CUDA_OR_DIE(cudaMemcpyAsync(out, sorted, n * 4, cudaMemcpyDeviceToDevice)); }, reps, true);
-  std::printf("delta coding of 2^%d sorted u32 keys (%lld blocks of %d; payload %.2f bits a key): %s\n", lg,
-              static_cast<long long>(blocks), delta_block, 8.0 * pay_bytes / static_cast<double>(n),
-              ok ? "round trip ok" : "ROUND TRIP WRONG");
-  std::printf("%-24s %9s %10s %8s\n", "pass", "us", "GB/s", "of copy");
-  auto row = [&](const char* name, double us, double bytes) {
-    std::printf("%-24s %9.1f %10.1f %8.2f\n", name, us, bytes / us * 1e-3, bytes / us / (2 * key_bytes / copy_us));
-  };
-  row("copy of the keys", copy_us, 2 * key_bytes);
-  row("width pass", carry_validate::median_event_us_after(f, width, reps, true), key_bytes + head_bytes);
-  row("scan of payload words", carry_validate::median_event_us_after(f, [&] { scan(po, blocks + 1); }, reps, true),
-      head_bytes + off_bytes);
-  row("pack pass", carry_validate::median_event_us_after(f, pack, reps, true), key_bytes + head_bytes + off_bytes + pay_bytes);
-  row("receiver's scan", carry_validate::median_event_us_after(f, [&] { scan(ro, blocks); }, reps, true),
-      head_bytes + off_bytes);
-  row("decode", carry_validate::median_event_us_after(f, decode, reps, true), head_bytes + off_bytes + pay_bytes + key_bytes);
-  return ok ? 0 : 1;
+  run(std::integral_constant<int, 1>{});
+  run(std::integral_constant<int, 2>{});
+  run(std::integral_constant<int, 4>{});
+  run(std::integral_constant<int, 8>{});
+  return all_ok ? 0 : 1;
 }
