@@ -111,9 +111,9 @@ __global__ void pick_splitters_kernel(const std::uint64_t* prefix, const std::ui
     if (at < count) {
       const std::uint32_t slot = slots[at];
       const sample_slot& s = gathered_sample(all, slot);
-      splitters[j - 1] = sort_sample{s.image, first[slot / sort_samples] + s.index, 0};
+      splitters[j - 1] = sort_sample{s.image, first[slot / sort_samples] + s.index};
     } else {
-      splitters[j - 1] = sort_sample{~std::uint64_t{0}, INT64_MAX, 0};
+      splitters[j - 1] = sort_sample{~std::uint64_t{0}, INT64_MAX};
     }
   }
 }

@@ -408,9 +408,16 @@ using carry::dist::detail::sort_sample;
 /// splitter j the first at which the samples' weights (the items each stands for) reach j / ranks of
 /// their sum, so shards of different sizes weigh as many items as they hold. The device's rule
 /// (sample_weight_fixed, splitter_target, first_past over carry's sort of the samples) must pick the same.
-std::vector<sort_sample> choose_splitters(std::vector<sort_sample> samples, int ranks) {
-  std::sort(samples.begin(), samples.end(),
-            [](const sort_sample& a, const sort_sample& b) { return carry::dist::detail::before(a, b); });
+/// A sample in the model: the key as ordered, and the items it stands for (its shard's count over its samples).
+struct weighted_sample {
+  sort_sample at;
+  double weight = 1;
+};
+
+std::vector<sort_sample> choose_splitters(std::vector<weighted_sample> samples, int ranks) {
+  std::sort(samples.begin(), samples.end(), [](const weighted_sample& a, const weighted_sample& b) {
+    return carry::dist::detail::before(a.at, b.at);
+  });
   double total = 0;
   for (const auto& x : samples) total += x.weight;
   std::vector<sort_sample> out;
@@ -420,9 +427,9 @@ std::vector<sort_sample> choose_splitters(std::vector<sort_sample> samples, int 
     const double target = total * j / ranks;
     while (at < samples.size() && seen + samples[at].weight <= target) seen += samples[at++].weight;
     if (at < samples.size())
-      out.push_back(samples[at]);
+      out.push_back(samples[at].at);
     else
-      out.push_back(sort_sample{~std::uint64_t{0}, INT64_MAX, 0}); // nothing left: nothing past it
+      out.push_back(sort_sample{~std::uint64_t{0}, INT64_MAX}); // nothing left: nothing past it
   }
   return out;
 }
@@ -461,7 +468,7 @@ TEST_CASE("dist sort plan: the device's splitter rule (fixed-point weights) pick
   std::mt19937_64 rng(5);
   for (int round = 0; round < 200; ++round) {
     const int ranks = 2 + static_cast<int>(rng() % 9);
-    std::vector<sort_sample> host;
+    std::vector<weighted_sample> host;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> gathered; // (image, fixed weight), in rank order
     std::vector<std::int64_t> index_of;                           // each gathered sample's global index
     std::int64_t first = 0;
@@ -472,7 +479,7 @@ TEST_CASE("dist sort plan: the device's splitter rule (fixed-point weights) pick
       std::sort(im.begin(), im.end());
       for (std::int64_t k = 0; k < taken; ++k) {
         const std::int64_t idx = first + k * m;
-        host.push_back({im[static_cast<std::size_t>(k)], idx, static_cast<double>(m)});
+        host.push_back({{im[static_cast<std::size_t>(k)], idx}, static_cast<double>(m)});
         gathered.push_back({im[static_cast<std::size_t>(k)], dd::sample_weight_fixed(taken * m, taken)});
         index_of.push_back(idx);
       }
@@ -504,8 +511,8 @@ TEST_CASE("dist sort plan: the device's splitter rule (fixed-point weights) pick
 TEST_CASE("dist sort plan: splitters, destinations, the exchange", "[cpu][dist]") {
   using carry::dist::detail::sort_sample;
   // samples of 3 ranks, equal images told apart by their global index
-  std::vector<sort_sample> s;
-  for (int i = 0; i < 12; ++i) s.push_back({static_cast<std::uint64_t>(i % 4), 11 - i});
+  std::vector<weighted_sample> s;
+  for (int i = 0; i < 12; ++i) s.push_back({{static_cast<std::uint64_t>(i % 4), 11 - i}});
   const auto sp = choose_splitters(s, 3);
   REQUIRE(sp.size() == 2);
   CHECK(sp[0].image == 1); // sorted: (0,3) (0,7) (0,11) (1,2) (1,6) (1,10) (2,1) (2,5) (2,9) ...: 4 and 8
@@ -521,9 +528,9 @@ TEST_CASE("dist sort plan: splitters, destinations, the exchange", "[cpu][dist]"
   CHECK(choose_splitters({}, 2).size() == 1);
   // weights: 4 samples of a shard of 100 and 4 of a shard of 300, all keys equal: the split falls at
   // half the 400 items (global index 200), not half the samples
-  std::vector<sort_sample> w;
-  for (int k = 0; k < 4; ++k) w.push_back({5, 12 + 25 * k, 25});
-  for (int k = 0; k < 4; ++k) w.push_back({5, 137 + 75 * k, 75});
+  std::vector<weighted_sample> w;
+  for (int k = 0; k < 4; ++k) w.push_back({{5, 12 + 25 * k}, 25});
+  for (int k = 0; k < 4; ++k) w.push_back({{5, 137 + 75 * k}, 75});
   const auto half = choose_splitters(w, 2);
   CHECK(half[0].index == 212); // weights 25 x 4 + 75 = 175 before it, 250 with it: the first past 200
   // regular sample positions stay inside the shard and ascend

@@ -89,7 +89,6 @@ CARRY_HD inline shard_range even_shard(std::int64_t total, int ranks, int rank) 
 struct sort_sample {
   std::uint64_t image = 0;
   std::int64_t index = 0;
-  double weight = 1; // the items a sample stands for (its shard's count over its samples)
 };
 CARRY_HD inline bool before(const sort_sample& a, const sort_sample& b) {
   return a.image < b.image || (a.image == b.image && a.index < b.index);
