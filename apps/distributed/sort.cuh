@@ -4,6 +4,7 @@
 // runs that arrived).
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <cstdint>
 #include <vector>
@@ -71,7 +72,7 @@ __global__ void sample_kernel(const K* keys, std::int64_t n, bool descending, sa
 /// The gathered samples as a sort's input: each one's image (past a shard's samples: the largest, and
 /// weight 0) and its slot rank * sort_samples + k, which ascends with the global index (ranks in order,
 /// each shard's samples at ascending positions), so a stable sort by image orders them by (image, global
-/// index). Thread 0 also writes every rank's first global index (first[ranks]: the total).
+/// index). Thread 0 also writes first[0] = 0 (the engine's scan of the shard counts writes the rest).
 template <int = 0> // a template: defined in every translation unit that includes it
 __global__ void sample_keys_kernel(const sample_slot* all, int ranks, std::uint64_t* images, std::uint32_t* slots,
                                    std::int64_t* first) {
@@ -82,11 +83,15 @@ __global__ void sample_keys_kernel(const sample_slot* all, int ranks, std::uint6
     images[i] = s.index >= 0 ? s.image : ~std::uint64_t{0};
     slots[i] = static_cast<std::uint32_t>(i);
   }
-  if (blockIdx.x == 0 && threadIdx.x == 0) {
-    first[0] = 0;
-    for (int q = 0; q < ranks; ++q) first[q + 1] = first[q] + gathered_count(all, q);
-  }
+  if (blockIdx.x == 0 && threadIdx.x == 0) first[0] = 0;
 }
+
+/// A rank's gathered block (its count, then its samples) as one element, and its shard count: the engine's
+/// inclusive sum over the blocks gives every rank's first global index.
+using sample_block = sample_slot[1 + sort_samples];
+struct block_count {
+  CARRY_HD std::int64_t operator()(const sample_block& b) const { return b[0].index; }
+};
 
 /// A gathered sample's fixed-point weight from its slot (sample_weight_fixed; 0 past its shard's samples).
 struct slot_weight {
@@ -178,7 +183,8 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   // within an image), their weights' prefix sums, one search a splitter
   const std::int64_t gathered = std::int64_t{ranks} * sort_samples;
   const auto slot_weights = make_transform_input(static_cast<const std::uint32_t*>(nullptr), slot_weight{nullptr});
-  std::size_t pick_sort_bytes = 0, pick_scan_bytes = 0;
+  const auto block_counts = make_transform_input(static_cast<const sample_block*>(nullptr), block_count{});
+  std::size_t pick_sort_bytes = 0, pick_scan_bytes = 0, first_scan_bytes = 0;
   if (const cudaError_t e = carry::sort_pairs(nullptr, pick_sort_bytes, static_cast<const std::uint64_t*>(nullptr),
                                               static_cast<std::uint64_t*>(nullptr),
                                               static_cast<const std::uint32_t*>(nullptr),
@@ -189,6 +195,11 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
                                                  static_cast<std::uint64_t*>(nullptr), gathered, stream);
       e != cudaSuccess)
     return e;
+  if (const cudaError_t e = carry::inclusive_sum(nullptr, first_scan_bytes, block_counts,
+                                                 static_cast<std::int64_t*>(nullptr), ranks, stream);
+      e != cudaSuccess)
+    return e;
+  const std::size_t pick_bytes = std::max({pick_sort_bytes, pick_scan_bytes, first_scan_bytes});
   const std::size_t block = sizeof(sample_slot) * (1 + sort_samples);
   const std::int64_t tree = ranks > 2 ? cap : 0; // a merge tree's second buffer (two runs merge straight out)
   // the exchange moves 16-byte aligned parts (exchange_plan): a shard is read up to a granule past its
@@ -227,7 +238,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
                             ps_at = carve.add(sizeof(std::uint32_t) * gathered),
                             pss_at = carve.add(sizeof(std::uint32_t) * gathered),
                             pp_at = carve.add(sizeof(std::uint64_t) * gathered),
-                            pt_at = carve.add(pick_sort_bytes > pick_scan_bytes ? pick_sort_bytes : pick_scan_bytes),
+                            pt_at = carve.add(pick_bytes),
                             off_at = carve.add(sizeof(std::uint64_t) * (ranks + 1) * bound_words),
                             offs_at = carve.add(sizeof(std::uint64_t) * (ranks + 1) * bound_words * ranks),
                             sk_at = carve.add(sizeof(K) * (nn + granule)),
@@ -289,6 +300,12 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   sample_keys_kernel<><<<static_cast<unsigned>((gathered + 255) / 256), 256, 0, stream>>>(
       static_cast<const sample_slot*>(all), ranks, pick_images, pick_slots, first);
   if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
+  std::size_t fb = first_scan_bytes; // every rank's first global index: first[q + 1] = first[q] + count q
+  if (const cudaError_t e = carry::inclusive_sum(
+          pt_at.in(d_temp_storage), fb,
+          make_transform_input(reinterpret_cast<const sample_block*>(all), block_count{}), first + 1, ranks, stream);
+      e != cudaSuccess)
+    return e;
   if (ranks > 1) {
     std::size_t b = pick_sort_bytes;
     if (const cudaError_t e = carry::sort_pairs(pt_at.in(d_temp_storage), b, static_cast<const std::uint64_t*>(pick_images),

@@ -404,16 +404,16 @@ struct coding_rows { // a policy's two rows, apart from the shipped ones
 
 using carry::dist::detail::sort_sample;
 
-/// The splitter rule's model in doubles: the ranks - 1 splitters, the samples ordered by (image, index),
-/// splitter j the first at which the samples' weights (the items each stands for) reach j / ranks of
-/// their sum, so shards of different sizes weigh as many items as they hold. The device's rule
-/// (sample_weight_fixed, splitter_target, first_past over carry's sort of the samples) must pick the same.
 /// A sample in the model: the key as ordered, and the items it stands for (its shard's count over its samples).
 struct weighted_sample {
   sort_sample at;
   double weight = 1;
 };
 
+/// The splitter rule's model in doubles: the ranks - 1 splitters, the samples ordered by (image, index),
+/// splitter j the first at which the samples' weights (the items each stands for) reach j / ranks of
+/// their sum, so shards of different sizes weigh as many items as they hold. The device's rule
+/// (sample_weight_fixed, splitter_target, first_past over carry's sort of the samples) must pick the same.
 std::vector<sort_sample> choose_splitters(std::vector<weighted_sample> samples, int ranks) {
   std::sort(samples.begin(), samples.end(), [](const weighted_sample& a, const weighted_sample& b) {
     return carry::dist::detail::before(a.at, b.at);
