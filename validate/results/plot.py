@@ -21,8 +21,8 @@ CHARTED_ITERATOR_OPS = {"iota_flagged_i32_50", "iota_if_50"}
 TABLE_ONLY_OPS = {"flagged_u32flags_50", "exclusive_sum_u8_to_u32", "inclusive_sum_transform", "select_if_1",
                   "select_if_99", "histogram_even_256_onebin", "inclusive_max", "histogram_offsets_256",
                   "keys equal", "keys sorted", "keys two"}
-# (op, type) pairs kept to the tables: the u32 exclusive sum runs as the inclusive one (its chart stands)
-TABLE_ONLY_SERIES = {("exclusive_sum", "u32")}
+# (op, type) pairs kept to the tables: the exclusive sums run as the inclusive ones (their charts stand)
+TABLE_ONLY_SERIES = {("exclusive_sum", "u32"), ("exclusive_sum", "f32")}
 # The keyed calls (keyed.csv): the tables hold every call and run length; one chart stands for them.
 CHARTED_KEYED_OPS = {"reduce_by_key_run4"}
 
