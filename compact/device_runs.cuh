@@ -25,8 +25,9 @@ namespace carry {
 // look-back: reduce_by_key's (runs started, value) pairs restarted at every run start, the run-length
 // calls' (runs so far, latest run start); each run's outputs written by the thread that holds its first
 // or last item.
-// Deliberate differences from CUB: an equality functor after num_items (as in the by-key scans), and
-// reduce_by_key's scan_options (deterministic: the same bits every run for floats) before the stream.
+// Deliberate differences from CUB: an optional equality functor after num_items (as in the by-key
+// scans; a literal 0 or a stream there still picks CUB's form), and reduce_by_key's scan_options
+// (deterministic: the same bits every run for floats) before the stream.
 // Errors (cudaErrorInvalidValue, nothing written): num_items < 0, a null d_num_runs_out; with
 // num_items > 0 a null input or output pointer, an output pointer overlapping an input, too little temp
 // storage. num_items == 0: only the run count (0) is written.
@@ -80,12 +81,22 @@ cudaError_t reduce_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes,
   });
 }
 template <class V = default_accumulator, class KeyIt, class UniqueIt, class ValIt, class AggIt, class NumIt,
-          class Op, class Eq = equal_to>
+          class Op, class Eq, std::enable_if_t<equality_functor<Eq>, int> = 0>
 cudaError_t reduce_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
                           UniqueIt d_unique_out, ValIt d_values_in, AggIt d_aggregates_out, NumIt d_num_runs_out,
-                          Op reduction_op, std::int64_t num_items, Eq equality_op = Eq{}, cudaStream_t stream = 0) {
+                          Op reduction_op, std::int64_t num_items, Eq equality_op, cudaStream_t stream = 0) {
   return reduce_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_unique_out, d_values_in,
                           d_aggregates_out, d_num_runs_out, reduction_op, num_items, equality_op, scan_options{},
+                          stream);
+}
+/// CUB's form (operator==; a literal 0 as the stream picks this one).
+template <class V = default_accumulator, class KeyIt, class UniqueIt, class ValIt, class AggIt, class NumIt,
+          class Op>
+cudaError_t reduce_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
+                          UniqueIt d_unique_out, ValIt d_values_in, AggIt d_aggregates_out, NumIt d_num_runs_out,
+                          Op reduction_op, std::int64_t num_items, cudaStream_t stream = 0) {
+  return reduce_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_unique_out, d_values_in,
+                          d_aggregates_out, d_num_runs_out, reduction_op, num_items, equal_to{}, scan_options{},
                           stream);
 }
 
@@ -93,24 +104,40 @@ cudaError_t reduce_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes,
 /// number of runs to *d_num_runs_out.
 ///
 ///   d_in = [3 3 1 7 7 7 3 3]  ->  d_unique_out = [3 1 7 3], d_counts_out = [2 1 3 2], *d_num_runs_out = 4
-template <class InputIt, class UniqueIt, class LengthIt, class NumIt, class Eq = equal_to>
+template <class InputIt, class UniqueIt, class LengthIt, class NumIt, class Eq,
+          std::enable_if_t<equality_functor<Eq>, int> = 0>
 cudaError_t run_length_encode(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
                               UniqueIt d_unique_out, LengthIt d_counts_out, NumIt d_num_runs_out,
-                              std::int64_t num_items, Eq equality_op = Eq{}, cudaStream_t stream = 0) {
+                              std::int64_t num_items, Eq equality_op, cudaStream_t stream = 0) {
   return compact_detail::encode_runs<false>(d_temp_storage, temp_storage_bytes, d_in, d_unique_out, d_counts_out,
                                             d_num_runs_out, num_items, equality_op, stream);
+}
+template <class InputIt, class UniqueIt, class LengthIt, class NumIt>
+cudaError_t run_length_encode(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                              UniqueIt d_unique_out, LengthIt d_counts_out, NumIt d_num_runs_out,
+                              std::int64_t num_items, cudaStream_t stream = 0) {
+  return compact_detail::encode_runs<false>(d_temp_storage, temp_storage_bytes, d_in, d_unique_out, d_counts_out,
+                                            d_num_runs_out, num_items, equal_to{}, stream);
 }
 
 /// For each run of two or more equal items: the offset of its first item to d_offsets_out and its
 /// length to d_lengths_out; the number of such runs to *d_num_runs_out.
 ///
 ///   d_in = [3 3 1 7 7 7 3 0]  ->  d_offsets_out = [0 3], d_lengths_out = [2 3], *d_num_runs_out = 2
-template <class InputIt, class OffsetIt, class LengthIt, class NumIt, class Eq = equal_to>
+template <class InputIt, class OffsetIt, class LengthIt, class NumIt, class Eq,
+          std::enable_if_t<equality_functor<Eq>, int> = 0>
 cudaError_t non_trivial_runs(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
                              OffsetIt d_offsets_out, LengthIt d_lengths_out, NumIt d_num_runs_out,
-                             std::int64_t num_items, Eq equality_op = Eq{}, cudaStream_t stream = 0) {
+                             std::int64_t num_items, Eq equality_op, cudaStream_t stream = 0) {
   return compact_detail::encode_runs<true>(d_temp_storage, temp_storage_bytes, d_in, d_offsets_out, d_lengths_out,
                                            d_num_runs_out, num_items, equality_op, stream);
+}
+template <class InputIt, class OffsetIt, class LengthIt, class NumIt>
+cudaError_t non_trivial_runs(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                             OffsetIt d_offsets_out, LengthIt d_lengths_out, NumIt d_num_runs_out,
+                             std::int64_t num_items, cudaStream_t stream = 0) {
+  return compact_detail::encode_runs<true>(d_temp_storage, temp_storage_bytes, d_in, d_offsets_out, d_lengths_out,
+                                           d_num_runs_out, num_items, equal_to{}, stream);
 }
 
 } // namespace carry

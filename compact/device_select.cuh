@@ -85,11 +85,6 @@ cudaError_t select_if(void* d_temp_storage, std::size_t& temp_storage_bytes, T* 
 /// Copies the first item of each run of equal items (eq(a, b): a and b are equal), in order.
 ///
 ///   d_in = [3 3 1 7 7 7 3 3]   ->  d_out = [3 1 7 3], *d_num_selected = 4
-/// Whether Eq can be select_unique's equality functor: not a number or a pointer, so that a stream given as
-/// a literal 0, nullptr or a cudaStream_t picks the overloads without one (as it would in CUB's calls).
-template <class Eq>
-constexpr bool equality_functor = !std::is_arithmetic_v<Eq> && !std::is_pointer_v<Eq> && !std::is_null_pointer_v<Eq>;
-
 template <class InputIt, class OutputIt, class NumT, class Eq, std::enable_if_t<equality_functor<Eq>, int> = 0>
 cudaError_t select_unique(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
                           NumT* d_num_selected, std::int64_t num_items, Eq eq, compact_options options,

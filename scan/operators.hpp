@@ -1,6 +1,8 @@
 // Scan operators (sum, maximum, minimum), the default equality, the default-operator traits.
 #pragma once
 
+#include <type_traits>
+
 #include "util/config.hpp"
 
 namespace carry {
@@ -34,5 +36,11 @@ struct equal_to {
     return a == b;
   }
 };
+
+/// Whether Eq can be an equality functor argument: not a number or a pointer, so that a stream given as
+/// a literal 0, nullptr or a cudaStream_t where a call takes (equality_op, stream) picks the overload
+/// without the functor (as it would in CUB's calls, which take no functor there).
+template <class Eq>
+constexpr bool equality_functor = !std::is_arithmetic_v<Eq> && !std::is_pointer_v<Eq> && !std::is_null_pointer_v<Eq>;
 
 } // namespace carry

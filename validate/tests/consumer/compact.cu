@@ -1,6 +1,9 @@
-// The README's compaction snippet, compiled by the consumer check: select_if and a stable partition.
+// The README's compaction snippet, compiled by the consumer check: select_if and a stable partition; and
+// CUB-shaped calls with the stream as a literal 0, nullptr or a cudaStream_t (compiled, not run).
 #include <carry/compact/device_partition.cuh>
+#include <carry/compact/device_runs.cuh>
 #include <carry/compact/device_select.cuh>
+#include <carry/scan/device_scan_by_key.cuh>
 
 #include <cstdio>
 #include <vector>
@@ -50,5 +53,21 @@ cudaError_t unique_with_literal_stream(void* t, std::size_t& b, const unsigned* 
   cudaError_t e = carry::select_unique(t, b, in, out, num, n, 0);
   if (e == cudaSuccess) e = carry::select_unique(t, b, data, num, n, 0);
   if (e == cudaSuccess) e = carry::select_unique(t, b, in, out, num, n, nullptr);
+  return e;
+}
+
+// The keyed calls as CUB code writes them: no equality functor, the stream last as 0, nullptr or a stream.
+cudaError_t keyed_with_literal_stream(void* t, std::size_t& b, const unsigned* k, const unsigned* v, unsigned* o0,
+                                      unsigned* o1, int* num, std::int64_t n, cudaStream_t s) {
+  cudaError_t e = carry::reduce_by_key(t, b, k, o0, v, o1, num, carry::sum{}, n, 0);
+  if (e == cudaSuccess) e = carry::reduce_by_key(t, b, k, o0, v, o1, num, carry::sum{}, n, s);
+  if (e == cudaSuccess) e = carry::run_length_encode(t, b, k, o0, o1, num, n, 0);
+  if (e == cudaSuccess) e = carry::run_length_encode(t, b, k, o0, o1, num, n, s);
+  if (e == cudaSuccess) e = carry::non_trivial_runs(t, b, k, o0, o1, num, n, nullptr);
+  if (e == cudaSuccess) e = carry::select_unique_by_key(t, b, k, v, o0, o1, num, n, 0);
+  if (e == cudaSuccess) e = carry::inclusive_sum_by_key(t, b, k, v, o0, n, 0);
+  if (e == cudaSuccess) e = carry::exclusive_sum_by_key(t, b, k, v, o0, n, s);
+  if (e == cudaSuccess) e = carry::inclusive_scan_by_key(t, b, k, v, o0, carry::maximum{}, n, 0);
+  if (e == cudaSuccess) e = carry::exclusive_scan_by_key(t, b, k, v, o0, carry::sum{}, 0u, n, s);
   return e;
 }
