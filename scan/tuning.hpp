@@ -136,18 +136,22 @@ using any_input_policy =
 
 /// The keyed calls' single pass (keyed_agent: keys and values in registers, 64 bytes of the wider of the
 /// two a thread; V: the values, or the run calls' index type, whose staged outputs take a tile of each),
-/// 256 threads, evict-first loads, each block's guessed tile prefetched into the L2 while its ticket is
-/// out. MIN_BLOCKS: the register cap. Measured (H100, u32 keys and values, 2^28, probe_keyed):
+/// 256 threads, plain loads and stores (no evict-first hints), each block's guessed tile prefetched into
+/// the L2 while its ticket is out. MIN_BLOCKS: the register cap. Measured (H100, u32 keys and values,
+/// 2^28, probe_keyed, evict-first hints then):
 ///   scans by key (keyed_scan_policy), 5 blocks: 1199 us; 4: 1256; 2: 1255; 2 without the prefetch: 1353
 ///   run calls with values (keyed_runs_policy), 4 blocks: reduce_by_key 1164 us (5: 1188, 6: 1290, 2: 1319,
 ///   2 without the prefetch: 1438; 128 x 32 at 6: 1184)
 ///   run-length calls (keyed_encode_policy: keys alone), 6 blocks: run_length_encode 791 us (2, 4, 5: 812-819;
 ///   2 without the prefetch: 890; 128 x 32 at 6: 796)
+/// Without the hints (bench_keyed, same run, two rounds each, H100, 9037b5a against it): inclusive_sum_by_key
+/// 1209-1214 -> 1168-1173 us, reduce_by_key 1169-1175 -> 1150-1154, run_length_encode 802-805 -> 789-790,
+/// select_unique_by_key 1161-1167 -> 1141-1143, deterministic f32 scan by key 1264-1265 -> 1228-1233.
 template <class K, class V, int MIN_BLOCKS>
 using keyed_policy =
     staged_tile_policy<256, (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 4 ? 16
                             : (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 8 ? 8 : 4,
-                       MIN_BLOCKS, true, 2>;
+                       MIN_BLOCKS, false, 2>;
 template <class K, class V>
 using keyed_scan_policy = keyed_policy<K, V, 5>;
 template <class K, class V>

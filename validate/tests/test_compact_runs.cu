@@ -136,6 +136,21 @@ TEST_CASE("reduce_by_key, run_length_encode, non_trivial_runs, select_unique_by_
         return carry::select_unique_by_key(t, b, k, v, d_a.ptr, d_b.ptr, d_num.ptr, n);
       });
       check("select_unique_by_key", runs, ref.keys, firsts);
+      { // outputs one item past a 16-byte boundary: the staged outputs' element-wise flush
+        device_buffer<std::uint32_t> d_a1(sz + 1, 16), d_b1(sz + 1, 16);
+        d_a1.poison();
+        d_b1.poison();
+        run_two_phase([&](void* t, std::size_t& b) {
+          return carry::reduce_by_key(t, b, k, d_a1.ptr + 1, v, d_b1.ptr + 1, d_num.ptr, carry::sum{}, n);
+        });
+        INFO("reduce_by_key into misaligned outputs");
+        REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(runs));
+        const auto a1 = d_a1.download(runs + 1), b1 = d_b1.download(runs + 1);
+        REQUIRE(std::vector<std::uint32_t>(a1.begin() + 1, a1.end()) == ref.keys);
+        REQUIRE(std::vector<std::uint32_t>(b1.begin() + 1, b1.end()) == ref.folds);
+        REQUIRE((a1[0] == 0xA5A5A5A5u && b1[0] == 0xA5A5A5A5u));
+        REQUIRE((d_a1.guard_intact() && d_b1.guard_intact()));
+      }
       for (carry::compact_algorithm a : {carry::compact_algorithm::three_kernel, carry::compact_algorithm::single_pass}) {
         poison(); // the compaction of (key, value) pairs, on request
         run_two_phase([&](void* t, std::size_t& b) {

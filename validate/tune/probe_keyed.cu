@@ -101,5 +101,8 @@ int main(int argc, char** argv) {
   probe<carry::tuning::keyed_encode_policy<std::uint32_t, std::uint32_t>>(d, "shipped encode");
   probe<staged_tile_policy<256, 16, 2, true, 0>>(d, "256x16 min2, no prefetch");
   probe<staged_tile_policy<128, 32, 6, true, 2>>(d, "128x32 min6");
+  probe<staged_tile_policy<256, 16, 4, false, 2>>(d, "256x16 min4 no streaming");
+  probe<staged_tile_policy<256, 16, 5, false, 2>>(d, "256x16 min5 no streaming");
+  probe<staged_tile_policy<256, 16, 6, false, 2>>(d, "256x16 min6 no streaming");
   return 0;
 }
