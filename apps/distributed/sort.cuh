@@ -28,26 +28,6 @@ namespace carry {
 namespace dist {
 namespace detail {
 
-/// Samples taken a rank (fewer when its shard is smaller): 1024 keep every rank's output within a few
-/// percent of an even share for any key distribution (the regular positions of every shard).
-constexpr int sort_samples = 1024;
-
-/// One slot of the gathered sample block: slot 0 holds the shard's count, the rest its samples.
-struct sample_slot {
-  std::uint64_t image;
-  std::int64_t index; // the local index (slot 0: the count)
-};
-
-/// The gathered blocks, one a rank: rank q's shard count, and sample `slot` (= q * sort_samples + k: its
-/// k-th sample; index < 0 where it took fewer).
-CARRY_HD inline std::int64_t gathered_count(const sample_slot* all, std::int64_t q) {
-  return all[q * (1 + sort_samples)].index;
-}
-template <class I>
-CARRY_HD const sample_slot& gathered_sample(const sample_slot* all, I slot) {
-  return all[static_cast<std::int64_t>(slot / sort_samples) * (1 + sort_samples) + 1 + slot % sort_samples];
-}
-
 /// The sort's order of key k, widened for the samples (radix_detail::key_image).
 template <class K>
 CARRY_HD std::uint64_t sort_image(const K& k, bool descending) {
@@ -85,23 +65,6 @@ __global__ void sample_keys_kernel(const sample_slot* all, int ranks, std::uint6
   }
   if (blockIdx.x == 0 && threadIdx.x == 0) first[0] = 0;
 }
-
-/// A rank's gathered block (its count, then its samples) as one element, and its shard count: the engine's
-/// inclusive sum over the blocks gives every rank's first global index.
-using sample_block = sample_slot[1 + sort_samples];
-struct block_count {
-  CARRY_HD std::int64_t operator()(const sample_block& b) const { return b[0].index; }
-};
-
-/// A gathered sample's fixed-point weight from its slot (sample_weight_fixed; 0 past its shard's samples).
-struct slot_weight {
-  const sample_slot* all;
-  CARRY_HD std::uint64_t operator()(std::uint32_t slot) const {
-    if (gathered_sample(all, slot).index < 0) return 0;
-    const std::int64_t count = gathered_count(all, slot / sort_samples);
-    return sample_weight_fixed(count, count < sort_samples ? count : sort_samples);
-  }
-};
 
 /// Splitter j (of ranks - 1): the first sorted sample whose inclusive weight passes j / ranks of the
 /// total (the rule the CPU tests model in doubles, here in exact integers); none: past every key.

@@ -508,6 +508,49 @@ TEST_CASE("dist sort plan: the device's splitter rule (fixed-point weights) pick
   }
 }
 
+TEST_CASE("dist sort plan: the gathered sample blocks (counts, samples, weights, first global indices)",
+          "[cpu][dist]") {
+  namespace dd = carry::dist::detail;
+  // shards of 5000, 10, 0 and 1024 items, laid out as sample_kernel writes them: a block a rank
+  const std::vector<std::int64_t> counts{5000, 10, 0, 1024};
+  const int ranks = static_cast<int>(counts.size());
+  std::vector<dd::sample_slot> all(static_cast<std::size_t>(ranks) * (1 + dd::sort_samples));
+  for (int q = 0; q < ranks; ++q) {
+    dd::sample_slot* b = all.data() + static_cast<std::size_t>(q) * (1 + dd::sort_samples);
+    b[0] = {0, counts[static_cast<std::size_t>(q)]};
+    const std::int64_t taken = std::min<std::int64_t>(counts[static_cast<std::size_t>(q)], dd::sort_samples);
+    for (int k = 0; k < dd::sort_samples; ++k)
+      b[1 + k] = k < taken ? dd::sample_slot{static_cast<std::uint64_t>(q * 100000 + k), k} : dd::sample_slot{0, -1};
+  }
+  std::int64_t first = 0;
+  for (int q = 0; q < ranks; ++q) {
+    INFO("rank " << q);
+    const std::int64_t count = counts[static_cast<std::size_t>(q)];
+    REQUIRE(dd::gathered_count(all.data(), q) == count);
+    // the engine's scan reads each block as one element: its count
+    const auto& block = *reinterpret_cast<const dd::sample_block*>(all.data() + static_cast<std::size_t>(q) * (1 + dd::sort_samples));
+    REQUIRE(dd::block_count{}(block) == count);
+    first += count; // what the inclusive sum over the blocks gives first[q + 1]
+    std::uint64_t weights = 0;
+    for (int k = 0; k < dd::sort_samples; ++k) {
+      const std::uint32_t slot = static_cast<std::uint32_t>(q * dd::sort_samples + k);
+      const dd::sample_slot& s = dd::gathered_sample(all.data(), slot);
+      const bool taken = k < std::min<std::int64_t>(count, dd::sort_samples);
+      REQUIRE(s.index == (taken ? k : -1));
+      if (taken) REQUIRE(s.image == static_cast<std::uint64_t>(q * 100000 + k));
+      const std::uint64_t w = dd::slot_weight{all.data()}(slot);
+      REQUIRE((w == 0) == !taken);
+      weights += w;
+    }
+    // a rank's weights stand for its count (exact where the samples divide it; 5000 / 1024 rounds down)
+    CHECK(weights <= static_cast<std::uint64_t>(count) << dd::sample_weight_bits);
+    CHECK(weights + dd::sort_samples >= static_cast<std::uint64_t>(count) << dd::sample_weight_bits);
+  }
+  CHECK(first == 5000 + 10 + 0 + 1024);
+  CHECK(dd::slot_weight{all.data()}(static_cast<std::uint32_t>(3 * dd::sort_samples)) ==
+        std::uint64_t{1} << dd::sample_weight_bits); // 1024 of 1024 items: weight 1
+}
+
 TEST_CASE("dist sort plan: splitters, destinations, the exchange", "[cpu][dist]") {
   using carry::dist::detail::sort_sample;
   // samples of 3 ranks, equal images told apart by their global index

@@ -55,6 +55,43 @@ CARRY_HD inline std::int64_t first_past(const std::uint64_t* prefix, std::int64_
   return lo;
 }
 
+/// Samples taken a rank (fewer when its shard is smaller): 1024 keep every rank's output within a few
+/// percent of an even share for any key distribution (the regular positions of every shard).
+constexpr int sort_samples = 1024;
+
+/// One slot of the gathered sample block: slot 0 holds the shard's count, the rest its samples.
+struct sample_slot {
+  std::uint64_t image;
+  std::int64_t index; // the local index (slot 0: the count)
+};
+
+/// The gathered blocks, one a rank: rank q's shard count, and sample `slot` (= q * sort_samples + k: its
+/// k-th sample; index < 0 where it took fewer).
+CARRY_HD inline std::int64_t gathered_count(const sample_slot* all, std::int64_t q) {
+  return all[q * (1 + sort_samples)].index;
+}
+template <class I>
+CARRY_HD const sample_slot& gathered_sample(const sample_slot* all, I slot) {
+  return all[static_cast<std::int64_t>(slot / sort_samples) * (1 + sort_samples) + 1 + slot % sort_samples];
+}
+
+/// A rank's gathered block (its count, then its samples) as one element, and its shard count: the engine's
+/// inclusive sum over the blocks gives every rank's first global index.
+using sample_block = sample_slot[1 + sort_samples];
+struct block_count {
+  CARRY_HD std::int64_t operator()(const sample_block& b) const { return b[0].index; }
+};
+
+/// A gathered sample's fixed-point weight from its slot (sample_weight_fixed; 0 past its shard's samples).
+struct slot_weight {
+  const sample_slot* all;
+  CARRY_HD std::uint64_t operator()(std::uint32_t slot) const {
+    if (gathered_sample(all, slot).index < 0) return 0;
+    const std::int64_t count = gathered_count(all, slot / sort_samples);
+    return sample_weight_fixed(count, count < sort_samples ? count : sort_samples);
+  }
+};
+
 /// Rank `rank`'s side of the exchange from every rank's num_ranks + 1 bucket offsets (offsets[q][j]: where
 /// rank q's items for rank j start in its partitioned shard). What travels between two ranks starts and
 /// ends on a multiple of `granule` items (the exact part widened by fewer than `granule` items at each
