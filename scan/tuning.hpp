@@ -33,7 +33,8 @@ struct tile_policy {
 /// the L2 for the tile it would get if tickets followed launch order (blockIdx; each warp its run). The
 /// ticket still decides, and a guess that misses is the tile of a block starting at about the same
 /// time. 0: never; 1: always; 2: only when the input needs more than one wave of resident blocks
-/// (tuned choice, tuning::single_pass_tile).
+/// (tuned choice, tuning::single_pass_tile). 4 and up (the keyed agent only): as 1 for the first blocks,
+/// and each tile, once its own loads are out, also asks for the tile PREFETCH - 3 tiles an SM ahead.
 template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int MIN_BLOCKS, bool STREAMING = true, int PREFETCH = 0>
 struct staged_tile_policy
     : tile_policy<block_scan_algorithm::coarsened, BLOCK_THREADS, ITEMS_PER_THREAD, STREAMING> {
@@ -147,17 +148,22 @@ using any_input_policy =
 /// Without the hints (bench_keyed, same run, two rounds each, H100, 9037b5a against it): inclusive_sum_by_key
 /// 1209-1214 -> 1168-1173 us, reduce_by_key 1169-1175 -> 1150-1154, run_length_encode 802-805 -> 789-790,
 /// select_unique_by_key 1161-1167 -> 1141-1143, deterministic f32 scan by key 1264-1265 -> 1228-1233.
-template <class K, class V, int MIN_BLOCKS>
+/// PREFETCH 4 (each tile also asks the L2 for the tile one a SM ahead; probe_keyed, H100, three runs, 2^28):
+///   reduce_by_key 1137-1138 -> 1106-1108 us (2 a SM ahead 1108-1109, 3: 1128, a wave: 1276; 2^26 293 -> 287)
+///   inclusive_sum_by_key 1156-1159 -> 1125-1129 (2^26 299-300 -> 294)
+///   run_length_encode loses: 778-781 at 6 blocks -> 855-857 (5 blocks 788-791): PREFETCH 2 kept
+///   shapes that lost with it: 512 x 8 at 2-4 blocks (reduce_by_key 1391-1575), 256 x 8 at 6 or 8 (1486-1556)
+template <class K, class V, int MIN_BLOCKS, int PREFETCH>
 using keyed_policy =
     staged_tile_policy<256, (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 4 ? 16
                             : (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 8 ? 8 : 4,
-                       MIN_BLOCKS, false, 2>;
+                       MIN_BLOCKS, false, PREFETCH>;
 template <class K, class V>
-using keyed_scan_policy = keyed_policy<K, V, 5>;
+using keyed_scan_policy = keyed_policy<K, V, 5, 4>;
 template <class K, class V>
-using keyed_runs_policy = keyed_policy<K, V, 4>;
+using keyed_runs_policy = keyed_policy<K, V, 4, 4>;
 template <class K, class I>
-using keyed_encode_policy = keyed_policy<K, I, 6>;
+using keyed_encode_policy = keyed_policy<K, I, 6, 2>;
 
 /// The hierarchical tile (upsweep, spine, downsweep): 256 threads x 64 bytes. The input is read twice,
 /// so no evict-first hint. Measured (u32, NOTES.md): 256 x 16 gave 23.9 us at 2^22 against 27.1 us for

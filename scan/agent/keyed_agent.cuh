@@ -135,14 +135,15 @@ struct keyed_agent {
     return key_io::transpose && std::is_convertible<decltype(Source::keys), const K*>::value &&
            (!B::with_values || (val_io::transpose && std::is_convertible<decltype(Source::values), const V*>::value));
   }
-  template <class Source>
+  template <class Source, class Between>
   __device__ static bool load_full(temp_storage& ts, const Source& in, std::int64_t base, int valid,
-                                   keyed_thread<K, V, items>& t) {
+                                   keyed_thread<K, V, items>& t, Between between) {
     if constexpr (full_loads<Source>()) {
       if (valid == tile_items && in.vec_keys && (!B::with_values || in.vec_values)) {
         uint4 kw[key_io::vcount], vw[B::with_values ? val_io::vcount : 1];
         key_io::fetch_chunks(in.keys + base, kw);
         if constexpr (B::with_values) val_io::fetch_chunks(in.values + base, vw);
+        between(); // behind the loads in flight
         key_io::transpose_chunks(ts.buf.io.keys, kw);
         memcpy(t.keys, kw, sizeof(t.keys));
         if constexpr (B::with_values) {
@@ -152,7 +153,19 @@ struct keyed_agent {
         return true;
       }
     }
+    between();
     return false;
+  }
+
+  /// Asks the L2 for `tile` (a full tile of aligned pointers; else nothing), each warp its run.
+  template <class Source>
+  __device__ static void prefetch_tile(const Source& in, const tile_plan& plan, std::int64_t tile) {
+    if constexpr (full_loads<Source>())
+      if (tile < plan.num_tiles - 1 && in.vec_keys && (!B::with_values || in.vec_values)) {
+        const std::int64_t at = plan.tile_base(tile);
+        prefetch_warp_run_l2(in.keys + at, 32 * items * static_cast<int>(sizeof(K)));
+        if constexpr (B::with_values) prefetch_warp_run_l2(in.values + at, 32 * items * static_cast<int>(sizeof(V)));
+      }
   }
 
   template <class Source>
@@ -161,11 +174,8 @@ struct keyed_agent {
     // ---- warm the L2 with the tile launch order would give this block, while the ticket is out ----
     if constexpr (Policy::prefetch != 0 && full_loads<Source>())
       if (prefetch_guessed_tile(Policy::prefetch, blockIdx.x, plan.num_tiles, std::int64_t{sm_ids()} * min_blocks,
-                                in.vec_keys && (!B::with_values || in.vec_values))) {
-        const std::int64_t guess = plan.tile_base(blockIdx.x);
-        prefetch_warp_run_l2(in.keys + guess, 32 * items * static_cast<int>(sizeof(K)));
-        if constexpr (B::with_values) prefetch_warp_run_l2(in.values + guess, 32 * items * static_cast<int>(sizeof(V)));
-      }
+                                true, sm_ids()))
+        prefetch_tile(in, plan, blockIdx.x);
     // ---- take a ticket: tiles go out in the order blocks start ----
     const std::int64_t tile = lookback::block_ticket(ts.tile_index, state.counter);
     const int valid = plan.valid_items(tile);
@@ -178,7 +188,10 @@ struct keyed_agent {
 
     // ---- keys and values: on full tiles of aligned pointers both tiles' vectors in flight before
     // either is transposed; each thread's edge keys to its neighbours ----
-    if (!load_full(ts, in, base, valid, t)) {
+    auto ask_ahead = [&] { // behind the tile's own loads: the tile a block starting later will take
+      if constexpr (Policy::prefetch >= 4) prefetch_tile(in, plan, tile_ahead(Policy::prefetch, tile, sm_ids()));
+    };
+    if (!load_full(ts, in, base, valid, t, ask_ahead)) {
       // past the end: a live key (keys there are compared, their bits then unused)
       const K pad = valid < tile_items ? static_cast<K>(in.keys[base]) : K{};
       key_io::load(ts.buf.io.keys, in.keys + base, valid, in.vec_keys, t.keys, tile_items, pad);

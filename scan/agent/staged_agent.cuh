@@ -50,6 +50,7 @@ struct staged_agent {
     constexpr bool stores_chunks = std::is_same<OutIt, T*>::value;
     // ---- warm the L2 with the tile launch order would give this block, while the ticket is out
     // (NOTES.md step 32: the ticket's round trip no longer delays the tile's loads) ----
+    static_assert(Policy::prefetch <= 2, "carry: a staged scan tile prefetches in mode 0, 1 or 2");
     if constexpr (Policy::prefetch != 0 && chunk_loads<InIt>)
       if (prefetch_guessed_tile(Policy::prefetch, blockIdx.x, plan.num_tiles,
                                 std::int64_t{sm_ids()} * min_blocks, vec_in))

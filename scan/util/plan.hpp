@@ -98,12 +98,21 @@ CARRY_HD constexpr int staged_swizzle(int l, int vcount) {
   return l ^ (((l & ~7) / vcount) & 7);
 }
 
+/// The tile that tile `tile` asks the L2 for once its own loads are out: PREFETCH 4 and up (the keyed
+/// agent), mode - 3 tiles an SM ahead on `sms` SMs, the tile whose block starts about when this one is
+/// done; -1 (none) in modes 0-2.
+CARRY_HD constexpr std::int64_t tile_ahead(int mode, std::int64_t tile, std::int64_t sms) {
+  return mode >= 4 ? tile + (mode - 3) * sms : -1;
+}
+
 /// Whether a staged block (launch index `block`) asks the L2 for the tile launch order would give it,
 /// before it takes its ticket (staged_tile_policy's PREFETCH `mode`: 0 never, 1 always, 2 only beyond
-/// one wave of `resident` blocks). Only full tiles (every one but the last) from 16-byte aligned input.
+/// one wave of `resident` blocks, 4 and up as 1 but only the blocks whose tile no earlier tile asks for:
+/// below tile_ahead(mode, 0, sms)). Only full tiles (every one but the last) from 16-byte aligned input.
 CARRY_HD constexpr bool prefetch_guessed_tile(int mode, std::int64_t block, std::int64_t num_tiles,
-                                              std::int64_t resident, bool aligned) {
-  return mode != 0 && aligned && block < num_tiles - 1 && (mode != 2 || num_tiles > resident);
+                                              std::int64_t resident, bool aligned, std::int64_t sms = 0) {
+  return mode != 0 && aligned && block < num_tiles - 1 && (mode != 2 || num_tiles > resident) &&
+         (mode < 4 || block < tile_ahead(mode, 0, sms));
 }
 
 // ---- warp-striped chunks (the small-input path) ----

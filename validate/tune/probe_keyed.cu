@@ -1,6 +1,6 @@
 // Keyed-agent probe: run_length_encode, reduce_by_key and inclusive_sum_by_key on u32 keys in runs of 4
-// (u32 values) through the engine's keyed pass with several tile policies, median of cold-L2 event times
-// each, beside a copy.   usage: carry_probe_keyed [log2 n] [reps]
+// (u32 values) through the engine's keyed pass with the shipped and other tile policies (prefetch modes,
+// register caps), median of cold-L2 event times each, beside a copy.   usage: carry_probe_keyed [log2 n] [reps]
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -99,10 +99,9 @@ int main(int argc, char** argv) {
   probe<carry::tuning::keyed_runs_policy<std::uint32_t, std::uint32_t>>(d, "shipped runs");
   probe<carry::tuning::keyed_scan_policy<std::uint32_t, std::uint32_t>>(d, "shipped scans");
   probe<carry::tuning::keyed_encode_policy<std::uint32_t, std::uint32_t>>(d, "shipped encode");
-  probe<staged_tile_policy<256, 16, 2, true, 0>>(d, "256x16 min2, no prefetch");
-  probe<staged_tile_policy<128, 32, 6, true, 2>>(d, "128x32 min6");
-  probe<staged_tile_policy<256, 16, 4, false, 2>>(d, "256x16 min4 no streaming");
-  probe<staged_tile_policy<256, 16, 5, false, 2>>(d, "256x16 min5 no streaming");
-  probe<staged_tile_policy<256, 16, 6, false, 2>>(d, "256x16 min6 no streaming");
+  probe<staged_tile_policy<256, 16, 4, false, 2>>(d, "min4, guess only");
+  probe<staged_tile_policy<256, 16, 5, false, 2>>(d, "min5, guess only");
+  probe<staged_tile_policy<256, 16, 6, false, 4>>(d, "min6, 1 a SM ahead");
+  probe<staged_tile_policy<256, 16, 4, false, 5>>(d, "min4, 2 a SM ahead");
   return 0;
 }
