@@ -61,6 +61,14 @@ __device__ __forceinline__ bool delta_travels(std::int64_t b, std::int64_t block
                          static_cast<std::uint64_t>((b + 1) * delta_block) <= kept1);
 }
 
+/// The first of the BATCH consecutive blocks of keys the calling warp codes or decodes (delta_grid's
+/// launch: delta_threads a thread block).
+template <int BATCH>
+__device__ __forceinline__ std::int64_t delta_warp_first_block() {
+  constexpr int warps = delta_threads / carry::detail::warp_threads;
+  return (blockIdx.x * std::int64_t{warps} + threadIdx.x / carry::detail::warp_threads) * BATCH;
+}
+
 /// Thread blocks of a coding or decoding launch over `blocks` blocks of keys, BATCH a warp (at least one:
 /// the width pass's first thread writes the scan's end).
 template <int BATCH>
@@ -80,8 +88,7 @@ __global__ void __launch_bounds__(delta_threads)
                        delta_header<typename radix_detail::radix_key<K>::bits_type>* headers) {
   using U = typename radix_detail::radix_key<K>::bits_type;
   const int lane = static_cast<int>(threadIdx.x) % carry::detail::warp_threads;
-  const std::int64_t b0 =
-      (blockIdx.x * std::int64_t{delta_threads} + threadIdx.x) / carry::detail::warp_threads * BATCH;
+  const std::int64_t b0 = delta_warp_first_block<BATCH>();
   if (blockIdx.x == 0 && threadIdx.x == 0) headers[blocks] = delta_header<U>{U{0}, 0u};
   if (b0 >= blocks) return;
   const std::uint64_t kept0 = kept[0], kept1 = kept[1];
@@ -133,7 +140,7 @@ __global__ void __launch_bounds__(delta_threads)
   __shared__ std::uint32_t staged[warps][most_words];
   const int lane = static_cast<int>(threadIdx.x) % carry::detail::warp_threads,
             warp = static_cast<int>(threadIdx.x) / carry::detail::warp_threads;
-  const std::int64_t b0 = (blockIdx.x * std::int64_t{warps} + warp) * BATCH;
+  const std::int64_t b0 = delta_warp_first_block<BATCH>();
   if (b0 >= blocks) return;
   const std::uint64_t kept0 = kept[0], kept1 = kept[1];
   // ---- every block's keys, width and offset in flight ----
@@ -180,8 +187,7 @@ __global__ void __launch_bounds__(delta_threads)
                         bool descending, K* keys) {
   using U = typename radix_detail::radix_key<K>::bits_type;
   const int lane = static_cast<int>(threadIdx.x) % carry::detail::warp_threads;
-  const std::int64_t b0 =
-      (blockIdx.x * std::int64_t{delta_threads} + threadIdx.x) / carry::detail::warp_threads * BATCH;
+  const std::int64_t b0 = delta_warp_first_block<BATCH>();
   if (b0 >= blocks) return;
   // ---- every block's header and offset ----
   delta_header<U> h[BATCH];
