@@ -10,12 +10,20 @@ enum class compact_algorithm {
   single_pass   ///< one launch on the engine's decoupled look-back (reads the input once)
 };
 
+/// Where a partition puts the items it rejects: after the selected ones either way.
+enum class partition_order {
+  stable,  ///< in input order (the default)
+  reversed ///< in reverse input order, from the output's end back: CUB's DevicePartition layout
+};
+
 /// Options of carry's compactions. In-place calls always run the single pass (its look-back orders the
-/// tiles, so no tile overwrites input another tile has yet to read); a partition over more than one
-/// tile always runs the three kernels (a stable partition places its rejected items after all selected
-/// ones, so it needs the total count before it writes any of them).
+/// tiles, so no tile overwrites input another tile has yet to read). A stable partition over more than
+/// one tile always runs the three kernels (its rejected items follow every selected one in input order,
+/// so it needs the total count before it writes any of them); a reversed one places its rejected items
+/// from the end of the output back, needs no total, and runs as a selection does (one pass).
 struct compact_options {
   compact_algorithm algorithm = compact_algorithm::automatic;
+  partition_order rejected = partition_order::stable; ///< partitions only; selections ignore it
 };
 
 } // namespace carry

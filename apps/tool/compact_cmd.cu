@@ -30,11 +30,13 @@ const char* usage_text(const std::string& prim) {
            "  holds for any distribution (ties can move it: the run prints what was selected).\n";
   if (prim == "partition")
     return "carry partition - the items with x < t (or whose flag is non-zero) first, then the others, both in\n"
-           "input order (stable)\n"
+           "input order (stable), or with --reversed the others from the output's end back (CUB's layout)\n"
            "\n"
            "usage: carry partition [options]\n"
-           "  CUB's DevicePartition::If and ::Flagged write the others in reverse order; the check accounts for\n"
-           "  that.\n";
+           "  CUB's DevicePartition::If and ::Flagged write the others in reverse order; the check compares a\n"
+           "  stable partition against CUB's output with that part turned around, a reversed one as it is.\n"
+           "  --reversed           the others in reverse order, CUB's layout, in one pass (a stable partition\n"
+           "                       reads its input twice: its rejected items wait for the total)\n";
   return "carry unique - keep the first item of each run of equal items\n"
          "\n"
          "usage: carry unique [options]\n";
@@ -70,7 +72,7 @@ struct config {
   std::string prim, type = "u32", data, algorithm = "auto", input, flag_type = "u8", items = "data";
   std::int64_t n = std::int64_t{1} << 26;
   int percent = 50, reps = 30;
-  bool flags = false, csv = false;
+  bool flags = false, csv = false, reversed = false;
 };
 
 template <class T>
@@ -165,6 +167,7 @@ int run(config& c) {
   opt.algorithm = c.algorithm == "single_pass"    ? carry::compact_algorithm::single_pass
                   : c.algorithm == "three_kernel" ? carry::compact_algorithm::three_kernel
                                                   : carry::compact_algorithm::automatic;
+  if (c.reversed) opt.rejected = carry::partition_order::reversed;
   // select_all: every item; x < max misses the maximum itself, so a predicate that is always true
   const carry_validate::less_than<T> pred{bound};
   const T* cin = in;
@@ -219,17 +222,19 @@ int run(config& c) {
   std::vector<T> h_out(compare), h_ref(compare);
   CHECK_CUDA(cudaMemcpy(h_out.data(), out, compare * sizeof(T), cudaMemcpyDeviceToHost));
   CHECK_CUDA(cudaMemcpy(h_ref.data(), ref, compare * sizeof(T), cudaMemcpyDeviceToHost));
-  if (c.prim == "partition") std::reverse(h_ref.begin() + cub_num, h_ref.end()); // CUB's rejected: reversed
+  if (c.prim == "partition" && !c.reversed) // CUB's rejected are reversed; a reversed partition's too
+    std::reverse(h_ref.begin() + cub_num, h_ref.end());
   std::int64_t bad = 0;
   for (std::size_t i = 0; i < compare; ++i) bad += std::memcmp(&h_out[i], &h_ref[i], sizeof(T)) != 0;
   const bool ok = got == cub_num && bad == 0;
   if (!c.csv)
     std::printf(
-        "carry %s of %lld %s (%s%s%s, algorithm %s): %lld selected (%.1f %%); check against CUB: %s "
+        "carry %s of %lld %s (%s%s%s, algorithm %s%s): %lld selected (%.1f %%); check against CUB: %s "
         "(count %lld vs %lld, %lld items differ)\n",
         c.prim.c_str(), static_cast<long long>(n), c.type.c_str(),
         indices ? "indices" : c.input.empty() ? c.data.c_str() : "file", indices ? "" : " data",
-        c.flags ? (", " + c.flag_type + " flags").c_str() : "", c.algorithm.c_str(), static_cast<long long>(got), 100.0 * got / n,
+        c.flags ? (", " + c.flag_type + " flags").c_str() : "", c.algorithm.c_str(),
+        c.reversed ? ", rejected reversed" : "", static_cast<long long>(got), 100.0 * got / n,
         ok ? "ok" : "FAILED", static_cast<long long>(got), static_cast<long long>(cub_num),
         static_cast<long long>(bad));
   // ---- time (cold L2) ----
@@ -287,7 +292,8 @@ int carry_tool::compact_main(const std::string& prim, int argc, char** argv) {
                                     whole("--selectivity", 0, 100, c.percent), flag("--flags", c.flags),
                                     text("--flag-type", c.flag_type), text("--items", c.items),
                                     text("--input", c.input), text("--algorithm", c.algorithm),
-                                    whole("--reps", 1, 1000000, c.reps), flag("--csv", c.csv)},
+                                    whole("--reps", 1, 1000000, c.reps), flag("--csv", c.csv),
+                                    flag("--reversed", c.reversed)},
                                    argc, argv);
   if (parsed >= 0) return parsed;
   const char* refused = nullptr;
@@ -307,6 +313,7 @@ int carry_tool::compact_main(const std::string& prim, int argc, char** argv) {
   }
   const char* conflict = nullptr;
   if (c.flags && prim == "unique") conflict = "--flags belongs to carry select and carry partition";
+  if (c.reversed && prim != "partition") conflict = "--reversed belongs to carry partition";
   if (c.flag_type != "u8" && !c.flags) conflict = "--flag-type needs --flags";
   if (c.items == "indices" && prim == "unique") conflict = "--items indices: every index is unique";
   if ((c.items == "indices" || c.flag_type != "u8") && c.type != "u32")

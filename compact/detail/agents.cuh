@@ -89,8 +89,9 @@ constexpr bool chunked_loads() {
 /// The compaction agent, every pass of it: the tile's load and selection, the engine's block scan of
 /// the per-thread counts, how the tile learns the counts before it (three kernels: the engine's scan of
 /// the tile counts; single pass: the engine's look-back; cluster: the cluster exchange; count +
-/// scatter: a block reduce of the counts), the tile's write.
-template <class Policy, bool PARTITION, class T, class Sel, class InIt>
+/// scatter: a block reduce of the counts), the tile's write. REVERSED: a partition's rejected items go
+/// from the output's end back (CUB's layout), so no tile needs the total.
+template <class Policy, bool PARTITION, class T, class Sel, class InIt, bool REVERSED = false>
 struct compact_agent {
   using tile_t = compact_tile<Policy, T, Sel, InIt>;
   using count_scan = block_scan<int, Policy::block_threads, Policy::algorithm, 1>;
@@ -110,6 +111,19 @@ struct compact_agent {
     std::uint32_t ticket;
     std::uint32_t inbox[16]; // the cluster pass: every tile's count
   };
+
+  /// Where the tile's rejected items go (a partition): stable, after every selected item and the earlier
+  /// tiles' rejected ones, upward; reversed, from the end of the output back past the earlier tiles'.
+  /// `total` (the selected count of the whole input) only matters to a stable partition.
+  template <class OutIt>
+  __device__ static auto rejected_of(OutIt out, const tile_plan& plan, std::int64_t base, std::uint64_t before,
+                                     std::uint64_t total) {
+    if constexpr (REVERSED)
+      return rejected_output<OutIt, -1>{
+          out, static_cast<std::int64_t>(reversed_rejected_offset(plan.num_items, base, before))};
+    else
+      return rejected_output<OutIt, 1>{out, static_cast<std::int64_t>(rejected_offset(total, base, before))};
+  }
 
   /// Load, select, rank: the thread's mask, its offset among the tile's selected items, the tile's count;
   /// then the tile's staging of its write (index tiles: the positions in output order), which every pass
@@ -147,7 +161,8 @@ struct compact_agent {
     int thread_offset, tile_count;
     const unsigned mask = load_and_rank(ts, t, in, sel, base, valid, vec_in, thread_offset, tile_count);
     if constexpr (tile_t::stages) __syncthreads(); // the staging is readable by every thread
-    t.template write<PARTITION>(ts.tile, in, mask, thread_offset, tile_count, valid, base, before, total, out);
+    t.template write<PARTITION>(ts.tile, in, mask, thread_offset, tile_count, valid, base, before,
+                                rejected_of(out, plan, base, before, total), out);
     if (tile == plan.num_tiles - 1 && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
   }
 
@@ -177,8 +192,9 @@ struct compact_agent {
     tile_selected_before<Policy>(ts.selected_before, state, tile, last, tile_count, how);
     // ---- write ----
     const std::uint64_t before = ts.selected_before;
-    const std::uint64_t total = before + static_cast<std::uint64_t>(tile_count); // a partition: one tile
-    t.template write<PARTITION>(ts.tile, in, mask, thread_offset, tile_count, valid, base, before, total, out);
+    const std::uint64_t total = before + static_cast<std::uint64_t>(tile_count); // a stable partition: one tile
+    t.template write<PARTITION>(ts.tile, in, mask, thread_offset, tile_count, valid, base, before,
+                                rejected_of(out, plan, base, before, total), out);
     if (last && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
   }
 
@@ -203,7 +219,8 @@ struct compact_agent {
       before += k < tile ? ts.inbox[k] : 0u;
       total += ts.inbox[k];
     }
-    t.template write<PARTITION>(ts.tile, in, mask, thread_offset, tile_count, valid, base, before, total, out);
+    t.template write<PARTITION>(ts.tile, in, mask, thread_offset, tile_count, valid, base, before,
+                                rejected_of(out, plan, base, before, total), out);
     if (tile == tiles - 1 && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
   }
 
@@ -237,7 +254,8 @@ struct compact_agent {
     __syncthreads();
     before = ts.selected_before;
     const std::uint64_t total = ts.total;
-    t.template write<PARTITION>(ts.tile, in, mask, thread_offset, tile_count, valid, base, before, total, out);
+    t.template write<PARTITION>(ts.tile, in, mask, thread_offset, tile_count, valid, base, before,
+                                rejected_of(out, plan, base, before, total), out);
     if (tile == plan.num_tiles - 1 && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
   }
 };

@@ -149,12 +149,13 @@ struct tile_selection<Policy, T, by_unique<Eq>> {
 };
 
 /// The selected items of a tile staged in order into `stage` (then, in a partition, the rejected ones in
-/// order after them), then written as coalesced runs: stage[k] goes to staged_destination(k, ...).
-/// `stage` may alias the load buffers: the caller has synchronised the block since the loads.
-template <class Policy, bool PARTITION, class T, class OutIt>
+/// order after them), then written as coalesced runs: the selected to out + selected_offset, the
+/// rejected to rej (a rejected_output). `stage` may alias the load buffers: the caller has synchronised
+/// the block since the loads.
+template <class Policy, bool PARTITION, class T, class OutIt, class RejOut>
 __device__ void scatter_staged(T* stage, const T (&items)[Policy::items_per_thread], unsigned mask,
                                int thread_offset, int tile_count, int valid, OutIt out,
-                               std::uint64_t selected_offset, std::uint64_t rejected_offset_) {
+                               std::uint64_t selected_offset, const RejOut& rej) {
   constexpr int per_thread = Policy::items_per_thread, threads = Policy::block_threads;
   // ---- stage: selected at their rank, rejected (partition) after all selected ----
   const int first = threadIdx.x * per_thread;
@@ -171,8 +172,12 @@ __device__ void scatter_staged(T* stage, const T (&items)[Policy::items_per_thre
   __syncthreads();
   // ---- write: consecutive threads, consecutive outputs ----
   const int staged = PARTITION ? valid : tile_count;
-  for (int k = threadIdx.x; k < staged; k += threads)
-    out[static_cast<std::int64_t>(staged_destination(k, tile_count, selected_offset, rejected_offset_))] = stage[k];
+  for (int k = threadIdx.x; k < staged; k += threads) {
+    if (k < tile_count)
+      out[static_cast<std::int64_t>(selected_offset) + k] = stage[k];
+    else if constexpr (PARTITION)
+      rej[k - tile_count] = stage[k];
+  }
 }
 
 /// The steps of the tile interface that a tile holding its items (register_tile, staged_tile) takes as
@@ -212,14 +217,13 @@ struct register_tile : item_tile_steps<register_tile<Policy, T, Sel>, Sel> {
   __device__ static void prefetch(const Sel& sel, InIt in, std::int64_t base) {
     selection::prefetch(sel, in, base);
   }
-  /// The selected items at `before` (+ their rank), then (partition) the rejected ones at
-  /// rejected_offset(total, base, before) (+ their rank among the rejected).
-  template <bool PARTITION, class InIt, class OutIt>
+  /// The selected items at `before` (+ their rank), then (partition) the rejected ones at rej[rank among
+  /// the tile's rejected].
+  template <bool PARTITION, class InIt, class OutIt, class RejOut>
   __device__ void write(temp_storage& ts, InIt, unsigned mask, int thread_offset, int tile_count, int valid,
-                        std::int64_t base, std::uint64_t before, std::uint64_t total, OutIt out) const {
+                        std::int64_t, std::uint64_t before, const RejOut& rej, OutIt out) const {
     __syncthreads(); // every thread is done with the load buffers before they stage
-    scatter_staged<Policy, PARTITION>(ts.stage, items, mask, thread_offset, tile_count, valid, out, before,
-                                      rejected_offset(total, base, before));
+    scatter_staged<Policy, PARTITION>(ts.stage, items, mask, thread_offset, tile_count, valid, out, before, rej);
   }
 };
 

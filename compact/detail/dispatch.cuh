@@ -60,9 +60,10 @@ cudaError_t launch_counts(InIt in, const Sel& sel, const tile_plan& tiles, bool 
   return detail::after_launch(stream);
 }
 
-/// Every compaction: select (flags, predicate, unique) and partition. `sel` decides what is selected;
-/// `null_sel`: its flag pointer is null.
-template <class Policy, bool PARTITION, class T, class InIt, class Sel, class OutIt, class NumT>
+/// Every compaction: select (flags, predicate, unique) and partition (REVERSED: the rejected items from
+/// the output's end back, CUB's layout, which needs no total and so runs as a selection). `sel` decides
+/// what is selected; `null_sel`: its flag pointer is null.
+template <class Policy, bool PARTITION, class T, bool REVERSED = false, class InIt, class Sel, class OutIt, class NumT>
 cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt in, Sel sel, bool null_sel,
                              OutIt out, NumT* d_num, std::int64_t num_items, const compact_options& opt,
                              cudaStream_t stream) {
@@ -85,14 +86,14 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
     return cudaErrorInvalidValue;
   const aliasing alias = num_items > 0 ? output_aliasing<T>(in, out, num_items) : aliasing::apart;
   if (alias == aliasing::partial || (PARTITION && alias == aliasing::in_place)) return cudaErrorInvalidValue;
-  using agent = compact_agent<Policy, PARTITION, T, Sel, InIt>;
-  using reread = compact_agent<compact_tuning::without_streaming<Policy>, PARTITION, T, Sel, InIt>; // read twice
+  using agent = compact_agent<Policy, PARTITION, T, Sel, InIt, REVERSED>;
+  using reread = compact_agent<compact_tuning::without_streaming<Policy>, PARTITION, T, Sel, InIt, REVERSED>; // read twice
   int cluster_tiles = 0; // the largest cluster of tiles the device co-schedules (asked once)
   if (tiles.num_tiles > 1 && tiles.num_tiles <= compact_tuning::cluster_tiles)
     cluster_tiles = detail::cluster_limit<agent>(cluster_kernel<agent, InIt, Sel, OutIt, NumT>,
                                                  Policy::block_threads, compact_tuning::cluster_tiles, 0);
   const compact_pass pass = choose_compact_pass(num_items, Policy::tile_items, opt.algorithm,
-                                                alias == aliasing::in_place, PARTITION,
+                                                alias == aliasing::in_place, PARTITION && !REVERSED,
                                                 compact_tuning::single_pass_from, cluster_tiles,
                                                 compact_tuning::fused_scan_max_tiles);
   const bool vec_in = fast_loads<Policy, T>(in);

@@ -25,8 +25,9 @@ enum class compact_pass {
   count_scatter ///< the three kernels with the scan of the counts folded into the scatter (few tiles)
 };
 
-/// The pass for n items in tiles of tile_items. `single_pass_from`: the smallest n at which the
-/// automatic choice takes the single pass (tuning.hpp). `cluster_tiles`: the most tiles the device
+/// The pass for n items in tiles of tile_items. `partition`: a stable partition, whose rejected items
+/// wait for the total (a reversed one plans as a selection). `single_pass_from`: the smallest n at which
+/// the automatic choice takes the single pass (tuning.hpp). `cluster_tiles`: the most tiles the device
 /// co-schedules as one cluster for this call (0: none); the automatic choice (and in place, and a
 /// partition) takes it whenever the tiles fit. `fused_tiles`: up to this many tiles an automatic
 /// partition folds the scan of the counts into the scatter (0: never; the register tiles lack it).
@@ -96,13 +97,30 @@ CARRY_HD constexpr std::uint64_t rejected_offset(std::uint64_t total, std::int64
   return total + static_cast<std::uint64_t>(tile_base) - selected_before;
 }
 
-/// The destination of the k-th item of a tile's staged run: the selected items (k < selected) then,
-/// in a partition, the rejected ones.
-CARRY_HD constexpr std::uint64_t staged_destination(int k, int selected, std::uint64_t selected_offset,
-                                                    std::uint64_t rejected_offset) {
-  return k < selected ? selected_offset + static_cast<std::uint64_t>(k)
-                      : rejected_offset + static_cast<std::uint64_t>(k - selected);
+/// Where a tile's first rejected item goes in a reversed partition (CUB's layout: the rejected items
+/// from the output's last slot back): past the rejected items of earlier tiles (tile_base -
+/// selected_before of them), counted from the end; its later rejected items go downward from there.
+///
+///   n 8, tile base 4, 2 selected before it  ->  8 - 1 - (4 - 2) = 5
+CARRY_HD constexpr std::uint64_t reversed_rejected_offset(std::int64_t n, std::int64_t tile_base,
+                                                          std::uint64_t selected_before) {
+  return static_cast<std::uint64_t>(n - 1 - tile_base) + selected_before;
 }
+
+/// A partition's rejected items of one tile: the i-th goes to out[at + i] (DIR 1: stable) or
+/// out[at - i] (DIR -1: reversed). A random-access output, as the tiles write it (r[i], r + k, r += k).
+template <class OutIt, int DIR>
+struct rejected_output {
+  static_assert(DIR == 1 || DIR == -1, "carry: rejected items go up or down");
+  OutIt out;
+  std::int64_t at;
+  CARRY_HD decltype(auto) operator[](std::int64_t i) const { return out[at + DIR * i]; }
+  CARRY_HD rejected_output operator+(std::int64_t k) const { return {out, at + DIR * k}; }
+  CARRY_HD rejected_output& operator+=(std::int64_t k) {
+    at += DIR * k;
+    return *this;
+  }
+};
 
 /// Items of `out + at` before the 32-item group it sits in (pointers whose item size is a power of two up
 /// to 16 bytes; 0 for other outputs): a write shifted back by this many starts every warp's store of 32
@@ -117,6 +135,12 @@ CARRY_HD int group_lead(const OutIt& out, std::uint64_t at) {
     if constexpr (size <= 16 && (size & (size - 1)) == 0)
       return static_cast<int>((reinterpret_cast<std::uintptr_t>(out + at) / size) % 32);
   }
+  return 0;
+}
+/// group_lead of rejected items: the output's own lead where they go upward; 0 (no shift) downward.
+template <class OutIt, int DIR>
+CARRY_HD int group_lead(const rejected_output<OutIt, DIR>& r, std::uint64_t at) {
+  if constexpr (DIR == 1) return group_lead(r.out, static_cast<std::uint64_t>(r.at) + at);
   return 0;
 }
 

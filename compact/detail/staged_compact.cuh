@@ -283,12 +283,12 @@ __device__ round_counts count_round(unsigned bits, int r, int my_owner, int shif
 
 /// Writes a warp's picks in input order (bits: the lanes' blocked masks, bit j = item j picked) to
 /// out[0], out[1], ... and, in a partition, its rejected items (`rejected`, same form) to rejected_out[0],
-/// ...: round by round, each lane takes one 16-byte chunk of 32 consecutive chunks of the warp's run into
+/// ... (a rejected_output: upward or downward): round by round, each lane takes one 16-byte chunk of 32 consecutive chunks of the warp's run into
 /// registers; the round's region of the tile, now free, takes the picks compacted (then the rejected);
 /// the warp copies them out as consecutive runs (128 bytes a store). Rounds without any are skipped.
-template <class Policy, bool PARTITION, class T, class OutIt>
+template <class Policy, bool PARTITION, class T, class OutIt, class RejOut>
 __device__ void write_runs(typename staged_items<Policy, T>::temp_storage& ts, unsigned bits, unsigned rejected,
-                           OutIt out, OutIt rejected_out) {
+                           OutIt out, RejOut rejected_out) {
   using tile_t = staged_items<Policy, T>;
   constexpr unsigned full = 0xffffffffu;
   constexpr int ci = tile_t::chunk_items, vcount = tile_t::vcount, owners = 32 / vcount;
@@ -347,12 +347,12 @@ struct staged_tile : item_tile_steps<staged_tile<Policy, T, Sel>, Sel> {
   __device__ static void prefetch(const Sel& sel, const T* in, std::int64_t base) {
     selection::prefetch(sel, in, base);
   }
-  /// The tile's selected items at `before` (+ their rank), then (partition) its rejected ones at
-  /// rejected_offset(total, base, before) (+ their rank among the rejected). thread_offset: the block
-  /// scan of the per-thread counts; lane 0's is the warp's offset among the tile's selected items.
-  template <bool PARTITION, class InIt, class OutIt>
-  __device__ void write(temp_storage& ts, InIt, unsigned mask, int thread_offset, int, int valid, std::int64_t base,
-                        std::uint64_t before, std::uint64_t total, OutIt out) const {
+  /// The tile's selected items at `before` (+ their rank), then (partition) its rejected ones at rej[rank
+  /// among the tile's rejected]. thread_offset: the block scan of the per-thread counts; lane 0's is the
+  /// warp's offset among the tile's selected items.
+  template <bool PARTITION, class InIt, class OutIt, class RejOut>
+  __device__ void write(temp_storage& ts, InIt, unsigned mask, int thread_offset, int, int valid, std::int64_t,
+                        std::uint64_t before, const RejOut& rej, OutIt out) const {
     const int warp_offset = __shfl_sync(0xffffffffu, thread_offset, 0);
     const OutIt selected_out = out + static_cast<std::int64_t>(before + warp_offset);
     if constexpr (PARTITION) {
@@ -360,7 +360,7 @@ struct staged_tile : item_tile_steps<staged_tile<Policy, T, Sel>, Sel> {
       const int warp_first = (threadIdx.x / 32) * 32 * items;
       const int rejected_before = (warp_first < valid ? warp_first : valid) - warp_offset;
       write_runs<Policy, true, T>(ts.items, mask, ~mask & detail::live_mask<items>(valid - first), selected_out,
-                                  out + static_cast<std::int64_t>(rejected_offset(total, base, before) + rejected_before));
+                                  rej + rejected_before);
     } else {
       write_runs<Policy, false, T>(ts.items, mask, 0u, selected_out, selected_out);
     }

@@ -160,7 +160,11 @@ void bench(const compact_case& c, gpu_state& g, std::int64_t n, bool forms) {
       CARRY_CUDA_OR_DIE(cub_run(c, g, g.temp, t, n, r, wide));
     });
   }
+  // a reversed partition (CUB's layout) is checked against CUB's output as it is
+  auto turn_check = [&] { reverse_tail<<<1024, 256>>>(g.check, selected, n); };
   auto carry_form = [&](const std::string& impl, carry::compact_options opt) {
+    const bool reversed = c.p == prim::partition && opt.rejected == carry::partition_order::reversed;
+    if (reversed) turn_check();
     need = 0;
     CARRY_CUDA_OR_DIE(carry_run(c, g, nullptr, need, n, 0, opt));
     g.ensure_temp(need);
@@ -179,12 +183,18 @@ void bench(const compact_case& c, gpu_state& g, std::int64_t n, bool forms) {
                    static_cast<long long>(selected), bad);
       std::exit(3);
     }
+    if (reversed) turn_check();
     record(impl, [&](int r) {
       std::size_t t = g.temp_bytes;
       CARRY_CUDA_OR_DIE(carry_run(c, g, g.temp, t, n, r, opt));
     });
   };
   carry_form("carry", {});
+  if (c.p == prim::partition) {
+    carry::compact_options rev;
+    rev.rejected = carry::partition_order::reversed;
+    carry_form("carry-reversed", rev);
+  }
   if (forms) {
     carry_form("carry-three_kernel", {carry::compact_algorithm::three_kernel});
     if (c.p != prim::partition) carry_form("carry-single_pass", {carry::compact_algorithm::single_pass});

@@ -91,13 +91,42 @@ TEST_CASE("stable partition offsets", "[compact]") {
   // tile 0 [3 1 7 0] selects 2, tile 1 [4 1 6 3] selects 3; total 5
   CHECK(rejected_offset(5, 0, 0) == 5); // tile 0's rejected [1 0] at 5, 6
   CHECK(rejected_offset(5, 4, 2) == 7); // tile 1's rejected [1] at 7
-  // staged run of tile 1: [4 6 3 | 1] -> 2, 3, 4 then 7
-  CHECK(staged_destination(0, 3, 2, 7) == 2);
-  CHECK(staged_destination(2, 3, 2, 7) == 4);
-  CHECK(staged_destination(3, 3, 2, 7) == 7);
+  // tile 1's rejected [1] through its rejected output: out[7 + 0]
+  int out[8] = {};
+  rejected_output<int*, 1> r{out, static_cast<std::int64_t>(rejected_offset(5, 4, 2))};
+  r[0] = 42;
+  CHECK(out[7] == 42);
   // 64-bit offsets past 2^32
   const std::uint64_t big = std::uint64_t{5} << 32;
   CHECK(rejected_offset(big, std::int64_t{3} << 32, std::uint64_t{1} << 32) == big + (std::uint64_t{2} << 32));
+}
+
+TEST_CASE("reversed partition offsets (CUB's layout)", "[compact]") {
+  // [3 1 7 0 4 2 6 3], x > 2, in tiles of 4: tile 0 [3 1 7 0] selects 2 (rejected 1, 0), tile 1
+  // [4 2 6 3] selects 3 (rejected 2); CUB's output [3 7 4 6 3 | 2 0 1]
+  CHECK(reversed_rejected_offset(8, 0, 0) == 7); // tile 0's rejected from the last slot down: 7, 6
+  CHECK(reversed_rejected_offset(8, 4, 2) == 5); // tile 1's below them: 5
+  int out[8] = {3, 7, 4, 6, 3, -1, -1, -1};
+  rejected_output<int*, -1> t0{out, static_cast<std::int64_t>(reversed_rejected_offset(8, 0, 0))};
+  t0[0] = 1, t0[1] = 0;
+  rejected_output<int*, -1> t1{out, static_cast<std::int64_t>(reversed_rejected_offset(8, 4, 2))};
+  t1[0] = 2;
+  const int cub[8] = {3, 7, 4, 6, 3, 2, 0, 1};
+  CHECK(std::equal(out, out + 8, cub));
+  // + and += step the way the items go
+  CHECK((t0 + 1).at == 6);
+  t0 += 2;
+  CHECK(t0.at == 5);
+  rejected_output<int*, 1> up{out, 5};
+  CHECK((up + 2).at == 7);
+  // 64-bit: the last slot of 2^33 items, past 2^32 rejected before a tile
+  const std::int64_t n = std::int64_t{1} << 33;
+  CHECK(reversed_rejected_offset(n, std::int64_t{3} << 31, std::uint64_t{1} << 31) ==
+        static_cast<std::uint64_t>(n - 1 - (std::int64_t{1} << 32)));
+  // a downward rejected output shifts no write onto 32-item groups; an upward one takes its output's lead
+  alignas(256) static int ints[64];
+  CHECK(group_lead(rejected_output<int*, -1>{ints, 40}, 3) == 0);
+  CHECK(group_lead(rejected_output<int*, 1>{ints, 40}, 3) == group_lead(static_cast<int*>(ints), 43));
 }
 
 TEST_CASE("group lead: items before the 32-item group an output sits in", "[compact]") {
