@@ -1,5 +1,5 @@
 // Public device-wide partitions of carry (CUB's DevicePartition::If and ::Flagged shapes): stable by default,
-// or in CUB's layout (the rejected items reversed) in one pass.
+// or in CUB's layout (the rejected items reversed), one pass over stored items.
 #pragma once
 
 #include <cstddef>
@@ -30,8 +30,9 @@ cudaError_t dispatch_partition(void* d_temp_storage, std::size_t& temp_storage_b
 
 /// Partition: the items for which pred(item) is true, in input order, then the others: in input order
 /// (the default, stable), or with options.rejected = partition_order::reversed in reverse input order
-/// from the output's end back, exactly CUB's DevicePartition::If layout, in one pass (a stable partition
-/// reads its input twice: the rejected items wait for the total). *d_num_selected: how many are true.
+/// from the output's end back, exactly CUB's DevicePartition::If layout, in one pass over stored items
+/// (a stable partition reads them twice: the rejected items wait for the total). *d_num_selected: how
+/// many are true.
 /// Two-phase temp storage, no allocation, no synchronisation, 64-bit num_items, any random-access d_in,
 /// as carry::select_if. Errors (cudaErrorInvalidValue, nothing written): num_items < 0; d_num_selected
 /// null; with num_items > 0 a null d_in or d_out, too little temp storage, or d_out overlapping d_in

@@ -61,8 +61,8 @@ cudaError_t launch_counts(InIt in, const Sel& sel, const tile_plan& tiles, bool 
 }
 
 /// Every compaction: select (flags, predicate, unique) and partition (REVERSED: the rejected items from
-/// the output's end back, CUB's layout, which needs no total and so runs as a selection). `sel` decides
-/// what is selected; `null_sel`: its flag pointer is null.
+/// the output's end back, CUB's layout, which needs no total: over stored items it plans as a selection).
+/// `sel` decides what is selected; `null_sel`: its flag pointer is null.
 template <class Policy, bool PARTITION, class T, bool REVERSED = false, class InIt, class Sel, class OutIt, class NumT>
 cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt in, Sel sel, bool null_sel,
                              OutIt out, NumT* d_num, std::int64_t num_items, const compact_options& opt,
@@ -92,8 +92,13 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
   if (tiles.num_tiles > 1 && tiles.num_tiles <= compact_tuning::cluster_tiles)
     cluster_tiles = detail::cluster_limit<agent>(cluster_kernel<agent, InIt, Sel, OutIt, NumT>,
                                                  Policy::block_threads, compact_tuning::cluster_tiles, 0);
+  // a stable partition counts first (its rejected items wait for the total); a reversed one needs no
+  // total, but over a computed input (an index tile, whose count reads nothing) counting first measured
+  // faster too (H100, counting iterator, 50 %: 2^24 37 us against the single pass's 44, 2^28 412 against
+  // 429), so only over stored items does it plan as a selection (2^28: 889 us against 1141 stable)
+  constexpr bool count_first = PARTITION && (!REVERSED || choose_tile<Policy, T, InIt>() == tile_kind::index);
   const compact_pass pass = choose_compact_pass(num_items, Policy::tile_items, opt.algorithm,
-                                                alias == aliasing::in_place, PARTITION && !REVERSED,
+                                                alias == aliasing::in_place, count_first,
                                                 compact_tuning::single_pass_from, cluster_tiles,
                                                 compact_tuning::fused_scan_max_tiles);
   const bool vec_in = fast_loads<Policy, T>(in);
