@@ -93,9 +93,11 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
     cluster_tiles = detail::cluster_limit<agent>(cluster_kernel<agent, InIt, Sel, OutIt, NumT>,
                                                  Policy::block_threads, compact_tuning::cluster_tiles, 0);
   // a stable partition counts first (its rejected items wait for the total); a reversed one needs no
-  // total, but over a computed input (an index tile, whose count reads nothing) counting first measured
-  // faster too (H100, counting iterator, 50 %: 2^24 37 us against the single pass's 44, 2^28 412 against
-  // 429), so only over stored items does it plan as a selection (2^28: 889 us against 1141 stable)
+  // total, and over stored items plans as a selection (H100, 2^28, 50 %: 885-891 us against 1140 stable,
+  // CUB 998-1002); over a computed input (an index tile, whose count reads nothing) it counts first too:
+  // counting iterator, 50 %, 2^24: 39.6 us against the single pass's 44.1 (CUB's best 38.5), 2^26 level
+  // (121.0 against 120.1-120.8), 2^28 a little slower (439 against 429; CUB 540). Its write down the
+  // output is not shifted onto 32-item groups as the stable one's is (stable: 37.4, 113.9, 411.9 us)
   constexpr bool count_first = PARTITION && (!REVERSED || choose_tile<Policy, T, InIt>() == tile_kind::index);
   const compact_pass pass = choose_compact_pass(num_items, Policy::tile_items, opt.algorithm,
                                                 alias == aliasing::in_place, count_first,
