@@ -87,7 +87,8 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
   const aliasing alias = num_items > 0 ? output_aliasing<T>(in, out, num_items) : aliasing::apart;
   if (alias == aliasing::partial || (PARTITION && alias == aliasing::in_place)) return cudaErrorInvalidValue;
   using agent = compact_agent<Policy, PARTITION, T, Sel, InIt, REVERSED>;
-  using reread = compact_agent<compact_tuning::without_streaming<Policy>, PARTITION, T, Sel, InIt, REVERSED>; // read twice
+  using reread = // read twice
+      compact_agent<compact_tuning::without_streaming<Policy>, PARTITION, T, Sel, InIt, REVERSED>;
   int cluster_tiles = 0; // the largest cluster of tiles the device co-schedules (asked once)
   if (tiles.num_tiles > 1 && tiles.num_tiles <= compact_tuning::cluster_tiles)
     cluster_tiles = detail::cluster_limit<agent>(cluster_kernel<agent, InIt, Sel, OutIt, NumT>,

@@ -25,8 +25,9 @@ enum class compact_pass {
   count_scatter ///< the three kernels with the scan of the counts folded into the scatter (few tiles)
 };
 
-/// The pass for n items in tiles of tile_items. `partition`: a stable partition, whose rejected items
-/// wait for the total (a reversed one plans as a selection). `single_pass_from`: the smallest n at which
+/// The pass for n items in tiles of tile_items. `partition`: a partition that counts first (a stable
+/// one, whose rejected items wait for the total; a reversed one over a computed input, dispatch_compact;
+/// any other plans as a selection). `single_pass_from`: the smallest n at which
 /// the automatic choice takes the single pass (tuning.hpp). `cluster_tiles`: the most tiles the device
 /// co-schedules as one cluster for this call (0: none); the automatic choice (and in place, and a
 /// partition) takes it whenever the tiles fit. `fused_tiles`: up to this many tiles an automatic

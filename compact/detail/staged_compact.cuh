@@ -283,9 +283,10 @@ __device__ round_counts count_round(unsigned bits, int r, int my_owner, int shif
 
 /// Writes a warp's picks in input order (bits: the lanes' blocked masks, bit j = item j picked) to
 /// out[0], out[1], ... and, in a partition, its rejected items (`rejected`, same form) to rejected_out[0],
-/// ... (a rejected_output: upward or downward): round by round, each lane takes one 16-byte chunk of 32 consecutive chunks of the warp's run into
-/// registers; the round's region of the tile, now free, takes the picks compacted (then the rejected);
-/// the warp copies them out as consecutive runs (128 bytes a store). Rounds without any are skipped.
+/// ... (a rejected_output: upward or downward): round by round, each lane takes one 16-byte chunk of 32
+/// consecutive chunks of the warp's run into registers; the round's region of the tile, now free, takes
+/// the picks compacted (then the rejected); the warp copies them out as consecutive runs (128 bytes a
+/// store). Rounds without any are skipped.
 template <class Policy, bool PARTITION, class T, class OutIt, class RejOut>
 __device__ void write_runs(typename staged_items<Policy, T>::temp_storage& ts, unsigned bits, unsigned rejected,
                            OutIt out, RejOut rejected_out) {
