@@ -18,7 +18,7 @@ enum class partition_order {
 
 /// Options of carry's compactions. In-place calls always run the single pass (its look-back orders the
 /// tiles, so no tile overwrites input another tile has yet to read). A stable partition over more than
-/// one tile always runs the three kernels (its rejected items follow every selected one in input order,
+/// one tile always counts every tile first (its rejected items follow every selected one in input order,
 /// so it needs the total count before it writes any of them); a reversed one places its rejected items
 /// from the end of the output back and needs no total: over stored items it runs as a selection does
 /// (one pass), over a computed input (a counting or transform iterator, whose count reads nothing) it

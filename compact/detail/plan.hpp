@@ -25,21 +25,22 @@ enum class compact_pass {
   count_scatter ///< the three kernels with the scan of the counts folded into the scatter (few tiles)
 };
 
-/// The pass for n items in tiles of tile_items. `partition`: a partition that counts first (a stable
-/// one, whose rejected items wait for the total; a reversed one over a computed input, dispatch_compact;
-/// any other plans as a selection). `single_pass_from`: the smallest n at which
-/// the automatic choice takes the single pass (tuning.hpp). `cluster_tiles`: the most tiles the device
-/// co-schedules as one cluster for this call (0: none); the automatic choice (and in place, and a
+/// The pass for n items in tiles of tile_items. `count_first`: a partition that counts every tile before
+/// it writes (a stable one, whose rejected items wait for the total; a reversed one over a computed
+/// input, see dispatch_compact); any other call plans as a selection. `single_pass_from`: the smallest n
+/// at which the automatic choice takes the single pass (tuning.hpp). `cluster_tiles`: the most tiles the
+/// device co-schedules as one cluster for this call (0: none); the automatic choice (and in place, and a
 /// partition) takes it whenever the tiles fit. `fused_tiles`: up to this many tiles an automatic
-/// partition folds the scan of the counts into the scatter (0: never; the register tiles lack it).
+/// count-first partition folds the scan of the counts into the scatter (0: never; the register tiles
+/// lack it).
 CARRY_HD constexpr compact_pass choose_compact_pass(std::int64_t n, std::int64_t tile_items, compact_algorithm algo,
-                                                    bool in_place, bool partition, std::int64_t single_pass_from,
+                                                    bool in_place, bool count_first, std::int64_t single_pass_from,
                                                     int cluster_tiles = 0, std::int64_t fused_tiles = 0) {
   if (n <= 0) return compact_pass::empty;
   if (n <= tile_items) return compact_pass::one_tile;
   const std::int64_t tiles = (n + tile_items - 1) / tile_items;
   if (tiles <= cluster_tiles && (algo == compact_algorithm::automatic || in_place)) return compact_pass::cluster;
-  if (partition)
+  if (count_first)
     return tiles <= fused_tiles && algo == compact_algorithm::automatic ? compact_pass::count_scatter
                                                                          : compact_pass::three_kernel;
   if (in_place) return compact_pass::single_pass;
