@@ -5,6 +5,7 @@
 #include "tests/common/scan_harness.cuh"
 
 #include <carry/scan/device_reduce.cuh>
+#include <carry/scan/device_scan_by_key.cuh>
 
 using namespace carry_validate;
 
@@ -335,4 +336,63 @@ TEST_CASE("deterministic mode: bitwise-equal float output over 50 runs", "[gpu][
       cudaStreamDestroy(noise);
     }
   }
+}
+
+/// A non-associative operator: every grouping of a fold gives other bits ((a o b) o c = 9a + 3b + c,
+/// a o (b o c) = 3a + 3b + c), so any path of the canonical look-back that grouped otherwise would show.
+struct thrice_plus {
+  CARRY_HD std::uint32_t operator()(std::uint32_t a, std::uint32_t b) const { return 3u * a + b; }
+};
+
+TEST_CASE("deterministic mode: one grouping on every look-back path, shown by a non-associative operator",
+          "[gpu][single_pass][determinism]") {
+  // 2^24 items: thousands of tiles, so runs differ in which boundaries are published when a tile looks
+  // back (near ones, far ones, none) while another scan shares the GPU.
+  const std::int64_t n = (sanitize_mode() ? 40000 : std::int64_t{1} << 24) + 5;
+  const auto in = random_values<std::uint32_t>(static_cast<std::size_t>(n), 9);
+  std::vector<std::uint32_t> keys(static_cast<std::size_t>(n));
+  const std::int64_t run_length = 50000; // runs across a dozen tiles: their carry-ins come from the look-back
+  for (std::int64_t i = 0; i < n; ++i) keys[i] = static_cast<std::uint32_t>(i / run_length);
+  device_buffer<std::uint32_t> d_in(n), d_keys(n), d_out(n), d_noise(n);
+  d_in.upload(in);
+  d_keys.upload(keys);
+  auto scan = [&](void* t, std::size_t& b, cudaStream_t s) {
+    return carry::inclusive_scan(t, b, d_in.ptr, d_out.ptr, thrice_plus{}, n, single_det, s);
+  };
+  auto by_key = [&](void* t, std::size_t& b, cudaStream_t s) {
+    return carry::inclusive_scan_by_key(t, b, d_keys.ptr, d_in.ptr, d_out.ptr, thrice_plus{}, n, carry::equal_to{},
+                                        single_det, s);
+  };
+  auto check = [&](auto call, bool keyed) {
+    std::size_t bytes = 0, noise_bytes = 0;
+    REQUIRE(call(nullptr, bytes, cudaStream_t{}) == cudaSuccess);
+    REQUIRE(carry::inclusive_sum(nullptr, noise_bytes, d_in.ptr, d_noise.ptr, n, single) == cudaSuccess);
+    device_buffer<unsigned char> tmp(bytes), tmp_noise(noise_bytes);
+    cudaStream_t noise;
+    REQUIRE(cudaStreamCreateWithFlags(&noise, cudaStreamNonBlocking) == cudaSuccess);
+    std::vector<std::uint32_t> first;
+    for (int run = 0; run < test_reps(20, 3); ++run) {
+      if (run % 2)
+        REQUIRE(carry::inclusive_sum(tmp_noise.ptr, noise_bytes, d_in.ptr, d_noise.ptr, n, single, noise) ==
+                cudaSuccess);
+      CARRY_CUDA_OR_DIE(cudaMemset(tmp.ptr, run * 37, bytes));
+      d_out.poison();
+      REQUIRE(call(tmp.ptr, bytes, cudaStream_t{}) == cudaSuccess);
+      REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+      auto out = d_out.download(n);
+      if (run == 0) {
+        first = out;
+        // sanity: each run (the whole input, or each key's) starts afresh
+        for (std::int64_t i = 0; i + 1 < n; i += keyed ? run_length : n) {
+          REQUIRE(out[i] == in[i]);
+          REQUIRE(out[i + 1] == thrice_plus{}(in[i], in[i + 1]));
+        }
+      } else {
+        REQUIRE(std::memcmp(out.data(), first.data(), static_cast<std::size_t>(n) * 4) == 0);
+      }
+    }
+    cudaStreamDestroy(noise);
+  };
+  SECTION("inclusive_scan") { check(scan, false); }
+  SECTION("inclusive_scan_by_key") { check(by_key, true); }
 }

@@ -1,6 +1,7 @@
 // Keyed-agent probe: run_length_encode, reduce_by_key and inclusive_sum_by_key on u32 keys in runs of 4
-// (u32 values) through the engine's keyed pass with the shipped and other tile policies (prefetch modes,
-// register caps), median of cold-L2 event times each, beside a copy.   usage: carry_probe_keyed [log2 n] [reps]
+// (u32 values; the f32 scans by key over their bits) through the engine's keyed pass with the shipped and
+// other tile policies (prefetch modes, register caps; the f32 scan also deterministic), median of cold-L2
+// event times each, beside a copy.   usage: carry_probe_keyed [log2 n] [reps]
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -51,6 +52,9 @@ void probe(bufs& d, const char* name) {
   using rle_b = compact_detail::span_behaviour<false, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>;
   using rbk_b = compact_detail::reduce_by_key_behaviour<K, K, std::uint32_t, sum, equal_to, K*, K*, std::int64_t*>;
   using sbk_b = detail::scan_by_key_behaviour<false, K, K, sum, equal_to, K*>;
+  using sbk_f = detail::scan_by_key_behaviour<false, K, float, sum, equal_to, float*>;
+  scan_options det;
+  det.deterministic = true;
   const std::int64_t n = d.n;
   using rlec_b = rle_count_only<K, std::uint32_t>;
   auto run = [&](int which, void* t, std::size_t& s) -> cudaError_t {
@@ -65,11 +69,16 @@ void probe(bufs& d, const char* name) {
     if (which == 1)
       return compact_detail::run_pass<P>(t, s, static_cast<const K*>(d.k), static_cast<const K*>(d.v),
                                          rbk_b{equal_to{}, sum{}, d.a, d.b, d.num}, n, d.num, scan_options{}, 0);
+    if (which >= 4) // f32 values (the u32 values' bits: small denormals, full speed on the GPU)
+      return detail::dispatch_keyed<P>(t, s, static_cast<const K*>(d.k), reinterpret_cast<const float*>(d.v),
+                                       sbk_f{equal_to{}, sum{}, 0.0f, reinterpret_cast<float*>(d.b)}, n,
+                                       which == 5 ? det : scan_options{}, true, 0);
     return detail::dispatch_keyed<P>(t, s, static_cast<const K*>(d.k), static_cast<const K*>(d.v),
                                      sbk_b{equal_to{}, sum{}, 0u, d.b}, n, scan_options{}, true, 0);
   };
-  const char* names[] = {"run_length_encode", "reduce_by_key", "inclusive_sum_by_key", "rle_count_only"};
-  for (int which = 0; which < 4; ++which) {
+  const char* names[] = {"run_length_encode", "reduce_by_key", "inclusive_sum_by_key", "rle_count_only",
+                         "sum_by_key_f32",    "sum_by_key_f32_det"};
+  for (int which = 0; which < 6; ++which) {
     std::size_t need = 0;
     CARRY_CUDA_OR_DIE(run(which, nullptr, need));
     d.g.ensure_temp(need);
@@ -103,5 +112,6 @@ int main(int argc, char** argv) {
   probe<staged_tile_policy<256, 16, 5, false, 2>>(d, "min5, guess only");
   probe<staged_tile_policy<256, 16, 6, false, 4>>(d, "min6, 1 a SM ahead");
   probe<staged_tile_policy<256, 16, 4, false, 5>>(d, "min4, 2 a SM ahead");
+
   return 0;
 }
