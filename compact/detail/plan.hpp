@@ -139,11 +139,23 @@ CARRY_HD int group_lead(const OutIt& out, std::uint64_t at) {
   }
   return 0;
 }
-/// group_lead of rejected items: the output's own lead where they go upward; 0 (no shift) downward.
+/// group_lead of rejected items: the output's own lead where they go upward; downward, 31 less the lead
+/// of their first slot (item j of the write lands at r.at - j, so warps then store whole 32-item groups
+/// from each group's top slot down); 0 for outputs without a lead.
+///
+///   int* out at byte address 0x1000, rejected from index 40 down  ->  31 - 40 % 32 = 23
 template <class OutIt, int DIR>
 CARRY_HD int group_lead(const rejected_output<OutIt, DIR>& r, std::uint64_t at) {
-  if constexpr (DIR == 1) return group_lead(r.out, static_cast<std::uint64_t>(r.at) + at);
-  return 0;
+  if constexpr (DIR == 1) {
+    return group_lead(r.out, static_cast<std::uint64_t>(r.at) + at);
+  } else {
+    if constexpr (std::is_pointer<OutIt>::value) {
+      constexpr std::size_t size = sizeof(std::remove_pointer_t<OutIt>);
+      if constexpr (size <= 16 && (size & (size - 1)) == 0)
+        return 31 - group_lead(r.out, static_cast<std::uint64_t>(r.at - static_cast<std::int64_t>(at)));
+    }
+    return 0;
+  }
 }
 
 } // namespace compact_detail

@@ -123,10 +123,21 @@ TEST_CASE("reversed partition offsets (CUB's layout)", "[compact]") {
   const std::int64_t n = std::int64_t{1} << 33;
   CHECK(reversed_rejected_offset(n, std::int64_t{3} << 31, std::uint64_t{1} << 31) ==
         static_cast<std::uint64_t>(n - 1 - (std::int64_t{1} << 32)));
-  // a downward rejected output shifts no write onto 32-item groups; an upward one takes its output's lead
+  // an upward rejected output takes its output's lead; a downward one 31 less its first slot's, so that
+  // warp w's items (k = 32 w .. 32 w + 31, item k - lead at slot at - (k - lead)) fill one whole group
   alignas(256) static int ints[64];
-  CHECK(group_lead(rejected_output<int*, -1>{ints, 40}, 3) == 0);
   CHECK(group_lead(rejected_output<int*, 1>{ints, 40}, 3) == group_lead(static_cast<int*>(ints), 43));
+  const int lead = group_lead(rejected_output<int*, -1>{ints, 40}, 0);
+  CHECK(lead == 23);
+  for (int w = 0; w < 2; ++w) {
+    const std::int64_t top = 40 - (32 * w - lead), bottom = 40 - (32 * w + 31 - lead);
+    CHECK(top % 32 == 31);
+    CHECK(bottom % 32 == 0);
+  }
+  CHECK(group_lead(rejected_output<int*, -1>{ints, 63}, 0) == 0); // already a group's top slot
+  struct three { char c[3]; };
+  alignas(256) static three odd3[8];
+  CHECK(group_lead(rejected_output<three*, -1>{odd3, 5}, 0) == 0); // no lead for 3-byte items
 }
 
 TEST_CASE("group lead: items before the 32-item group an output sits in", "[compact]") {
