@@ -20,9 +20,9 @@ enum class partition_order {
 /// tiles, so no tile overwrites input another tile has yet to read). A stable partition over more than
 /// one tile always counts every tile first (its rejected items follow every selected one in input order,
 /// so it needs the total count before it writes any of them); a reversed one places its rejected items
-/// from the end of the output back and needs no total: over stored items it runs as a selection does
-/// (one pass), over a computed input (a counting or transform iterator, whose count reads nothing) it
-/// counts first as the stable one does, which measured faster there.
+/// from the end of the output back and needs no total, so it runs as a selection does (one pass; over a
+/// computed input, a counting or transform iterator whose count reads nothing, the automatic choice
+/// counts first at the sizes where that measured faster: compact/tuning.hpp).
 struct compact_options {
   compact_algorithm algorithm = compact_algorithm::automatic;
   partition_order rejected = partition_order::stable; ///< partitions only; selections ignore it

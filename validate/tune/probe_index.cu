@@ -1,7 +1,8 @@
 // Probe: where a compaction over a counting iterator (the index tile) loses time against a plain write:
 // write patterns alone (memset, grid-stride, per-tile warp runs unaligned, the same with 16-byte stores),
-// then carry's select_if 99 %, partition 50 % and select_flagged u32 99 % over a counting iterator under
-// several tile shapes, against CUB in the same run (cold L2, blocked, median). Run it under ncu too.
+// then carry's select_if 99 %, partition 50 %, select_flagged u32 99 % and the reversed partition 50 %
+// (automatic, single pass) over a counting iterator under several tile shapes, against CUB in the same run (cold L2,
+// blocked, median). Run it under ncu too.   usage: carry_probe_index [log2 n] [partition | reversed]
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -51,7 +52,7 @@ __global__ void write_tiles_v4(std::uint32_t* out, std::int64_t n) {
   }
 }
 
-enum class op { if99, part50, flag99 };
+enum class op { if99, part50, flag99, rev50, rev50_single };
 
 template <class P>
 double time_policy(gpu_state& g, std::int64_t n, op o, int reps) {
@@ -68,6 +69,13 @@ double time_policy(gpu_state& g, std::int64_t n, op o, int reps) {
     case op::part50:
       return dispatch_compact<P, true, std::uint32_t>(t, b, iota, by_predicate<hashed_less>{hashed_less{b50}}, false,
                                                       g.out, g.num, n, opt, cudaStream_t{});
+    case op::rev50: // CUB's layout: the automatic choice, and the single pass
+    case op::rev50_single:
+      return dispatch_compact<P, true, std::uint32_t, true>(
+          t, b, iota, by_predicate<hashed_less>{hashed_less{b50}}, false, g.out, g.num, n,
+          carry::compact_options{o == op::rev50 ? carry::compact_algorithm::automatic
+                                                : carry::compact_algorithm::single_pass},
+          cudaStream_t{});
     default:
       return dispatch_compact<P, false, std::uint32_t>(t, b, iota, flag_selector<P, std::uint32_t, decltype(iota)>(
                                                                        static_cast<const std::uint32_t*>(g.flags32)),
@@ -78,9 +86,9 @@ double time_policy(gpu_state& g, std::int64_t n, op o, int reps) {
 }
 
 template <class P>
-void row(const char* name, gpu_state& g, std::int64_t n, const double (&cub)[3], int reps) {
+void row(const char* name, gpu_state& g, std::int64_t n, const double (&cub)[5], int reps) {
   std::printf("%-28s", name);
-  for (op o : {op::if99, op::part50, op::flag99}) {
+  for (op o : {op::if99, op::part50, op::flag99, op::rev50, op::rev50_single}) {
     const double t = time_policy<P>(g, n, o, reps);
     std::printf("  %8.1f us (%.3fx)", t, cub[static_cast<int>(o)] / t);
   }
@@ -97,6 +105,7 @@ int main(int argc, char** argv) {
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.flags, g.capacity));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.flags32, 4 * g.capacity));
   const bool partition_only = argc > 2 && std::string(argv[2]) == "partition"; // one call, for ncu
+  const bool reversed_only = argc > 2 && std::string(argv[2]) == "reversed";   // the pass choice's sweep
   fill_u32<<<2048, 256>>>(g.in, n, 7, 1);
   fill_flags<<<2048, 256>>>(g.flags, g.in, n, static_cast<std::uint32_t>((std::uint64_t{1} << 32) * 99 / 100));
   widen_flags<<<2048, 256>>>(g.flags32, g.flags, n);
@@ -104,6 +113,16 @@ int main(int argc, char** argv) {
   if (partition_only) {
     using P = carry::compact_tuning::policy<std::uint32_t>;
     std::printf("partition 50 %%: %.1f us\n", time_policy<P>(g, n, op::part50, 3));
+    return 0;
+  }
+  if (reversed_only) { // CUB's partition against carry's reversed one, automatic and single pass
+    using P = carry::compact_tuning::policy<std::uint32_t>;
+    const auto b50 = static_cast<std::uint32_t>((std::uint64_t{1} << 32) * 50 / 100);
+    const double cub = time_two_phase(g, [&](void* t, std::size_t& b) {
+      return cub_partition_iota(t, b, g.out, g.num, n, b50, false, cudaStream_t{});
+    }, reps);
+    std::printf("n %lld: CUB %.2f us, reversed automatic %.2f, single pass %.2f\n", static_cast<long long>(n), cub,
+                time_policy<P>(g, n, op::rev50, reps), time_policy<P>(g, n, op::rev50_single, reps));
     return 0;
   }
   // ---- writes alone ----
@@ -120,7 +139,7 @@ int main(int argc, char** argv) {
   // ---- CUB ----
   const auto b99 = static_cast<std::uint32_t>((std::uint64_t{1} << 32) * 99 / 100);
   const auto b50 = static_cast<std::uint32_t>((std::uint64_t{1} << 32) * 50 / 100);
-  double cub[3];
+  double cub[5];
   cub[0] = time_two_phase(g, [&](void* t, std::size_t& b) {
     return cub_select_if_iota(t, b, g.out, g.num, n, b99, false, cudaStream_t{});
   }, reps);
@@ -131,6 +150,7 @@ int main(int argc, char** argv) {
     return cub_flagged<std::uint32_t>(t, b, nullptr, static_cast<const std::uint32_t*>(g.flags32), g.out, g.num, n,
                                       false, false, cudaStream_t{});
   }, reps);
+  cub[3] = cub[4] = cub[1]; // CUB's partition is the reversed layout
   std::printf("%-28s  %8.1f us           %8.1f us           %8.1f us\n", "CUB (if99, part50, flag99)", cub[0], cub[1],
               cub[2]);
   using carry::compact_tuning::compact_policy;
