@@ -1,6 +1,8 @@
 // Options of a compaction call (select, unique, partition): which device algorithm runs it.
 #pragma once
 
+#include "../scan/operators.hpp"
+
 namespace carry {
 
 /// The device-level algorithm of a compaction.
@@ -27,5 +29,8 @@ struct compact_options {
   compact_algorithm algorithm = compact_algorithm::automatic;
   partition_order rejected = partition_order::stable; ///< partitions only; selections ignore it
 };
+
+template <>
+struct is_call_options<compact_options> : std::true_type {};
 
 } // namespace carry

@@ -106,6 +106,15 @@ cudaError_t exclusive_scan_by_key(void* d_temp_storage, std::size_t& temp_storag
 }
 
 /// inclusive_scan_by_key with carry::sum{}.   keys = [1 1 2 2 2 1], values = [3 1 7 0 4 1]  ->  [3 4 7 7 11 1]
+/// With options (deterministic: the same bits every run for floats):
+///   inclusive_sum_by_key(d_temp, bytes, d_keys, d_values, d_out, n, carry::equal_to{}, options, stream)
+template <class V = default_accumulator, class KeyIt, class ValIt, class OutIt, class Eq>
+cudaError_t inclusive_sum_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
+                                 ValIt d_values_in, OutIt d_values_out, std::int64_t num_items, Eq equality_op,
+                                 scan_options options, cudaStream_t stream = 0) {
+  return inclusive_scan_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, sum{},
+                                  num_items, equality_op, options, stream);
+}
 template <class V = default_accumulator, class KeyIt, class ValIt, class OutIt, class Eq,
           std::enable_if_t<equality_functor<Eq>, int> = 0>
 cudaError_t inclusive_sum_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
@@ -123,14 +132,22 @@ cudaError_t inclusive_sum_by_key(void* d_temp_storage, std::size_t& temp_storage
 }
 
 /// exclusive_scan_by_key with carry::sum{} and init 0.   [1 1 2 2 2 1], [3 1 7 0 4 1]  ->  [0 3 0 7 7 0]
+/// Options as inclusive_sum_by_key's, after the equality functor.
+template <class V = default_accumulator, class KeyIt, class ValIt, class OutIt, class Eq>
+cudaError_t exclusive_sum_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
+                                 ValIt d_values_in, OutIt d_values_out, std::int64_t num_items, Eq equality_op,
+                                 scan_options options, cudaStream_t stream = 0) {
+  using A = std::conditional_t<std::is_same<V, default_accumulator>::value, detail::iter_value<ValIt>, V>;
+  return exclusive_scan_by_key<A>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, sum{},
+                                  A{}, num_items, equality_op, options, stream);
+}
 template <class V = default_accumulator, class KeyIt, class ValIt, class OutIt, class Eq,
           std::enable_if_t<equality_functor<Eq>, int> = 0>
 cudaError_t exclusive_sum_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
                                  ValIt d_values_in, OutIt d_values_out, std::int64_t num_items, Eq equality_op,
                                  cudaStream_t stream = 0) {
-  using A = std::conditional_t<std::is_same<V, default_accumulator>::value, detail::iter_value<ValIt>, V>;
-  return exclusive_scan_by_key<A>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, sum{},
-                                  A{}, num_items, equality_op, scan_options{}, stream);
+  return exclusive_sum_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
+                                 num_items, equality_op, scan_options{}, stream);
 }
 template <class V = default_accumulator, class KeyIt, class ValIt, class OutIt>
 cudaError_t exclusive_sum_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,

@@ -37,10 +37,16 @@ struct equal_to {
   }
 };
 
+/// Whether T is a call's options struct (scan_options, compact_options: each header says so).
+template <class T>
+struct is_call_options : std::false_type {};
+
 /// Whether Eq can be an equality functor argument: not a number or a pointer, so that a stream given as
 /// a literal 0, nullptr or a cudaStream_t where a call takes (equality_op, stream) picks the overload
-/// without the functor (as it would in CUB's calls, which take no functor there).
+/// without the functor (as it would in CUB's calls, which take no functor there); nor an options struct,
+/// which comes after the functor (a call that passes one in its place fails to match, not deep inside).
 template <class Eq>
-constexpr bool equality_functor = !std::is_arithmetic_v<Eq> && !std::is_pointer_v<Eq> && !std::is_null_pointer_v<Eq>;
+constexpr bool equality_functor = !std::is_arithmetic_v<Eq> && !std::is_pointer_v<Eq> &&
+                                  !std::is_null_pointer_v<Eq> && !is_call_options<Eq>::value;
 
 } // namespace carry

@@ -2,6 +2,8 @@
 // reproducible.
 #pragma once
 
+#include "operators.hpp"
+
 namespace carry {
 
 /// The device-level algorithm of a scan.
@@ -22,5 +24,8 @@ struct scan_options {
   scan_algorithm algorithm = scan_algorithm::automatic;
   bool deterministic = false;
 };
+
+template <>
+struct is_call_options<scan_options> : std::true_type {};
 
 } // namespace carry

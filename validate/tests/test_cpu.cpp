@@ -19,6 +19,8 @@
 #include <carry/scan/lookback/layout.hpp>
 #include <carry/scan/lookback/words.hpp>
 #include <carry/scan/operators.hpp>
+#include <carry/scan/scan_options.hpp>
+#include <carry/compact/compact_options.hpp>
 #include <carry/scan/tile_prefix.hpp>
 #include <carry/scan/tuning.hpp>
 
@@ -50,6 +52,16 @@ TEST_CASE("operators keep operand order", "[cpu][operators]") {
   CHECK(c(f, g) == affine{15, 9});
   CHECK(c(g, f) == affine{15, 13});
   CHECK(!(c(f, g) == c(g, f)));
+}
+
+TEST_CASE("an equality functor argument: not a stream, a number, a pointer or an options struct", "[cpu][operators]") {
+  CHECK(equality_functor<equal_to>);
+  CHECK(equality_functor<compose_affine>);
+  CHECK(!equality_functor<int>);            // a literal 0 as the stream
+  CHECK(!equality_functor<struct stream_like*>); // a pointer, as a cudaStream_t is
+  CHECK(!equality_functor<std::nullptr_t>);
+  CHECK(!equality_functor<scan_options>);    // options come after the functor
+  CHECK(!equality_functor<compact_options>);
 }
 
 TEST_CASE("tile planning", "[cpu][plan]") {

@@ -131,6 +131,29 @@ TEST_CASE("scan_by_key of floats, deterministic: the same bits every run and on 
                                             carry::equal_to{}, det, s);
       },
       [&] { return d_out.download(keys.size()); });
+  // the sums take the options after the equality functor too: the same bits
+  {
+    device_buffer<unsigned char> t(bytes);
+    REQUIRE(carry::inclusive_sum_by_key(t.ptr, bytes, d_keys.ptr, d_values.ptr, d_out.ptr, n, carry::equal_to{}, det,
+                                        cudaStream_t{}) == cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const auto again = d_out.download(keys.size());
+    REQUIRE(std::memcmp(again.data(), first.data(), first.size() * sizeof(float)) == 0);
+    std::size_t ebytes = 0;
+    REQUIRE(carry::exclusive_sum_by_key(nullptr, ebytes, d_keys.ptr, d_values.ptr, d_out.ptr, n, carry::equal_to{},
+                                        det) == cudaSuccess);
+    device_buffer<unsigned char> et(ebytes);
+    REQUIRE(carry::exclusive_sum_by_key(et.ptr, ebytes, d_keys.ptr, d_values.ptr, d_out.ptr, n, carry::equal_to{}, det,
+                                        cudaStream_t{}) == cudaSuccess);
+    REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+    const auto excl = d_out.download(keys.size());
+    // each run seeded with 0: 0 at its first item, that item's value at its second
+    for (std::size_t i = 0; i < keys.size(); ++i)
+      if (i == 0 || keys[i] != keys[i - 1]) {
+        REQUIRE(excl[i] == 0.0f);
+        if (i + 1 < keys.size() && keys[i + 1] == keys[i]) REQUIRE(excl[i + 1] == values[i]);
+      }
+  }
   device_buffer<unsigned char> temp(bytes);
   // each run's sum against a double-precision reference
   double run = 0;
