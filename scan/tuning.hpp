@@ -153,6 +153,13 @@ using any_input_policy =
 ///   inclusive_sum_by_key 1156-1159 -> 1125-1129 (2^26 299-300 -> 294)
 ///   run_length_encode loses: 778-781 at 6 blocks -> 855-857 (5 blocks 788-791): PREFETCH 2 kept
 ///   shapes that lost with it: 512 x 8 at 2-4 blocks (reduce_by_key 1391-1575), 256 x 8 at 6 or 8 (1486-1556)
+/// The run calls with values at 5 blocks once their unique keys are staged by position (the keys in shared
+/// memory, dead in registers across the look-back: 64 -> 48 registers without spills for 4-byte keys and
+/// values; bench_keyed, H100, A/B in one run, two rounds, CUB beside): reduce_by_key runs of 4, 2^28
+/// 1102.7-1104.7 -> 1045.5-1047.3 us (CUB 1038.8-1041.7), 2^26 287.7-288.0 -> 275.6-277.3; runs of 64, 2^28
+/// 966.1-967.8 -> 917.9-918.1 (CUB 897-898); select_unique_by_key 2^28 1089.7-1091.3 -> 1028.3-1029.2
+/// (CUB 1073.6-1078.6); but 2^22 31.0-31.3 -> 33.0-33.6 (CUB 29.5-30.1). 8-byte keys or values keep 4
+/// (they spill at 5).
 template <class K, class V, int MIN_BLOCKS, int PREFETCH>
 using keyed_policy =
     staged_tile_policy<256, (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 4 ? 16
@@ -161,7 +168,7 @@ using keyed_policy =
 template <class K, class V>
 using keyed_scan_policy = keyed_policy<K, V, 5, 4>;
 template <class K, class V>
-using keyed_runs_policy = keyed_policy<K, V, 4, 4>;
+using keyed_runs_policy = keyed_policy<K, V, (sizeof(K) <= 4 && sizeof(V) <= 4) ? 5 : 4, 4>;
 template <class K, class I>
 using keyed_encode_policy = keyed_policy<K, I, 6, 2>;
 

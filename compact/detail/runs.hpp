@@ -72,6 +72,7 @@ struct reduce_by_key_behaviour {
   using op_type = counted_segments<Op>;
   static constexpr bool with_values = true, stores_values = false, uses_prev_head = false;
   static constexpr int staged_arrays = 2; // the unique keys (at run starts), the aggregates (at run ends)
+  static constexpr bool keys_by_position = true; // staged: a run start's tile position, its key at the flush
   using staged0 = K;
   using staged1 = V;
   Eq eq;
@@ -102,7 +103,7 @@ struct reduce_by_key_behaviour {
       if ((t.heads >> j) & 1u) {
         ++at;
         run = t.values[j];
-        sink.template put<0>(at, t.keys[j]);
+        sink.template put_key<0>(at, t, j);
       } else {
         run = op(run, t.values[j]);
       }
@@ -225,6 +226,7 @@ struct unique_behaviour {
   using op_type = span_op;
   static constexpr bool with_values = true, stores_values = false, uses_prev_head = false;
   static constexpr int staged_arrays = 2; // keys, values
+  static constexpr bool keys_by_position = true; // staged: a run start's tile position, its key at the flush
   using staged0 = K;
   using staged1 = V;
   Eq eq;
@@ -249,7 +251,7 @@ struct unique_behaviour {
     for (int j = 0; j < ITEMS; ++j) // heads are live items
       if ((t.heads >> j) & 1u) {
         ++at;
-        sink.template put<0>(static_cast<std::int64_t>(at), t.keys[j]);
+        sink.template put_key<0>(static_cast<std::int64_t>(at), t, j);
         sink.template put<1>(static_cast<std::int64_t>(at), t.values[j]);
       }
     if (t.last >= t.first && t.last < t.first + ITEMS) *num_selected = static_cast<I>(count + bit_count(t.heads));

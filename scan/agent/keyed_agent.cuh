@@ -22,8 +22,11 @@ namespace detail {
 template <class B, int TILE>
 struct staged_runs {
   static constexpr int arrays = B::staged_arrays;
-  using E0 = typename B::staged0;
+  static constexpr bool by_position = keys_by_position<B>::value; // array 0: tile positions of keys
+  static_assert(!by_position || TILE <= 65536, "carry: a key's tile position fits 16 bits");
+  using E0 = std::conditional_t<by_position, std::uint16_t, typename B::staged0>;
   using E1 = typename B::staged1;
+  using K = typename B::key_type;
   struct storage {
     alignas(16) unsigned char bytes[arrays > 0 ? TILE * (sizeof(E0) + (arrays > 1 ? sizeof(E1) : 0)) : 16];
   };
@@ -56,6 +59,15 @@ struct staged_runs {
     else
       region1(st)[slot] = static_cast<E1>(v);
   }
+  /// Output the key of the thread's item j at index i of array A: its tile position where the keys stay
+  /// in shared memory (by_position; the flush reads the key there), else the key.
+  template <int A, class Thread>
+  __device__ void put_key(std::int64_t i, const Thread& t, int j) {
+    if constexpr (A == 0 && by_position)
+      put<0>(i, static_cast<std::uint16_t>(static_cast<unsigned>(t.first + j) & (TILE - 1)));
+    else
+      put<A>(i, t.keys[j]);
+  }
   /// The block's least and greatest index per array. A thread's indices follow every earlier thread's
   /// (they count runs so far), so a warp's range runs from its lowest putting lane's lo to its highest's
   /// hi; one shared atomic pair a warp.
@@ -74,17 +86,25 @@ struct staged_runs {
       }
     }
   }
-  /// Writes each array's range to B's outputs, consecutive threads to consecutive indices.
-  __device__ static void flush(storage& s, const ranges& r, const B& b) {
+  /// Where the tile's key at position p sits in the agent's key buffer: one slot of padding every 32, so
+  /// that a warp storing its blocked keys (lane l: positions l * ITEMS + j) hits distinct banks.
+  __device__ static int key_slot(int p) { return p + p / 32; }
+  /// Writes each array's range to B's outputs, consecutive threads to consecutive indices (array 0 by
+  /// position: the tile's key there, from `keys`).
+  __device__ static void flush(storage& s, const ranges& r, const B& b, const K* keys) {
     CARRY_UNROLL
     for (int a = 0; a < arrays; ++a) {
       const unsigned long long l = r.lo[a], h = r.hi[a];
       if (l > h) continue;
       for (unsigned long long i = l + threadIdx.x; i <= h; i += blockDim.x) {
-        if (a == 0)
-          b.out0()[static_cast<std::int64_t>(i)] = region0(s)[i & (TILE - 1)];
-        else if constexpr (arrays > 1)
+        if (a == 0) {
+          if constexpr (by_position)
+            b.out0()[static_cast<std::int64_t>(i)] = keys[key_slot(region0(s)[i & (TILE - 1)])];
+          else
+            b.out0()[static_cast<std::int64_t>(i)] = region0(s)[i & (TILE - 1)];
+        } else if constexpr (arrays > 1) {
           b.out1()[static_cast<std::int64_t>(i)] = region1(s)[i & (TILE - 1)];
+        }
       }
     }
   }
@@ -119,7 +139,10 @@ struct keyed_agent {
         typename key_io::temp_storage keys;
         typename val_io::temp_storage values; // apart from the keys': both loads in flight at once
       } io;
-      typename stage_t::storage stage; // the run outputs, once the loads are done (after the block scan)
+      struct {
+        typename stage_t::storage stage; // the run outputs, once the loads are done (after the block scan)
+        K keys[stage_t::by_position ? tile_items + tile_items / 32 : 1]; // the tile's keys (array 0 by position)
+      } out;
     } buf;
     K firsts[block_threads], lasts[block_threads]; // each thread's edge keys
     K penults[B::uses_prev_head ? block_threads : 1];  // and its second last, where prev_head is used
@@ -214,12 +237,17 @@ struct keyed_agent {
     const K prev = threadIdx.x > 0 ? ts.lasts[threadIdx.x - 1] : before;
     const K next = threadIdx.x + 1 < block_threads ? ts.firsts[threadIdx.x + 1] : after;
 
-    // ---- run starts and ends ----
+    // ---- run starts and ends; where the outputs take keys by position, the keys to shared memory (the
+    // loads' buffers are free: every warp passed the barrier above) ----
     mark_runs(t, valid - first, prev, next, b.eq);
     t.prev_head = false;
     if constexpr (B::uses_prev_head) {
       const K prev2 = threadIdx.x > 0 ? ts.penults[threadIdx.x - 1] : before2;
       t.prev_head = t.first >= 1 && (t.first == 1 || !static_cast<bool>(b.eq(prev2, prev)));
+    }
+    if constexpr (stage_t::by_position) {
+      CARRY_UNROLL
+      for (int j = 0; j < items; ++j) ts.buf.out.keys[stage_t::key_slot(first + j)] = t.keys[j];
     }
 
     // ---- the thread's aggregate; block scan, warp 0 publishes and looks back ----
@@ -232,11 +260,11 @@ struct keyed_agent {
     // tile of outputs (contiguous indices) then written coalesced ----
     V results[items];
     if constexpr (stage_t::arrays > 0) {
-      stage_t sink{ts.buf.stage, ts.ranges};
+      stage_t sink{ts.buf.out.stage, ts.ranges};
       b.emit(t, carry, results, sink);
       sink.publish_range();
       __syncthreads();
-      stage_t::flush(ts.buf.stage, ts.ranges, b);
+      stage_t::flush(ts.buf.out.stage, ts.ranges, b, ts.buf.out.keys);
     } else {
       direct_sink<B> sink{b};
       b.emit(t, carry, results, sink);

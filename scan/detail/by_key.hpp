@@ -133,7 +133,21 @@ struct direct_sink {
     else
       b.out1()[i] = v;
   }
+  /// Output the key of the thread's item j at index i of array A.
+  template <int A, class Thread>
+  CARRY_HD void put_key(std::int64_t i, const Thread& t, int j) {
+    put<A>(i, t.keys[j]);
+  }
 };
+
+/// Whether behaviour B's staged array 0 holds the tile positions of the keys it outputs (B::keys_by_position;
+/// default false), the keyed agent keeping the tile's keys in shared memory for the flush: the thread's
+/// keys are then dead once its runs are marked, which frees their registers across the look-back.
+template <class B, class = void>
+struct keys_by_position : std::false_type {};
+template <class B>
+struct keys_by_position<B, std::void_t<decltype(B::keys_by_position)>>
+    : std::integral_constant<bool, B::keys_by_position> {};
 
 /// The by-key scans as a keyed agent's behaviour: a thread folds its items as (head, value) pairs with the
 /// segmented operator; its outputs replay the fold from the carry-in, item by item, restarting at each

@@ -32,6 +32,10 @@ struct checked_sink {
     --left[A];
     carry::detail::direct_sink<B>{b}.template put<A>(i, v);
   }
+  template <int A, class Thread>
+  void put_key(std::int64_t i, const Thread& t, int j) {
+    put<A>(i, t.keys[j]);
+  }
   void done() const {
     if (left[0] != 0 || left[1] != 0) throw std::logic_error("keyed model: fewer puts than the span declared");
   }
