@@ -86,9 +86,7 @@ struct staged_runs {
       }
     }
   }
-  /// Where the tile's key at position p sits in the agent's key buffer: one slot of padding every 32, so
-  /// that a warp storing its blocked keys (lane l: positions l * ITEMS + j) hits distinct banks.
-  __device__ static int key_slot(int p) { return p + p / 32; }
+  __device__ static int key_slot(int p) { return padded_key_slot(p); }
   /// Writes each array's range to B's outputs, consecutive threads to consecutive indices (array 0 by
   /// position: the tile's key there, from `keys`).
   __device__ static void flush(storage& s, const ranges& r, const B& b, const K* keys) {
@@ -141,7 +139,7 @@ struct keyed_agent {
       } io;
       struct {
         typename stage_t::storage stage; // the run outputs, once the loads are done (after the block scan)
-        K keys[stage_t::by_position ? tile_items + tile_items / 32 : 1]; // the tile's keys (array 0 by position)
+        K keys[stage_t::by_position ? padded_key_slot(tile_items) : 1]; // the tile's keys (array 0 by position)
       } out;
     } buf;
     K firsts[block_threads], lasts[block_threads]; // each thread's edge keys

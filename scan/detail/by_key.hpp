@@ -140,6 +140,13 @@ struct direct_sink {
   }
 };
 
+/// Where the tile's key at position p sits in the keyed agent's key buffer (keys by position): one slot of
+/// padding every 32, so that a warp storing its blocked keys (lane l: positions l * ITEMS + j, the same j
+/// across the warp) hits 32 distinct 4-byte banks for ITEMS = 16 (u32 keys).
+///
+///   positions 0 .. 31 -> slots 0 .. 31; 32 -> 33; lane 1's j = 0 (position 16) and lane 3's (48, slot 49)
+CARRY_HD constexpr int padded_key_slot(int p) { return p + p / 32; }
+
 /// Whether behaviour B's staged array 0 holds the tile positions of the keys it outputs (B::keys_by_position;
 /// default false), the keyed agent keeping the tile's keys in shared memory for the flush: the thread's
 /// keys are then dead once its runs are marked, which frees their registers across the look-back.

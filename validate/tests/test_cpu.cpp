@@ -64,6 +64,29 @@ TEST_CASE("an equality functor argument: not a stream, a number, a pointer or an
   CHECK(!equality_functor<compact_options>);
 }
 
+TEST_CASE("keys by position: a warp's blocked key stores hit distinct banks", "[cpu][by_key]") {
+  // u32 keys, 16 a thread (the keyed agent's 4-byte tile): for each j the 32 lanes store position
+  // lane * 16 + j; their slots must fall in 32 different banks (slot mod 32), and slots never collide
+  for (int warp = 0; warp < 8; ++warp)
+    for (int j = 0; j < 16; ++j) {
+      std::vector<bool> bank(32, false);
+      for (int lane = 0; lane < 32; ++lane) {
+        const int slot = padded_key_slot((warp * 32 + lane) * 16 + j);
+        CHECK_FALSE(bank[slot % 32]);
+        bank[slot % 32] = true;
+      }
+    }
+  std::vector<bool> used(padded_key_slot(4096), false);
+  for (int p = 0; p < 4096; ++p) {
+    const int slot = padded_key_slot(p);
+    REQUIRE(slot < padded_key_slot(4096));
+    CHECK_FALSE(used[slot]);
+    used[slot] = true;
+  }
+  CHECK(padded_key_slot(31) == 31);
+  CHECK(padded_key_slot(32) == 33);
+}
+
 TEST_CASE("tile planning", "[cpu][plan]") {
   auto p = plan_tiles(0, 4096);
   CHECK(p.num_tiles == 0);

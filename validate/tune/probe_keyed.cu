@@ -1,7 +1,7 @@
 // Keyed-agent probe: run_length_encode, reduce_by_key and inclusive_sum_by_key on u32 keys in runs of 4
 // (u32 values; the f32 scans by key over their bits) through the engine's keyed pass with the shipped and
-// other tile policies (prefetch modes, register caps; the f32 scan also deterministic), median of cold-L2
-// event times each, beside a copy.   usage: carry_probe_keyed [log2 n] [reps]
+// other tile policies (prefetch modes, register caps, look-back polling; the f32 scan also
+// deterministic), median of cold-L2 event times each, beside a copy.   usage: carry_probe_keyed [log2 n] [reps]
 #include <cstdio>
 #include <cstdlib>
 #include <vector>
@@ -43,6 +43,12 @@ struct rle_count_only : carry::compact_detail::span_behaviour<false, K, I, carry
     count += static_cast<I>(__popc(t.heads));
     if (t.last >= t.first && t.last < t.first + ITEMS) *this->num_runs = count;
   }
+};
+
+/// P with its look-back warp sleeping DELAY ns between polls of predecessors not yet published.
+template <class P, int DELAY>
+struct with_delay : P {
+  static constexpr int lookback_delay_ns = DELAY;
 };
 
 template <class P>
@@ -112,6 +118,10 @@ int main(int argc, char** argv) {
   probe<staged_tile_policy<256, 16, 5, false, 2>>(d, "min5, guess only");
   probe<staged_tile_policy<256, 16, 6, false, 4>>(d, "min6, 1 a SM ahead");
   probe<staged_tile_policy<256, 16, 4, false, 5>>(d, "min4, 2 a SM ahead");
+  using scans = carry::tuning::keyed_scan_policy<std::uint32_t, std::uint32_t>;
+  probe<with_delay<scans, 100>>(d, "scans, poll every 100 ns");
+  probe<with_delay<scans, 400>>(d, "scans, poll every 400 ns");
+  probe<with_delay<scans, 1000>>(d, "scans, poll every 1 us");
 
   return 0;
 }
