@@ -159,7 +159,8 @@ using any_input_policy =
 /// 1102.7-1104.7 -> 1045.5-1047.3 us (CUB 1038.8-1041.7), 2^26 287.7-288.0 -> 275.6-277.3; runs of 64, 2^28
 /// 966.1-967.8 -> 917.9-918.1 (CUB 897-898); select_unique_by_key 2^28 1089.7-1091.3 -> 1028.3-1029.2
 /// (CUB 1073.6-1078.6); but 2^22 31.0-31.3 -> 33.0-33.6 (CUB 29.5-30.1). 8-byte keys or values keep 4
-/// (they spill at 5).
+/// (they spill at 5). At 5 blocks (probe_keyed, 2^22 / 2^24 / 2^28): one an SM ahead 32.5 / 83.8 / 1044.7 us,
+/// two 34.9 / 86.9 / 1049.5, the guess alone 31.9 / 82.5 / 1077.6.
 template <class K, class V, int MIN_BLOCKS, int PREFETCH>
 using keyed_policy =
     staged_tile_policy<256, (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 4 ? 16

@@ -118,6 +118,7 @@ int main(int argc, char** argv) {
   probe<staged_tile_policy<256, 16, 5, false, 2>>(d, "min5, guess only");
   probe<staged_tile_policy<256, 16, 6, false, 4>>(d, "min6, 1 a SM ahead");
   probe<staged_tile_policy<256, 16, 4, false, 5>>(d, "min4, 2 a SM ahead");
+  probe<staged_tile_policy<256, 16, 5, false, 5>>(d, "min5, 2 a SM ahead");
   using scans = carry::tuning::keyed_scan_policy<std::uint32_t, std::uint32_t>;
   probe<with_delay<scans, 100>>(d, "scans, poll every 100 ns");
   probe<with_delay<scans, 400>>(d, "scans, poll every 400 ns");
