@@ -136,31 +136,17 @@ using any_input_policy =
                        staged_tile_policy<256, (sizeof(T) >= 64 ? 1 : static_cast<int>(64 / sizeof(T))), 6, true, 2>>;
 
 /// The keyed calls' single pass (keyed_agent: keys and values in registers, 64 bytes of the wider of the
-/// two a thread; V: the values, or the run calls' index type, whose staged outputs take a tile of each),
-/// 256 threads, plain loads and stores (no evict-first hints), each block's guessed tile prefetched into
-/// the L2 while its ticket is out. MIN_BLOCKS: the register cap. Measured (H100, u32 keys and values,
-/// 2^28, probe_keyed, evict-first hints then):
-///   scans by key (keyed_scan_policy), 5 blocks: 1199 us; 4: 1256; 2: 1255; 2 without the prefetch: 1353
-///   run calls with values (keyed_runs_policy), 4 blocks: reduce_by_key 1164 us (5: 1188, 6: 1290, 2: 1319,
-///   2 without the prefetch: 1438; 128 x 32 at 6: 1184)
-///   run-length calls (keyed_encode_policy: keys alone), 6 blocks: run_length_encode 791 us (2, 4, 5: 812-819;
-///   2 without the prefetch: 890; 128 x 32 at 6: 796)
-/// Without the hints (bench_keyed, same run, two rounds each, H100, 9037b5a against it): inclusive_sum_by_key
-/// 1209-1214 -> 1168-1173 us, reduce_by_key 1169-1175 -> 1150-1154, run_length_encode 802-805 -> 789-790,
-/// select_unique_by_key 1161-1167 -> 1141-1143, deterministic f32 scan by key 1264-1265 -> 1228-1233.
-/// PREFETCH 4 (each tile also asks the L2 for the tile one a SM ahead; probe_keyed, H100, three runs, 2^28):
-///   reduce_by_key 1137-1138 -> 1106-1108 us (2 a SM ahead 1108-1109, 3: 1128, a wave: 1276; 2^26 293 -> 287)
-///   inclusive_sum_by_key 1156-1159 -> 1125-1129 (2^26 299-300 -> 294)
-///   run_length_encode loses: 778-781 at 6 blocks -> 855-857 (5 blocks 788-791): PREFETCH 2 kept
-///   shapes that lost with it: 512 x 8 at 2-4 blocks (reduce_by_key 1391-1575), 256 x 8 at 6 or 8 (1486-1556)
-/// The run calls with values at 5 blocks once their unique keys are staged by position (the keys in shared
-/// memory, dead in registers across the look-back: 64 -> 48 registers without spills for 4-byte keys and
-/// values; bench_keyed, H100, A/B in one run, two rounds, CUB beside): reduce_by_key runs of 4, 2^28
-/// 1102.7-1104.7 -> 1045.5-1047.3 us (CUB 1038.8-1041.7), 2^26 287.7-288.0 -> 275.6-277.3; runs of 64, 2^28
-/// 966.1-967.8 -> 917.9-918.1 (CUB 897-898); select_unique_by_key 2^28 1089.7-1091.3 -> 1028.3-1029.2
-/// (CUB 1073.6-1078.6); but 2^22 31.0-31.3 -> 33.0-33.6 (CUB 29.5-30.1). 8-byte keys or values keep 4
-/// (they spill at 5). At 5 blocks (probe_keyed, 2^22 / 2^24 / 2^28): one an SM ahead 32.5 / 83.8 / 1044.7 us,
-/// two 34.9 / 86.9 / 1049.5, the guess alone 31.9 / 82.5 / 1077.6.
+/// two a thread; V: the values, or the run calls' index type), 256 threads, plain loads and stores, the
+/// guessed tile prefetched while the ticket is out. MIN_BLOCKS: the register cap. The rows (H100, u32 keys
+/// and values, 2^28; the steps that led here are in NOTES.md, "Keyed calls"):
+///   scans by key: 5 blocks, one tile an SM ahead (PREFETCH 4): inclusive_sum_by_key 1125-1129 us (without
+///     the look-ahead 1156-1159; 4 blocks lost by 5 %)
+///   run calls with values: 5 blocks for 4-byte keys and values (their unique keys staged by position, 48
+///     registers), one an SM ahead: reduce_by_key 1046-1047 us against 1103-1105 at 4 blocks (CUB 1039-1042);
+///     two ahead 1049.5, the guess alone 1077.6; 8-byte keys or values keep 4 (they spill at 5); at 2^22 the
+///     5 blocks cost 2 us (31.0 -> 33.0-33.6)
+///   run-length calls (keys alone): 6 blocks, the guess alone: run_length_encode 778-781 us (one ahead
+///     855-857; 5 blocks 788-791)
 template <class K, class V, int MIN_BLOCKS, int PREFETCH>
 using keyed_policy =
     staged_tile_policy<256, (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 4 ? 16

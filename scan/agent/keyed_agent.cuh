@@ -86,7 +86,6 @@ struct staged_runs {
       }
     }
   }
-  __device__ static int key_slot(int p) { return padded_key_slot(p); }
   /// Writes each array's range to B's outputs, consecutive threads to consecutive indices (array 0 by
   /// position: the tile's key there, from `keys`).
   __device__ static void flush(storage& s, const ranges& r, const B& b, const K* keys) {
@@ -97,7 +96,7 @@ struct staged_runs {
       for (unsigned long long i = l + threadIdx.x; i <= h; i += blockDim.x) {
         if (a == 0) {
           if constexpr (by_position)
-            b.out0()[static_cast<std::int64_t>(i)] = keys[key_slot(region0(s)[i & (TILE - 1)])];
+            b.out0()[static_cast<std::int64_t>(i)] = keys[padded_key_slot(region0(s)[i & (TILE - 1)])];
           else
             b.out0()[static_cast<std::int64_t>(i)] = region0(s)[i & (TILE - 1)];
         } else if constexpr (arrays > 1) {
@@ -192,7 +191,8 @@ struct keyed_agent {
   template <class Source>
   __device__ static void consume(temp_storage& ts, const Source& in, const B& b, const tile_plan& plan, Op op,
                                  A init, const scan_state<A>& state, bool, bool vec_out) {
-    // ---- warm the L2 with the tile launch order would give this block, while the ticket is out ----
+    // ---- warm the L2 with the tile launch order would give this block, while the ticket is out
+    // (prefetch_tile checks the pointers' alignment and the last tile itself) ----
     if constexpr (Policy::prefetch != 0 && full_loads<Source>())
       if (prefetch_guessed_tile(Policy::prefetch, blockIdx.x, plan.num_tiles, std::int64_t{sm_ids()} * min_blocks,
                                 true, sm_ids()))
@@ -245,7 +245,7 @@ struct keyed_agent {
     }
     if constexpr (stage_t::by_position) {
       CARRY_UNROLL
-      for (int j = 0; j < items; ++j) ts.buf.out.keys[stage_t::key_slot(first + j)] = t.keys[j];
+      for (int j = 0; j < items; ++j) ts.buf.out.keys[padded_key_slot(first + j)] = t.keys[j];
     }
 
     // ---- the thread's aggregate; block scan, warp 0 publishes and looks back ----
