@@ -67,13 +67,16 @@ constexpr std::int64_t fused_scan_max_tiles = 256;
 /// tiles than this many blocks per SM (about one wave: 5 blocks of 256 threads fit an SM by registers).
 constexpr int prefetch_beyond_blocks_per_sm = 5;
 
-/// A reversed partition over a computed input (an index tile: a counting or transform iterator) counts
-/// first, as a stable one does, from reversed_count_first_tiles.first tiles up to (not including)
-/// .second, and otherwise runs as one pass. Measured (H100, probe_index reversed, counting iterator, 50 %,
-/// two rounds; count first against one pass, CUB): 2^19-2^21 u32 8.5-10.8 against 8.0-10.7 us; 2^22
-/// (512 tiles) 18.2-18.7 against 15.6-15.8 (CUB 16.4); 2^23 25.3-25.4 against 26.6 (CUB 23.8-24.0); 2^24
-/// 37.8 against 39.8 (CUB 38.9-39.2); 2^25 62.6-63.2 against 63.3-63.4; 2^26 113.8-114.0 against
-/// 111.4-111.9; 2^28 413.8-413.9 against 394.9-395.5 (CUB 490.6-491.7).
+/// A reversed partition whose count reads nothing (a computed input, a counting or transform iterator,
+/// selected by a predicate: every item is written, so the write dominates) counts first, as a stable one
+/// does, from reversed_count_first_tiles.first tiles up to (not including) .second, and otherwise runs as
+/// one pass. Measured (H100, probe_index reversed, counting iterator, 50 %, two rounds; count first against
+/// one pass, CUB): 2^19-2^21 u32 8.5-10.8 against 8.0-10.7 us; 2^22 (512 tiles) 18.2-18.7 against 15.6-15.8
+/// (CUB 16.4); 2^23 25.3-25.4 against 26.6 (CUB 23.8-24.0); 2^24 37.8 against 39.8 (CUB 38.9-39.2); 2^25
+/// 62.6-63.2 against 63.3-63.4; 2^26 113.8-114.0 against 111.4-111.9; 2^28 413.8-413.9 against 394.9-395.5
+/// (CUB 490.6-491.7). Not with flags (probe_index select, u32 flags at 99 %, 2^24: count first 78.0 us
+/// against 66.0 one pass, CUB 69.4-70.1: the flags are read twice), nor a selection (select_if at 2^24:
+/// count first 20.0 / 28.0 / 37.8 us at 1 / 50 / 99 % against 17.3-17.5 / 26.1-26.3 / 40.2-41.0 one pass).
 struct tile_range {
   std::int64_t first, second;
 };

@@ -95,14 +95,16 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
                                                  Policy::block_threads, compact_tuning::cluster_tiles, 0);
   // a stable partition counts first (its rejected items wait for the total); a reversed one needs no
   // total, and over stored items plans as a selection (H100, 2^28, 50 %: 885-891 us against 1140 stable,
-  // CUB 998-1002); over a computed input (an index tile, whose count reads nothing) the automatic choice
-  // counts first in a window of tile counts where that measured faster (tuning.hpp), and an explicit
-  // algorithm runs as asked
+  // CUB 998-1002); a reversed partition whose count reads nothing (an index tile selected by a predicate)
+  // counts first, under the automatic choice, in a window of tile counts where that measured faster
+  // (tuning.hpp); an explicit algorithm runs as asked
   constexpr bool must_count_first = PARTITION && !REVERSED;
-  constexpr bool reversed_index = PARTITION && REVERSED && choose_tile<Policy, T, InIt>() == tile_kind::index;
+  constexpr bool count_reads_nothing = PARTITION && REVERSED && is_predicate<Sel>::value &&
+                                       choose_tile<Policy, T, InIt>() == tile_kind::index;
   constexpr compact_tuning::tile_range window = compact_tuning::reversed_count_first_tiles;
-  const bool count_first = must_count_first || (reversed_index && opt.algorithm == compact_algorithm::automatic &&
-                                                tiles.num_tiles >= window.first && tiles.num_tiles < window.second);
+  const bool count_first = must_count_first ||
+                           (count_reads_nothing && opt.algorithm == compact_algorithm::automatic &&
+                            tiles.num_tiles >= window.first && tiles.num_tiles < window.second);
   const compact_pass pass = choose_compact_pass(num_items, Policy::tile_items, opt.algorithm,
                                                 alias == aliasing::in_place, count_first,
                                                 compact_tuning::single_pass_from, cluster_tiles,

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cstdint>
+#include <cmath>
 #include <cstdlib>
 #include <functional>
 #include <vector>
@@ -78,8 +79,8 @@ inline double time_cold(gpu_state& g, const std::function<void(int)>& call, int 
 /// A tuner's or probe's start: n = 2^argv[1] (default 2^28), returned, and g's items in and out, L2 flush
 /// buffer and count allocated for n items.
 inline std::int64_t tuner_start(int argc, char** argv, gpu_state& g) {
-  const int log2n = argc > 1 ? std::atoi(argv[1]) : 28;
-  const std::int64_t n = std::int64_t{1} << log2n;
+  const double log2n = argc > 1 ? std::atof(argv[1]) : 28; // 23.5: 2^23.5 items
+  const std::int64_t n = std::llround(std::exp2(log2n));
   g.capacity = static_cast<std::size_t>(n);
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.in, 4 * g.capacity));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.out, 4 * g.capacity));

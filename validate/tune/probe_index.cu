@@ -2,7 +2,8 @@
 // write patterns alone (memset, grid-stride, per-tile warp runs unaligned, the same with 16-byte stores),
 // then carry's select_if 99 %, partition 50 %, select_flagged u32 99 % and the reversed partition 50 %
 // (automatic, single pass) over a counting iterator under several tile shapes, against CUB in the same run (cold L2,
-// blocked, median). Run it under ncu too.   usage: carry_probe_index [log2 n] [partition | reversed]
+// blocked, median); `select`: the pass choice's sweep of select_if (1, 50, 99 %) and the flagged reversed
+// partition (u32 flags, 99 %). Run it under ncu too.   usage: carry_probe_index [log2 n] [partition | reversed | select]
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -106,6 +107,7 @@ int main(int argc, char** argv) {
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.flags32, 4 * g.capacity));
   const bool partition_only = argc > 2 && std::string(argv[2]) == "partition"; // one call, for ncu
   const bool reversed_only = argc > 2 && std::string(argv[2]) == "reversed";   // the pass choice's sweep
+  const bool select_only = argc > 2 && std::string(argv[2]) == "select";
   fill_u32<<<2048, 256>>>(g.in, n, 7, 1);
   fill_flags<<<2048, 256>>>(g.flags, g.in, n, static_cast<std::uint32_t>((std::uint64_t{1} << 32) * 99 / 100));
   widen_flags<<<2048, 256>>>(g.flags32, g.flags, n);
@@ -113,6 +115,37 @@ int main(int argc, char** argv) {
   if (partition_only) {
     using P = carry::compact_tuning::policy<std::uint32_t>;
     std::printf("partition 50 %%: %.1f us\n", time_policy<P>(g, n, op::part50, 3));
+    return 0;
+  }
+  if (select_only) { // the automatic choice against each pass, CUB in the same run
+    using P = carry::compact_tuning::policy<std::uint32_t>;
+    const thrust::counting_iterator<std::uint32_t> iota(0);
+    using carry::compact_algorithm;
+    auto carry_call = [&](std::uint32_t bound, bool flagged, compact_algorithm a) {
+      const carry::compact_options opt{a};
+      return time_two_phase(g, [&](void* t, std::size_t& b) {
+        using namespace carry::compact_detail;
+        if (flagged)
+          return dispatch_compact<P, true, std::uint32_t, true>(
+              t, b, iota, flag_selector<P, std::uint32_t, decltype(iota)>(static_cast<const std::uint32_t*>(g.flags32)),
+              false, g.out, g.num, n, opt, cudaStream_t{});
+        return dispatch_compact<P, false, std::uint32_t>(t, b, iota, by_predicate<hashed_less>{hashed_less{bound}},
+                                                         false, g.out, g.num, n, opt, cudaStream_t{});
+      }, reps);
+    };
+    for (int pct : {1, 50, 99, -99}) { // -99: the flagged reversed partition
+      const auto bound = static_cast<std::uint32_t>((std::uint64_t{1} << 32) * (pct < 0 ? -pct : pct) / 100);
+      const double cub = time_two_phase(g, [&](void* t, std::size_t& b) {
+        return pct < 0 ? cub_flagged<std::uint32_t>(t, b, nullptr, static_cast<const std::uint32_t*>(g.flags32), g.out,
+                                                    g.num, n, true, false, cudaStream_t{})
+                       : cub_select_if_iota(t, b, g.out, g.num, n, bound, false, cudaStream_t{});
+      }, reps);
+      std::printf("n %lld %s %d %%: CUB %.2f us, automatic %.2f, single pass %.2f, count first %.2f\n",
+                  static_cast<long long>(n), pct < 0 ? "flagged reversed partition" : "select_if", pct < 0 ? -pct : pct,
+                  cub, carry_call(bound, pct < 0, compact_algorithm::automatic),
+                  carry_call(bound, pct < 0, compact_algorithm::single_pass),
+                  carry_call(bound, pct < 0, compact_algorithm::three_kernel));
+    }
     return 0;
   }
   if (reversed_only) { // CUB's partition against carry's reversed one, automatic and single pass
