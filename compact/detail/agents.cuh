@@ -39,22 +39,37 @@ __device__ bool prefetch_guess(const tile_plan& plan, bool vec) {
                                        vec);
 }
 
-/// Warp 0 of a single-pass tile: publishes the tile's count, looks back with the engine's decoupled
-/// look-back, and leaves the count selected before the tile in `before` (shared); 0 without a ticket
-/// (one tile). Every thread calls it; on return `before` is readable by all. In place, fences order the
-/// block's loads before its publish and the look-back's reads before its writes (see
-/// compact_agent::single_pass).
+/// The look-back of a single-pass tile over the tile counts (the engine's decoupled look-back, no seed).
+/// `publish` false: the last tile (nobody reads its words).
+template <class Policy>
+__device__ lookback::tile_prefix_op<Policy::lookback_delay_ns, false, count_format, sum>
+count_prefix(const count_state& state, std::int64_t tile, bool last) {
+  return {state.status, state.groups, tile, !last, sum{}, std::uint64_t{0}, false};
+}
+
+/// Thread 0 of a single-pass tile announces the tile's count as soon as the block scan gives it (before
+/// the tile stages its write), so later tiles' look-backs find it sooner. In place, a fence orders the
+/// block's loads (all done: the scan's barrier follows them) before the publish.
+template <class Policy>
+__device__ void announce_count(const count_state& state, std::int64_t tile, bool last, int tile_count,
+                               const pass_flags& how) {
+  if (!how.ticketed || threadIdx.x != 0) return;
+  if (how.in_place) __threadfence();
+  count_prefix<Policy>(state, tile, last).announce(static_cast<std::uint64_t>(tile_count));
+}
+
+/// Warp 0 of a single-pass tile, after announce_count: looks back with the engine's decoupled look-back
+/// and leaves the count selected before the tile in `before` (shared); 0 without a ticket (one tile).
+/// Every thread calls it; on return `before` is readable by all. In place, a fence orders the
+/// look-back's reads before the block's writes (see compact_agent::single_pass).
 template <class Policy>
 __device__ void tile_selected_before(std::uint64_t& before, const count_state& state, std::int64_t tile, bool last,
                                      int tile_count, const pass_flags& how) {
   if (threadIdx.x < detail::warp_threads) {
     std::uint64_t b = 0;
     if (how.ticketed) {
-      if (how.in_place && threadIdx.x == 0) __threadfence();
-      __syncwarp();
-      const lookback::tile_prefix_op<Policy::lookback_delay_ns, false, count_format, sum> prefix{
-          state.status, state.groups, tile, !last, sum{}, std::uint64_t{0}, false};
-      const tile_prefix<std::uint64_t> p = prefix(static_cast<std::uint64_t>(tile_count));
+      const tile_prefix<std::uint64_t> p =
+          count_prefix<Policy>(state, tile, last).resolve(static_cast<std::uint64_t>(tile_count));
       b = p.valid ? p.value : 0;
       if (how.in_place) __threadfence();
     }
@@ -125,15 +140,20 @@ struct compact_agent {
       return rejected_output<OutIt, 1>{out, static_cast<std::int64_t>(rejected_offset(total, base, before))};
   }
 
-  /// Load, select, rank: the thread's mask, its offset among the tile's selected items, the tile's count;
-  /// then the tile's staging of its write (index tiles: the positions in output order), which every pass
-  /// follows with a block barrier before the write.
-  __device__ static unsigned load_and_rank(temp_storage& ts, tile_t& t, InIt in, const Sel& sel, std::int64_t base,
-                                           int valid, bool vec_in, int& thread_offset, int& tile_count) {
+  /// Load, select, rank: the thread's mask, its offset among the tile's selected items, the tile's count.
+  __device__ static unsigned load_and_count(temp_storage& ts, tile_t& t, InIt in, const Sel& sel, std::int64_t base,
+                                            int valid, bool vec_in, int& thread_offset, int& tile_count) {
     const unsigned mask = t.load(ts.tile, sel, in, base, valid, vec_in);
     int c[1] = {__popc(mask)};
     count_scan(ts.scan).exclusive_scan(c, 0, sum{}, tile_count);
     thread_offset = c[0];
+    return mask;
+  }
+  /// load_and_count, then the tile's staging of its write (index tiles: the positions in output order),
+  /// which every pass follows with a block barrier before the write.
+  __device__ static unsigned load_and_rank(temp_storage& ts, tile_t& t, InIt in, const Sel& sel, std::int64_t base,
+                                           int valid, bool vec_in, int& thread_offset, int& tile_count) {
+    const unsigned mask = load_and_count(ts, t, in, sel, base, valid, vec_in, thread_offset, tile_count);
     t.template stage<PARTITION>(ts.tile, mask, thread_offset, tile_count, valid); // needs nothing before the tile
     return mask;
   }
@@ -184,11 +204,14 @@ struct compact_agent {
     const std::int64_t base = plan.tile_base(tile);
     const int valid = plan.valid_items(tile);
     const bool last = tile == plan.num_tiles - 1;
-    // ---- load, select, rank ----
+    // ---- load, select, count; announce the count ----
     tile_t t;
     int thread_offset, tile_count;
-    const unsigned mask = load_and_rank(ts, t, in, sel, base, valid, vec_in, thread_offset, tile_count);
-    // ---- warp 0: publish the tile's count, look back ----
+    const unsigned mask = load_and_count(ts, t, in, sel, base, valid, vec_in, thread_offset, tile_count);
+    announce_count<Policy>(state, tile, last, tile_count, how);
+    // ---- stage the write (needs nothing before the tile) ----
+    t.template stage<PARTITION>(ts.tile, mask, thread_offset, tile_count, valid);
+    // ---- warp 0: look back ----
     tile_selected_before<Policy>(ts.selected_before, state, tile, last, tile_count, how);
     // ---- write ----
     const std::uint64_t before = ts.selected_before;

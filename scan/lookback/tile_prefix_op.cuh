@@ -33,13 +33,23 @@ struct tile_prefix_op {
   }
 
   __device__ tile_prefix<T> operator()(const T& aggregate) const {
+    announce(aggregate);
+    return resolve(aggregate);
+  }
+
+  /// The publishing half alone, by the warp's leader: a tile that knows its aggregate before the rest of
+  /// its work announces it at once (later tiles' look-backs find it sooner), then calls resolve.
+  __device__ void announce(const T& aggregate) const {
+    if (threadIdx.x % warp_threads != 0 || !publish) return;
+    if (tile == 0)
+      status.publish(0, CANONICAL ? state_aggregate : state_prefix, published(aggregate, 0, op, seed, seeded));
+    else
+      status.publish(tile, state_aggregate, aggregate);
+  }
+  /// The look-back after announce (all of one warp): the carry-in, and the tile's inclusive prefix published.
+  __device__ tile_prefix<T> resolve(const T& aggregate) const {
     const bool leader = threadIdx.x % warp_threads == 0;
-    if (tile == 0) {
-      if (leader && publish)
-        status.publish(0, CANONICAL ? state_aggregate : state_prefix, published(aggregate, 0, op, seed, seeded));
-      return {seed, seeded};
-    }
-    if (leader && publish) status.publish(tile, state_aggregate, aggregate);
+    if (tile == 0) return {seed, seeded};
     T exclusive;
     if constexpr (CANONICAL) {
       exclusive = look_back_deterministic<DELAY_NS, T>(status, groups, tile, op);
