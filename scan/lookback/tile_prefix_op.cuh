@@ -33,12 +33,19 @@ struct tile_prefix_op {
   }
 
   __device__ tile_prefix<T> operator()(const T& aggregate) const {
-    announce(aggregate);
-    return resolve(aggregate);
+    const bool leader = threadIdx.x % warp_threads == 0;
+    if (tile == 0) {
+      if (leader && publish)
+        status.publish(0, CANONICAL ? state_aggregate : state_prefix, published(aggregate, 0, op, seed, seeded));
+      return {seed, seeded};
+    }
+    if (leader && publish) status.publish(tile, state_aggregate, aggregate);
+    return {look_back_and_publish(aggregate, leader), true};
   }
 
-  /// The publishing half alone, by the warp's leader: a tile that knows its aggregate before the rest of
-  /// its work announces it at once (later tiles' look-backs find it sooner), then calls resolve.
+  /// operator() in two halves, for a tile that knows its aggregate well before it needs its carry-in:
+  /// announce publishes the aggregate at once (the warp's leader; later tiles' look-backs find it
+  /// sooner), resolve (all of the warp) looks back and publishes the inclusive prefix.
   __device__ void announce(const T& aggregate) const {
     if (threadIdx.x % warp_threads != 0 || !publish) return;
     if (tile == 0)
@@ -46,20 +53,25 @@ struct tile_prefix_op {
     else
       status.publish(tile, state_aggregate, aggregate);
   }
-  /// The look-back after announce (all of one warp): the carry-in, and the tile's inclusive prefix published.
   __device__ tile_prefix<T> resolve(const T& aggregate) const {
-    const bool leader = threadIdx.x % warp_threads == 0;
     if (tile == 0) return {seed, seeded};
-    T exclusive;
+    return {look_back_and_publish(aggregate, threadIdx.x % warp_threads == 0), true};
+  }
+
+private:
+  /// A later tile's carry-in (its aggregate published): the look-back, then its inclusive prefix published
+  /// (canonical: only a group's last tile, into `groups`).
+  __device__ T look_back_and_publish(const T& aggregate, bool leader) const {
     if constexpr (CANONICAL) {
-      exclusive = look_back_deterministic<DELAY_NS, T>(status, groups, tile, op);
+      const T exclusive = look_back_deterministic<DELAY_NS, T>(status, groups, tile, op);
       if (leader && publish && tile % warp_threads == warp_threads - 1) // a group boundary: slot = group
         groups.publish(tile / warp_threads, state_prefix, op(exclusive, aggregate));
+      return exclusive;
     } else {
-      exclusive = look_back<DELAY_NS, T>(status, tile, op);
+      const T exclusive = look_back<DELAY_NS, T>(status, tile, op);
       if (leader && publish) status.publish(tile, state_prefix, op(exclusive, aggregate));
+      return exclusive;
     }
-    return {exclusive, true};
   }
 };
 
