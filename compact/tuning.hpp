@@ -58,10 +58,17 @@ struct without_streaming : P {
 /// no prepare step, no temp storage (at most 16, and at most what the device co-schedules).
 constexpr int cluster_tiles = 16;
 
-/// Up to this many tiles (2^21 u32 items) an automatic partition runs count + scatter, the scatter folding
-/// the tile counts itself (each block reads them all from L2: 2 KB), instead of the engine's scan of the
-/// counts in between: two launches instead of four.
-constexpr std::int64_t fused_scan_max_tiles = 256;
+/// Up to this many tiles (2^24 u32 items) an automatic partition that counts first runs count + scatter,
+/// the scatter folding the tile counts itself (each block reads them all from L2 as 16-byte pairs, two in
+/// flight a thread: 16 KB at 2048 tiles) instead of the engine's scan of the counts in between (a
+/// one-block kernel, 4.1-4.3 us under ncu at 2048 counts): two launches instead of three. Measured
+/// (H100, bench_compact partition_50 and iota_partition_50, two rounds, u32; against three kernels):
+/// pointers 2^22 (512 tiles) 30.5 -> 26.7-27.0 us, 2^23 47.0-47.2 -> 45.5-45.7, 2^24 86.2-86.4 ->
+/// 85.7-85.9, 2^25 159 -> 167; a counting iterator 2^22 17.5-18.2 -> 15.1-15.2, 2^23 24.2-24.5 ->
+/// 22.5-22.7, 2^24 37.1-37.8 -> 36.5-36.7, 2^24.5 47.9-48.4 -> 50.6-51.5, 2^25 62.6 -> 72.3-72.6 (the
+/// folds' L2 reads grow with the square of the tiles). With one count a thread a round trip the fold
+/// won only up to 256 tiles.
+constexpr std::int64_t fused_scan_max_tiles = 2048;
 
 /// Single-pass blocks warm the L2 with their guessed tile before the ticket only when the input has more
 /// tiles than this many blocks per SM (about one wave: 5 blocks of 256 threads fit an SM by registers).

@@ -261,7 +261,7 @@ struct compact_agent {
   /// Count + scatter (up to compact_tuning::fused_scan_max_tiles tiles): the scan of the tile counts
   /// folded into the scatter. The block loads and ranks its tile while the count kernel runs (it is
   /// that kernel's programmatic dependent), waits for it, then folds the counts before its tile and all
-  /// of them with the engine's block reduce (a few KB from L2).
+  /// of them with the engine's block reduce (up to 16 KB from L2).
   template <class OutIt, class NumT>
   __device__ static void scatter_after_counts(temp_storage& ts, InIt in, const Sel& sel, OutIt out,
                                               const tile_plan& plan, bool vec_in, const std::uint64_t* counts,
@@ -274,11 +274,22 @@ struct compact_agent {
     const unsigned mask = load_and_rank(ts, t, in, sel, base, valid, vec_in, thread_offset, tile_count);
     if (threadIdx.x == 0) lookback::wait_for_previous_grid(); // the count kernel's writes are visible
     __syncthreads();
-    std::uint64_t before = 0, all = 0;
-    for (std::int64_t k = threadIdx.x; k < plan.num_tiles; k += Policy::block_threads) {
-      const std::uint64_t c = counts[k];
-      before += k < tile ? c : 0;
-      all += c;
+    std::uint64_t before = 0, all = 0; // the counts as 16-byte pairs (temp parts are 256-byte aligned), two in flight
+    const auto* pairs = reinterpret_cast<const ulonglong2*>(counts);
+    const std::int64_t n = plan.num_tiles;
+    for (std::int64_t p0 = threadIdx.x; 2 * p0 < n; p0 += 2 * Policy::block_threads) {
+      ulonglong2 v[2];
+      CARRY_UNROLL
+      for (int j = 0; j < 2; ++j) {
+        const std::int64_t p = p0 + j * Policy::block_threads;
+        v[j] = 2 * p + 1 < n ? pairs[p] : make_ulonglong2(2 * p < n ? counts[2 * p] : 0, 0);
+      }
+      CARRY_UNROLL
+      for (int j = 0; j < 2; ++j) {
+        const std::int64_t k = 2 * (p0 + j * Policy::block_threads);
+        before += (k < tile ? v[j].x : 0) + (k + 1 < tile ? v[j].y : 0);
+        all += v[j].x + v[j].y;
+      }
     }
     before = total_reduce(ts.totals).reduce_live(before, sum{}, Policy::block_threads);
     if (threadIdx.x == 0) ts.selected_before = before;
