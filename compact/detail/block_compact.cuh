@@ -31,11 +31,6 @@ template <class Pred>
 struct by_predicate {
   Pred pred;
 };
-/// Whether a selector decides from the item alone (its count reads no memory over a computed input).
-template <class Sel>
-struct is_predicate : std::false_type {};
-template <class Pred>
-struct is_predicate<by_predicate<Pred>> : std::true_type {};
 /// An item is selected when it is the first or differs (!eq(previous, item)) from the one before it.
 template <class Eq>
 struct by_unique {

@@ -99,7 +99,7 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
   // counts first, under the automatic choice, in a window of tile counts where that measured faster
   // (tuning.hpp); an explicit algorithm runs as asked
   constexpr bool must_count_first = PARTITION && !REVERSED;
-  constexpr bool count_reads_nothing = PARTITION && REVERSED && is_predicate<Sel>::value &&
+  constexpr bool count_reads_nothing = PARTITION && REVERSED && index_selection<Policy, Sel>::counts_alone &&
                                        choose_tile<Policy, T, InIt>() == tile_kind::index;
   constexpr compact_tuning::tile_range window = compact_tuning::reversed_count_first_tiles;
   const bool count_first = must_count_first ||
