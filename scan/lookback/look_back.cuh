@@ -2,6 +2,9 @@
 // canonical (deterministic) fold, and the per-chain look-back of a vector of chains (Onesweep).
 #pragma once
 
+#include <type_traits>
+#include <utility>
+
 #include "../util/warp.cuh"
 #include "status.cuh"
 
@@ -64,6 +67,44 @@ __device__ T look_back(const Status& st, std::int64_t tile, Op op) {
 // boundaries group by group with the same formula, so every path yields the same bits. `groups` holds
 // one word per group: slot q is incl(32q+31).
 
+/// Whether Op names the values that swallow everything before them: op.absorbs(b) true means
+/// op(a, b) == b, bit for bit, for every a (the by-key scans' segmented operator: b starts a segment).
+/// Then a canonical fold over a span depends only on the span's suffix from its last absorbing value (by
+/// induction over the tree: a node whose right half holds that value is its right half), so the
+/// deterministic look-back stops there: a scan by key with short runs waits for its predecessors'
+/// aggregates only, as the fast look-back does, and gets the same bits as the full canonical fold.
+template <class Op, class T, class = void>
+struct absorbing_op : std::false_type {};
+template <class Op, class T>
+struct absorbing_op<Op, T, std::void_t<decltype(std::declval<const Op&>().absorbs(std::declval<const T&>()))>>
+    : std::true_type {};
+
+/// Lanes below w read word `first + lane` of `st` (op absorbing), until every one is published or the last
+/// absorbing word among the published and every word after it are (`wait` false: one read). True in the
+/// second case, with the lanes before that word holding its value (they cannot change the fold, and no
+/// unpublished bits enter it); false otherwise (v then holds what each lane read).
+template <int DELAY_NS, class T, class Op, class Status>
+__device__ bool read_to_absorbing(const Status& st, std::int64_t first, int w, const Op& op, T& v, bool wait) {
+  const int lane = threadIdx.x % warp_threads;
+  const unsigned full = 0xffffffffu;
+  unsigned state = lane < w ? unsigned{state_invalid} : unsigned{state_aggregate};
+  while (true) {
+    if (state == state_invalid) st.read(first + lane, state, v);
+    const unsigned missing = __ballot_sync(full, state == state_invalid);
+    const unsigned cuts = __ballot_sync(full, lane < w && state != state_invalid && op.absorbs(v));
+    if (cuts) {
+      const int j = warp_threads - 1 - __clz(cuts); // the last absorbing word
+      if (!(missing & ~((2u << j) - 1u))) {         // every word after it published
+        const T at = shfl_idx(full, v, j);
+        if (lane < j) v = at;
+        return true;
+      }
+    }
+    if (!missing || !wait) return false;
+    if constexpr (DELAY_NS > 0) __nanosleep(DELAY_NS);
+  }
+}
+
 /// The canonical fold of the 32 aggregates of one whole group (lane j holds a(32q + j)) onto `base`
 /// (none when has_base is false): base (+) tree(a[0..30]) (+) a[31]. Every lane gets the result.
 template <class T, class Op>
@@ -97,6 +138,12 @@ __device__ T boundary_prefix(const Status& aggregates, const Status& groups, std
     unsigned state = state_invalid;
     T v;
     if (k >= 1) groups.read(k - 1, state, v); // incl(32k - 1): the last tile of group k-1
+    if constexpr (absorbing_op<Op, T>::value) {
+      // group g-1's aggregates in the same round trip: one that absorbs gives incl(32g - 1) without base
+      T a;
+      if (h == g && read_to_absorbing<DELAY_NS>(aggregates, warp_threads * (g - 1), warp_threads, op, a, false))
+        return fold_group(a, a, false, op);
+    }
     const unsigned found = __ballot_sync(full, state == state_prefix);
     if (found) {
       const int j = __ffs(found) - 1; // the nearest
@@ -126,11 +173,16 @@ __device__ T look_back_deterministic(const Status& aggregates, const Status& gro
   const int w = static_cast<int>(tile - g * warp_threads); // predecessors inside the group
   T partial;
   if (w > 0) {
-    unsigned state;
     T v;
-    read_published<DELAY_NS>(aggregates, g * warp_threads + lane, lane < w, state, v);
+    bool cut = false; // an absorbing aggregate in the group before the tile: the boundary cannot matter
+    if constexpr (absorbing_op<Op, T>::value) {
+      cut = read_to_absorbing<DELAY_NS>(aggregates, g * warp_threads, w, op, v, true);
+    } else {
+      unsigned state;
+      read_published<DELAY_NS>(aggregates, g * warp_threads + lane, lane < w, state, v);
+    }
     partial = fold_partial_group(v, w, op);
-    if (g == 0) return partial;
+    if (g == 0 || cut) return partial;
   }
   const T base = boundary_prefix<DELAY_NS, T>(aggregates, groups, g, op);
   return w > 0 ? op(base, partial) : base;

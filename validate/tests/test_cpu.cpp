@@ -4,6 +4,7 @@
 #include <algorithm>
 #include <cstddef>
 #include <iterator>
+#include <functional>
 #include <random>
 #include <string>
 #include <type_traits>
@@ -509,6 +510,36 @@ TEST_CASE("by-key pieces: the segmented operator is associative; the scans' beha
     const keyed<std::uint32_t> a = pick(), b = pick(), c = pick();
     const auto l = seg(seg(a, b), c), r = seg(a, seg(b, c));
     REQUIRE((l.head == r.head && l.value == r.value));
+    // absorbs(b): a (+) b is b, whatever a is (the canonical look-back stops there)
+    const auto ab = seg(a, b);
+    REQUIRE(seg.absorbs(b) == (b.head != 0));
+    if (seg.absorbs(b)) REQUIRE((ab.head == b.head && ab.value == b.value));
+  }
+  // any tree over a span gives the same fold once the items before its last absorbing one are replaced by
+  // that one (what the look-back does with words it need not wait for): random spans and tree shapes
+  for (int t = 0; t < 2000; ++t) {
+    const int w = 1 + static_cast<int>(g() % 32);
+    std::vector<keyed<std::uint32_t>> span(static_cast<std::size_t>(w));
+    for (auto& x : span) x = {g() % 4 == 0 ? 1u : 0u, static_cast<std::uint32_t>(g())};
+    int last = -1;
+    for (int i = 0; i < w; ++i)
+      if (seg.absorbs(span[static_cast<std::size_t>(i)])) last = i;
+    if (last < 0) continue;
+    auto cut = span;
+    for (int i = 0; i < last; ++i) cut[static_cast<std::size_t>(i)] = span[static_cast<std::size_t>(last)];
+    std::vector<unsigned> splits; // one tree shape for both: split points drawn once, replayed
+    for (int i = 0; i < 64; ++i) splits.push_back(static_cast<unsigned>(g()));
+    std::function<keyed<std::uint32_t>(const std::vector<keyed<std::uint32_t>>&, int, int, int&)> tree =
+        [&](const std::vector<keyed<std::uint32_t>>& x, int lo, int hi, int& k) {
+          if (hi - lo == 1) return x[static_cast<std::size_t>(lo)];
+          const int m = lo + 1 + static_cast<int>(splits[static_cast<std::size_t>(k++ % 64)] %
+                                                  static_cast<unsigned>(hi - lo - 1));
+          const auto left = tree(x, lo, m, k);
+          return seg(left, tree(x, m, hi, k));
+        };
+    int k0 = 0, k1 = 0;
+    const auto full = tree(span, 0, w, k0), short_cut = tree(cut, 0, w, k1);
+    REQUIRE((full.head == short_cut.head && full.value == short_cut.value));
   }
   // keys in runs of 1 .. 9 (crossing thread boundaries), values as maps: against a sequential fold
   for (int n : {1, 2, 7, 16, 17, 100, 1000}) {

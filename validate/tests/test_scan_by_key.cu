@@ -177,6 +177,81 @@ TEST_CASE("scan_by_key of floats, deterministic: the same bits every run and on 
   }
 }
 
+namespace {
+
+/// Not associative: any change in how a run's values are grouped changes the bits.
+struct leaky_sum {
+  __host__ __device__ float operator()(float a, float b) const { return a * 0.75f + b; }
+};
+
+/// Runs of 1 to 16 items, with runs of up to 3 tiles and of 20 to 70 tiles (past a group of 32 tiles
+/// of the canonical look-back) among them.
+std::vector<std::uint32_t> mixed_run_keys(std::int64_t n, std::uint64_t seed) {
+  std::vector<std::uint32_t> k(static_cast<std::size_t>(n));
+  std::mt19937_64 g(seed);
+  std::uint32_t v = 3;
+  for (std::size_t i = 0; i < k.size(); ++v) {
+    const std::uint64_t pick = g() % 100;
+    const std::uint64_t len = pick < 90 ? 1 + g() % 16
+                              : pick < 97 ? 1 + g() % (3 * tile)
+                                          : 20 * tile + g() % (50 * tile);
+    for (std::uint64_t j = 0; j < len && i < k.size(); ++j) k[i++] = v;
+  }
+  return k;
+}
+
+} // namespace
+
+TEST_CASE("scan_by_key of floats, deterministic: stopping the look-back at a run start gives the full "
+          "canonical fold's bits",
+          "[scan][by_key]") {
+  using K = std::uint32_t;
+  using P = carry::tuning::keyed_scan_policy<K, float>;
+  const std::int64_t n = sanitize_mode() ? 40 * tile + 5 : 300 * tile + 77;
+  carry::scan_options det;
+  det.deterministic = true;
+  std::vector<float> values(static_cast<std::size_t>(n));
+  std::mt19937 g(11);
+  for (auto& v : values) v = static_cast<float>(g() % 100000) / 7.0f;
+  device_buffer<K> d_keys(values.size());
+  device_buffer<float> d_values(values.size()), d_out(values.size());
+  d_values.upload(values);
+  for (int shape = 0; shape < 3; ++shape) {
+    // mixed runs; one run of all n (only tile 0 starts a run); runs of one to three tiles
+    const auto keys = shape == 0 ? mixed_run_keys(n, 21) : run_keys(n, shape == 1 ? -1 : static_cast<int>(2 * tile), 22);
+    d_keys.upload(keys);
+    auto both = [&](auto b) {
+      using B = decltype(b);
+      auto call = [&](auto behaviour, void* t, std::size_t& bytes, cudaStream_t s) {
+        return carry::detail::dispatch_keyed<P>(t, bytes, static_cast<const K*>(d_keys.ptr),
+                                                static_cast<const float*>(d_values.ptr), behaviour, n, det, true, s);
+      };
+      std::size_t bytes = 0;
+      REQUIRE(call(b, nullptr, bytes, cudaStream_t{}) == cudaSuccess);
+      const auto cut = same_bits_every_run(
+          bytes, [&](void* t, std::size_t sz, cudaStream_t s) { return call(b, t, sz, s); },
+          [&] { return d_out.download(values.size()); });
+      d_out.poison();
+      const auto full = same_bits_every_run(
+          bytes, [&](void* t, std::size_t sz, cudaStream_t s) { return call(uncut<B>{b}, t, sz, s); },
+          [&] { return d_out.download(values.size()); });
+      REQUIRE(std::memcmp(cut.data(), full.data(), cut.size() * sizeof(float)) == 0);
+      return cut;
+    };
+    using carry::detail::scan_by_key_behaviour;
+    const auto sums = both(scan_by_key_behaviour<false, K, float, carry::sum, carry::equal_to, float*>{
+        carry::equal_to{}, carry::sum{}, 0.0f, d_out.ptr});
+    both(scan_by_key_behaviour<true, K, float, leaky_sum, carry::equal_to, float*>{carry::equal_to{}, leaky_sum{},
+                                                                                  1.5f, d_out.ptr});
+    // the sums against a double-precision reference
+    double run = 0;
+    for (std::size_t i = 0; i < keys.size(); ++i) {
+      run = i == 0 || keys[i] != keys[i - 1] ? values[i] : run + values[i];
+      REQUIRE(std::fabs(sums[i] - run) <= 1e-4 * std::fabs(run) + 1e-3);
+    }
+  }
+}
+
 TEST_CASE("scan_by_key under graph replay: changing keys and values, dirty temp storage", "[scan][by_key][graph]") {
   const std::int64_t n = sanitize_mode() ? 20000 : 9 * tile + 5;
   device_buffer<std::uint32_t> d_keys(static_cast<std::size_t>(n)), d_values(static_cast<std::size_t>(n)),

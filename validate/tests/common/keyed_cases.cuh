@@ -6,7 +6,27 @@
 #include <random>
 #include <vector>
 
+#include <carry/scan/detail/by_key.hpp>
+
 namespace carry_validate {
+
+/// The by-key scans' segmented operator without `absorbs`: the canonical look-back then folds every
+/// predecessor (what it did before it stopped at a run start), for the same-bits test and the probe.
+template <class Op>
+struct segmented_uncut {
+  Op op;
+  template <class V>
+  __host__ __device__ carry::detail::keyed<V> operator()(const carry::detail::keyed<V>& a,
+                                                       const carry::detail::keyed<V>& b) const {
+    return carry::detail::segmented<Op>{op}(a, b);
+  }
+};
+/// A by-key scan's behaviour B with that operator.
+template <class B>
+struct uncut : B {
+  using op_type = segmented_uncut<decltype(B::op)>;
+  __host__ __device__ op_type scan_op() const { return {this->op}; }
+};
 
 /// Keys in runs: mean 0 = every key its own run, -1 = one run of all n, else lengths 1 .. 2 mean - 1.
 inline std::vector<std::uint32_t> run_keys(std::int64_t n, int mean, std::uint64_t seed) {
