@@ -33,10 +33,54 @@ __device__ __forceinline__ void read_published(const Status& st, std::int64_t i,
   }
 }
 
+/// Whether Op names the values that swallow everything before them: op.absorbs(b) true means
+/// op(a, b) == b, bit for bit, for every a (the by-key scans' segmented operator: b starts a segment).
+/// Then any fold over a span depends only on the span's suffix from its last absorbing value (by induction
+/// over a tree: a node whose right half holds that value is its right half), so both look-backs stop at
+/// such an aggregate as at an inclusive prefix: a scan by key with short runs waits for its nearest
+/// predecessors' aggregates (published before any look-back) instead of an inclusive prefix, and the
+/// canonical fold gets the same bits as over every predecessor.
+template <class Op, class T, class = void>
+struct absorbing_op : std::false_type {};
+template <class Op, class T>
+struct absorbing_op<Op, T, std::void_t<decltype(std::declval<const Op&>().absorbs(std::declval<const T&>()))>>
+    : std::true_type {};
+
+/// Lanes with `live` set read word i of `st` (op absorbing), spinning until the last stop among the
+/// published words (an inclusive prefix, or a value op absorbs) and every live word after it are published,
+/// or every live word is (`wait` false: one read). Returns the ballot of the stops: the highest is where a
+/// fold may start; 0 when there is none (every live word published) or, without `wait`, none yet.
+/// Unpublished lanes below the last stop hold nothing.
+template <int DELAY_NS, class T, class Op, class Status>
+__device__ unsigned read_to_stop(const Status& st, std::int64_t i, bool live, const Op& op, unsigned& state, T& v,
+                                 bool wait) {
+  const unsigned full = 0xffffffffu;
+  state = live ? unsigned{state_invalid} : unsigned{state_aggregate};
+  while (true) {
+    if (state == state_invalid) st.read(i, state, v);
+    const unsigned missing = __ballot_sync(full, state == state_invalid);
+    const unsigned stops =
+        __ballot_sync(full, live && state != state_invalid && (state == state_prefix || op.absorbs(v)));
+    if (stops && !(missing & ~((2u << (warp_threads - 1 - __clz(stops))) - 1u))) return stops;
+    if (!missing || !wait) return 0u;
+    if constexpr (DELAY_NS > 0) __nanosleep(DELAY_NS);
+  }
+}
+
+/// The lanes below the last stop of `stops` (nonzero) take its value: a canonical fold over the lanes then
+/// has the bits of the fold over the words they stand for, and no unpublished bits enter it.
+template <class T>
+__device__ void fill_below_stop(unsigned stops, T& v) {
+  const int j = warp_threads - 1 - __clz(stops);
+  const T at = shfl_idx(0xffffffffu, v, j);
+  if (static_cast<int>(threadIdx.x % warp_threads) < j) v = at;
+}
+
 /// Fast mode: the exclusive prefix of `tile` (> 0), the fold of every earlier tile. Called by all of
 /// one warp; `st` holds each tile's aggregate, later replaced by its inclusive prefix. Each window of 32
-/// predecessors is reduced as a tree, and the search stops at the nearest inclusive prefix, so the
-/// grouping depends on timing: floating-point results may differ in the last bits from run to run.
+/// predecessors is reduced as a tree, and the search stops at the nearest inclusive prefix (or aggregate
+/// an absorbing op absorbs at), so the grouping depends on timing: floating-point results may differ in
+/// the last bits from run to run.
 template <int DELAY_NS, class T, class Op, class Status>
 __device__ T look_back(const Status& st, std::int64_t tile, Op op) {
   const int lane = threadIdx.x % warp_threads;
@@ -47,14 +91,19 @@ __device__ T look_back(const Status& st, std::int64_t tile, Op op) {
   bool has_acc = false;
   while (true) {
     const std::int64_t k = end - (warp_threads - 1) + lane; // lanes before tile 0 are dead
-    read_published<DELAY_NS>(st, k, k >= 0, state, v);
-    const unsigned prefixes = __ballot_sync(full, state == state_prefix);
+    unsigned stops; // inclusive prefixes (and, op absorbing, aggregates it absorbs at)
+    if constexpr (absorbing_op<Op, T>::value) {
+      stops = read_to_stop<DELAY_NS>(st, k, k >= 0, op, state, v, true);
+    } else {
+      read_published<DELAY_NS>(st, k, k >= 0, state, v);
+      stops = __ballot_sync(full, state == state_prefix);
+    }
     const int dead = end >= warp_threads - 1 ? 0 : static_cast<int>(warp_threads - 1 - end);
-    const int first = prefixes ? warp_threads - 1 - __clz(prefixes) : dead;
+    const int first = stops ? warp_threads - 1 - __clz(stops) : dead;
     T w = shfl_idx(full, warp_reduce_ordered(v, op, lane, full, warp_threads, first), 0);
     acc = has_acc ? op(w, acc) : w;
     has_acc = true;
-    if (prefixes) return acc;
+    if (stops) return acc;
     end -= warp_threads;
   }
 }
@@ -66,44 +115,6 @@ __device__ T look_back(const Status& st, std::int64_t tile, Op op) {
 // the nearest group boundary whose incl is published, or starts from group 0, and rebuilds the later
 // boundaries group by group with the same formula, so every path yields the same bits. `groups` holds
 // one word per group: slot q is incl(32q+31).
-
-/// Whether Op names the values that swallow everything before them: op.absorbs(b) true means
-/// op(a, b) == b, bit for bit, for every a (the by-key scans' segmented operator: b starts a segment).
-/// Then a canonical fold over a span depends only on the span's suffix from its last absorbing value (by
-/// induction over the tree: a node whose right half holds that value is its right half), so the
-/// deterministic look-back stops there: a scan by key with short runs waits for its predecessors'
-/// aggregates only, as the fast look-back does, and gets the same bits as the full canonical fold.
-template <class Op, class T, class = void>
-struct absorbing_op : std::false_type {};
-template <class Op, class T>
-struct absorbing_op<Op, T, std::void_t<decltype(std::declval<const Op&>().absorbs(std::declval<const T&>()))>>
-    : std::true_type {};
-
-/// Lanes below w read word `first + lane` of `st` (op absorbing), until every one is published or the last
-/// absorbing word among the published and every word after it are (`wait` false: one read). True in the
-/// second case, with the lanes before that word holding its value (they cannot change the fold, and no
-/// unpublished bits enter it); false otherwise (v then holds what each lane read).
-template <int DELAY_NS, class T, class Op, class Status>
-__device__ bool read_to_absorbing(const Status& st, std::int64_t first, int w, const Op& op, T& v, bool wait) {
-  const int lane = threadIdx.x % warp_threads;
-  const unsigned full = 0xffffffffu;
-  unsigned state = lane < w ? unsigned{state_invalid} : unsigned{state_aggregate};
-  while (true) {
-    if (state == state_invalid) st.read(first + lane, state, v);
-    const unsigned missing = __ballot_sync(full, state == state_invalid);
-    const unsigned cuts = __ballot_sync(full, lane < w && state != state_invalid && op.absorbs(v));
-    if (cuts) {
-      const int j = warp_threads - 1 - __clz(cuts); // the last absorbing word
-      if (!(missing & ~((2u << j) - 1u))) {         // every word after it published
-        const T at = shfl_idx(full, v, j);
-        if (lane < j) v = at;
-        return true;
-      }
-    }
-    if (!missing || !wait) return false;
-    if constexpr (DELAY_NS > 0) __nanosleep(DELAY_NS);
-  }
-}
 
 /// The canonical fold of the 32 aggregates of one whole group (lane j holds a(32q + j)) onto `base`
 /// (none when has_base is false): base (+) tree(a[0..30]) (+) a[31]. Every lane gets the result.
@@ -140,9 +151,15 @@ __device__ T boundary_prefix(const Status& aggregates, const Status& groups, std
     if (k >= 1) groups.read(k - 1, state, v); // incl(32k - 1): the last tile of group k-1
     if constexpr (absorbing_op<Op, T>::value) {
       // group g-1's aggregates in the same round trip: one that absorbs gives incl(32g - 1) without base
-      T a;
-      if (h == g && read_to_absorbing<DELAY_NS>(aggregates, warp_threads * (g - 1), warp_threads, op, a, false))
-        return fold_group(a, a, false, op);
+      if (h == g) {
+        unsigned as;
+        T a;
+        const unsigned stops = read_to_stop<DELAY_NS>(aggregates, warp_threads * (g - 1) + lane, true, op, as, a, false);
+        if (stops) {
+          fill_below_stop(stops, a);
+          return fold_group(a, a, false, op);
+        }
+      }
     }
     const unsigned found = __ballot_sync(full, state == state_prefix);
     if (found) {
@@ -176,7 +193,10 @@ __device__ T look_back_deterministic(const Status& aggregates, const Status& gro
     T v;
     bool cut = false; // an absorbing aggregate in the group before the tile: the boundary cannot matter
     if constexpr (absorbing_op<Op, T>::value) {
-      cut = read_to_absorbing<DELAY_NS>(aggregates, g * warp_threads, w, op, v, true);
+      unsigned state;
+      const unsigned stops = read_to_stop<DELAY_NS>(aggregates, g * warp_threads + lane, lane < w, op, state, v, true);
+      if (stops) fill_below_stop(stops, v);
+      cut = stops != 0;
     } else {
       unsigned state;
       read_published<DELAY_NS>(aggregates, g * warp_threads + lane, lane < w, state, v);

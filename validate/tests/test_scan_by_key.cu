@@ -202,8 +202,8 @@ std::vector<std::uint32_t> mixed_run_keys(std::int64_t n, std::uint64_t seed) {
 
 } // namespace
 
-TEST_CASE("scan_by_key of floats, deterministic: stopping the look-back at a run start gives the full "
-          "canonical fold's bits",
+TEST_CASE("scan_by_key stopping the look-back at a run start: deterministic floats get the full canonical "
+          "fold's bits; u32 sums exact; runs of 1 to 70 tiles",
           "[scan][by_key]") {
   using K = std::uint32_t;
   using P = carry::tuning::keyed_scan_policy<K, float>;
@@ -243,6 +243,21 @@ TEST_CASE("scan_by_key of floats, deterministic: stopping the look-back at a run
         carry::equal_to{}, carry::sum{}, 0.0f, d_out.ptr});
     both(scan_by_key_behaviour<true, K, float, leaky_sum, carry::equal_to, float*>{carry::equal_to{}, leaky_sum{},
                                                                                   1.5f, d_out.ptr});
+    // the fast look-back (it stops at a run start too) on u32 values: exact against the CPU
+    {
+      std::vector<std::uint32_t> u(keys.size()), want;
+      for (std::size_t i = 0; i < u.size(); ++i) u[i] = static_cast<std::uint32_t>(i * 2654435761u) >> 7u;
+      std::vector<std::uint32_t> exc_unused;
+      reference(keys, u, carry::equal_to{}, carry::sum{}, 0u, want, exc_unused);
+      device_buffer<std::uint32_t> d_u(u.size()), d_uo(u.size());
+      d_u.upload(u);
+      d_uo.poison();
+      run_two_phase([&](void* t, std::size_t& b) {
+        return carry::inclusive_sum_by_key(t, b, static_cast<const K*>(d_keys.ptr),
+                                           static_cast<const std::uint32_t*>(d_u.ptr), d_uo.ptr, n);
+      });
+      REQUIRE(d_uo.download(u.size()) == want);
+    }
     // the sums against a double-precision reference
     double run = 0;
     for (std::size_t i = 0; i < keys.size(); ++i) {

@@ -77,10 +77,10 @@ void probe(bufs& d, const char* name) {
     if (which == 1)
       return compact_detail::run_pass<P>(t, s, static_cast<const K*>(d.k), static_cast<const K*>(d.v),
                                          rbk_b{equal_to{}, sum{}, d.a, d.b, d.num}, n, d.num, scan_options{}, 0);
-    if (which == 6) // deterministic, the look-back folding every predecessor (not stopping at a run start)
+    if (which >= 6) // the look-back not stopping at a run start (6: deterministic, 7: not)
       return detail::dispatch_keyed<P>(t, s, static_cast<const K*>(d.k), reinterpret_cast<const float*>(d.v),
                                        uncut<sbk_f>{{equal_to{}, sum{}, 0.0f, reinterpret_cast<float*>(d.b)}}, n,
-                                       det, true, 0);
+                                       which == 6 ? det : scan_options{}, true, 0);
     if (which >= 4) // f32 values (the u32 values' bits: small denormals, full speed on the GPU)
       return detail::dispatch_keyed<P>(t, s, static_cast<const K*>(d.k), reinterpret_cast<const float*>(d.v),
                                        sbk_f{equal_to{}, sum{}, 0.0f, reinterpret_cast<float*>(d.b)}, n,
@@ -89,8 +89,9 @@ void probe(bufs& d, const char* name) {
                                      sbk_b{equal_to{}, sum{}, 0u, d.b}, n, scan_options{}, true, 0);
   };
   const char* names[] = {"run_length_encode", "reduce_by_key", "inclusive_sum_by_key", "rle_count_only",
-                         "sum_by_key_f32",    "sum_by_key_f32_det", "sum_by_key_f32_det_uncut"};
-  for (int which = 0; which < 7; ++which) {
+                         "sum_by_key_f32",    "sum_by_key_f32_det", "sum_by_key_f32_det_uncut",
+                         "sum_by_key_f32_uncut"};
+  for (int which = 0; which < 8; ++which) {
     std::size_t need = 0;
     CARRY_CUDA_OR_DIE(run(which, nullptr, need));
     d.g.ensure_temp(need);
