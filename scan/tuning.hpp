@@ -139,8 +139,8 @@ using any_input_policy =
 /// two a thread; V: the values, or the run calls' index type), 256 threads, plain loads and stores, the
 /// guessed tile prefetched while the ticket is out. MIN_BLOCKS: the register cap. The rows (H100, u32 keys
 /// and values, 2^28; the steps that led here are in NOTES.md, "Keyed calls"):
-///   scans by key: 5 blocks, one tile an SM ahead (PREFETCH 4): inclusive_sum_by_key 1125-1129 us (without
-///     the look-ahead 1156-1159; 4 blocks lost by 5 %)
+///   scans by key: 5 blocks, one tile an SM ahead (PREFETCH 4): inclusive_sum_by_key 1068 us, with the
+///     look-back stopping at a run start (the guess alone 1088, 4 blocks 1102-1130, 6 blocks 1125)
 ///   run calls with values: 5 blocks for 4-byte keys and values (their unique keys staged by position, 48
 ///     registers), one an SM ahead: reduce_by_key 1046-1047 us against 1103-1105 at 4 blocks (CUB 1039-1042);
 ///     two ahead 1049.5, the guess alone 1077.6; 8-byte keys or values keep 4 (they spill at 5); at 2^22 the

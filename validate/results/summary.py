@@ -35,6 +35,8 @@ ROWS = [
     ("partition of indices, 50 % (CUB's layout)", "u32", "compact", "iota_partition_50", "u32", "carry-reversed",
      ["cub-i32", "cub-i64"]),
     ("inclusive_sum_by_key, runs of 8", "u32/u32", "keyed", "inclusive_sum_by_key_run8", "u32", "carry", ["cub"]),
+    ("inclusive_sum_by_key, deterministic", "u32/f32", "keyed", "inclusive_sum_by_key_f32_det_run8", "u32", "carry",
+     ["cub"]),
     ("reduce_by_key, runs of 4", "u32/u32", "keyed", "reduce_by_key_run4", "u32", "carry", ["cub"]),
     ("run_length_encode, runs of 4", "u32", "keyed", "run_length_encode_run4", "u32", "carry", ["cub"]),
     ("histogram_even, 256 bins", "u32", "apps", "histogram_even_256", "u32", "carry", ["cub"]),
