@@ -70,6 +70,15 @@ constexpr int cluster_tiles = 16;
 /// won only up to 256 tiles.
 constexpr std::int64_t fused_scan_max_tiles = 2048;
 
+/// A count kernel whose items alone decide (a computed input selected by a predicate or unique) gives each
+/// tile 1-8 warps, as many as keep the tiles' warps within this many (one wave on the H100: 132 SMs x 64),
+/// in small blocks without the agent's shared storage. Measured against the agent's count kernel (H100,
+/// bench_compact iota_partition_50, stable, both binaries in one call, two rounds): 2^26 113.8-114.5 ->
+/// 110.6-111.4 us, 2^28 415.4-416.1 -> 400.8-402.1; 2^20-2^24 level (8.5-8.8, 14.9-15.1, 36.7-36.8).
+/// Without the scatter's shared-memory split (prefer_shared_for) it lost 10 us at 2^20: the SMs drain to
+/// change the split between the two kernels.
+constexpr std::int64_t count_alone_warps_in_flight = 8192;
+
 /// Single-pass blocks warm the L2 with their guessed tile before the ticket only when the input has more
 /// tiles than this many blocks per SM (about one wave: 5 blocks of 256 threads fit an SM by registers).
 constexpr int prefetch_beyond_blocks_per_sm = 5;

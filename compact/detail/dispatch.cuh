@@ -52,11 +52,20 @@ bool fast_loads(const It& it) {
 template <class Policy, class T, class InIt, class Sel>
 cudaError_t launch_counts(InIt in, const Sel& sel, const tile_plan& tiles, bool vec_in, std::uint64_t* counts,
                           cudaStream_t stream) {
-  using agent = compact_agent<compact_tuning::without_streaming<Policy>, false, T, Sel, InIt>;
-  constexpr auto* kernel = &count_kernel<agent, InIt, Sel>;
-  if (const cudaError_t e = detail::prefer_shared_for<kernel>(); e != cudaSuccess) return e;
-  kernel<<<static_cast<unsigned>(tiles.num_tiles), Policy::block_threads, 0, stream>>>(in, sel, tiles, vec_in,
-                                                                                        counts);
+  if constexpr (choose_tile<Policy, T, InIt>() == tile_kind::index && index_selection<Policy, Sel>::counts_alone) {
+    // the scatter's shared-memory split: an SM need not change it between the two (that would drain it)
+    constexpr auto* kernel = &count_alone_kernel<Policy, InIt, Sel>;
+    if (const cudaError_t e = detail::prefer_shared_for<kernel>(); e != cudaSuccess) return e;
+    const int warps = count_alone_warps(tiles.num_tiles, compact_tuning::count_alone_warps_in_flight);
+    const std::int64_t blocks = (tiles.num_tiles + 8 / warps - 1) / (8 / warps);
+    kernel<<<static_cast<unsigned>(blocks), 256, 0, stream>>>(in, sel, tiles, warps, counts);
+  } else {
+    using agent = compact_agent<compact_tuning::without_streaming<Policy>, false, T, Sel, InIt>;
+    constexpr auto* kernel = &count_kernel<agent, InIt, Sel>;
+    if (const cudaError_t e = detail::prefer_shared_for<kernel>(); e != cudaSuccess) return e;
+    kernel<<<static_cast<unsigned>(tiles.num_tiles), Policy::block_threads, 0, stream>>>(in, sel, tiles, vec_in,
+                                                                                          counts);
+  }
   return detail::after_launch(stream);
 }
 

@@ -14,6 +14,40 @@ __global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
   Agent::count(ts, in, sel, plan, blockIdx.x, vec_in, counts);
 }
 
+/// Phase 1 where the items alone decide (an index tile's counts_alone selection: nothing read from memory):
+/// `warps` warps a tile (1, 2, 4 or 8; a block of 8 warps holds 8 / warps tiles), their lanes striding the
+/// tile's items, the warps' sums added through shared memory: small blocks without the agent's shared
+/// storage, so the launch is one short wave and the scatter after it starts at once.
+template <class Policy, class InIt, class Sel>
+__global__ void __launch_bounds__(256) count_alone_kernel(InIt in, Sel sel, tile_plan plan, int warps,
+                                                          std::uint64_t* counts) {
+  __shared__ int sums[8];
+  lookback::allow_dependents(); // a count + scatter pair: the scatter may start loading now
+  const int warp = static_cast<int>(threadIdx.x / 32), lane = static_cast<int>(threadIdx.x % 32);
+  const std::int64_t tile = std::int64_t{blockIdx.x} * (8 / warps) + warp / warps;
+  const int slice = warp % warps, stride = 32 * warps;
+  int c = 0;
+  if (tile < plan.num_tiles) {
+    const int valid = plan.valid_items(tile);
+    const auto picked = index_selection<Policy, Sel>::picked(sel, in, plan.tile_base(tile));
+    const int first = slice * 32 + lane;
+    if (valid == Policy::tile_items) {
+#pragma unroll 8
+      for (int i = first; i < Policy::tile_items; i += stride) c += picked(i) ? 1 : 0;
+    } else {
+      for (int i = first; i < valid; i += stride) c += picked(i) ? 1 : 0;
+    }
+  }
+  c = __reduce_add_sync(0xffffffffu, c);
+  if (lane == 0) sums[warp] = c;
+  __syncthreads();
+  if (threadIdx.x < 8 / warps && std::int64_t{blockIdx.x} * (8 / warps) + threadIdx.x < plan.num_tiles) {
+    int total = 0;
+    for (int w = 0; w < warps; ++w) total += sums[threadIdx.x * warps + w];
+    counts[std::int64_t{blockIdx.x} * (8 / warps) + threadIdx.x] = static_cast<std::uint64_t>(total);
+  }
+}
+
 /// Three kernels, phase 3: scatter. Blocks take the tiles from the last one back, so the first blocks
 /// read the tiles phase 1 read last, which the L2 may still hold.
 template <class Agent, class InIt, class Sel, class OutIt, class NumT>

@@ -49,6 +49,16 @@ CARRY_HD constexpr compact_pass choose_compact_pass(std::int64_t n, std::int64_t
   return n >= single_pass_from ? compact_pass::single_pass : compact_pass::three_kernel;
 }
 
+/// Warps a tile for count_alone_kernel: the most of 1, 2, 4, 8 that keep tiles x warps within `in_flight`
+/// warps (about what the GPU holds at once), at least 1.
+///
+///   512 tiles, 8192 in flight -> 8;   2048 -> 4;   4096 -> 2;   10000 -> 1
+CARRY_HD constexpr int count_alone_warps(std::int64_t tiles, std::int64_t in_flight) {
+  int w = 8;
+  while (w > 1 && tiles * w > in_flight) w /= 2;
+  return w;
+}
+
 /// Temp storage of a compaction over `tiles` tiles (> 1). The two forms' parts overlap (a call uses
 /// one), and the allocation covers both, so the size query never depends on the pointers or options:
 ///   three kernels: counts (a 64-bit count per tile, scanned in place) + the engine scan's own temp;

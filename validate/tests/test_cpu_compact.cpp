@@ -52,6 +52,23 @@ TEST_CASE("compaction pass choice", "[compact]") {
   CHECK(choose_compact_pass(17 * tile, tile, A, false, false, 0, 16, 256) == compact_pass::single_pass);
 }
 
+TEST_CASE("count kernel of computed inputs: warps a tile", "[compact]") {
+  using carry::compact_detail::count_alone_warps;
+  CHECK(count_alone_warps(1, 8192) == 8);
+  CHECK(count_alone_warps(512, 8192) == 8);
+  CHECK(count_alone_warps(1025, 8192) == 4);
+  CHECK(count_alone_warps(2048, 8192) == 4);
+  CHECK(count_alone_warps(4096, 8192) == 2);
+  CHECK(count_alone_warps(8192, 8192) == 1);
+  CHECK(count_alone_warps(std::int64_t{1} << 40, 8192) == 1);
+  for (std::int64_t tiles = 1; tiles < 20000; tiles += 37) {
+    const int w = count_alone_warps(tiles, 8192);
+    REQUIRE((w == 1 || w == 2 || w == 4 || w == 8));
+    REQUIRE((w == 1 || tiles * w <= 8192));
+    REQUIRE((w == 8 || tiles * w * 2 > 8192)); // the most that fit
+  }
+}
+
 TEST_CASE("compaction temp layout covers both forms, aligned, one size for every option", "[compact]") {
   const compact_layout one = make_compact_layout(1, 0, 16);
   CHECK(one.allocation == 1);
