@@ -179,9 +179,9 @@ case "$verb" in
     for f in scan compact keyed apps radix dist; do
       [ -f "validate/results/$f.csv" ] && csvs+=("validate/results/$f.csv")
     done
-    "$py" validate/results/plot.py validate/results/charts "${csvs[@]}"
+    "$py" validate/bench/plot.py validate/results/charts "${csvs[@]}"
     say "the README's speed table from the same CSVs"
-    "$py" validate/results/summary.py README.md
+    "$py" validate/bench/summary.py README.md
     ;;
   format)
     say "formatting with $(clang-format --version)"

@@ -33,8 +33,8 @@ struct segmented {
   CARRY_HD keyed<V> operator()(const keyed<V>& a, const keyed<V>& b) const {
     return {a.head | b.head, b.head ? b.value : op(a.value, b.value)};
   }
-  /// Whether a (+) b is b, bit for bit, whatever a is (heads are 0 or 1): b starts a segment. The canonical
-  /// look-back stops at such an aggregate (lookback::absorbing_op).
+  /// Whether a (+) b is b, bit for bit, whatever a is (heads are 0 or 1): b starts a segment. Both
+  /// look-backs stop at such an aggregate (lookback::absorbing_op).
   template <class V>
   CARRY_HD bool absorbs(const keyed<V>& b) const {
     return b.head != 0;

@@ -8,6 +8,7 @@ import re
 import sys
 
 HERE = os.path.dirname(os.path.abspath(__file__))
+RESULTS = os.path.join(HERE, "..", "results")
 PREFERRED = ["cold-blocked", "blocked", "events", "queued"]
 SIZES = [20, 24, 26, 28]
 # (label, type shown, csv, op, type in the csv, carry's impl, CUB's impls: the fastest of them counts)
@@ -49,7 +50,7 @@ ROWS = [
 
 
 def load(name):
-    path = os.path.join(HERE, name + ".csv")
+    path = os.path.join(RESULTS, name + ".csv")
     commit = "?"
     rows = []
     with open(path, newline="") as f:
