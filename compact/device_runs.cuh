@@ -14,6 +14,8 @@
 #include "../scan/scan_options.hpp"
 #include "../scan/tuning.hpp"
 #include "detail/run_pass.cuh"
+#include "detail/staged_spans.cuh"
+#include "tuning.hpp"
 
 namespace carry {
 
@@ -43,11 +45,17 @@ cudaError_t encode_runs(void* d_temp_storage, std::size_t& temp_storage_bytes, I
     return cudaErrorInvalidValue;
   return with_run_index(num_items, [&](auto index) {
     using K = detail::iter_value<InputIt>;
-    using B = span_behaviour<NON_TRIVIAL, K, decltype(index), Eq, FirstIt, LengthIt, NumIt>;
-    return run_pass<tuning::keyed_encode_policy<K, decltype(index)>>(d_temp_storage, temp_storage_bytes, d_in,
-                                                                 static_cast<const no_value*>(nullptr),
-                                                                 B{eq, d_firsts, d_lengths, d_num_runs}, num_items,
-                                                                 d_num_runs, scan_options{}, stream);
+    using I = decltype(index);
+    using B = span_behaviour<NON_TRIVIAL, K, I, Eq, FirstIt, LengthIt, NumIt>;
+    const B b{eq, d_firsts, d_lengths, d_num_runs};
+    const auto* no_values = static_cast<const no_value*>(nullptr);
+    using staged = compact_tuning::run_length_policy<K>;
+    if constexpr (staged_spans<staged, InputIt, I>())
+      return run_pass<staged, staged_span_agent>(d_temp_storage, temp_storage_bytes, d_in, no_values, b, num_items,
+                                                 d_num_runs, scan_options{}, stream);
+    else
+      return run_pass<tuning::keyed_encode_policy<K, I>>(d_temp_storage, temp_storage_bytes, d_in, no_values, b,
+                                                         num_items, d_num_runs, scan_options{}, stream);
   });
 }
 

@@ -16,11 +16,13 @@
 namespace carry {
 namespace compact_detail {
 
-/// Runs the engine's keyed single pass with behaviour b and, for an empty input, writes the run count 0.
-template <class P, class KeyIt, class ValIt, class B, class NumIt>
+/// Runs the engine's keyed single pass (Agent: the keyed agent, or the run-length calls' staged one) with
+/// behaviour b and, for an empty input, writes the run count 0.
+template <class P, template <class, bool, class> class Agent = detail::keyed_agent, class KeyIt, class ValIt, class B,
+          class NumIt>
 cudaError_t run_pass(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt keys, ValIt values, const B& b,
                      std::int64_t num_items, NumIt d_num_runs, const scan_options& options, cudaStream_t stream) {
-  const cudaError_t e = detail::dispatch_keyed<P>(d_temp_storage, temp_storage_bytes, keys, values, b, num_items,
+  const cudaError_t e = detail::dispatch_keyed<P, Agent>(d_temp_storage, temp_storage_bytes, keys, values, b, num_items,
                                                   options, false, stream);
   if (e != cudaSuccess || d_temp_storage == nullptr || num_items != 0) return e;
   write_count_kernel<<<1, 1, 0, stream>>>(d_num_runs, 0);

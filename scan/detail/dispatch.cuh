@@ -293,11 +293,11 @@ cudaError_t dispatch_scan_any(void* d_temp_storage, std::size_t& temp_storage_by
   });
 }
 
-/// The keyed calls' single pass (keyed_agent with behaviour B) over keys and values: prepare step + one
-/// launch, the look-back over B's aggregates; the canonical look-back where options ask for determinism.
-/// The caller has checked its pointers. vec_out: B's value output (a scan by key) is a pointer aligned
-/// for the tile's vector stores.
-template <class P, class B, class KeyIt, class ValIt>
+/// The keyed calls' single pass (keyed_agent, or another agent of the same shape, with behaviour B) over
+/// keys and values: prepare step + one launch, the look-back over B's aggregates; the canonical look-back
+/// where options ask for determinism. The caller has checked its pointers. vec_out: B's value output (a
+/// scan by key) is a pointer aligned for the tile's vector stores.
+template <class P, template <class, bool, class> class Agent = keyed_agent, class B, class KeyIt, class ValIt>
 cudaError_t dispatch_keyed(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt keys, ValIt values,
                            const B& b, std::int64_t num_items, const scan_options& opt, bool vec_out,
                            cudaStream_t stream) {
@@ -317,7 +317,7 @@ cudaError_t dispatch_keyed(void* d_temp_storage, std::size_t& temp_storage_bytes
   const source in{keys, values, num_items, vector_ok<typename B::key_type, P::items_per_thread>(keys),
                   vector_ok<typename B::value_type, P::items_per_thread>(values)};
   return with_look_back(opt, [&](auto canonical) {
-    using agent = keyed_agent<P, decltype(canonical)::value, B>;
+    using agent = Agent<P, decltype(canonical)::value, B>;
     return launch_prepared_pass<agent, &any_input_kernel<agent, source, B, A, Op>>(
         d_temp_storage, pass.parts, pass.tiles, P::block_threads, in, b, b.scan_op(), A{}, false, vec_out, stream);
   });

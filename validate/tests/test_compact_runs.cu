@@ -23,9 +23,22 @@ using namespace carry_validate;
 namespace {
 
 constexpr std::int64_t tile = carry::tuning::keyed_runs_policy<std::uint32_t, std::uint32_t>::tile_items;
+/// The run-length calls' staged tile of u32 keys.
+constexpr std::int64_t span_tile = carry::compact_tuning::run_length_policy<std::uint32_t>::tile_items;
 
 std::vector<std::int64_t> sizes() {
-  return capped_sizes({1, 2, 33, tile - 1, tile, tile + 1, 3 * tile + 7, 100003, 1000003});
+  return capped_sizes({1, 2, 33, tile - 1, tile, tile + 1, 3 * tile + 7, span_tile - 1, span_tile + 1,
+                       3 * span_tile + 7, 100003, 1000003});
+}
+
+/// Non-trivial runs of a reference: their offsets and lengths.
+template <class R>
+void non_trivial_of(const R& ref, std::vector<std::int64_t>& offsets, std::vector<std::int64_t>& lengths) {
+  for (std::size_t r = 0; r < ref.keys.size(); ++r)
+    if (ref.lengths[r] > 1) {
+      offsets.push_back(ref.offsets[r]);
+      lengths.push_back(ref.lengths[r]);
+    }
 }
 
 /// The runs of keys under eq, folded: first key, fold of the values, offset, length.
@@ -85,11 +98,7 @@ TEST_CASE("reduce_by_key, run_length_encode, non_trivial_runs, select_unique_by_
       const auto ref = runs_of(keys, values, carry::equal_to{}, carry::sum{});
       const std::size_t runs = ref.keys.size();
       std::vector<std::int64_t> nt_offsets, nt_lengths;
-      for (std::size_t r = 0; r < runs; ++r)
-        if (ref.lengths[r] > 1) {
-          nt_offsets.push_back(ref.offsets[r]);
-          nt_lengths.push_back(ref.lengths[r]);
-        }
+      non_trivial_of(ref, nt_offsets, nt_lengths);
       std::vector<std::uint32_t> firsts(runs);
       for (std::size_t r = 0; r < runs; ++r) firsts[r] = values[static_cast<std::size_t>(ref.offsets[r])];
       const std::size_t sz = keys.size();
@@ -136,6 +145,23 @@ TEST_CASE("reduce_by_key, run_length_encode, non_trivial_runs, select_unique_by_
         return carry::select_unique_by_key(t, b, k, v, d_a.ptr, d_b.ptr, d_num.ptr, n);
       });
       check("select_unique_by_key", runs, ref.keys, firsts);
+      if (n > 1) { // keys one item past a 16-byte boundary: the run-length calls' element-wise staging
+        const std::vector<std::uint32_t> later(keys.begin() + 1, keys.end());
+        const auto lref = runs_of(later, std::vector<std::uint32_t>(later.size()), carry::equal_to{}, carry::sum{});
+        std::vector<std::int64_t> l_offsets, l_lengths;
+        non_trivial_of(lref, l_offsets, l_lengths);
+        poison();
+        run_two_phase([&](void* t, std::size_t& b) {
+          return carry::run_length_encode(t, b, k + 1, d_a.ptr, d_b.ptr, d_num.ptr, n - 1);
+        });
+        check("run_length_encode, keys misaligned", lref.keys.size(), lref.keys, as<std::uint32_t>(lref.lengths));
+        poison();
+        run_two_phase([&](void* t, std::size_t& b) {
+          return carry::non_trivial_runs(t, b, k + 1, d_a.ptr, d_b.ptr, d_num.ptr, n - 1);
+        });
+        check("non_trivial_runs, keys misaligned", l_offsets.size(), as<std::uint32_t>(l_offsets),
+              as<std::uint32_t>(l_lengths));
+      }
       { // outputs one item past a 16-byte boundary: the staged outputs' element-wise flush
         device_buffer<std::uint32_t> d_a1(sz + 1, 16), d_b1(sz + 1, 16);
         d_a1.poison();

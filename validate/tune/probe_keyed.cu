@@ -2,9 +2,10 @@
 // (u32 values; the f32 scans by key over their bits) through the engine's keyed pass with the shipped and
 // other tile policies (prefetch modes, register caps, look-back polling; the f32 scan also deterministic,
 // with and without the look-back's stop at a run start), median of cold-L2 event times each, beside a copy.
-//   usage: carry_probe_keyed [log2 n] [reps]
+//   usage: carry_probe_keyed [log2 n] [reps] [mean run] [spans: the run-length calls' passes alone]
 #include <cstdio>
 #include <cstdlib>
+#include <string>
 #include <vector>
 
 #include <carry/compact/device_runs.cuh>
@@ -17,10 +18,10 @@ using namespace carry_validate;
 
 namespace {
 
-__global__ void fill(std::uint32_t* k, std::uint32_t* v, std::int64_t n) {
+__global__ void fill(std::uint32_t* k, std::uint32_t* v, std::int64_t n, int run) {
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::int64_t{gridDim.x} * blockDim.x) {
-    k[i] = static_cast<std::uint32_t>((i / 4) * 2654435761u);
+    k[i] = static_cast<std::uint32_t>((i / run) * 2654435761u);
     v[i] = static_cast<std::uint32_t>(i * 40503u) >> 20;
   }
 }
@@ -103,21 +104,91 @@ void probe(bufs& d, const char* name) {
   }
 }
 
+/// The run-length calls through the staged pass with policy P (the keyed agent's: probe's rows).
+template <class P>
+void probe_spans(bufs& d, const char* name) {
+  using namespace carry;
+  using K = std::uint32_t;
+  const std::int64_t n = d.n;
+  for (int which = 0; which < 2; ++which) {
+    auto run = [&](void* t, std::size_t& s) -> cudaError_t {
+      const auto* none = static_cast<const compact_detail::no_value*>(nullptr);
+      if (which == 0)
+        return compact_detail::run_pass<P, compact_detail::staged_span_agent>(
+            t, s, static_cast<const K*>(d.k), none,
+            compact_detail::span_behaviour<false, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>{equal_to{}, d.a, d.b, d.num},
+            n, d.num, scan_options{}, 0);
+      return compact_detail::run_pass<P, compact_detail::staged_span_agent>(
+          t, s, static_cast<const K*>(d.k), none,
+          compact_detail::span_behaviour<true, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>{equal_to{}, d.a, d.b, d.num},
+          n, d.num, scan_options{}, 0);
+    };
+    std::size_t need = 0;
+    CARRY_CUDA_OR_DIE(run(nullptr, need));
+    d.g.ensure_temp(need);
+    const double us = time_cold(d.g, [&](int) {
+      std::size_t s = d.g.temp_bytes;
+      CARRY_CUDA_OR_DIE(run(d.g.temp, s));
+    }, 1, d.reps, true);
+    std::printf("%-22s %-24s %10.2f us\n", which == 0 ? "run_length_encode" : "non_trivial_runs", name, us);
+  }
+}
+
+/// The keyed agent's run-length calls (the shipped encode policy), beside probe_spans.
+void probe_keyed_spans(bufs& d) {
+  using namespace carry;
+  using K = std::uint32_t;
+  using P = tuning::keyed_encode_policy<K, std::uint32_t>;
+  for (int which = 0; which < 2; ++which) {
+    auto run = [&](void* t, std::size_t& s) -> cudaError_t {
+      const auto* none = static_cast<const compact_detail::no_value*>(nullptr);
+      if (which == 0)
+        return compact_detail::run_pass<P>(
+            t, s, static_cast<const K*>(d.k), none,
+            compact_detail::span_behaviour<false, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>{equal_to{}, d.a, d.b, d.num},
+            d.n, d.num, scan_options{}, 0);
+      return compact_detail::run_pass<P>(
+          t, s, static_cast<const K*>(d.k), none,
+          compact_detail::span_behaviour<true, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>{equal_to{}, d.a, d.b, d.num},
+          d.n, d.num, scan_options{}, 0);
+    };
+    std::size_t need = 0;
+    CARRY_CUDA_OR_DIE(run(nullptr, need));
+    d.g.ensure_temp(need);
+    const double us = time_cold(d.g, [&](int) {
+      std::size_t s = d.g.temp_bytes;
+      CARRY_CUDA_OR_DIE(run(d.g.temp, s));
+    }, 1, d.reps, true);
+    std::printf("%-22s %-24s %10.2f us\n", which == 0 ? "run_length_encode" : "non_trivial_runs", "keyed agent", us);
+  }
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
   bufs d{};
   d.n = std::int64_t{1} << (argc > 1 ? std::atoi(argv[1]) : 26);
   d.reps = argc > 2 ? std::atoi(argv[2]) : 20;
+  const int run = argc > 3 ? std::atoi(argv[3]) : 4;
+  const bool spans_only = argc > 4 && std::string(argv[4]) == "spans";
   for (std::uint32_t** p : {&d.k, &d.v, &d.a, &d.b}) CARRY_CUDA_OR_DIE(cudaMalloc(p, 4 * d.n));
   CARRY_CUDA_OR_DIE(cudaMalloc(&d.num, 8));
   CARRY_CUDA_OR_DIE(cudaMalloc(&d.g.flush, flush_bytes));
-  fill<<<2048, 256>>>(d.k, d.v, d.n);
+  fill<<<2048, 256>>>(d.k, d.v, d.n, run);
   const double copy = time_cold(d.g, [&](int) {
     CARRY_CUDA_OR_DIE(cudaMemcpyAsync(d.a, d.k, 4 * d.n, cudaMemcpyDeviceToDevice));
   }, 1, d.reps, true);
   std::printf("copy of the keys: %.2f us (n = %lld)\n", copy, static_cast<long long>(d.n));
   using carry::staged_tile_policy;
+  using carry::compact_tuning::compact_policy;
+  std::printf("runs of %d\n", run);
+  probe_keyed_spans(d);
+  probe_spans<carry::compact_tuning::run_length_policy<std::uint32_t>>(d, "staged, shipped");
+  probe_spans<compact_policy<256, 32, 5, false>>(d, "staged 256x32 5, plain");
+  probe_spans<compact_policy<256, 32, 5, true, 0, carry::block_scan_algorithm::coarsened, false>>(d, "staged 256x32 5, no guess");
+  probe_spans<compact_policy<128, 32, 10, true>>(d, "staged 128x32 10");
+  probe_keyed_spans(d);
+  if (spans_only) return 0;
   probe<carry::tuning::keyed_runs_policy<std::uint32_t, std::uint32_t>>(d, "shipped runs");
   probe<carry::tuning::keyed_scan_policy<std::uint32_t, std::uint32_t>>(d, "shipped scans");
   probe<carry::tuning::keyed_encode_policy<std::uint32_t, std::uint32_t>>(d, "shipped encode");
