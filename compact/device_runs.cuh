@@ -26,7 +26,8 @@ namespace carry {
 // each item's run start and end from its neighbours, a thread's fold through the engine's block scan and
 // look-back: reduce_by_key's (runs started, value) pairs restarted at every run start, the run-length
 // calls' (runs so far, latest run start); each run's outputs written by the thread that holds its first
-// or last item.
+// or last item. The run-length calls over pointer keys of 4 bytes or more take the staged pass instead
+// (detail/staged_spans.cuh: the keys in shared memory, twice the tile in flight).
 // Deliberate differences from CUB: an optional equality functor after num_items (as in the by-key
 // scans; a literal 0 or a stream there still picks CUB's form), and reduce_by_key's scan_options
 // (deterministic: the same bits every run for floats) before the stream.

@@ -145,8 +145,9 @@ using any_input_policy =
 ///     registers), one an SM ahead: reduce_by_key 1046-1047 us against 1103-1105 at 4 blocks (CUB 1039-1042);
 ///     two ahead 1049.5, the guess alone 1077.6; 8-byte keys or values keep 4 (they spill at 5); at 2^22 the
 ///     5 blocks cost 2 us (31.0 -> 33.0-33.6)
-///   run-length calls (keys alone): 6 blocks, the guess alone: run_length_encode 778-781 us (one ahead
-///     855-857; 5 blocks 788-791)
+///   run-length calls (keys alone, where they do not stage: iterators, keys under 4 bytes, 64-bit counts;
+///     compact_tuning::run_length_policy has the rest): 6 blocks, the guess alone: run_length_encode
+///     778-781 us (one ahead 855-857; 5 blocks 788-791)
 template <class K, class V, int MIN_BLOCKS, int PREFETCH>
 using keyed_policy =
     staged_tile_policy<256, (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 4 ? 16

@@ -104,50 +104,20 @@ void probe(bufs& d, const char* name) {
   }
 }
 
-/// The run-length calls through the staged pass with policy P (the keyed agent's: probe's rows).
-template <class P>
+/// The run-length calls through the pass of Agent (the staged one, or the keyed agent) with policy P.
+template <class P, template <class, bool, class> class Agent = carry::compact_detail::staged_span_agent>
 void probe_spans(bufs& d, const char* name) {
   using namespace carry;
   using K = std::uint32_t;
-  const std::int64_t n = d.n;
   for (int which = 0; which < 2; ++which) {
     auto run = [&](void* t, std::size_t& s) -> cudaError_t {
       const auto* none = static_cast<const compact_detail::no_value*>(nullptr);
       if (which == 0)
-        return compact_detail::run_pass<P, compact_detail::staged_span_agent>(
-            t, s, static_cast<const K*>(d.k), none,
-            compact_detail::span_behaviour<false, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>{equal_to{}, d.a, d.b, d.num},
-            n, d.num, scan_options{}, 0);
-      return compact_detail::run_pass<P, compact_detail::staged_span_agent>(
-          t, s, static_cast<const K*>(d.k), none,
-          compact_detail::span_behaviour<true, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>{equal_to{}, d.a, d.b, d.num},
-          n, d.num, scan_options{}, 0);
-    };
-    std::size_t need = 0;
-    CARRY_CUDA_OR_DIE(run(nullptr, need));
-    d.g.ensure_temp(need);
-    const double us = time_cold(d.g, [&](int) {
-      std::size_t s = d.g.temp_bytes;
-      CARRY_CUDA_OR_DIE(run(d.g.temp, s));
-    }, 1, d.reps, true);
-    std::printf("%-22s %-24s %10.2f us\n", which == 0 ? "run_length_encode" : "non_trivial_runs", name, us);
-  }
-}
-
-/// The keyed agent's run-length calls (the shipped encode policy), beside probe_spans.
-void probe_keyed_spans(bufs& d) {
-  using namespace carry;
-  using K = std::uint32_t;
-  using P = tuning::keyed_encode_policy<K, std::uint32_t>;
-  for (int which = 0; which < 2; ++which) {
-    auto run = [&](void* t, std::size_t& s) -> cudaError_t {
-      const auto* none = static_cast<const compact_detail::no_value*>(nullptr);
-      if (which == 0)
-        return compact_detail::run_pass<P>(
+        return compact_detail::run_pass<P, Agent>(
             t, s, static_cast<const K*>(d.k), none,
             compact_detail::span_behaviour<false, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>{equal_to{}, d.a, d.b, d.num},
             d.n, d.num, scan_options{}, 0);
-      return compact_detail::run_pass<P>(
+      return compact_detail::run_pass<P, Agent>(
           t, s, static_cast<const K*>(d.k), none,
           compact_detail::span_behaviour<true, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>{equal_to{}, d.a, d.b, d.num},
           d.n, d.num, scan_options{}, 0);
@@ -159,8 +129,12 @@ void probe_keyed_spans(bufs& d) {
       std::size_t s = d.g.temp_bytes;
       CARRY_CUDA_OR_DIE(run(d.g.temp, s));
     }, 1, d.reps, true);
-    std::printf("%-22s %-24s %10.2f us\n", which == 0 ? "run_length_encode" : "non_trivial_runs", "keyed agent", us);
+    std::printf("%-22s %-24s %10.2f us\n", which == 0 ? "run_length_encode" : "non_trivial_runs", name, us);
   }
+}
+/// The keyed agent's run-length calls (the shipped encode policy), beside the staged ones.
+void probe_keyed_spans(bufs& d) {
+  probe_spans<carry::tuning::keyed_encode_policy<std::uint32_t, std::uint32_t>, carry::detail::keyed_agent>(d, "keyed agent");
 }
 
 } // namespace
