@@ -1,4 +1,5 @@
-// Block-level reduction: coarsened thread-local folds, then the seed's tree over thread totals.
+// Block-level reduction: coarsened thread-local folds, then the seed's tree over thread totals; integer
+// sums over groups of warps.
 #pragma once
 
 #include "util/warp.cuh"
@@ -54,6 +55,38 @@ public:
       v = detail::warp_reduce_ordered(w, op, lane, mask, live_warps);
     }
     return v;
+  }
+
+private:
+  temp_storage& ts_;
+};
+
+/// Integer sums over groups of `group` consecutive warps of a block of BLOCK_THREADS threads (group 1, 2, 4,
+/// ... dividing the block's warps: a block holding several small tiles): each warp's sum in one reduction
+/// instruction, the warps' sums through shared memory; thread g (g < warps / group) gets group g's sum,
+/// every other thread 0. Every thread of the block calls it.
+///
+///   8 warps, group 4, every lane 1: threads 0 and 1 get 128, the others 0
+template <int BLOCK_THREADS>
+class block_group_sums {
+  static constexpr int warps = BLOCK_THREADS / detail::warp_threads;
+
+public:
+  struct temp_storage {
+    int warp_sums[warps];
+  };
+
+  __device__ explicit block_group_sums(temp_storage& ts) : ts_(ts) {}
+
+  __device__ int sum(int v, int group) {
+    const unsigned tid = threadIdx.x;
+    v = __reduce_add_sync(0xffffffffu, v);
+    if (tid % detail::warp_threads == 0) ts_.warp_sums[tid / detail::warp_threads] = v;
+    __syncthreads();
+    int total = 0;
+    if (tid < static_cast<unsigned>(warps / group))
+      for (int w = 0; w < group; ++w) total += ts_.warp_sums[tid * group + w];
+    return total;
   }
 
 private:

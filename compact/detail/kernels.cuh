@@ -16,12 +16,13 @@ __global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
 
 /// Phase 1 where the items alone decide (an index tile's counts_alone selection: nothing read from memory):
 /// `warps` warps a tile (1, 2, 4 or 8; a block of 8 warps holds 8 / warps tiles), their lanes striding the
-/// tile's items, the warps' sums added through shared memory: small blocks without the agent's shared
+/// tile's items, each tile's count the engine's sum over its warps: small blocks without the agent's shared
 /// storage, so the launch is one short wave and the scatter after it starts at once.
 template <class Policy, class InIt, class Sel>
 __global__ void __launch_bounds__(256) count_alone_kernel(InIt in, Sel sel, tile_plan plan, int warps,
                                                           std::uint64_t* counts) {
-  __shared__ int sums[8];
+  using sums_t = block_group_sums<256>;
+  __shared__ typename sums_t::temp_storage sums;
   lookback::allow_dependents(); // a count + scatter pair: the scatter may start loading now
   const int warp = static_cast<int>(threadIdx.x / 32), lane = static_cast<int>(threadIdx.x % 32);
   const std::int64_t tile = std::int64_t{blockIdx.x} * (8 / warps) + warp / warps;
@@ -38,14 +39,9 @@ __global__ void __launch_bounds__(256) count_alone_kernel(InIt in, Sel sel, tile
       for (int i = first; i < valid; i += stride) c += picked(i) ? 1 : 0;
     }
   }
-  c = __reduce_add_sync(0xffffffffu, c);
-  if (lane == 0) sums[warp] = c;
-  __syncthreads();
-  if (threadIdx.x < 8 / warps && std::int64_t{blockIdx.x} * (8 / warps) + threadIdx.x < plan.num_tiles) {
-    int total = 0;
-    for (int w = 0; w < warps; ++w) total += sums[threadIdx.x * warps + w];
+  const int total = sums_t(sums).sum(c, warps);
+  if (threadIdx.x < 8 / warps && std::int64_t{blockIdx.x} * (8 / warps) + threadIdx.x < plan.num_tiles)
     counts[std::int64_t{blockIdx.x} * (8 / warps) + threadIdx.x] = static_cast<std::uint64_t>(total);
-  }
 }
 
 /// Three kernels, phase 3: scatter. Blocks take the tiles from the last one back, so the first blocks
