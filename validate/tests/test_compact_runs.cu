@@ -145,6 +145,30 @@ TEST_CASE("reduce_by_key, run_length_encode, non_trivial_runs, select_unique_by_
         return carry::select_unique_by_key(t, b, k, v, d_a.ptr, d_b.ptr, d_num.ptr, n);
       });
       check("select_unique_by_key", runs, ref.keys, firsts);
+      { // u64 keys (the staged run-length pass's 8-byte tile): the same runs, high bits set
+        std::vector<std::uint64_t> wide(keys.size()), wide_firsts(runs);
+        for (std::size_t i = 0; i < keys.size(); ++i) wide[i] = (std::uint64_t{keys[i]} << 32) | 0x5Au;
+        for (std::size_t r = 0; r < runs; ++r) wide_firsts[r] = (std::uint64_t{ref.keys[r]} << 32) | 0x5Au;
+        device_buffer<std::uint64_t> d_wide(sz), d_wide_out(sz, 16);
+        d_wide.upload(wide);
+        d_wide_out.poison();
+        d_b.poison();
+        run_two_phase([&](void* t, std::size_t& b) {
+          return carry::run_length_encode(t, b, d_wide.ptr, d_wide_out.ptr, d_b.ptr, d_num.ptr, n);
+        });
+        INFO("run_length_encode, u64 keys");
+        REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(runs));
+        REQUIRE(d_wide_out.download(runs) == wide_firsts);
+        REQUIRE(d_b.download(runs) == as<std::uint32_t>(ref.lengths));
+        REQUIRE((d_wide_out.guard_intact() && d_b.guard_intact()));
+        poison();
+        run_two_phase([&](void* t, std::size_t& b) {
+          return carry::non_trivial_runs(t, b, static_cast<const std::uint64_t*>(d_wide.ptr), d_a.ptr, d_b.ptr,
+                                         d_num.ptr, n);
+        });
+        check("non_trivial_runs, u64 keys", nt_offsets.size(), as<std::uint32_t>(nt_offsets),
+              as<std::uint32_t>(nt_lengths));
+      }
       if (n > 1) { // keys one item past a 16-byte boundary: the run-length calls' element-wise staging
         const std::vector<std::uint32_t> later(keys.begin() + 1, keys.end());
         const auto lref = runs_of(later, std::vector<std::uint32_t>(later.size()), carry::equal_to{}, carry::sum{});
