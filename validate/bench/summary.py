@@ -11,6 +11,9 @@ HERE = os.path.dirname(os.path.abspath(__file__))
 RESULTS = os.path.join(HERE, "..", "results")
 PREFERRED = ["cold-blocked", "blocked", "events", "queued"]
 SIZES = [20, 24, 26, 28]
+# CUB's two paths of a call (its offset type 32 or 64 bits), as each CSV names them: the fastest counts
+CUB_OFFSETS = ["cub-i32", "cub-i64"]
+CUB_SORTS = ["cub (int n)", "cub (int64 n)"]
 # (label, type shown, csv, op, type in the csv, carry's impl, CUB's impls: the fastest of them counts)
 ROWS = [
     ("inclusive_sum", "u32", "scan", "inclusive_sum", "u32", "carry-auto", ["cub"]),
@@ -20,32 +23,32 @@ ROWS = [
      ["cub"]),
     ("inclusive_sum of a transform iterator", "→ u32", "scan_iterators", "inclusive_sum_transform", "idx/u32",
      "carry", ["cub"]),
-    ("select_if, 50 % selected", "u32", "compact", "select_if_50", "u32", "carry", ["cub-i32", "cub-i64"]),
-    ("select_flagged, 50 %", "u32", "compact", "select_flagged_50", "u32", "carry", ["cub-i32", "cub-i64"]),
-    ("partition, 50 % (stable)", "u32", "compact", "partition_50", "u32", "carry", ["cub-i32", "cub-i64"]),
+    ("select_if, 50 % selected", "u32", "compact", "select_if_50", "u32", "carry", CUB_OFFSETS),
+    ("select_flagged, 50 %", "u32", "compact", "select_flagged_50", "u32", "carry", CUB_OFFSETS),
+    ("partition, 50 % (stable)", "u32", "compact", "partition_50", "u32", "carry", CUB_OFFSETS),
     ("partition, 50 % (CUB's layout)", "u32", "compact", "partition_50", "u32", "carry-reversed",
-     ["cub-i32", "cub-i64"]),
+     CUB_OFFSETS),
     ("select_flagged of indices, i32 flags, 50 %", "u32", "compact", "iota_flagged_i32_50", "u32", "carry",
-     ["cub-i32", "cub-i64"]),
+     CUB_OFFSETS),
     ("select_flagged of indices, u32 flags, 99 %", "u32", "compact", "iota_flagged_u32_99", "u32", "carry",
-     ["cub-i32", "cub-i64"]),
-    ("select_if of indices, 50 %", "u32", "compact", "iota_if_50", "u32", "carry", ["cub-i32", "cub-i64"]),
-    ("select_if of indices, 99 %", "u32", "compact", "iota_if_99", "u32", "carry", ["cub-i32", "cub-i64"]),
+     CUB_OFFSETS),
+    ("select_if of indices, 50 %", "u32", "compact", "iota_if_50", "u32", "carry", CUB_OFFSETS),
+    ("select_if of indices, 99 %", "u32", "compact", "iota_if_99", "u32", "carry", CUB_OFFSETS),
     ("partition of indices, 50 % (stable)", "u32", "compact", "iota_partition_50", "u32", "carry",
-     ["cub-i32", "cub-i64"]),
+     CUB_OFFSETS),
     ("partition of indices, 50 % (CUB's layout)", "u32", "compact", "iota_partition_50", "u32", "carry-reversed",
-     ["cub-i32", "cub-i64"]),
+     CUB_OFFSETS),
     ("inclusive_sum_by_key, runs of 8", "u32/u32", "keyed", "inclusive_sum_by_key_run8", "u32", "carry", ["cub"]),
     ("inclusive_sum_by_key, deterministic", "u32/f32", "keyed", "inclusive_sum_by_key_f32_det_run8", "u32", "carry",
      ["cub"]),
     ("reduce_by_key, runs of 4", "u32/u32", "keyed", "reduce_by_key_run4", "u32", "carry", ["cub"]),
     ("run_length_encode, runs of 4", "u32", "keyed", "run_length_encode_run4", "u32", "carry", ["cub"]),
     ("histogram_even, 256 bins", "u32", "apps", "histogram_even_256", "u32", "carry", ["cub"]),
-    ("bin_by_key, 256 bins", "u32/u32", "apps", "bin_by_key_256_pairs", "u32", "carry", ["cub-i32", "cub-i64"]),
-    ("allocate_slots", "u32 → u64", "apps", "allocate_slots_u32_u64", "u32", "carry", ["cub-i32", "cub-i64"]),
-    ("sort_keys", "u32", "radix", "keys", "u32", "carry", ["cub (int n)", "cub (int64 n)"]),
-    ("sort_keys", "u64", "radix", "keys", "u64", "carry", ["cub (int n)", "cub (int64 n)"]),
-    ("sort_pairs", "u32/u32", "radix", "pairs", "u32/u32", "carry", ["cub (int n)", "cub (int64 n)"]),
+    ("bin_by_key, 256 bins", "u32/u32", "apps", "bin_by_key_256_pairs", "u32", "carry", CUB_OFFSETS),
+    ("allocate_slots", "u32 → u64", "apps", "allocate_slots_u32_u64", "u32", "carry", CUB_OFFSETS),
+    ("sort_keys", "u32", "radix", "keys", "u32", "carry", CUB_SORTS),
+    ("sort_keys", "u64", "radix", "keys", "u64", "carry", CUB_SORTS),
+    ("sort_pairs", "u32/u32", "radix", "pairs", "u32/u32", "carry", CUB_SORTS),
 ]
 
 

@@ -48,6 +48,19 @@ struct rle_count_only : carry::compact_detail::span_behaviour<false, K, I, carry
   }
 };
 
+/// A two-phase call run(temp, bytes) timed (median of cold-L2 event times) and printed as one row.
+template <class Run>
+void time_row(bufs& d, const char* op, const char* name, Run run) {
+  std::size_t need = 0;
+  CARRY_CUDA_OR_DIE(run(nullptr, need));
+  d.g.ensure_temp(need);
+  const double us = time_cold(d.g, [&](int) {
+    std::size_t s = d.g.temp_bytes;
+    CARRY_CUDA_OR_DIE(run(d.g.temp, s));
+  }, 1, d.reps, true);
+  std::printf("%-22s %-24s %10.2f us\n", op, name, us);
+}
+
 /// P with its look-back warp sleeping DELAY ns between polls of predecessors not yet published.
 template <class P, int DELAY>
 struct with_delay : P {
@@ -93,14 +106,7 @@ void probe(bufs& d, const char* name) {
                          "sum_by_key_f32",    "sum_by_key_f32_det", "sum_by_key_f32_det_uncut",
                          "sum_by_key_f32_uncut"};
   for (int which = 0; which < 8; ++which) {
-    std::size_t need = 0;
-    CARRY_CUDA_OR_DIE(run(which, nullptr, need));
-    d.g.ensure_temp(need);
-    const double us = time_cold(d.g, [&](int) {
-      std::size_t s = d.g.temp_bytes;
-      CARRY_CUDA_OR_DIE(run(which, d.g.temp, s));
-    }, 1, d.reps, true);
-    std::printf("%-22s %-24s %10.2f us\n", names[which], name, us);
+    time_row(d, names[which], name, [&](void* t, std::size_t& bytes) { return run(which, t, bytes); });
   }
 }
 
@@ -122,14 +128,7 @@ void probe_spans(bufs& d, const char* name) {
           compact_detail::span_behaviour<true, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>{equal_to{}, d.a, d.b, d.num},
           d.n, d.num, scan_options{}, 0);
     };
-    std::size_t need = 0;
-    CARRY_CUDA_OR_DIE(run(nullptr, need));
-    d.g.ensure_temp(need);
-    const double us = time_cold(d.g, [&](int) {
-      std::size_t s = d.g.temp_bytes;
-      CARRY_CUDA_OR_DIE(run(d.g.temp, s));
-    }, 1, d.reps, true);
-    std::printf("%-22s %-24s %10.2f us\n", which == 0 ? "run_length_encode" : "non_trivial_runs", name, us);
+    time_row(d, which == 0 ? "run_length_encode" : "non_trivial_runs", name, run);
   }
 }
 /// The keyed agent's run-length calls (the shipped encode policy), beside the staged ones.
