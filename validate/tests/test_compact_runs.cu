@@ -168,6 +168,16 @@ TEST_CASE("reduce_by_key, run_length_encode, non_trivial_runs, select_unique_by_
         });
         check("non_trivial_runs, u64 keys", nt_offsets.size(), as<std::uint32_t>(nt_offsets),
               as<std::uint32_t>(nt_lengths));
+        d_wide_out.poison(); // reduce_by_key over 8-byte keys and 4-byte values
+        d_b.poison();
+        run_two_phase([&](void* t, std::size_t& b) {
+          return carry::reduce_by_key(t, b, d_wide.ptr, d_wide_out.ptr, v, d_b.ptr, d_num.ptr, carry::sum{}, n);
+        });
+        INFO("reduce_by_key, u64 keys");
+        REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(runs));
+        REQUIRE(d_wide_out.download(runs) == wide_firsts);
+        REQUIRE(d_b.download(runs) == ref.folds);
+        REQUIRE((d_wide_out.guard_intact() && d_b.guard_intact()));
       }
       if (n > 1) { // keys one item past a 16-byte boundary: the run-length calls' element-wise staging
         const std::vector<std::uint32_t> later(keys.begin() + 1, keys.end());
@@ -185,6 +195,20 @@ TEST_CASE("reduce_by_key, run_length_encode, non_trivial_runs, select_unique_by_
         });
         check("non_trivial_runs, keys misaligned", l_offsets.size(), as<std::uint32_t>(l_offsets),
               as<std::uint32_t>(l_lengths));
+        const std::vector<std::uint32_t> later_values(values.begin() + 1, values.end());
+        const auto vref = runs_of(later, later_values, carry::equal_to{}, carry::sum{});
+        poison(); // reduce_by_key, keys and values loaded element by element
+        run_two_phase([&](void* t, std::size_t& b) {
+          return carry::reduce_by_key(t, b, k + 1, d_a.ptr, v + 1, d_b.ptr, d_num.ptr, carry::sum{}, n - 1);
+        });
+        check("reduce_by_key, keys and values misaligned", vref.keys.size(), vref.keys, vref.folds);
+        poison(); // aligned keys, misaligned values
+        const std::vector<std::uint32_t> head(keys.begin(), keys.end() - 1);
+        const auto href = runs_of(head, later_values, carry::equal_to{}, carry::sum{});
+        run_two_phase([&](void* t, std::size_t& b) {
+          return carry::reduce_by_key(t, b, k, d_a.ptr, v + 1, d_b.ptr, d_num.ptr, carry::sum{}, n - 1);
+        });
+        check("reduce_by_key, values misaligned", href.keys.size(), href.keys, href.folds);
       }
       { // outputs one item past a 16-byte boundary: the staged outputs' element-wise flush
         device_buffer<std::uint32_t> d_a1(sz + 1, 16), d_b1(sz + 1, 16);
@@ -390,17 +414,35 @@ TEST_CASE("reduce_by_key of floats, deterministic: the same bits every run and o
   // an output over the input, and too little temp storage
   REQUIRE(carry::run_length_encode(temp.ptr, bytes, d_keys.ptr, d_keys.ptr + 1, d_none.ptr, d_count.ptr, 4) ==
           cudaErrorInvalidValue);
-  const std::int64_t many = 3 * tile; // more than one tile: the look-back state needs temp storage
-  std::size_t need = 0;
+  // more than one tile of every pass (the look-back state needs temp storage), one byte short: each call
+  // (the keyed agent's and the staged run-length pass) refuses, nothing written
+  const std::int64_t many = 3 * tile;
+  device_buffer<std::uint32_t> d_second(static_cast<std::size_t>(many));
   d_unique.poison();
-  REQUIRE(carry::reduce_by_key(nullptr, need, d_keys.ptr, d_unique.ptr, d_keys.ptr, d_unique.ptr, d_count.ptr,
-                               carry::sum{}, many) == cudaSuccess);
-  REQUIRE(need > 0);
-  std::size_t small = need - 1;
-  REQUIRE(carry::reduce_by_key(temp.ptr, small, d_keys.ptr, d_unique.ptr, d_keys.ptr, d_unique.ptr, d_count.ptr,
-                               carry::sum{}, many) == cudaErrorInvalidValue);
+  d_second.poison();
+  auto short_call = [&](int which, void* t, std::size_t& b) {
+    switch (which) {
+    case 0:
+      return carry::reduce_by_key(t, b, d_keys.ptr, d_unique.ptr, d_keys.ptr, d_second.ptr, d_count.ptr,
+                                  carry::sum{}, many);
+    case 1: return carry::run_length_encode(t, b, d_keys.ptr, d_unique.ptr, d_second.ptr, d_count.ptr, many);
+    case 2: return carry::non_trivial_runs(t, b, d_keys.ptr, d_unique.ptr, d_second.ptr, d_count.ptr, many);
+    default:
+      return carry::select_unique_by_key(t, b, d_keys.ptr, d_keys.ptr, d_unique.ptr, d_second.ptr, d_count.ptr,
+                                         many);
+    }
+  };
+  for (int which = 0; which < 4; ++which) {
+    INFO("short temp storage, call " << which);
+    std::size_t need = 0;
+    REQUIRE(short_call(which, nullptr, need) == cudaSuccess);
+    REQUIRE(need > 0);
+    std::size_t small = need - 1;
+    REQUIRE(short_call(which, temp.ptr, small) == cudaErrorInvalidValue);
+  }
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   for (std::uint32_t x : d_unique.download(static_cast<std::size_t>(many))) REQUIRE(x == 0xA5A5A5A5u);
+  for (std::uint32_t x : d_second.download(static_cast<std::size_t>(many))) REQUIRE(x == 0xA5A5A5A5u);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   const auto none = d_none.download(4);
   for (std::uint32_t x : none) REQUIRE(x == 0xA5A5A5A5u);
