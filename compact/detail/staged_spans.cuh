@@ -51,27 +51,24 @@ __device__ void write_values(typename staged_items<Policy, K>::temp_storage& ts,
 }
 
 /// The staged agent of the run-length calls (B: span_behaviour), the keyed agent's shape (dispatch_keyed):
-/// a tile's keys staged in shared memory as select_unique stages them (its staged tile, whose picks are
-/// the run starts), nothing of them in registers, so a tile of 8192 u32 keys and 5 blocks an SM keep
-/// 160 KB in flight (the keyed agent's register tiles: 4096 keys, 96 KB).
+/// a tile's keys staged in shared memory, nothing of them in registers, so a tile of 8192 u32 keys and 5
+/// blocks an SM keep 160 KB in flight (the keyed agent's register tiles: 4096 keys, 96 KB).
 template <class Policy, bool CANONICAL, class B>
 struct staged_span_agent {
   using K = typename B::key_type;
   using A = typename B::aggregate;
   using I = decltype(A::count);
   using Op = typename B::op_type;
-  using Eq = decltype(B::eq);
   static constexpr bool non_trivial = B::non_trivial;
   static constexpr int block_threads = Policy::block_threads;
   static constexpr int min_blocks = Policy::min_blocks;
   static constexpr int items = Policy::items_per_thread;
   static constexpr int tile_items = block_threads * items;
   using items_t = staged_items<Policy, K>;
-  using keys_t = staged_selection<Policy, K, by_unique<Eq>>;
   using scan_t = block_scan<A, block_threads, block_scan_algorithm::coarsened, 1>;
   static_assert(items <= 32, "carry: a thread's runs are 32-bit masks");
   struct temp_storage {
-    typename keys_t::temp_storage keys;
+    typename items_t::temp_storage items;
     typename scan_t::temp_storage scan;
     std::uint32_t tile_index;
   };
@@ -80,31 +77,39 @@ struct staged_span_agent {
   __device__ static void consume(temp_storage& ts, const Source& in, const B& b, const tile_plan& plan, Op op,
                                  A init, const detail::scan_state<A>& state, bool, bool) {
     const K* keys = in.keys;
-    const by_unique<Eq> sel{b.eq};
     // ---- warm the L2 with the tile launch order would give this block, while the ticket is out ----
-    if (prefetch_guess<Policy>(plan, in.vec_keys)) keys_t::prefetch(sel, keys, plan.tile_base(blockIdx.x));
+    if (prefetch_guess<Policy>(plan, in.vec_keys)) items_t::prefetch_l2(keys + plan.tile_base(blockIdx.x));
     // ---- take a ticket: tiles go out in the order blocks start ----
     const std::int64_t tile = lookback::block_ticket(ts.tile_index, state.counter);
     const int valid = plan.valid_items(tile);
     const bool last = tile == plan.num_tiles - 1;
     const std::int64_t base = plan.tile_base(tile);
 
-    // ---- the tile's keys to shared memory (select_unique's staged tile: the block synchronised) ----
-    keys_t::load(ts.keys, sel, keys, base, valid, in.vec_keys);
+    // ---- the tile's keys to shared memory ----
+    stage_tile<Policy, K>(ts.items, keys + base, valid, in.vec_keys);
+    items_t::wait_issued();
+    __syncthreads(); // every run readable by every thread
 
-    // ---- the thread's run starts (heads: select_unique's picks) and ends, one key comparison an item;
-    // its marks (run starts, or second items of runs); keys outside the tile from the input ----
+    // ---- the thread's run starts (heads) and ends, one key comparison an item; its marks (run starts,
+    // or second items of runs); keys outside the tile from the input ----
     const int first = static_cast<int>(threadIdx.x) * items;
     const std::int64_t at = base + first; // the thread's first item in the input
     const unsigned live = detail::live_mask<items>(valid - first);
-    const unsigned heads = keys_t::mask(ts.keys, sel, keys, base, valid);
-    auto key = [&](int i) -> K { return i >= 0 && i < valid ? *items_t::item(ts.keys.items, i) : keys[base + i]; };
-    unsigned ends = 0;
+    auto key = [&](int i) -> K { return i >= 0 && i < valid ? *items_t::item(ts.items, i) : keys[base + i]; };
+    unsigned heads = 0, ends = 0;
     bool prev_head = false; // the item before the thread's first starts a run
     if (live != 0) {
+      K prev = at > 0 ? key(first - 1) : K{};
+      unsigned differs = 0; // bit j: item j differs from the one before it (dead items: any bits)
+      for_own_items<Policy, K>(ts.items, [&](int j, const K& x) {
+        differs |= static_cast<bool>(b.eq(prev, x)) ? 0u : 1u << j;
+        prev = x;
+      });
+      if (at == 0) differs |= 1u;
+      heads = differs & live;
       const int top = 31 - __clz(static_cast<int>(live)); // the thread's last item
       const bool tail = at + top + 1 >= in.n || !static_cast<bool>(b.eq(key(first + top), key(first + top + 1)));
-      ends = ((heads >> 1) | (tail ? 1u << top : 0u)) & live; // an item before a run start ends a run
+      ends = ((differs >> 1) | (tail ? 1u << top : 0u)) & live;
       if constexpr (non_trivial)
         prev_head = at == 1 || (at >= 2 && !static_cast<bool>(b.eq(key(first - 2), key(first - 1))));
     }
@@ -132,12 +137,12 @@ struct staged_span_agent {
     auto length = [&](int j) { return static_cast<I>(at + j + 1 - run_start(j)); };
     const std::int64_t warp_close = static_cast<std::int64_t>(__shfl_sync(0xffffffffu, close_at, 0));
     if constexpr (non_trivial) {
-      write_values<Policy, K, I>(ts.keys.items, closing, b.out0() + warp_close, run_start);
-      write_values<Policy, K, I>(ts.keys.items, closing, b.out1() + warp_close, length);
+      write_values<Policy, K, I>(ts.items, closing, b.out0() + warp_close, run_start);
+      write_values<Policy, K, I>(ts.items, closing, b.out1() + warp_close, length);
     } else {
       const std::int64_t warp_count = static_cast<std::int64_t>(__shfl_sync(0xffffffffu, count, 0));
-      write_runs<Policy, false, K>(ts.keys.items, heads, 0u, b.out0() + warp_count, b.out0() + warp_count);
-      write_values<Policy, K, I>(ts.keys.items, closing, b.out1() + warp_close, length);
+      write_runs<Policy, false, K>(ts.items, heads, 0u, b.out0() + warp_count, b.out0() + warp_count);
+      write_values<Policy, K, I>(ts.items, closing, b.out1() + warp_close, length);
     }
     if (live != 0 && at + (31 - __clz(static_cast<int>(live))) == in.n - 1)
       *b.num_runs = static_cast<I>(count + static_cast<I>(__popc(marks)));
