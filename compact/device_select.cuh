@@ -143,7 +143,7 @@ cudaError_t select_unique_by_key(void* d_temp_storage, std::size_t& temp_storage
       using K = detail::iter_value<KeyIt>;
       using V = detail::iter_value<ValIt>;
       using B = compact_detail::unique_behaviour<K, V, decltype(index), Eq, KeyOut, ValOut, NumT*>;
-      return compact_detail::run_pass<tuning::keyed_runs_policy<K, V>>(
+      return compact_detail::run_pass<tuning::keyed_unique_policy<K, V>>(
           d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, B{eq, d_keys_out, d_values_out, d_num_selected},
           num_items, d_num_selected, scan_options{}, stream);
     });

@@ -160,6 +160,20 @@ using keyed_runs_policy = keyed_policy<K, V, (sizeof(K) <= 4 && sizeof(V) <= 4) 
 template <class K, class I>
 using keyed_encode_policy = keyed_policy<K, I, 6, 2>;
 
+/// P with the keyed agent's run outputs written by each warp itself, straight after its own outputs are
+/// staged (no block barrier, no shared ranges; keyed_agent's warp_flush).
+template <class P>
+struct warp_flushed : P {
+  static constexpr bool warp_flush = true;
+};
+/// select_unique_by_key: the run calls' tile, each warp writing its own outputs. probe_keyed, H100, one
+/// call, two rounds, u32/u32: 2^28 runs of 4 1004 us against 1026-1029 with the block's flush, runs of 64
+/// 889-891 against 887-889, 2^24 79.2-79.6 against 81.2-81.5. reduce_by_key keeps the block's flush
+/// (1068-1069 against 1049, runs of 64 962 against 918), run_length_encode too (761 against 780-782, but
+/// 685 against 675-676 at runs of 64).
+template <class K, class V>
+using keyed_unique_policy = warp_flushed<keyed_runs_policy<K, V>>;
+
 /// The hierarchical tile (upsweep, spine, downsweep): 256 threads x 64 bytes. The input is read twice,
 /// so no evict-first hint. Measured (u32, NOTES.md): 256 x 16 gave 23.9 us at 2^22 against 27.1 us for
 /// 128 x 64, and the same 283 us at 2^26.

@@ -19,8 +19,12 @@ namespace detail {
 /// B::staged1 items): a call's outputs go to index i of array a; within one tile each array's indices form
 /// one contiguous range no longer than the tile, so i mod TILE is a slot, and the range (the least and
 /// greatest index any thread put) is written out coalesced by the whole block (flush).
-template <class B, int TILE>
+template <class B, int TILE, int WARP_SLOTS = 0>
 struct staged_runs {
+  /// WARP_SLOTS > 0: each warp stages its own outputs in its WARP_SLOTS slots of each array (index mod
+  /// WARP_SLOTS: a warp's indices of an array are a contiguous range no longer than its items) and writes
+  /// them out itself (flush_warp): no block barrier, no shared ranges.
+  static constexpr bool per_warp = WARP_SLOTS > 0;
   static constexpr int arrays = B::staged_arrays;
   static constexpr bool by_position = keys_by_position<B>::value; // array 0: tile positions of keys
   static_assert(!by_position || TILE <= 65536, "carry: a key's tile position fits 16 bits");
@@ -53,7 +57,8 @@ struct staged_runs {
   /// Output `v` at index i of array A (within the span the thread declared).
   template <int A, class T>
   __device__ void put(std::int64_t i, const T& v) {
-    const unsigned slot = static_cast<unsigned>(i) & (TILE - 1);
+    const unsigned slot = per_warp ? (threadIdx.x / 32) * WARP_SLOTS + (static_cast<unsigned>(i) & (WARP_SLOTS - 1))
+                                   : static_cast<unsigned>(i) & (TILE - 1);
     if constexpr (A == 0)
       region0(st)[slot] = static_cast<E0>(v);
     else
@@ -86,6 +91,32 @@ struct staged_runs {
       }
     }
   }
+  /// per_warp: writes each array's range of the calling warp's outputs to B's outputs, consecutive lanes
+  /// to consecutive indices (array 0 by position: the warp's key there, from `keys`). Every lane calls it.
+  __device__ void flush_warp(const B& b, const K* keys) const {
+    const int lane = static_cast<int>(threadIdx.x % 32);
+    const unsigned base = (threadIdx.x / 32) * WARP_SLOTS;
+    __syncwarp(); // every lane's puts are visible
+    CARRY_UNROLL
+    for (int a = 0; a < arrays; ++a) {
+      const unsigned putting = __ballot_sync(0xffffffffu, count[a] > 0);
+      if (putting == 0) continue;
+      const unsigned long long l = __shfl_sync(0xffffffffu, lo[a], __ffs(static_cast<int>(putting)) - 1);
+      const int top = 31 - __clz(static_cast<int>(putting));
+      const unsigned long long h = __shfl_sync(0xffffffffu, lo[a] + static_cast<unsigned>(count[a]) - 1u, top);
+      for (unsigned long long i = l + static_cast<unsigned>(lane); i <= h; i += 32) {
+        const unsigned slot = base + (static_cast<unsigned>(i) & (WARP_SLOTS - 1));
+        if (a == 0) {
+          if constexpr (by_position)
+            b.out0()[static_cast<std::int64_t>(i)] = keys[padded_key_slot(region0(st)[slot])];
+          else
+            b.out0()[static_cast<std::int64_t>(i)] = region0(st)[slot];
+        } else if constexpr (arrays > 1) {
+          b.out1()[static_cast<std::int64_t>(i)] = region1(st)[slot];
+        }
+      }
+    }
+  }
   /// Writes each array's range to B's outputs, consecutive threads to consecutive indices (array 0 by
   /// position: the tile's key there, from `keys`).
   __device__ static void flush(storage& s, const ranges& r, const B& b, const K* keys) {
@@ -106,6 +137,13 @@ struct staged_runs {
     }
   }
 };
+
+/// Whether Policy asks the keyed agent to write each warp's run outputs itself (Policy::warp_flush;
+/// default false: the block's, after a barrier).
+template <class Policy, class = void>
+struct warp_flush : std::false_type {};
+template <class Policy>
+struct warp_flush<Policy, std::void_t<decltype(Policy::warp_flush)>> : std::integral_constant<bool, Policy::warp_flush> {};
 
 // ---- the keyed single pass: keys (and values) of a tile in registers (blocked), neighbours through
 // shared memory; a behaviour B folds a thread's items into its aggregate (B::reduce), and writes the
@@ -129,7 +167,7 @@ struct keyed_agent {
   using val_io = tile_io<V, block_threads, items, Policy::streaming>;
   using scan_t = block_scan<A, block_threads, block_scan_algorithm::coarsened, 1>;
   static_assert((tile_items & (tile_items - 1)) == 0, "carry: a keyed tile is a power of two (staged outputs)");
-  using stage_t = staged_runs<B, tile_items>;
+  using stage_t = staged_runs<B, tile_items, warp_flush<Policy>::value ? 32 * items : 0>;
   struct temp_storage {
     union {
       struct {
@@ -260,9 +298,13 @@ struct keyed_agent {
     if constexpr (stage_t::arrays > 0) {
       stage_t sink{ts.buf.out.stage, ts.ranges};
       b.emit(t, carry, results, sink);
-      sink.publish_range();
-      __syncthreads();
-      stage_t::flush(ts.buf.out.stage, ts.ranges, b, ts.buf.out.keys);
+      if constexpr (stage_t::per_warp) {
+        sink.flush_warp(b, ts.buf.out.keys);
+      } else {
+        sink.publish_range();
+        __syncthreads();
+        stage_t::flush(ts.buf.out.stage, ts.ranges, b, ts.buf.out.keys);
+      }
     } else {
       direct_sink<B> sink{b};
       b.emit(t, carry, results, sink);

@@ -37,7 +37,9 @@ struct row {
 };
 std::vector<row> rows;
 
-enum class prim { select_if, select_flagged, select_unique, partition };
+enum class prim { select_if, select_flagged, select_unique, partition, partition_flagged };
+/// Whether p writes every item (the rejected after the selected).
+bool partitions(prim p) { return p == prim::partition || p == prim::partition_flagged; }
 /// The flags of select_flagged: u8 (0/1), bool, u32 or i32 (the same values, widened).
 enum class flag_type { u8, b8, u32, i32 };
 
@@ -65,15 +67,18 @@ cudaError_t carry_run(const compact_case& c, gpu_state& g, void* temp, std::size
     switch (c.p) {
     case prim::select_if: return carry::select_if(temp, bytes, iota, out, g.num, n, hashed_less{bound}, opt);
     case prim::partition: return carry::partition(temp, bytes, iota, out, g.num, n, hashed_less{bound}, opt);
-    default:
+    default: {
+      auto by_flags = [&](const auto* flags) {
+        return c.p == prim::partition_flagged ? carry::partition_flagged(temp, bytes, iota, flags, out, g.num, n, opt)
+                                              : carry::select_flagged(temp, bytes, iota, flags, out, g.num, n, opt);
+      };
       switch (c.flags) {
-      case flag_type::u8: return carry::select_flagged(temp, bytes, iota, f8, out, g.num, n, opt);
-      case flag_type::b8:
-        return carry::select_flagged(temp, bytes, iota, reinterpret_cast<const bool*>(f8), out, g.num, n, opt);
-      case flag_type::u32: return carry::select_flagged(temp, bytes, iota, f32, out, g.num, n, opt);
-      default:
-        return carry::select_flagged(temp, bytes, iota, reinterpret_cast<const int*>(f32), out, g.num, n, opt);
+      case flag_type::u8: return by_flags(f8);
+      case flag_type::b8: return by_flags(reinterpret_cast<const bool*>(f8));
+      case flag_type::u32: return by_flags(f32);
+      default: return by_flags(reinterpret_cast<const int*>(f32));
       }
+    }
     }
   }
   switch (c.p) {
@@ -97,17 +102,19 @@ cudaError_t cub_run(const compact_case& c, gpu_state& g, void* temp, std::size_t
     switch (c.p) {
     case prim::select_if: return cub_select_if_iota(temp, bytes, out, g.num, n, bound, offset64, s);
     case prim::partition: return cub_partition_iota(temp, bytes, out, g.num, n, bound, offset64, s);
-    default:
+    default: {
+      const bool part = c.p == prim::partition_flagged;
       switch (c.flags) {
-      case flag_type::u8: return cub_flagged<std::uint32_t>(temp, bytes, nullptr, f8, out, g.num, n, false, offset64, s);
+      case flag_type::u8: return cub_flagged<std::uint32_t>(temp, bytes, nullptr, f8, out, g.num, n, part, offset64, s);
       case flag_type::b8:
-        return cub_flagged<std::uint32_t>(temp, bytes, nullptr, reinterpret_cast<const bool*>(f8), out, g.num, n, false,
-                                                  offset64, s);
-      case flag_type::u32: return cub_flagged<std::uint32_t>(temp, bytes, nullptr, f32, out, g.num, n, false, offset64, s);
+        return cub_flagged<std::uint32_t>(temp, bytes, nullptr, reinterpret_cast<const bool*>(f8), out, g.num, n, part,
+                                          offset64, s);
+      case flag_type::u32: return cub_flagged<std::uint32_t>(temp, bytes, nullptr, f32, out, g.num, n, part, offset64, s);
       default:
-        return cub_flagged<std::uint32_t>(temp, bytes, nullptr, reinterpret_cast<const int*>(f32), out, g.num, n, false,
-                                                  offset64, s);
+        return cub_flagged<std::uint32_t>(temp, bytes, nullptr, reinterpret_cast<const int*>(f32), out, g.num, n, part,
+                                          offset64, s);
       }
+    }
     }
   }
   switch (c.p) {
@@ -123,8 +130,9 @@ cudaError_t cub_run(const compact_case& c, gpu_state& g, void* temp, std::size_t
 /// Bytes a compaction must move at least: read the items (none from a counting iterator) and flags,
 /// write what it keeps.
 double bytes_moved(const compact_case& c, std::int64_t n, std::int64_t selected) {
-  const double in = c.iota ? 0.0 : 4.0 * n, kept = 4.0 * (c.p == prim::partition ? n : selected);
-  return in + kept + (c.p == prim::select_flagged ? 1.0 * flag_bytes(c.flags) * n : 0.0);
+  const double in = c.iota ? 0.0 : 4.0 * n, kept = 4.0 * (partitions(c.p) ? n : selected);
+  const bool flagged = c.p == prim::select_flagged || c.p == prim::partition_flagged;
+  return in + kept + (flagged ? 1.0 * flag_bytes(c.flags) * n : 0.0);
 }
 
 void bench(const compact_case& c, gpu_state& g, std::int64_t n, bool forms) {
@@ -137,7 +145,7 @@ void bench(const compact_case& c, gpu_state& g, std::int64_t n, bool forms) {
   CARRY_CUDA_OR_DIE(cub_run(c, g, g.temp, need, n, 0, false, g.check));
   std::int64_t selected = 0;
   CARRY_CUDA_OR_DIE(cudaMemcpy(&selected, g.num, sizeof selected, cudaMemcpyDeviceToHost));
-  if (c.p == prim::partition) reverse_tail<<<1024, 256>>>(g.check, selected, n); // CUB's rejected: reversed
+  if (partitions(c.p)) reverse_tail<<<1024, 256>>>(g.check, selected, n); // CUB's rejected: reversed
   const double bytes = bytes_moved(c, n, selected);
   auto record = [&](const std::string& impl, const std::function<void(int)>& call) {
     // a copy of the items reads and writes 4n bytes; a memset writes 4n
@@ -163,7 +171,7 @@ void bench(const compact_case& c, gpu_state& g, std::int64_t n, bool forms) {
   // a reversed partition (CUB's layout) is checked against CUB's output as it is
   auto turn_check = [&] { reverse_tail<<<1024, 256>>>(g.check, selected, n); };
   auto carry_form = [&](const std::string& impl, carry::compact_options opt) {
-    const bool reversed = c.p == prim::partition && opt.rejected == carry::partition_order::reversed;
+    const bool reversed = partitions(c.p) && opt.rejected == carry::partition_order::reversed;
     if (reversed) turn_check();
     need = 0;
     CARRY_CUDA_OR_DIE(carry_run(c, g, nullptr, need, n, 0, opt));
@@ -174,7 +182,7 @@ void bench(const compact_case& c, gpu_state& g, std::int64_t n, bool forms) {
     std::int64_t got = -1;
     CARRY_CUDA_OR_DIE(cudaMemcpy(&got, g.num, sizeof got, cudaMemcpyDeviceToHost));
     CARRY_CUDA_OR_DIE(cudaMemset(g.bad, 0, sizeof(unsigned long long)));
-    count_mismatches<<<1024, 256>>>(g.out, g.check, c.p == prim::partition ? n : selected, g.bad);
+    count_mismatches<<<1024, 256>>>(g.out, g.check, partitions(c.p) ? n : selected, g.bad);
     unsigned long long bad = 0;
     CARRY_CUDA_OR_DIE(cudaMemcpy(&bad, g.bad, sizeof bad, cudaMemcpyDeviceToHost));
     if (got != selected || bad) {
@@ -190,14 +198,14 @@ void bench(const compact_case& c, gpu_state& g, std::int64_t n, bool forms) {
     });
   };
   carry_form("carry", {});
-  if (c.p == prim::partition) {
+  if (partitions(c.p)) {
     carry::compact_options rev;
     rev.rejected = carry::partition_order::reversed;
     carry_form("carry-reversed", rev);
   }
   if (forms) {
     carry_form("carry-three_kernel", {carry::compact_algorithm::three_kernel});
-    if (c.p != prim::partition) carry_form("carry-single_pass", {carry::compact_algorithm::single_pass});
+    if (!partitions(c.p)) carry_form("carry-single_pass", {carry::compact_algorithm::single_pass});
   }
 }
 
@@ -241,7 +249,11 @@ int main(int argc, char** argv) {
     for (int pc : {1, 50, 99})
       cases.push_back({std::string("iota_flagged_") + fname + "_" + std::to_string(pc), prim::select_flagged, pc, true, f});
   for (int pc : {1, 50, 99}) cases.push_back({"iota_if_" + std::to_string(pc), prim::select_if, pc, true});
-  cases.push_back({"iota_partition_50", prim::partition, 50, true});
+  for (int pc : {1, 50, 99}) cases.push_back({"iota_partition_" + std::to_string(pc), prim::partition, pc, true});
+  for (const auto& [f, fname] : flag_names)
+    for (int pc : {1, 50, 99})
+      cases.push_back({std::string("iota_partition_") + fname + "_" + std::to_string(pc), prim::partition_flagged, pc,
+                       true, f});
   for (const auto& c : cases) {
     if (!only.empty() && c.name != only && c.name.rfind(only, 0) != 0) continue;
     // inputs: random u32 (runs of exactly 4 for unique), flags selecting c.percent % (u8, and widened)

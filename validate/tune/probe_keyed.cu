@@ -2,7 +2,8 @@
 // (u32 values; the f32 scans by key over their bits) through the engine's keyed pass with the shipped and
 // other tile policies (prefetch modes, register caps, look-back polling; the f32 scan also deterministic,
 // with and without the look-back's stop at a run start), median of cold-L2 event times each, beside a copy.
-//   usage: carry_probe_keyed [log2 n] [reps] [mean run] [spans: the run-length calls' passes alone]
+//   usage: carry_probe_keyed [log2 n] [reps] [mean run] [spans | flush: the run-length calls' passes
+//   alone, or the keyed agent's run calls with each output flush]
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -131,6 +132,30 @@ void probe_spans(bufs& d, const char* name) {
     time_row(d, which == 0 ? "run_length_encode" : "non_trivial_runs", name, run);
   }
 }
+/// The keyed agent's run calls with values (reduce_by_key, select_unique_by_key) and its run_length_encode
+/// with policy P.
+template <class P, class E>
+void probe_run_calls(bufs& d, const char* name) {
+  using namespace carry;
+  using K = std::uint32_t;
+  using rbk_b = compact_detail::reduce_by_key_behaviour<K, K, std::uint32_t, sum, equal_to, K*, K*, std::int64_t*>;
+  using unique_b = compact_detail::unique_behaviour<K, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>;
+  using rle_b = compact_detail::span_behaviour<false, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>;
+  const K* keys = d.k;
+  time_row(d, "reduce_by_key", name, [&](void* t, std::size_t& s) {
+    return compact_detail::run_pass<P>(t, s, keys, static_cast<const K*>(d.v), rbk_b{equal_to{}, sum{}, d.a, d.b, d.num},
+                                       d.n, d.num, scan_options{}, 0);
+  });
+  time_row(d, "select_unique_by_key", name, [&](void* t, std::size_t& s) {
+    return compact_detail::run_pass<P>(t, s, keys, static_cast<const K*>(d.v), unique_b{equal_to{}, d.a, d.b, d.num},
+                                       d.n, d.num, scan_options{}, 0);
+  });
+  time_row(d, "run_length_encode", name, [&](void* t, std::size_t& s) {
+    return compact_detail::run_pass<E>(t, s, keys, static_cast<const compact_detail::no_value*>(nullptr),
+                                       rle_b{equal_to{}, d.a, d.b, d.num}, d.n, d.num, scan_options{}, 0);
+  });
+}
+
 /// The keyed agent's run-length calls (the shipped encode policy), beside the staged ones.
 void probe_keyed_spans(bufs& d) {
   probe_spans<carry::tuning::keyed_encode_policy<std::uint32_t, std::uint32_t>, carry::detail::keyed_agent>(d, "keyed agent");
@@ -144,6 +169,7 @@ int main(int argc, char** argv) {
   d.reps = argc > 2 ? std::atoi(argv[2]) : 20;
   const int run = argc > 3 ? std::atoi(argv[3]) : 4;
   const bool spans_only = argc > 4 && std::string(argv[4]) == "spans";
+  const bool flush_only = argc > 4 && std::string(argv[4]) == "flush";
   for (std::uint32_t** p : {&d.k, &d.v, &d.a, &d.b}) CARRY_CUDA_OR_DIE(cudaMalloc(p, 4 * d.n));
   CARRY_CUDA_OR_DIE(cudaMalloc(&d.num, 8));
   CARRY_CUDA_OR_DIE(cudaMalloc(&d.g.flush, flush_bytes));
@@ -155,6 +181,15 @@ int main(int argc, char** argv) {
   using carry::staged_tile_policy;
   using carry::compact_tuning::compact_policy;
   std::printf("runs of %d\n", run);
+  if (flush_only) { // the keyed agent's run outputs: the block's flush after a barrier, or each warp's own
+    using runs = carry::tuning::keyed_runs_policy<std::uint32_t, std::uint32_t>;
+    using encode = carry::tuning::keyed_encode_policy<std::uint32_t, std::uint32_t>;
+    for (int round = 0; round < 2; ++round) {
+      probe_run_calls<runs, encode>(d, "block flush (shipped)");
+      probe_run_calls<carry::tuning::warp_flushed<runs>, carry::tuning::warp_flushed<encode>>(d, "warp flush");
+    }
+    return 0;
+  }
   probe_keyed_spans(d);
   probe_spans<carry::compact_tuning::run_length_policy<std::uint32_t>>(d, "staged, shipped");
   probe_spans<compact_policy<256, 32, 5, false>>(d, "staged 256x32 5, plain");
