@@ -59,7 +59,9 @@ cudaError_t partition(void* d_temp_storage, std::size_t& temp_storage_bytes, Inp
 /// Flagged partition (CUB's DevicePartition::Flagged): the items whose flag is non-zero, in input order,
 /// then the others, in input order (stable, the default) or reversed from the output's end back (CUB's
 /// layout, options.rejected = partition_order::reversed). Flags of any type (bool, any integer width)
-/// from any random-access iterator; everything else as carry::partition.
+/// from any random-access iterator; everything else as carry::partition. The stable form counts from the
+/// flags alone and keeps the selection as a bit an item for its scatter, so it reads the flags once: its
+/// temp storage is about num_items / 8 bytes (items of 1 to 16 bytes; CUB's is a few KB).
 ///
 ///   d_in = [3 1 7 0 4 1 6 3], d_flags = [1 0 2 0 0 1 1 0]  ->  d_out = [3 7 1 6 | 1 0 4 3], *d_num_selected = 4
 ///   reversed:                                                d_out = [3 7 1 6 | 3 4 0 1]

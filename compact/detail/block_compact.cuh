@@ -36,6 +36,17 @@ template <class Eq>
 struct by_unique {
   Eq eq;
 };
+/// Bit i of words (word i / 32) selects item i: a flagged selection's bits as its count pass stored them
+/// (count_bits_kernel), so that the pass after it reads 1 bit an item instead of the flags. Written by the
+/// grid launched before the reader: every read waits for it (lookback::wait_for_previous_grid).
+struct by_bits {
+  const std::uint32_t* words;
+};
+/// Whether Sel selects by flags.
+template <class Sel>
+struct is_flag_selection : std::false_type {};
+template <class FlagIt>
+struct is_flag_selection<by_flags<FlagIt>> : std::true_type {};
 
 /// Shapes of one policy's tiles of T.
 template <class Policy, class T>

@@ -69,6 +69,37 @@ cudaError_t launch_counts(InIt in, const Sel& sel, const tile_plan& tiles, bool 
   return detail::after_launch(stream);
 }
 
+/// The pass after the counts (count_scatter: the scatter folding the counts, as the count kernel's
+/// programmatic dependent; three_kernel: the engine's scan of the counts, then the scatter) with
+/// selection `sel` (the call's, or the bits its count pass stored).
+template <class Policy, bool PARTITION, class T, bool REVERSED, class InIt, class Sel, class OutIt, class NumT>
+cudaError_t launch_scatter(compact_pass pass, void* d_temp_storage, const compact_layout& layout, InIt in, Sel sel,
+                           OutIt out, const tile_plan& tiles, bool vec_in, NumT* d_num, cudaStream_t stream) {
+  using reread = // read twice
+      compact_agent<compact_tuning::without_streaming<Policy>, PARTITION, T, Sel, InIt, REVERSED>;
+  std::uint64_t* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
+  const unsigned grid = static_cast<unsigned>(tiles.num_tiles);
+  if (pass == compact_pass::count_scatter) {
+    constexpr auto* scatter = &scatter_after_counts_kernel<reread, InIt, Sel, OutIt, NumT>;
+    if (const cudaError_t e = detail::prefer_shared_for<scatter>(); e != cudaSuccess) return e;
+    if (const cudaError_t e = lookback::launch_prepared(scatter, grid, Policy::block_threads, stream, in, sel, out,
+                                                        tiles, vec_in, static_cast<const std::uint64_t*>(counts),
+                                                        d_num);
+        e != cudaSuccess)
+      return e;
+    return detail::after_launch(stream);
+  }
+  std::size_t bytes = layout.scan.bytes;
+  if (const cudaError_t e = carry::inclusive_sum(layout.scan.in(d_temp_storage), bytes, counts, counts,
+                                                 tiles.num_tiles, stream);
+      e != cudaSuccess)
+    return e;
+  constexpr auto* kernel = &scatter_kernel<reread, InIt, Sel, OutIt, NumT>;
+  if (const cudaError_t e = detail::prefer_shared_for<kernel>(); e != cudaSuccess) return e;
+  kernel<<<grid, Policy::block_threads, 0, stream>>>(in, sel, out, tiles, vec_in, counts, d_num);
+  return detail::after_launch(stream);
+}
+
 /// Every compaction: select (flags, predicate, unique) and partition (REVERSED: the rejected items from
 /// the output's end back, CUB's layout, which needs no total: over stored items it plans as a selection).
 /// `sel` decides what is selected; `null_sel`: its flag pointer is null.
@@ -85,7 +116,15 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
                                                                   tiles.num_tiles, stream);
         e != cudaSuccess)
       return e;
-  const compact_layout layout = make_compact_layout(tiles.num_tiles, scan_bytes, count_format::word_bytes);
+  // a stable partition by flags over stored or computed items counts first from the flags alone and keeps
+  // the tile's selection bits for the scatter (n / 8 bytes of temp storage): the flags are read once
+  constexpr bool stored_bits = PARTITION && !REVERSED && is_flag_selection<Sel>::value &&
+                               choose_tile<Policy, T, InIt>() != tile_kind::registers;
+  constexpr std::int64_t tile_words = (Policy::tile_items + 31) / 32;
+  const std::size_t bits_bytes =
+      stored_bits && tiles.num_tiles > 1 ? static_cast<std::size_t>(tiles.num_tiles * tile_words) * 4 : 0;
+  const compact_layout layout =
+      make_compact_layout(tiles.num_tiles, scan_bytes, count_format::word_bytes, bits_bytes);
   if (d_temp_storage == nullptr) {
     temp_storage_bytes = layout.allocation;
     return cudaSuccess;
@@ -96,8 +135,6 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
   const aliasing alias = num_items > 0 ? output_aliasing<T>(in, out, num_items) : aliasing::apart;
   if (alias == aliasing::partial || (PARTITION && alias == aliasing::in_place)) return cudaErrorInvalidValue;
   using agent = compact_agent<Policy, PARTITION, T, Sel, InIt, REVERSED>;
-  using reread = // read twice
-      compact_agent<compact_tuning::without_streaming<Policy>, PARTITION, T, Sel, InIt, REVERSED>;
   int cluster_tiles = 0; // the largest cluster of tiles the device co-schedules (asked once)
   if (tiles.num_tiles > 1 && tiles.num_tiles <= compact_tuning::cluster_tiles)
     cluster_tiles = detail::cluster_limit<agent>(cluster_kernel<agent, InIt, Sel, OutIt, NumT>,
@@ -128,32 +165,21 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
     single_pass_kernel<agent><<<1, Policy::block_threads, 0, stream>>>(in, sel, out, tiles, vec_in, count_state{},
                                                                         pass_flags{}, d_num);
     return detail::after_launch(stream);
-  case compact_pass::count_scatter: {
-    std::uint64_t* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
-    if (const cudaError_t e = launch_counts<Policy, T>(in, sel, tiles, vec_in, counts, stream); e != cudaSuccess)
-      return e;
-    constexpr auto* scatter = &scatter_after_counts_kernel<reread, InIt, Sel, OutIt, NumT>;
-    if (const cudaError_t e = detail::prefer_shared_for<scatter>(); e != cudaSuccess) return e;
-    if (const cudaError_t e = lookback::launch_prepared(scatter, grid, Policy::block_threads, stream, in, sel, out,
-                                                        tiles, vec_in, static_cast<const std::uint64_t*>(counts),
-                                                        d_num);
-        e != cudaSuccess)
-      return e;
-    return detail::after_launch(stream);
-  }
+  case compact_pass::count_scatter:
   case compact_pass::three_kernel: {
     std::uint64_t* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
-    if (const cudaError_t e = launch_counts<Policy, T>(in, sel, tiles, vec_in, counts, stream); e != cudaSuccess)
-      return e;
-    std::size_t bytes = layout.scan.bytes;
-    if (const cudaError_t e = carry::inclusive_sum(layout.scan.in(d_temp_storage), bytes, counts, counts,
-                                                   tiles.num_tiles, stream);
-        e != cudaSuccess)
-      return e;
-    constexpr auto* kernel = &scatter_kernel<reread, InIt, Sel, OutIt, NumT>;
-    if (const cudaError_t e = detail::prefer_shared_for<kernel>(); e != cudaSuccess) return e;
-    kernel<<<grid, Policy::block_threads, 0, stream>>>(in, sel, out, tiles, vec_in, counts, d_num);
-    return detail::after_launch(stream);
+    if constexpr (stored_bits) {
+      auto* words = layout.bits.as<std::uint32_t>(d_temp_storage);
+      count_bits_kernel<Policy><<<grid, Policy::block_threads, 0, stream>>>(sel, tiles, counts, words);
+      if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
+      return launch_scatter<Policy, PARTITION, T, REVERSED>(pass, d_temp_storage, layout, in, by_bits{words}, out,
+                                                           tiles, vec_in, d_num, stream);
+    } else {
+      if (const cudaError_t e = launch_counts<Policy, T>(in, sel, tiles, vec_in, counts, stream); e != cudaSuccess)
+        return e;
+      return launch_scatter<Policy, PARTITION, T, REVERSED>(pass, d_temp_storage, layout, in, sel, out, tiles,
+                                                           vec_in, d_num, stream);
+    }
   }
   case compact_pass::cluster: {
     constexpr auto* kernel = &cluster_kernel<agent, InIt, Sel, OutIt, NumT>;

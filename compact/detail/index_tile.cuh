@@ -42,6 +42,15 @@ struct index_selection<Policy, by_flags<FlagIt>> {
       staged_items<Policy, value_of<FlagIt>>::prefetch_l2(sel.flags + base);
   }
 };
+/// Stored bits: the tile's words copied (the grid that wrote them waited for first).
+template <class Policy>
+struct index_selection<Policy, by_bits> : reads_nothing_ahead {
+  static constexpr bool counts_alone = false;
+  template <class InIt>
+  __device__ static void bits(std::uint32_t* b, const by_bits& sel, InIt, std::int64_t base, int) {
+    copy_tile_words<Policy>(b, sel, base);
+  }
+};
 template <class Policy, class Pred>
 struct index_selection<Policy, by_predicate<Pred>> : reads_nothing_ahead {
   static constexpr bool counts_alone = true;

@@ -44,6 +44,31 @@ __global__ void __launch_bounds__(256) count_alone_kernel(InIt in, Sel sel, tile
     counts[std::int64_t{blockIdx.x} * (8 / warps) + threadIdx.x] = static_cast<std::uint64_t>(total);
 }
 
+/// Phase 1 of a flagged stable partition: each tile's flags read once into its selection bits (flag_bits:
+/// 16-byte chunks on full tiles of aligned flags), the bits stored to `words` (the tile's tile_items / 32
+/// words from tile * that on; zero past the input's end) and their count to `counts`, so that the scatter
+/// reads a bit an item (by_bits) instead of the flags.
+template <class Policy, class FlagIt>
+__global__ void __launch_bounds__(Policy::block_threads)
+    count_bits_kernel(by_flags<FlagIt> sel, tile_plan plan, std::uint64_t* counts, std::uint32_t* words) {
+  constexpr int tile_words = (Policy::tile_items + 31) / 32;
+  using reduce_t = block_reduce<int, Policy::block_threads, 1>;
+  __shared__ std::uint32_t bits[tile_words];
+  __shared__ typename reduce_t::temp_storage reduce;
+  lookback::allow_dependents(); // the scatter may start; it waits for these words before it reads them
+  const std::int64_t tile = blockIdx.x, base = plan.tile_base(tile);
+  flag_bits<Policy>(bits, sel.flags + base, plan.valid_items(tile), sel.vec);
+  __syncthreads();
+  std::uint32_t* out = words + tile * tile_words;
+  int c = 0;
+  for (int w = static_cast<int>(threadIdx.x); w < tile_words; w += Policy::block_threads) {
+    out[w] = bits[w];
+    c += __popc(bits[w]);
+  }
+  c = reduce_t(reduce).reduce_live(c, sum{}, Policy::block_threads);
+  if (threadIdx.x == 0) counts[tile] = static_cast<std::uint64_t>(c);
+}
+
 /// Three kernels, phase 3: scatter. Blocks take the tiles from the last one back, so the first blocks
 /// read the tiles phase 1 read last, which the L2 may still hold.
 template <class Agent, class InIt, class Sel, class OutIt, class NumT>

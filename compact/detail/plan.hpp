@@ -61,10 +61,11 @@ CARRY_HD constexpr int count_alone_warps(std::int64_t tiles, std::int64_t in_fli
 
 /// Temp storage of a compaction over `tiles` tiles (> 1). The two forms' parts overlap (a call uses
 /// one), and the allocation covers both, so the size query never depends on the pointers or options:
-///   three kernels: counts (a 64-bit count per tile, scanned in place) + the engine scan's own temp;
+///   three kernels: counts (a 64-bit count per tile, scanned in place) + the engine scan's own temp
+///                  (+ a flagged stable partition's selection bits, `bits_bytes`);
 ///   single pass:   the look-back state (ticket, a 16-byte status word per tile), cleared every call.
 struct compact_layout {
-  lookback::temp_part counts, scan;
+  lookback::temp_part counts, scan, bits;
   lookback::state_parts state;
   std::size_t allocation = 1;
 };
@@ -72,12 +73,13 @@ struct compact_layout {
 /// `scan_temp_bytes`: what the engine's inclusive sum of `tiles` 64-bit counts asks for;
 /// `status_word_bytes`: the bytes of one status word of the single pass's format.
 CARRY_HD inline compact_layout make_compact_layout(std::int64_t tiles, std::size_t scan_temp_bytes,
-                                                   std::size_t status_word_bytes) {
+                                                   std::size_t status_word_bytes, std::size_t bits_bytes = 0) {
   compact_layout l;
   if (tiles <= 1) return l;
   lookback::temp_builder three, single;
   l.counts = three.add(static_cast<std::size_t>(tiles) * sizeof(std::uint64_t));
   l.scan = three.add(scan_temp_bytes);
+  l.bits = three.add(bits_bytes);
   l.state = lookback::add_state(single, tiles, 1, false, status_word_bytes);
   const std::size_t a = three.allocation(), b = single.allocation();
   l.allocation = a > b ? a : b;

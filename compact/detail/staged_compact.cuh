@@ -8,6 +8,7 @@
 #include <cstdint>
 #include <type_traits>
 
+#include "../../scan/lookback/ticket.cuh"
 #include "../../scan/tile/staged_tile.cuh"
 #include "block_compact.cuh"
 
@@ -205,6 +206,39 @@ struct staged_selection<Policy, T, by_flags<FlagIt>> {
     if constexpr (std::is_pointer<FlagIt>::value)
       if (sel.vec) items_t::prefetch_l2(sel.flags + base);
   }
+};
+
+/// Copies a tile's stored selection words (by_bits; the tile at `base`: words base / 32 on) to `b`,
+/// block-striped, once the grid that wrote them is complete. The caller synchronises before reading.
+template <class Policy>
+__device__ void copy_tile_words(std::uint32_t* b, const by_bits& sel, std::int64_t base) {
+  constexpr int words = (Policy::tile_items + 31) / 32;
+  lookback::wait_for_previous_grid();
+  const std::uint32_t* src = sel.words + base / 32;
+  for (int w = static_cast<int>(threadIdx.x); w < words; w += Policy::block_threads) b[w] = src[w];
+}
+
+/// Stored bits beside staged items: the items staged, the tile's words copied.
+template <class Policy, class T>
+struct staged_selection<Policy, T, by_bits> {
+  static constexpr int words = (Policy::tile_items + 31) / 32;
+  using items_t = staged_items<Policy, T>;
+  struct temp_storage {
+    typename items_t::temp_storage items;
+    std::uint32_t bits[words];
+  };
+  __device__ static void load(temp_storage& ts, const by_bits& sel, const T* in, std::int64_t base, int valid,
+                              bool vec_in) {
+    stage_tile<Policy, T>(ts.items, in + base, valid, vec_in);
+    copy_tile_words<Policy>(ts.bits, sel, base);
+    items_t::wait_issued();
+    __syncthreads(); // every run and word readable by every thread
+  }
+  __device__ static unsigned mask(temp_storage& ts, const by_bits&, const T*, std::int64_t, int valid) {
+    const int first = threadIdx.x * Policy::items_per_thread;
+    return own_bits<Policy::items_per_thread>(ts.bits, words) & detail::live_mask<Policy::items_per_thread>(valid - first);
+  }
+  __device__ static void prefetch(const by_bits&, const T* in, std::int64_t base) { items_t::prefetch_l2(in + base); }
 };
 
 /// Selections that look at the items alone (predicate, unique): the staged items and their loads.

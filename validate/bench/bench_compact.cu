@@ -87,6 +87,9 @@ cudaError_t carry_run(const compact_case& c, gpu_state& g, void* temp, std::size
     if (c.flags == flag_type::u32) return carry::select_flagged(temp, bytes, in, f32, out, g.num, n, opt);
     return carry::select_flagged(temp, bytes, in, f8, out, g.num, n, opt);
   case prim::select_unique: return carry::select_unique(temp, bytes, in, out, g.num, n, carry::equal_to{}, opt);
+  case prim::partition_flagged:
+    if (c.flags == flag_type::u32) return carry::partition_flagged(temp, bytes, in, f32, out, g.num, n, opt);
+    return carry::partition_flagged(temp, bytes, in, f8, out, g.num, n, opt);
   default: return carry::partition(temp, bytes, in, out, g.num, n, pred, opt);
   }
 }
@@ -123,6 +126,9 @@ cudaError_t cub_run(const compact_case& c, gpu_state& g, void* temp, std::size_t
     if (c.flags == flag_type::u32) return cub_flagged(temp, bytes, in, f32, out, g.num, n, false, offset64, s);
     return cub_flagged(temp, bytes, in, f8, out, g.num, n, false, offset64, s);
   case prim::select_unique: return cub_select_unique(temp, bytes, in, out, g.num, n, offset64, s);
+  case prim::partition_flagged:
+    if (c.flags == flag_type::u32) return cub_flagged(temp, bytes, in, f32, out, g.num, n, true, offset64, s);
+    return cub_flagged(temp, bytes, in, f8, out, g.num, n, true, offset64, s);
   default: return cub_partition_less(temp, bytes, in, out, g.num, n, bound, offset64, s);
   }
 }
@@ -241,7 +247,9 @@ int main(int argc, char** argv) {
                                   {"select_flagged_50", prim::select_flagged, 50},
                                   {"partition_50", prim::partition, 50},
                                   {"select_unique_runs4", prim::select_unique, 0},
-                                  {"flagged_u32flags_50", prim::select_flagged, 50, false, flag_type::u32}};
+                                  {"flagged_u32flags_50", prim::select_flagged, 50, false, flag_type::u32},
+                                  {"partition_u8flags_50", prim::partition_flagged, 50, false, flag_type::u8},
+                                  {"partition_u32flags_50", prim::partition_flagged, 50, false, flag_type::u32}};
   // counting-iterator items (the indices of the selected items): every flag type at 1, 50 and 99 %
   const std::pair<flag_type, const char*> flag_names[] = {
       {flag_type::u8, "u8"}, {flag_type::b8, "bool"}, {flag_type::u32, "u32"}, {flag_type::i32, "i32"}};

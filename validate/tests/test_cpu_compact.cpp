@@ -87,6 +87,16 @@ TEST_CASE("compaction temp layout covers both forms, aligned, one size for every
     // the allocation holds either form from any base alignment
     CHECK(l.allocation >= l.scan.offset + l.scan.bytes + 255);
     CHECK(l.allocation >= l.state.cleared.bytes + 255);
+    CHECK(l.bits.bytes == 0);
+    // a flagged stable partition's selection bits: their own aligned part after the scan's, in the
+    // three-kernel form only
+    const std::size_t bits_bytes = static_cast<std::size_t>(tiles) * 1024;
+    const compact_layout b = make_compact_layout(tiles, scan_bytes, 16, bits_bytes);
+    CHECK(b.bits.bytes == bits_bytes);
+    CHECK(b.bits.offset % 256 == 0);
+    CHECK(b.bits.offset >= b.scan.offset + b.scan.bytes);
+    CHECK(b.allocation >= b.bits.offset + b.bits.bytes + 255);
+    CHECK(b.state.cleared.bytes == l.state.cleared.bytes);
   }
 }
 
