@@ -54,6 +54,16 @@ using policy = compact_policy<256, default_items<T>(), 5, true, 0>;
 template <class K>
 using run_length_policy = compact_policy<256, default_items<K>(), 5, false>;
 
+/// A flagged stable partition of computed items (an index tile) keeps its selection bits for the scatter
+/// (flags read once) from this many bytes of flags; below, the scatter reads the flags again, which the L2
+/// still holds, while the count kernel runs (its programmatic dependent), which the stored bits cannot (they
+/// wait for the count). Pointer items keep the bits at every size: their scatter loads the items meanwhile.
+/// bench_compact A/B, H100, two rounds, counting iterator, flags read again -> bits (us): u32 flags 2^21
+/// 14.3-15.4 -> 15.2-16.2, 2^22 21.8 -> 24.8, 2^23 (32 MB) 40.0-41.6 -> 33.4-36.1, 2^24 75-77 -> 57-63; u8
+/// flags 2^23 23.2-24.6 -> 24.5-27.3, 2^24 (16 MB) 44.8-48.3 -> 42.7-45.9, 2^28 589-592 -> 519-522; u32
+/// items with u8 flags 2^21 16.9 -> 15.5, 2^23 50.0 -> 41.7.
+constexpr std::int64_t index_stored_bits_from_flag_bytes = std::int64_t{32} << 20;
+
 /// The three kernels read the input twice: plain loads there, so that the count kernel's last tiles are
 /// still in L2 when the scatter kernel (which takes the tiles from the last one back) reads them again.
 /// Measured: partition u32 50 % at 2^28, 1136 us against 1210 us with streaming loads.

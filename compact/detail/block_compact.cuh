@@ -46,7 +46,9 @@ struct by_bits {
 template <class Sel>
 struct is_flag_selection : std::false_type {};
 template <class FlagIt>
-struct is_flag_selection<by_flags<FlagIt>> : std::true_type {};
+struct is_flag_selection<by_flags<FlagIt>> : std::true_type {
+  using flags = FlagIt;
+};
 
 /// Shapes of one policy's tiles of T.
 template <class Policy, class T>

@@ -117,12 +117,18 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
         e != cudaSuccess)
       return e;
   // a stable partition by flags over stored or computed items counts first from the flags alone and keeps
-  // the tile's selection bits for the scatter (n / 8 bytes of temp storage): the flags are read once
+  // the tile's selection bits for the scatter (n / 8 bytes of temp storage): the flags are read once.
+  // Over computed items (an index tile) only where the flags pass the L2 (tuning.hpp)
   constexpr bool stored_bits = PARTITION && !REVERSED && is_flag_selection<Sel>::value &&
                                choose_tile<Policy, T, InIt>() != tile_kind::registers;
   constexpr std::int64_t tile_words = (Policy::tile_items + 31) / 32;
-  const std::size_t bits_bytes =
-      stored_bits && tiles.num_tiles > 1 ? static_cast<std::size_t>(tiles.num_tiles * tile_words) * 4 : 0;
+  bool use_bits = false;
+  if constexpr (stored_bits)
+    use_bits = tiles.num_tiles > 1 &&
+               (choose_tile<Policy, T, InIt>() == tile_kind::staged ||
+                num_items * static_cast<std::int64_t>(sizeof(value_of<typename is_flag_selection<Sel>::flags>)) >=
+                    compact_tuning::index_stored_bits_from_flag_bytes);
+  const std::size_t bits_bytes = use_bits ? static_cast<std::size_t>(tiles.num_tiles * tile_words) * 4 : 0;
   const compact_layout layout =
       make_compact_layout(tiles.num_tiles, scan_bytes, count_format::word_bytes, bits_bytes);
   if (d_temp_storage == nullptr) {
@@ -169,17 +175,21 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
   case compact_pass::three_kernel: {
     std::uint64_t* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
     if constexpr (stored_bits) {
-      auto* words = layout.bits.as<std::uint32_t>(d_temp_storage);
-      count_bits_kernel<Policy><<<grid, Policy::block_threads, 0, stream>>>(sel, tiles, counts, words);
-      if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
-      return launch_scatter<Policy, PARTITION, T, REVERSED>(pass, d_temp_storage, layout, in, by_bits{words}, out,
-                                                           tiles, vec_in, d_num, stream);
-    } else {
-      if (const cudaError_t e = launch_counts<Policy, T>(in, sel, tiles, vec_in, counts, stream); e != cudaSuccess)
-        return e;
-      return launch_scatter<Policy, PARTITION, T, REVERSED>(pass, d_temp_storage, layout, in, sel, out, tiles,
-                                                           vec_in, d_num, stream);
+      if (use_bits) {
+        auto* words = layout.bits.as<std::uint32_t>(d_temp_storage);
+        // the scatter's shared-memory split: an SM need not change it between the two (that would drain it)
+        constexpr auto* count = &count_bits_kernel<Policy, typename is_flag_selection<Sel>::flags>;
+        if (const cudaError_t e = detail::prefer_shared_for<count>(); e != cudaSuccess) return e;
+        count<<<grid, Policy::block_threads, 0, stream>>>(sel, tiles, counts, words);
+        if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
+        return launch_scatter<Policy, PARTITION, T, REVERSED>(pass, d_temp_storage, layout, in, by_bits{words}, out,
+                                                             tiles, vec_in, d_num, stream);
+      }
     }
+    if (const cudaError_t e = launch_counts<Policy, T>(in, sel, tiles, vec_in, counts, stream); e != cudaSuccess)
+      return e;
+    return launch_scatter<Policy, PARTITION, T, REVERSED>(pass, d_temp_storage, layout, in, sel, out, tiles, vec_in,
+                                                         d_num, stream);
   }
   case compact_pass::cluster: {
     constexpr auto* kernel = &cluster_kernel<agent, InIt, Sel, OutIt, NumT>;

@@ -116,6 +116,14 @@ TEST_CASE("select_flagged / partition_flagged over a counting iterator: every fl
       if (sanitize_mode()) break;
     }
   }
+  if (sanitize_mode()) return;
+  // 32 MB of flags and more: the stable partition keeps its selection bits for the scatter
+  const std::int64_t big = (std::int64_t{1} << 23) + 5;
+  static_assert(carry::compact_tuning::index_stored_bits_from_flag_bytes <= (std::int64_t{1} << 25), "test sizes");
+  INFO("n = " << big);
+  counting_flagged<std::uint32_t>(big, 50, 0);
+  counting_flagged<int>(big, 1, 1);
+  counting_flagged<std::int64_t>(big, 99, 0);
 }
 
 TEST_CASE("select_flagged: pointer items with wide flags, and flags through a transform_iterator",
@@ -226,6 +234,26 @@ TEST_CASE("partition_flagged: u32 items with u8 and u32 flags; bad arguments wri
         REQUIRE(d_num.download(1)[0] == num);
         REQUIRE(d_out.download(static_cast<std::size_t>(n)) == expected);
         REQUIRE(d_out.guard_intact());
+      }
+    }
+    { // u64 items (the staged tile's 16 items a thread: a thread's bits are half a stored word), u8 flags
+      std::vector<std::uint64_t> in64(static_cast<std::size_t>(n)), expected64;
+      for (std::size_t i = 0; i < in64.size(); ++i) in64[i] = (std::uint64_t{in[i]} << 32) | i;
+      for (int pass = 0; pass < 2; ++pass)
+        for (std::size_t i = 0; i < in64.size(); ++i)
+          if ((f8[i] != 0) == (pass == 0)) expected64.push_back(in64[i]);
+      device_buffer<std::uint64_t> d_in64(in64.size()), d_out64(in64.size(), 16);
+      d_in64.upload(in64);
+      device_buffer<int> d_num(1);
+      for (int m = 0; m < 3; ++m) {
+        INFO("u64 items, " << compact_mode_name(m));
+        d_out64.poison();
+        run_two_phase([&](void* t, std::size_t& b) {
+          return carry::partition_flagged(t, b, d_in64.ptr, d_f8.ptr, d_out64.ptr, d_num.ptr, n, compact_modes[m]);
+        });
+        REQUIRE(d_num.download(1)[0] == num);
+        REQUIRE(d_out64.download(in64.size()) == expected64);
+        REQUIRE(d_out64.guard_intact());
       }
     }
     // ---- bad arguments: a null flag pointer, an in-place partition; nothing written ----
