@@ -73,67 +73,61 @@ struct staged_runs {
     else
       put<A>(i, t.keys[j]);
   }
-  /// The block's least and greatest index per array. A thread's indices follow every earlier thread's
-  /// (they count runs so far), so a warp's range runs from its lowest putting lane's lo to its highest's
-  /// hi; one shared atomic pair a warp.
+  /// The calling warp's range of array A's indices: its lowest putting lane's lo to its highest's last
+  /// (a thread's indices follow every earlier thread's: they count runs so far); false where no lane put
+  /// any. Every lane calls it.
+  __device__ bool warp_range(int a, unsigned long long& l, unsigned long long& h) const {
+    const unsigned putting = __ballot_sync(0xffffffffu, count[a] > 0);
+    if (putting == 0) return false;
+    l = __shfl_sync(0xffffffffu, lo[a], __ffs(static_cast<int>(putting)) - 1);
+    h = __shfl_sync(0xffffffffu, lo[a] + static_cast<unsigned>(count[a]) - 1u, 31 - __clz(static_cast<int>(putting)));
+    return true;
+  }
+  /// Writes index i of array a from `slot` to B's outputs (array 0 by position: the tile's key there,
+  /// from `keys`).
+  __device__ static void write_out(storage& s, const B& b, const K* keys, int a, unsigned long long i,
+                                   unsigned slot) {
+    if (a == 0) {
+      if constexpr (by_position)
+        b.out0()[static_cast<std::int64_t>(i)] = keys[padded_key_slot(region0(s)[slot])];
+      else
+        b.out0()[static_cast<std::int64_t>(i)] = region0(s)[slot];
+    } else if constexpr (arrays > 1) {
+      b.out1()[static_cast<std::int64_t>(i)] = region1(s)[slot];
+    }
+  }
+  /// The block's least and greatest index per array: each warp's range, one shared atomic pair a warp.
   __device__ void publish_range() {
-    const int lane = static_cast<int>(threadIdx.x % 32);
     CARRY_UNROLL
     for (int a = 0; a < arrays; ++a) {
-      const unsigned putting = __ballot_sync(0xffffffffu, count[a] > 0);
-      if (putting == 0) continue;
-      const unsigned long long l = __shfl_sync(0xffffffffu, lo[a], __ffs(static_cast<int>(putting)) - 1);
-      const int top = 31 - __clz(static_cast<int>(putting));
-      const unsigned long long h = __shfl_sync(0xffffffffu, lo[a] + static_cast<unsigned>(count[a]) - 1u, top);
-      if (lane == 0) {
+      unsigned long long l, h;
+      if (warp_range(a, l, h) && threadIdx.x % 32 == 0) {
         atomicMin(&r.lo[a], l);
         atomicMax(&r.hi[a], h);
       }
     }
   }
-  /// per_warp: writes each array's range of the calling warp's outputs to B's outputs, consecutive lanes
-  /// to consecutive indices (array 0 by position: the warp's key there, from `keys`). Every lane calls it.
+  /// per_warp: writes each array's range of the calling warp's outputs, consecutive lanes to consecutive
+  /// indices. Every lane calls it.
   __device__ void flush_warp(const B& b, const K* keys) const {
-    const int lane = static_cast<int>(threadIdx.x % 32);
     const unsigned base = (threadIdx.x / 32) * WARP_SLOTS;
     __syncwarp(); // every lane's puts are visible
     CARRY_UNROLL
     for (int a = 0; a < arrays; ++a) {
-      const unsigned putting = __ballot_sync(0xffffffffu, count[a] > 0);
-      if (putting == 0) continue;
-      const unsigned long long l = __shfl_sync(0xffffffffu, lo[a], __ffs(static_cast<int>(putting)) - 1);
-      const int top = 31 - __clz(static_cast<int>(putting));
-      const unsigned long long h = __shfl_sync(0xffffffffu, lo[a] + static_cast<unsigned>(count[a]) - 1u, top);
-      for (unsigned long long i = l + static_cast<unsigned>(lane); i <= h; i += 32) {
-        const unsigned slot = base + (static_cast<unsigned>(i) & (WARP_SLOTS - 1));
-        if (a == 0) {
-          if constexpr (by_position)
-            b.out0()[static_cast<std::int64_t>(i)] = keys[padded_key_slot(region0(st)[slot])];
-          else
-            b.out0()[static_cast<std::int64_t>(i)] = region0(st)[slot];
-        } else if constexpr (arrays > 1) {
-          b.out1()[static_cast<std::int64_t>(i)] = region1(st)[slot];
-        }
-      }
+      unsigned long long l, h;
+      if (!warp_range(a, l, h)) continue;
+      for (unsigned long long i = l + threadIdx.x % 32; i <= h; i += 32)
+        write_out(st, b, keys, a, i, base + (static_cast<unsigned>(i) & (WARP_SLOTS - 1)));
     }
   }
-  /// Writes each array's range to B's outputs, consecutive threads to consecutive indices (array 0 by
-  /// position: the tile's key there, from `keys`).
+  /// Writes each array's range to B's outputs, consecutive threads to consecutive indices.
   __device__ static void flush(storage& s, const ranges& r, const B& b, const K* keys) {
     CARRY_UNROLL
     for (int a = 0; a < arrays; ++a) {
       const unsigned long long l = r.lo[a], h = r.hi[a];
       if (l > h) continue;
-      for (unsigned long long i = l + threadIdx.x; i <= h; i += blockDim.x) {
-        if (a == 0) {
-          if constexpr (by_position)
-            b.out0()[static_cast<std::int64_t>(i)] = keys[padded_key_slot(region0(s)[i & (TILE - 1)])];
-          else
-            b.out0()[static_cast<std::int64_t>(i)] = region0(s)[i & (TILE - 1)];
-        } else if constexpr (arrays > 1) {
-          b.out1()[static_cast<std::int64_t>(i)] = region1(s)[i & (TILE - 1)];
-        }
-      }
+      for (unsigned long long i = l + threadIdx.x; i <= h; i += blockDim.x)
+        write_out(s, b, keys, a, i, static_cast<unsigned>(i) & (TILE - 1));
     }
   }
 };
