@@ -36,7 +36,9 @@ const char* usage_text(const std::string& prim) {
            "  CUB's DevicePartition::If and ::Flagged write the others in reverse order; the check compares a\n"
            "  stable partition against CUB's output with that part turned around, a reversed one as it is.\n"
            "  --reversed           the others in reverse order, CUB's layout, in one pass (a stable partition\n"
-           "                       reads its input twice: its rejected items wait for the total)\n";
+           "                       counts first, its rejected items waiting for the total: by x < t it reads\n"
+           "                       its input twice; with --flags it reads the flags once, keeping a bit an\n"
+           "                       item, n / 8 bytes of temp storage, for the scatter)\n";
   return "carry unique - keep the first item of each run of equal items\n"
          "\n"
          "usage: carry unique [options]\n";
