@@ -36,6 +36,11 @@ template <class Eq>
 struct by_unique {
   Eq eq;
 };
+/// The 32-bit words of a tile's selection bits (word w: items 32w .. 32w + 31 of the tile).
+template <class Policy>
+CARRY_HD constexpr int selection_words() {
+  return (Policy::tile_items + 31) / 32;
+}
 /// Bit i of words (word i / 32) selects item i: a flagged selection's bits as its count pass stored them
 /// (count_bits_kernel), so that the pass after it reads 1 bit an item instead of the flags. Written by the
 /// grid launched before the reader: every read waits for it (lookback::wait_for_previous_grid).

@@ -121,14 +121,13 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
   // Over computed items (an index tile) only where the flags pass the L2 (tuning.hpp)
   constexpr bool stored_bits = PARTITION && !REVERSED && is_flag_selection<Sel>::value &&
                                choose_tile<Policy, T, InIt>() != tile_kind::registers;
-  constexpr std::int64_t tile_words = (Policy::tile_items + 31) / 32;
   bool use_bits = false;
   if constexpr (stored_bits)
     use_bits = tiles.num_tiles > 1 &&
                (choose_tile<Policy, T, InIt>() == tile_kind::staged ||
                 num_items * static_cast<std::int64_t>(sizeof(value_of<typename is_flag_selection<Sel>::flags>)) >=
                     compact_tuning::index_stored_bits_from_flag_bytes);
-  const std::size_t bits_bytes = use_bits ? static_cast<std::size_t>(tiles.num_tiles * tile_words) * 4 : 0;
+  const std::size_t bits_bytes = use_bits ? static_cast<std::size_t>(tiles.num_tiles) * selection_words<Policy>() * 4 : 0;
   const compact_layout layout =
       make_compact_layout(tiles.num_tiles, scan_bytes, count_format::word_bytes, bits_bytes);
   if (d_temp_storage == nullptr) {

@@ -96,7 +96,7 @@ template <class Policy, class T, class Sel>
 struct index_tile {
   static constexpr int items = Policy::items_per_thread, threads = Policy::block_threads;
   static constexpr int tile_items = Policy::tile_items;
-  static constexpr int words = tile_items / 32;
+  static constexpr int words = selection_words<Policy>();
   static constexpr int min_blocks = 2048 / threads; // a full SM: nothing in flight but the selection
   static constexpr bool stages = true;              // stage() writes shared memory that write() reads
   static_assert(items <= 32 && 32 % items == 0, "carry: a thread's selection lies in one word");

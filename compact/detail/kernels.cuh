@@ -45,13 +45,13 @@ __global__ void __launch_bounds__(256) count_alone_kernel(InIt in, Sel sel, tile
 }
 
 /// Phase 1 of a flagged stable partition: each tile's flags read once into its selection bits (flag_bits:
-/// 16-byte chunks on full tiles of aligned flags), the bits stored to `words` (the tile's tile_items / 32
-/// words from tile * that on; zero past the input's end) and their count to `counts`, so that the scatter
+/// 16-byte chunks on full tiles of aligned flags), the bits stored to `words` (the tile's selection_words
+/// from tile * that on; zero past the input's end) and their count to `counts`, so that the scatter
 /// reads a bit an item (by_bits) instead of the flags.
 template <class Policy, class FlagIt>
 __global__ void __launch_bounds__(Policy::block_threads)
     count_bits_kernel(by_flags<FlagIt> sel, tile_plan plan, std::uint64_t* counts, std::uint32_t* words) {
-  constexpr int tile_words = (Policy::tile_items + 31) / 32;
+  constexpr int tile_words = selection_words<Policy>();
   using reduce_t = block_reduce<int, Policy::block_threads, 1>;
   __shared__ std::uint32_t bits[tile_words];
   __shared__ typename reduce_t::temp_storage reduce;

@@ -149,7 +149,6 @@ struct span_behaviour {
   using aggregate = run_span<I>;
   using op_type = span_op;
   static constexpr bool with_values = false, stores_values = false, uses_prev_head = NON_TRIVIAL;
-  static constexpr bool non_trivial = NON_TRIVIAL;
   static constexpr int staged_arrays = 2; // firsts, lengths
   using staged0 = std::conditional_t<NON_TRIVIAL, I, K>;
   using staged1 = I;

@@ -170,7 +170,7 @@ template <class Policy, class T, class FlagIt>
 struct staged_selection<Policy, T, by_flags<FlagIt>> {
   using F = value_of<FlagIt>;
   static constexpr bool stage_flags = staged_flags<Policy, T, FlagIt>();
-  static constexpr int words = (Policy::tile_items + 31) / 32;
+  static constexpr int words = selection_words<Policy>();
   using items_t = staged_items<Policy, T>;
   struct flag_tile {
     typename staged_items<Policy, std::conditional_t<stage_flags, F, T>>::temp_storage tile;
@@ -212,7 +212,7 @@ struct staged_selection<Policy, T, by_flags<FlagIt>> {
 /// block-striped, once the grid that wrote them is complete. The caller synchronises before reading.
 template <class Policy>
 __device__ void copy_tile_words(std::uint32_t* b, const by_bits& sel, std::int64_t base) {
-  constexpr int words = (Policy::tile_items + 31) / 32;
+  constexpr int words = selection_words<Policy>();
   lookback::wait_for_previous_grid();
   const std::uint32_t* src = sel.words + base / 32;
   for (int w = static_cast<int>(threadIdx.x); w < words; w += Policy::block_threads) b[w] = src[w];
@@ -221,7 +221,7 @@ __device__ void copy_tile_words(std::uint32_t* b, const by_bits& sel, std::int64
 /// Stored bits beside staged items: the items staged, the tile's words copied.
 template <class Policy, class T>
 struct staged_selection<Policy, T, by_bits> {
-  static constexpr int words = (Policy::tile_items + 31) / 32;
+  static constexpr int words = selection_words<Policy>();
   using items_t = staged_items<Policy, T>;
   struct temp_storage {
     typename items_t::temp_storage items;

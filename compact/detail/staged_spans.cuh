@@ -59,7 +59,7 @@ struct staged_span_agent {
   using A = typename B::aggregate;
   using I = decltype(A::count);
   using Op = typename B::op_type;
-  static constexpr bool non_trivial = B::non_trivial;
+  static constexpr bool non_trivial = B::uses_prev_head; // non_trivial_runs: marks need the item before
   static constexpr int block_threads = Policy::block_threads;
   static constexpr int min_blocks = Policy::min_blocks;
   static constexpr int items = Policy::items_per_thread;

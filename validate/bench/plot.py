@@ -18,7 +18,7 @@ PREFERRED = ["cold-blocked", "blocked", "events", "queued"]
 # Counting-iterator compactions: the tables hold every flag type and selectivity; two charts stand for them.
 CHARTED_ITERATOR_OPS = {"iota_flagged_i32_50", "iota_if_50"}
 # Rows kept to the tables (and the README's speed table): no chart of their own.
-TABLE_ONLY_OPS = {"flagged_u32flags_50", "exclusive_sum_u8_to_u32", "inclusive_sum_transform", "select_if_1",
+TABLE_ONLY_OPS = {"flagged_u32flags_50", "partition_u32flags_50", "exclusive_sum_u8_to_u32", "inclusive_sum_transform", "select_if_1",
                   "select_if_99", "histogram_even_256_onebin", "inclusive_max", "histogram_offsets_256",
                   "keys equal", "keys sorted", "keys two"}
 # (op, type) pairs kept to the tables: the exclusive sums run as the inclusive ones (their charts stand)
