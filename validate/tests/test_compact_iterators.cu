@@ -354,3 +354,74 @@ TEST_CASE("graph replay: partition_flagged and select_flagged over a counting it
     }
   }
 }
+
+TEST_CASE("graph replay: stable partition_flagged keeping its selection bits (u32 items with u8 flags; indices with "
+          "32 MB of u32 flags), changing flags, dirty temp; n = 0",
+          "[partition][iterator][graph]") {
+  // one captured partition_flagged over `first` and flags of F in mode m, replayed with new flags and temp
+  // storage zeroed, 0xFF, random or left over, against the CPU
+  auto replays = [](auto first, auto item_of, auto flag_type, std::int64_t n, int reps) {
+    using F = decltype(flag_type);
+    using T = std::uint32_t;
+    device_buffer<F> d_flags(static_cast<std::size_t>(n));
+    device_buffer<T> d_out(static_cast<std::size_t>(n), 16);
+    device_buffer<std::int64_t> d_num(1);
+    const F* f = d_flags.ptr;
+    for (int m = 0; m < 3; ++m) {
+      INFO(compact_mode_name(m) << ", n = " << n);
+      std::size_t bytes = 0;
+      REQUIRE(carry::partition_flagged(nullptr, bytes, first, f, d_out.ptr, d_num.ptr, n, compact_modes[m]) ==
+              cudaSuccess);
+      device_buffer<unsigned char> temp(bytes);
+      captured_call graph([&](cudaStream_t s) {
+        std::size_t b = bytes;
+        return carry::partition_flagged(temp.ptr, b, first, f, d_out.ptr, d_num.ptr, n, compact_modes[m], s);
+      });
+      REQUIRE(graph.status == cudaSuccess);
+      for (int rep = 0; rep < reps; ++rep) {
+        const int percent = rep % 3 == 0 ? 1 : rep % 3 == 1 ? 50 : 99;
+        std::vector<F> flags(static_cast<std::size_t>(n));
+        std::vector<T> expected, rejected;
+        for (std::int64_t i = 0; i < n; ++i) {
+          flags[static_cast<std::size_t>(i)] = flag_of<F>(i + rep * 1000003, percent);
+          (flags[static_cast<std::size_t>(i)] != F(0) ? expected : rejected).push_back(item_of(i));
+        }
+        const std::size_t num = expected.size();
+        expected.insert(expected.end(), rejected.begin(), rejected.end());
+        d_flags.upload(flags);
+        d_out.poison();
+        dirty_temp(temp.ptr, bytes, rep);
+        REQUIRE(graph.replay(rep) == cudaSuccess);
+        REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(num));
+        REQUIRE(d_out.download(static_cast<std::size_t>(n)) == expected);
+        REQUIRE(d_out.guard_intact());
+      }
+    }
+  };
+  // ---- u32 items with u8 flags: the staged tile keeps the bits at every size ----
+  const std::int64_t n = sanitize_mode() ? 20000 : 7 * tile_u32 + 17;
+  const auto in = uniform_values<std::uint32_t>(static_cast<std::size_t>(n), 91);
+  device_buffer<std::uint32_t> d_in(in.size());
+  d_in.upload(in);
+  replays(static_cast<const std::uint32_t*>(d_in.ptr), [&](std::int64_t i) { return in[static_cast<std::size_t>(i)]; },
+          std::uint8_t{}, n, test_reps(8, 4));
+  // ---- n = 0: the count 0 written, nothing else ----
+  device_buffer<std::uint8_t> d_f8(1);
+  device_buffer<std::uint32_t> d_none(4, 4);
+  device_buffer<std::int64_t> d_count(1);
+  d_none.poison();
+  d_count.poison();
+  run_two_phase([&](void* t, std::size_t& b) {
+    return carry::partition_flagged(t, b, static_cast<const std::uint32_t*>(d_in.ptr), d_f8.ptr, d_none.ptr,
+                                    d_count.ptr, 0);
+  });
+  REQUIRE(d_count.download(1)[0] == 0);
+  for (std::uint32_t x : d_none.download(4)) REQUIRE(x == 0xA5A5A5A5u);
+  REQUIRE(d_none.guard_intact());
+  if (sanitize_mode()) return;
+  // ---- a counting iterator with 32 MB of u32 flags: the index tile keeps the bits from there ----
+  const std::int64_t big = std::int64_t{1} << 23;
+  static_assert(carry::compact_tuning::index_stored_bits_from_flag_bytes <= (std::int64_t{1} << 25), "test sizes");
+  replays(thrust::counting_iterator<std::uint32_t>(0), [](std::int64_t i) { return static_cast<std::uint32_t>(i); },
+          std::uint32_t{}, big + 17, 3);
+}
