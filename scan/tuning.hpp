@@ -153,26 +153,43 @@ using keyed_policy =
     staged_tile_policy<256, (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 4 ? 16
                             : (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 8 ? 8 : 4,
                        MIN_BLOCKS, false, PREFETCH>;
-template <class K, class V>
-using keyed_scan_policy = keyed_policy<K, V, 5, 4>;
-template <class K, class V>
-using keyed_runs_policy = keyed_policy<K, V, (sizeof(K) <= 4 && sizeof(V) <= 4) ? 5 : 4, 4>;
-template <class K, class I>
-using keyed_encode_policy = keyed_policy<K, I, 6, 2>;
-
+/// P with the keyed agent's block scan over Kogge-Stone warp scans (5 shuffle steps against Brent-Kung's 9).
+template <class P>
+struct kogge_stone_warps : P {
+  static constexpr warp_scan_shape warp_scan = warp_scan_shape::kogge_stone;
+};
 /// P with the keyed agent's run outputs written by each warp itself, straight after its own outputs are
 /// staged (no block barrier, no shared ranges; keyed_agent's warp_flush).
 template <class P>
 struct warp_flushed : P {
   static constexpr bool warp_flush = true;
 };
-/// select_unique_by_key: the run calls' tile, each warp writing its own outputs. probe_keyed, H100, one
-/// call, two rounds, u32/u32: 2^28 runs of 4 1004 us against 1026-1029 with the block's flush, runs of 64
-/// 889-891 against 887-889, 2^24 79.2-79.6 against 81.2-81.5. reduce_by_key keeps the block's flush
-/// (1068-1069 against 1049, runs of 64 962 against 918), run_length_encode too (761 against 780-782, but
-/// 685 against 675-676 at runs of 64).
+
 template <class K, class V>
-using keyed_unique_policy = warp_flushed<keyed_runs_policy<K, V>>;
+using keyed_scan_policy = keyed_policy<K, V, 5, 4>;
+/// The run calls with values (reduce_by_key, select_unique_by_key): 4-byte keys and values at 5 blocks,
+/// each warp writing its own outputs, Kogge-Stone warp scans; wider ones at 4 blocks, Brent-Kung, the
+/// block's flush (select_unique_by_key: each warp's). probe_keyed warps, H100, u32/u32, 2^28, two rounds
+/// in one binary, (Brent-Kung, block flush) / (Brent-Kung, warp flush) / (Kogge-Stone, block flush) /
+/// (Kogge-Stone, warp flush):
+///   reduce_by_key, runs of 4: 1016-1017 / 1014 / 1068-1069 / 999-1000 us; runs of 64: 880-881 / 891-892 /
+///     937 / 875-876 (Kogge-Stone with the block's flush spills 36 bytes at 48 registers)
+///   select_unique_by_key, runs of 4: 1005-1006 / 997.5 / 1028 / 984; runs of 64: 863 / 868 / 886-887 / 852
+///   2^24, runs of 4: reduce_by_key 80.8 / 80.7-80.9 / 83.8-84.3 / 79.2-79.7, select_unique_by_key 79.9-80.5 /
+///     78.4-79.2 / 79.5 / 76.8-77.0
+template <class K, class V>
+using keyed_runs_policy =
+    std::conditional_t<(sizeof(K) <= 4 && sizeof(V) <= 4), kogge_stone_warps<warp_flushed<keyed_policy<K, V, 5, 4>>>,
+                       keyed_policy<K, V, 4, 4>>;
+template <class K, class V>
+using keyed_unique_policy = std::conditional_t<(sizeof(K) <= 4 && sizeof(V) <= 4), keyed_runs_policy<K, V>,
+                                               warp_flushed<keyed_policy<K, V, 4, 4>>>;
+/// The run-length calls on the keyed agent: Kogge-Stone warp scans for keys and counts of 4 bytes or
+/// fewer (the same runs: run_length_encode 2^28 runs of 4 759.5-760 us against 768.5, runs of 64 655.5
+/// against 665-666, 2^24 58.4-58.75 against 58.8-59.0); the block's flush (each warp's: 761, 656).
+template <class K, class I>
+using keyed_encode_policy = std::conditional_t<(sizeof(K) <= 4 && sizeof(I) <= 4),
+                                               kogge_stone_warps<keyed_policy<K, I, 6, 2>>, keyed_policy<K, I, 6, 2>>;
 
 /// The hierarchical tile (upsweep, spine, downsweep): 256 threads x 64 bytes. The input is read twice,
 /// so no evict-first hint. Measured (u32, NOTES.md): 256 x 16 gave 23.9 us at 2^22 against 27.1 us for

@@ -70,6 +70,7 @@ struct reduce_by_key_behaviour {
   using value_type = V;
   using aggregate = keyed<V, H>;
   using op_type = counted_segments<Op>;
+  using index_type = H; // the runs' indices
   static constexpr bool with_values = true, stores_values = false, uses_prev_head = false;
   static constexpr int staged_arrays = 2; // the unique keys (at run starts), the aggregates (at run ends)
   static constexpr bool keys_by_position = true; // staged: a run start's tile position, its key at the flush
@@ -148,6 +149,7 @@ struct span_behaviour {
   using value_type = no_value;
   using aggregate = run_span<I>;
   using op_type = span_op;
+  using index_type = I; // the runs' indices
   static constexpr bool with_values = false, stores_values = false, uses_prev_head = NON_TRIVIAL;
   static constexpr int staged_arrays = 2; // firsts, lengths
   using staged0 = std::conditional_t<NON_TRIVIAL, I, K>;
@@ -224,6 +226,7 @@ struct unique_behaviour {
   using value_type = V;
   using aggregate = run_span<I>;
   using op_type = span_op;
+  using index_type = I; // the runs' indices
   static constexpr bool with_values = true, stores_values = false, uses_prev_head = false;
   static constexpr int staged_arrays = 2; // keys, values
   static constexpr bool keys_by_position = true; // staged: a run start's tile position, its key at the flush

@@ -15,6 +15,16 @@
 namespace carry {
 namespace detail {
 
+/// The type of behaviour B's run indices (B::index_type; default 64 bits).
+template <class B, class = void>
+struct run_index_of {
+  using type = unsigned long long;
+};
+template <class B>
+struct run_index_of<B, std::void_t<typename B::index_type>> {
+  using type = typename B::index_type;
+};
+
 /// The run outputs of a tile staged in shared memory (B::staged_arrays arrays, 0 to 2, of B::staged0 and
 /// B::staged1 items): a call's outputs go to index i of array a; within one tile each array's indices form
 /// one contiguous range no longer than the tile, so i mod TILE is a slot, and the range (the least and
@@ -31,11 +41,13 @@ struct staged_runs {
   using E0 = std::conditional_t<by_position, std::uint16_t, typename B::staged0>;
   using E1 = typename B::staged1;
   using K = typename B::key_type;
+  /// The ranges' index: 32 bits where B's run indices are (native shared atomics), else 64.
+  using index_t = std::conditional_t<sizeof(typename run_index_of<B>::type) <= 4, unsigned, unsigned long long>;
   struct storage {
     alignas(16) unsigned char bytes[arrays > 0 ? TILE * (sizeof(E0) + (arrays > 1 ? sizeof(E1) : 0)) : 16];
   };
   struct ranges {
-    unsigned long long lo[2], hi[2];
+    index_t lo[2], hi[2];
   };
   storage& st;
   ranges& r;
@@ -45,7 +57,7 @@ struct staged_runs {
   __device__ static E0* region0(storage& s) { return reinterpret_cast<E0*>(s.bytes); }
   __device__ static E1* region1(storage& s) { return reinterpret_cast<E1*>(s.bytes + TILE * sizeof(E0)); }
   __device__ static void clear(ranges& r) {
-    r.lo[0] = r.lo[1] = ~0ull;
+    r.lo[0] = r.lo[1] = ~index_t{0};
     r.hi[0] = r.hi[1] = 0;
   }
   /// The thread's puts to array A: `n` of them, at indices lo .. lo + n - 1 (once a thread, before them).
@@ -83,17 +95,17 @@ struct staged_runs {
     h = __shfl_sync(0xffffffffu, lo[a] + static_cast<unsigned>(count[a]) - 1u, 31 - __clz(static_cast<int>(putting)));
     return true;
   }
-  /// Writes index i of array a from `slot` to B's outputs (array 0 by position: the tile's key there,
-  /// from `keys`).
-  __device__ static void write_out(storage& s, const B& b, const K* keys, int a, unsigned long long i,
+  /// Writes index l + k of array a from `slot` to B's outputs (array 0 by position: the tile's key
+  /// there, from `keys`).
+  __device__ static void write_out(storage& s, const B& b, const K* keys, int a, unsigned long long l, unsigned k,
                                    unsigned slot) {
     if (a == 0) {
       if constexpr (by_position)
-        b.out0()[static_cast<std::int64_t>(i)] = keys[padded_key_slot(region0(s)[slot])];
+        (b.out0() + static_cast<std::int64_t>(l))[k] = keys[padded_key_slot(region0(s)[slot])];
       else
-        b.out0()[static_cast<std::int64_t>(i)] = region0(s)[slot];
+        (b.out0() + static_cast<std::int64_t>(l))[k] = region0(s)[slot];
     } else if constexpr (arrays > 1) {
-      b.out1()[static_cast<std::int64_t>(i)] = region1(s)[slot];
+      (b.out1() + static_cast<std::int64_t>(l))[k] = region1(s)[slot];
     }
   }
   /// The block's least and greatest index per array: each warp's range, one shared atomic pair a warp.
@@ -102,8 +114,8 @@ struct staged_runs {
     for (int a = 0; a < arrays; ++a) {
       unsigned long long l, h;
       if (warp_range(a, l, h) && threadIdx.x % 32 == 0) {
-        atomicMin(&r.lo[a], l);
-        atomicMax(&r.hi[a], h);
+        atomicMin(&r.lo[a], static_cast<index_t>(l));
+        atomicMax(&r.hi[a], static_cast<index_t>(h));
       }
     }
   }
@@ -116,18 +128,20 @@ struct staged_runs {
     for (int a = 0; a < arrays; ++a) {
       unsigned long long l, h;
       if (!warp_range(a, l, h)) continue;
-      for (unsigned long long i = l + threadIdx.x % 32; i <= h; i += 32)
-        write_out(st, b, keys, a, i, base + (static_cast<unsigned>(i) & (WARP_SLOTS - 1)));
+      const unsigned count = static_cast<unsigned>(h - l) + 1u; // at most a warp's items
+      for (unsigned k = threadIdx.x % 32; k < count; k += 32)
+        write_out(st, b, keys, a, l, k, base + ((static_cast<unsigned>(l) + k) & (WARP_SLOTS - 1)));
     }
   }
   /// Writes each array's range to B's outputs, consecutive threads to consecutive indices.
   __device__ static void flush(storage& s, const ranges& r, const B& b, const K* keys) {
     CARRY_UNROLL
     for (int a = 0; a < arrays; ++a) {
-      const unsigned long long l = r.lo[a], h = r.hi[a];
+      const index_t l = r.lo[a], h = r.hi[a];
       if (l > h) continue;
-      for (unsigned long long i = l + threadIdx.x; i <= h; i += blockDim.x)
-        write_out(s, b, keys, a, i, static_cast<unsigned>(i) & (TILE - 1));
+      const unsigned count = static_cast<unsigned>(h - l) + 1u; // at most a tile
+      for (unsigned k = threadIdx.x; k < count; k += blockDim.x)
+        write_out(s, b, keys, a, l, k, (static_cast<unsigned>(l) + k) & (TILE - 1));
     }
   }
 };
@@ -138,6 +152,13 @@ template <class Policy, class = void>
 struct warp_flush : std::false_type {};
 template <class Policy>
 struct warp_flush<Policy, std::void_t<decltype(Policy::warp_flush)>> : std::integral_constant<bool, Policy::warp_flush> {};
+
+/// The warp scan of the keyed agent's block scan (Policy::warp_scan; default Brent-Kung, as the scans').
+template <class Policy, class = void>
+struct keyed_warp_scan : std::integral_constant<warp_scan_shape, warp_scan_shape::brent_kung> {};
+template <class Policy>
+struct keyed_warp_scan<Policy, std::void_t<decltype(Policy::warp_scan)>>
+    : std::integral_constant<warp_scan_shape, Policy::warp_scan> {};
 
 // ---- the keyed single pass: keys (and values) of a tile in registers (blocked), neighbours through
 // shared memory; a behaviour B folds a thread's items into its aggregate (B::reduce), and writes the
@@ -159,7 +180,7 @@ struct keyed_agent {
   static_assert(items >= 2 && items <= 32, "carry: a keyed thread holds 2 to 32 items (32-bit masks)");
   using key_io = tile_io<K, block_threads, items, Policy::streaming>;
   using val_io = tile_io<V, block_threads, items, Policy::streaming>;
-  using scan_t = block_scan<A, block_threads, block_scan_algorithm::coarsened, 1>;
+  using scan_t = block_scan<A, block_threads, block_scan_algorithm::coarsened, 1, keyed_warp_scan<Policy>::value>;
   static_assert((tile_items & (tile_items - 1)) == 0, "carry: a keyed tile is a power of two (staged outputs)");
   using stage_t = staged_runs<B, tile_items, warp_flush<Policy>::value ? 32 * items : 0>;
   struct temp_storage {
@@ -276,8 +297,11 @@ struct keyed_agent {
       t.prev_head = t.first >= 1 && (t.first == 1 || !static_cast<bool>(b.eq(prev2, prev)));
     }
     if constexpr (stage_t::by_position) {
+      // a thread's items lie in one 32-item group (items divide 32): consecutive slots from its first
+      static_assert(32 % items == 0, "carry: a keyed thread's items divide 32 (keys by position)");
+      K* slots = ts.buf.out.keys + padded_key_slot(first);
       CARRY_UNROLL
-      for (int j = 0; j < items; ++j) ts.buf.out.keys[padded_key_slot(first + j)] = t.keys[j];
+      for (int j = 0; j < items; ++j) slots[j] = t.keys[j];
     }
 
     // ---- the thread's aggregate; block scan, warp 0 publishes and looks back ----

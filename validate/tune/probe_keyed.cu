@@ -2,8 +2,8 @@
 // (u32 values; the f32 scans by key over their bits) through the engine's keyed pass with the shipped and
 // other tile policies (prefetch modes, register caps, look-back polling; the f32 scan also deterministic,
 // with and without the look-back's stop at a run start), median of cold-L2 event times each, beside a copy.
-//   usage: carry_probe_keyed [log2 n] [reps] [mean run] [spans | flush: the run-length calls' passes
-//   alone, or the keyed agent's run calls with each output flush]
+//   usage: carry_probe_keyed [log2 n] [reps] [mean run] [spans | flush | warps: the run-length calls'
+//   passes alone, the keyed agent's run calls with each output flush, or with each warp scan]
 #include <cstdio>
 #include <cstdlib>
 #include <string>
@@ -156,6 +156,25 @@ void probe_run_calls(bufs& d, const char* name) {
   });
 }
 
+/// inclusive_sum_by_key over u32 (and f32, deterministic) values through the keyed agent with policy P.
+template <class P>
+void probe_scan_by_key(bufs& d, const char* name) {
+  using namespace carry;
+  using K = std::uint32_t;
+  using sbk_b = detail::scan_by_key_behaviour<false, K, K, sum, equal_to, K*>;
+  using sbk_f = detail::scan_by_key_behaviour<false, K, float, sum, equal_to, float*>;
+  scan_options det;
+  det.deterministic = true;
+  time_row(d, "inclusive_sum_by_key", name, [&](void* t, std::size_t& s) {
+    return detail::dispatch_keyed<P>(t, s, static_cast<const K*>(d.k), static_cast<const K*>(d.v),
+                                     sbk_b{equal_to{}, sum{}, 0u, d.b}, d.n, scan_options{}, true, 0);
+  });
+  time_row(d, "sum_by_key_f32_det", name, [&](void* t, std::size_t& s) {
+    return detail::dispatch_keyed<P>(t, s, static_cast<const K*>(d.k), reinterpret_cast<const float*>(d.v),
+                                     sbk_f{equal_to{}, sum{}, 0.0f, reinterpret_cast<float*>(d.b)}, d.n, det, true, 0);
+  });
+}
+
 /// The keyed agent's run-length calls (the shipped encode policy), beside the staged ones.
 void probe_keyed_spans(bufs& d) {
   probe_spans<carry::tuning::keyed_encode_policy<std::uint32_t, std::uint32_t>, carry::detail::keyed_agent>(d, "keyed agent");
@@ -181,12 +200,28 @@ int main(int argc, char** argv) {
   using carry::staged_tile_policy;
   using carry::compact_tuning::compact_policy;
   std::printf("runs of %d\n", run);
-  if (flush_only) { // the keyed agent's run outputs: the block's flush after a barrier, or each warp's own
-    using runs = carry::tuning::keyed_runs_policy<std::uint32_t, std::uint32_t>;
-    using encode = carry::tuning::keyed_encode_policy<std::uint32_t, std::uint32_t>;
+  // the keyed agent's run calls on the 5-block tile (encode: 6 blocks, the guess alone) in four shapes
+  using runs_tile = carry::tuning::keyed_policy<std::uint32_t, std::uint32_t, 5, 4>;
+  using encode_tile = carry::tuning::keyed_policy<std::uint32_t, std::uint32_t, 6, 2>;
+  using carry::tuning::kogge_stone_warps;
+  using carry::tuning::warp_flushed;
+  if (argc > 4 && std::string(argv[4]) == "warps") { // the block scan's warp scan: Brent-Kung or Kogge-Stone
     for (int round = 0; round < 2; ++round) {
-      probe_run_calls<runs, encode>(d, "block flush (shipped)");
-      probe_run_calls<carry::tuning::warp_flushed<runs>, carry::tuning::warp_flushed<encode>>(d, "warp flush");
+      probe_run_calls<runs_tile, encode_tile>(d, "Brent-Kung, block flush");
+      probe_run_calls<warp_flushed<runs_tile>, warp_flushed<encode_tile>>(d, "Brent-Kung, warp flush");
+      probe_run_calls<kogge_stone_warps<runs_tile>, kogge_stone_warps<encode_tile>>(d, "Kogge-Stone, block flush");
+      probe_run_calls<kogge_stone_warps<warp_flushed<runs_tile>>, kogge_stone_warps<warp_flushed<encode_tile>>>(
+          d, "Kogge-Stone, warp flush");
+      using scans = carry::tuning::keyed_scan_policy<std::uint32_t, std::uint32_t>;
+      probe_scan_by_key<scans>(d, "Brent-Kung (shipped)");
+      probe_scan_by_key<kogge_stone_warps<scans>>(d, "Kogge-Stone");
+    }
+    return 0;
+  }
+  if (flush_only) { // the keyed agent's run outputs: the block's flush after a barrier, or each warp's own
+    for (int round = 0; round < 2; ++round) {
+      probe_run_calls<runs_tile, encode_tile>(d, "block flush");
+      probe_run_calls<warp_flushed<runs_tile>, warp_flushed<encode_tile>>(d, "warp flush");
     }
     return 0;
   }
