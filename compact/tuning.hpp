@@ -50,7 +50,9 @@ using policy = compact_policy<256, default_items<T>(), 5, true, 0>;
 /// more): the compaction's tile (256 x 32 u32 keys, 5 blocks an SM), plain loads. probe_keyed, H100, u32 at
 /// 2^28, runs of 4 / 64: run_length_encode 661 / 559 us against 698 / 580 with streaming loads, 725 / 580
 /// without the guessed tile's prefetch, 695 / 581 at 128 x 32 and 10 blocks, and the keyed agent's 781 / 672
-/// (non_trivial_runs 634 / 479 against the keyed agent's 754 / 642).
+/// (non_trivial_runs 634 / 479 against the keyed agent's 754 / 642). Kogge-Stone warp scans (probe_keyed
+/// spans, two rounds): run_length_encode 660-661 / 566 against 660-663 / 558, non_trivial_runs 642-644 /
+/// 471.5 against 631-632 / 478: mixed, Brent-Kung kept.
 template <class K>
 using run_length_policy = compact_policy<256, default_items<K>(), 5, false>;
 

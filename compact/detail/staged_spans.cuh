@@ -65,7 +65,7 @@ struct staged_span_agent {
   static constexpr int items = Policy::items_per_thread;
   static constexpr int tile_items = block_threads * items;
   using items_t = staged_items<Policy, K>;
-  using scan_t = block_scan<A, block_threads, block_scan_algorithm::coarsened, 1>;
+  using scan_t = block_scan<A, block_threads, block_scan_algorithm::coarsened, 1, detail::warp_scan_of<Policy>::value>;
   static_assert(items <= 32, "carry: a thread's runs are 32-bit masks");
   struct temp_storage {
     typename items_t::temp_storage items;

@@ -12,6 +12,14 @@
 namespace carry {
 namespace detail {
 
+/// The warp scan of an agent's coarsened block scan over thread totals (Policy::warp_scan; default
+/// Brent-Kung, as the scans').
+template <class Policy, class = void>
+struct warp_scan_of : std::integral_constant<warp_scan_shape, warp_scan_shape::brent_kung> {};
+template <class Policy>
+struct warp_scan_of<Policy, std::void_t<decltype(Policy::warp_scan)>>
+    : std::integral_constant<warp_scan_shape, Policy::warp_scan> {};
+
 template <class Policy, class T>
 struct tile_types {
   static constexpr int threads = Policy::block_threads;

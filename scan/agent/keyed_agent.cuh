@@ -153,13 +153,6 @@ struct warp_flush : std::false_type {};
 template <class Policy>
 struct warp_flush<Policy, std::void_t<decltype(Policy::warp_flush)>> : std::integral_constant<bool, Policy::warp_flush> {};
 
-/// The warp scan of the keyed agent's block scan (Policy::warp_scan; default Brent-Kung, as the scans').
-template <class Policy, class = void>
-struct keyed_warp_scan : std::integral_constant<warp_scan_shape, warp_scan_shape::brent_kung> {};
-template <class Policy>
-struct keyed_warp_scan<Policy, std::void_t<decltype(Policy::warp_scan)>>
-    : std::integral_constant<warp_scan_shape, Policy::warp_scan> {};
-
 // ---- the keyed single pass: keys (and values) of a tile in registers (blocked), neighbours through
 // shared memory; a behaviour B folds a thread's items into its aggregate (B::reduce), and writes the
 // outputs once the block scan and look-back give the thread's carry-in (B::emit). B: key_type,
@@ -180,7 +173,7 @@ struct keyed_agent {
   static_assert(items >= 2 && items <= 32, "carry: a keyed thread holds 2 to 32 items (32-bit masks)");
   using key_io = tile_io<K, block_threads, items, Policy::streaming>;
   using val_io = tile_io<V, block_threads, items, Policy::streaming>;
-  using scan_t = block_scan<A, block_threads, block_scan_algorithm::coarsened, 1, keyed_warp_scan<Policy>::value>;
+  using scan_t = block_scan<A, block_threads, block_scan_algorithm::coarsened, 1, warp_scan_of<Policy>::value>;
   static_assert((tile_items & (tile_items - 1)) == 0, "carry: a keyed tile is a power of two (staged outputs)");
   using stage_t = staged_runs<B, tile_items, warp_flush<Policy>::value ? 32 * items : 0>;
   struct temp_storage {

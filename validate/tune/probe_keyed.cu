@@ -227,6 +227,8 @@ int main(int argc, char** argv) {
   }
   probe_keyed_spans(d);
   probe_spans<carry::compact_tuning::run_length_policy<std::uint32_t>>(d, "staged, shipped");
+  probe_spans<carry::tuning::kogge_stone_warps<carry::compact_tuning::run_length_policy<std::uint32_t>>>(
+      d, "staged, Kogge-Stone");
   probe_spans<compact_policy<256, 32, 5, false>>(d, "staged 256x32 5, plain");
   probe_spans<compact_policy<256, 32, 5, true, 0, carry::block_scan_algorithm::coarsened, false>>(d, "staged 256x32 5, no guess");
   probe_spans<compact_policy<128, 32, 10, true>>(d, "staged 128x32 10");
