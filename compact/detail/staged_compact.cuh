@@ -318,9 +318,11 @@ __device__ round_counts count_round(unsigned bits, int r, int my_owner, int shif
 /// Writes a warp's picks in input order (bits: the lanes' blocked masks, bit j = item j picked) to
 /// out[0], out[1], ... and, in a partition, its rejected items (`rejected`, same form) to rejected_out[0],
 /// ... (a rejected_output: upward or downward): round by round, each lane takes one 16-byte chunk of 32
-/// consecutive chunks of the warp's run into registers; the round's region of the tile, now free, takes
-/// the picks compacted (then the rejected); the warp copies them out as consecutive runs (128 bytes a
-/// store). Rounds without any are skipped.
+/// consecutive chunks of the warp's run into registers. A selection compacts its picks in place through
+/// the warp's whole region (round r's picks land behind the earlier rounds' picks, below the end of
+/// round r's chunks, which are read: nothing unread is overwritten) and copies them out once; a
+/// partition compacts each round's picks, then its rejected, into that round's region and copies
+/// them out (128 bytes a store). Rounds without any are skipped.
 template <class Policy, bool PARTITION, class T, class OutIt, class RejOut>
 __device__ void write_runs(typename staged_items<Policy, T>::temp_storage& ts, unsigned bits, unsigned rejected,
                            OutIt out, RejOut rejected_out) {
@@ -335,6 +337,36 @@ __device__ void write_runs(typename staged_items<Policy, T>::temp_storage& ts, u
   CARRY_UNROLL
   for (int r = 0; r < vcount; ++r)
     rounds |= ((lanes_with >> (r * owners)) & (owners == 32 ? full : (1u << owners) - 1)) != 0 ? 1u << r : 0u;
+  if constexpr (!PARTITION) {
+    T* scratch = reinterpret_cast<T*>(ts.chunks + warp * tile_t::warp_chunks);
+    int filled = 0; // picks compacted so far (the same in every lane)
+    while (rounds != 0) {
+      const int r = __ffs(rounds) - 1;
+      rounds &= rounds - 1;
+      const round_counts s = count_round<ci, owners>(bits, r, my_owner, shift);
+      const uint4* region = ts.chunks + warp * tile_t::warp_chunks + r * 32; // the swizzle stays inside it
+      const uint4 chunk = region[tile_t::swizzle(r * 32 + lane) - r * 32];
+      T x[ci];
+      memcpy(x, &chunk, sizeof(x));
+      __syncwarp(); // the round's chunks are read before picks land on them
+      CARRY_UNROLL
+      for (int k = 0; k < ci; ++k)
+        if ((s.mine >> k) & 1u) scratch[filled + s.before + __popc(s.mine & ((1u << k) - 1))] = x[k];
+      filled += s.total;
+    }
+    __syncwarp();
+    // copied out four loads ahead of their stores
+    int i = lane;
+    for (; i + 96 < filled; i += 128) {
+      const T a = scratch[i], b = scratch[i + 32], c = scratch[i + 64], d = scratch[i + 96];
+      out[i] = a;
+      out[i + 32] = b;
+      out[i + 64] = c;
+      out[i + 96] = d;
+    }
+    for (; i < filled; i += 32) out[i] = scratch[i];
+    return;
+  }
   while (rounds != 0) {
     const int r = __ffs(rounds) - 1;
     rounds &= rounds - 1;
