@@ -315,6 +315,21 @@ __device__ round_counts count_round(unsigned bits, int r, int my_owner, int shif
   return c;
 }
 
+/// out[i] = scratch[i] for i < count, the calling warp's lanes at consecutive i, four loads ahead of their
+/// stores. Every lane calls it, after the warp's writes to scratch.
+template <class T, class OutIt>
+__device__ void copy_out_warp(const T* scratch, int count, OutIt out) {
+  int i = static_cast<int>(threadIdx.x % 32);
+  for (; i + 96 < count; i += 128) {
+    const T a = scratch[i], b = scratch[i + 32], c = scratch[i + 64], d = scratch[i + 96];
+    out[i] = a;
+    out[i + 32] = b;
+    out[i + 64] = c;
+    out[i + 96] = d;
+  }
+  for (; i < count; i += 32) out[i] = scratch[i];
+}
+
 /// Writes a warp's picks in input order (bits: the lanes' blocked masks, bit j = item j picked) to
 /// out[0], out[1], ... and, in a partition, its rejected items (`rejected`, same form) to rejected_out[0],
 /// ... (a rejected_output: upward or downward): round by round, each lane takes one 16-byte chunk of 32
@@ -355,44 +370,32 @@ __device__ void write_runs(typename staged_items<Policy, T>::temp_storage& ts, u
       filled += s.total;
     }
     __syncwarp();
-    // copied out four loads ahead of their stores
-    int i = lane;
-    for (; i + 96 < filled; i += 128) {
-      const T a = scratch[i], b = scratch[i + 32], c = scratch[i + 64], d = scratch[i + 96];
-      out[i] = a;
-      out[i + 32] = b;
-      out[i + 64] = c;
-      out[i + 96] = d;
-    }
-    for (; i < filled; i += 32) out[i] = scratch[i];
-    return;
-  }
-  while (rounds != 0) {
-    const int r = __ffs(rounds) - 1;
-    rounds &= rounds - 1;
-    const round_counts s = count_round<ci, owners>(bits, r, my_owner, shift);
-    round_counts j;
-    if constexpr (PARTITION) j = count_round<ci, owners>(rejected, r, my_owner, shift);
-    uint4* region = ts.chunks + warp * tile_t::warp_chunks + r * 32; // the swizzle stays inside it
-    const uint4 chunk = region[tile_t::swizzle(r * 32 + lane) - r * 32];
-    T x[ci];
-    memcpy(x, &chunk, sizeof(x));
-    __syncwarp(); // the region is read before it is overwritten
-    T* scratch = reinterpret_cast<T*>(region);
-    CARRY_UNROLL
-    for (int k = 0; k < ci; ++k) {
-      const unsigned below = (1u << k) - 1;
-      if ((s.mine >> k) & 1u) scratch[s.before + __popc(s.mine & below)] = x[k];
-      if (PARTITION && ((j.mine >> k) & 1u)) scratch[s.total + j.before + __popc(j.mine & below)] = x[k];
-    }
-    __syncwarp();
-    for (int i = lane; i < s.total; i += 32) out[i] = scratch[i];
-    out += s.total;
-    if constexpr (PARTITION) {
+    copy_out_warp(scratch, filled, out);
+  } else {
+    while (rounds != 0) {
+      const int r = __ffs(rounds) - 1;
+      rounds &= rounds - 1;
+      const round_counts s = count_round<ci, owners>(bits, r, my_owner, shift);
+      const round_counts j = count_round<ci, owners>(rejected, r, my_owner, shift);
+      uint4* region = ts.chunks + warp * tile_t::warp_chunks + r * 32; // the swizzle stays inside it
+      const uint4 chunk = region[tile_t::swizzle(r * 32 + lane) - r * 32];
+      T x[ci];
+      memcpy(x, &chunk, sizeof(x));
+      __syncwarp(); // the region is read before it is overwritten
+      T* scratch = reinterpret_cast<T*>(region);
+      CARRY_UNROLL
+      for (int k = 0; k < ci; ++k) {
+        const unsigned below = (1u << k) - 1;
+        if ((s.mine >> k) & 1u) scratch[s.before + __popc(s.mine & below)] = x[k];
+        if ((j.mine >> k) & 1u) scratch[s.total + j.before + __popc(j.mine & below)] = x[k];
+      }
+      __syncwarp();
+      for (int i = lane; i < s.total; i += 32) out[i] = scratch[i];
+      out += s.total;
       for (int i = lane; i < j.total; i += 32) rejected_out[i] = scratch[s.total + i];
       rejected_out += j.total;
+      __syncwarp(); // the copies are out before a later round reuses registers (regions differ)
     }
-    __syncwarp(); // the copies are out before a later round reuses registers (regions differ)
   }
 }
 

@@ -47,7 +47,7 @@ __device__ void write_values(typename staged_items<Policy, K>::temp_storage& ts,
   int at = through - own;
   for (unsigned m = bits; m != 0; m &= m - 1) scratch[at++] = value(__ffs(static_cast<int>(m)) - 1);
   __syncwarp();
-  for (int i = lane; i < total; i += 32) out[i] = scratch[i];
+  copy_out_warp(scratch, total, out);
 }
 
 /// The staged agent of the run-length calls (B: span_behaviour), the keyed agent's shape (dispatch_keyed):
