@@ -1,13 +1,16 @@
 // GPU tests: reduce_by_key, run_length_encode, non_trivial_runs and select_unique_by_key against the CPU
 // reference and CUB: run lengths 1, 2, random (mean 4, 64), one run, runs across tile boundaries, 16-byte
-// keys with a custom equality, a non-commutative operator, iterator inputs, float determinism across runs
-// and streams, n = 0 and bad arguments, graph replay with dirty temp storage, past 2^31 and 2^32 items.
+// keys with a custom equality, a non-commutative operator, iterator inputs and outputs, float determinism
+// across runs and streams, n = 0 and bad arguments, graph replay with dirty temp storage, past 2^31 and 2^32
+// items.
 #include <cub/device/device_reduce.cuh>
 #include <cub/device/device_run_length_encode.cuh>
 #include <cub/device/device_select.cuh>
 #include <thrust/iterator/constant_iterator.h>
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/discard_iterator.h>
 #include <thrust/iterator/transform_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
 
 #include <cstring>
 #include <random>
@@ -81,6 +84,11 @@ struct third {
 };
 struct mod7 {
   __host__ __device__ std::uint32_t operator()(std::uint32_t i) const { return i % 7; }
+};
+/// A transform output's function: the value widened and doubled.
+struct doubled {
+  template <class T>
+  __host__ __device__ std::int64_t operator()(T x) const { return static_cast<std::int64_t>(x) * 2; }
 };
 
 } // namespace
@@ -350,6 +358,62 @@ TEST_CASE("reduce_by_key: a non-commutative operator over 16-byte keys with a cu
     for (std::size_t r = 0; r < it_runs; ++r) it_firsts[r] = hv[static_cast<std::size_t>(it_ref.offsets[r])];
     REQUIRE(d_uvals.download(it_runs) == it_firsts);
     REQUIRE(d_uvals.guard_intact());
+  }
+}
+
+TEST_CASE("output iterators: unique keys discarded, aggregates, lengths, offsets and values through a transform "
+          "output",
+          "[runs][iterator]") {
+  for (std::int64_t n : capped_sizes({1, tile + 1, 3 * span_tile + 7, 1000003})) {
+    for (int mean : {4, 64}) {
+      INFO("n = " << n << ", mean run " << mean);
+      const auto keys = run_keys(n, mean, static_cast<std::uint64_t>(n) + 11);
+      std::vector<std::uint32_t> values(keys.size());
+      for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::uint32_t>(i * 40503u) >> 22;
+      const auto ref = runs_of(keys, values, carry::equal_to{}, carry::sum{});
+      const std::size_t runs = ref.keys.size(), sz = keys.size();
+      auto twice = [](const auto& v) {
+        std::vector<std::int64_t> r;
+        for (auto x : v) r.push_back(static_cast<std::int64_t>(x) * 2);
+        return r;
+      };
+      device_buffer<std::uint32_t> d_keys(sz), d_values(sz);
+      device_buffer<std::int64_t> d_out(sz, 16), d_num(1);
+      d_keys.upload(keys);
+      d_values.upload(values);
+      const std::uint32_t* k = d_keys.ptr;
+      const std::uint32_t* v = d_values.ptr;
+      const auto out = thrust::make_transform_output_iterator(d_out.ptr, doubled{});
+      const auto none = thrust::make_discard_iterator();
+      d_out.poison();
+      run_two_phase([&](void* t, std::size_t& b) {
+        return carry::reduce_by_key(t, b, k, none, v, out, d_num.ptr, carry::sum{}, n);
+      });
+      REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(runs));
+      REQUIRE(d_out.download(runs) == twice(ref.folds));
+      REQUIRE(d_out.guard_intact());
+      d_out.poison();
+      run_two_phase([&](void* t, std::size_t& b) { return carry::run_length_encode(t, b, k, none, out, d_num.ptr, n); });
+      REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(runs));
+      REQUIRE(d_out.download(runs) == twice(ref.lengths));
+      REQUIRE(d_out.guard_intact());
+      std::vector<std::int64_t> nt_offsets, nt_lengths;
+      non_trivial_of(ref, nt_offsets, nt_lengths);
+      d_out.poison();
+      run_two_phase([&](void* t, std::size_t& b) { return carry::non_trivial_runs(t, b, k, out, none, d_num.ptr, n); });
+      REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(nt_offsets.size()));
+      REQUIRE(d_out.download(nt_offsets.size()) == twice(nt_offsets));
+      REQUIRE(d_out.guard_intact());
+      std::vector<std::uint32_t> firsts(runs);
+      for (std::size_t r = 0; r < runs; ++r) firsts[r] = values[static_cast<std::size_t>(ref.offsets[r])];
+      d_out.poison();
+      run_two_phase([&](void* t, std::size_t& b) {
+        return carry::select_unique_by_key(t, b, k, v, none, out, d_num.ptr, n);
+      });
+      REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(runs));
+      REQUIRE(d_out.download(runs) == twice(firsts));
+      REQUIRE(d_out.guard_intact());
+    }
   }
 }
 

@@ -1,5 +1,7 @@
 // GPU tests: select_flagged, select_if, select_unique against the CPU reference and CUB, every path.
 #include <thrust/iterator/counting_iterator.h>
+#include <thrust/iterator/discard_iterator.h>
+#include <thrust/iterator/transform_output_iterator.h>
 
 #include "tests/common/compact_harness.cuh"
 
@@ -277,6 +279,68 @@ TEST_CASE("select_if over a counting iterator: the indices of the selected items
       REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(expected.size()));
       REQUIRE(d_out.download(expected.size()) == expected);
       REQUIRE(d_out.guard_intact());
+    }
+  }
+}
+
+namespace {
+/// A transform output's function: the item widened and doubled.
+struct doubled {
+  __host__ __device__ std::uint64_t operator()(std::uint32_t x) const { return std::uint64_t{x} * 2; }
+};
+} // namespace
+
+TEST_CASE("output iterators: select_if, select_flagged and partition into a transform output; select_if into a "
+          "discard iterator (the count alone)",
+          "[select][iterator]") {
+  for (std::int64_t n : capped_sizes({1, tile_u32 - 1, tile_u32 + 1, 3 * tile_u32 + 17, 1000003})) {
+    const auto in = uniform_values<std::uint32_t>(static_cast<std::size_t>(n), 17);
+    const std::uint32_t bound = 0x80000000u;
+    std::vector<std::uint8_t> flags(in.size());
+    for (std::size_t i = 0; i < in.size(); ++i) flags[i] = static_cast<std::uint8_t>(in[i] % 3 == 0);
+    std::vector<std::uint64_t> picked, flagged, rejected;
+    for (std::size_t i = 0; i < in.size(); ++i) {
+      (in[i] < bound ? picked : rejected).push_back(std::uint64_t{in[i]} * 2);
+      if (flags[i]) flagged.push_back(std::uint64_t{in[i]} * 2);
+    }
+    device_buffer<std::uint32_t> d_in(in.size());
+    device_buffer<std::uint8_t> d_flags(flags.size());
+    device_buffer<std::uint64_t> d_out(in.size(), 16);
+    device_buffer<std::int64_t> d_num(1);
+    d_in.upload(in);
+    d_flags.upload(flags);
+    const std::uint32_t* p = d_in.ptr;
+    const auto out = thrust::make_transform_output_iterator(d_out.ptr, doubled{});
+    for (int m = 0; m < 3; ++m) {
+      INFO("n = " << n << ", " << compact_mode_name(m));
+      d_out.poison();
+      run_two_phase([&](void* t, std::size_t& b) {
+        return carry::select_if(t, b, p, out, d_num.ptr, n, less_than<std::uint32_t>{bound}, compact_modes[m]);
+      });
+      REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(picked.size()));
+      REQUIRE(d_out.download(picked.size()) == picked);
+      REQUIRE(d_out.guard_intact());
+      d_out.poison();
+      run_two_phase([&](void* t, std::size_t& b) {
+        return carry::select_flagged(t, b, p, d_flags.ptr, out, d_num.ptr, n, compact_modes[m]);
+      });
+      REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(flagged.size()));
+      REQUIRE(d_out.download(flagged.size()) == flagged);
+      d_out.poison();
+      run_two_phase([&](void* t, std::size_t& b) {
+        return carry::partition(t, b, p, out, d_num.ptr, n, less_than<std::uint32_t>{bound}, compact_modes[m]);
+      });
+      std::vector<std::uint64_t> parted = picked;
+      parted.insert(parted.end(), rejected.begin(), rejected.end());
+      REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(picked.size()));
+      REQUIRE(d_out.download(parted.size()) == parted);
+      REQUIRE(d_out.guard_intact());
+      d_num.poison();
+      run_two_phase([&](void* t, std::size_t& b) {
+        return carry::select_if(t, b, p, thrust::make_discard_iterator(), d_num.ptr, n,
+                                less_than<std::uint32_t>{bound}, compact_modes[m]);
+      });
+      REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(picked.size()));
     }
   }
 }
