@@ -333,11 +333,11 @@ __device__ void copy_out_warp(const T* scratch, int count, OutIt out) {
 /// Writes a warp's picks in input order (bits: the lanes' blocked masks, bit j = item j picked) to
 /// out[0], out[1], ... and, in a partition, its rejected items (`rejected`, same form) to rejected_out[0],
 /// ... (a rejected_output: upward or downward): round by round, each lane takes one 16-byte chunk of 32
-/// consecutive chunks of the warp's run into registers. A selection compacts its picks in place through
-/// the warp's whole region (round r's picks land behind the earlier rounds' picks, below the end of
-/// round r's chunks, which are read: nothing unread is overwritten) and copies them out once; a
-/// partition compacts each round's picks, then its rejected, into that round's region and copies
-/// them out (128 bytes a store). Rounds without any are skipped.
+/// consecutive chunks of the warp's run into registers. The picks are compacted in place through the
+/// warp's whole region (round r's land behind the earlier rounds', below the end of round r's chunks,
+/// which are read: nothing unread is overwritten) and copied out once; a partition's rejected items of
+/// a round land at the end of that round's chunks (past its picks: the round holds both) and are copied
+/// out before the next round. Rounds without any are skipped.
 template <class Policy, bool PARTITION, class T, class OutIt, class RejOut>
 __device__ void write_runs(typename staged_items<Policy, T>::temp_storage& ts, unsigned bits, unsigned rejected,
                            OutIt out, RejOut rejected_out) {
@@ -352,51 +352,38 @@ __device__ void write_runs(typename staged_items<Policy, T>::temp_storage& ts, u
   CARRY_UNROLL
   for (int r = 0; r < vcount; ++r)
     rounds |= ((lanes_with >> (r * owners)) & (owners == 32 ? full : (1u << owners) - 1)) != 0 ? 1u << r : 0u;
-  if constexpr (!PARTITION) {
-    T* scratch = reinterpret_cast<T*>(ts.chunks + warp * tile_t::warp_chunks);
-    int filled = 0; // picks compacted so far (the same in every lane)
-    while (rounds != 0) {
-      const int r = __ffs(rounds) - 1;
-      rounds &= rounds - 1;
-      const round_counts s = count_round<ci, owners>(bits, r, my_owner, shift);
-      const uint4* region = ts.chunks + warp * tile_t::warp_chunks + r * 32; // the swizzle stays inside it
-      const uint4 chunk = region[tile_t::swizzle(r * 32 + lane) - r * 32];
-      T x[ci];
-      memcpy(x, &chunk, sizeof(x));
-      __syncwarp(); // the round's chunks are read before picks land on them
-      CARRY_UNROLL
-      for (int k = 0; k < ci; ++k)
-        if ((s.mine >> k) & 1u) scratch[filled + s.before + __popc(s.mine & ((1u << k) - 1))] = x[k];
-      filled += s.total;
+  // round r's picks land behind the earlier rounds' picks, below the end of round r's chunks (which are
+  // read by then), and a partition's rejected items of round r at the end of round r's chunks, past them
+  T* scratch = reinterpret_cast<T*>(ts.chunks + warp * tile_t::warp_chunks);
+  constexpr int round_items = 32 * ci;
+  int filled = 0; // picks compacted so far (the same in every lane)
+  while (rounds != 0) {
+    const int r = __ffs(rounds) - 1;
+    rounds &= rounds - 1;
+    const round_counts s = count_round<ci, owners>(bits, r, my_owner, shift);
+    round_counts j;
+    if constexpr (PARTITION) j = count_round<ci, owners>(rejected, r, my_owner, shift);
+    const uint4* region = ts.chunks + warp * tile_t::warp_chunks + r * 32; // the swizzle stays inside it
+    const uint4 chunk = region[tile_t::swizzle(r * 32 + lane) - r * 32];
+    T x[ci];
+    memcpy(x, &chunk, sizeof(x));
+    __syncwarp(); // the round's chunks are read before anything lands on them
+    T* rejects = scratch + (r + 1) * round_items - j.total;
+    CARRY_UNROLL
+    for (int k = 0; k < ci; ++k) {
+      const unsigned below = (1u << k) - 1;
+      if ((s.mine >> k) & 1u) scratch[filled + s.before + __popc(s.mine & below)] = x[k];
+      if (PARTITION && ((j.mine >> k) & 1u)) rejects[j.before + __popc(j.mine & below)] = x[k];
     }
-    __syncwarp();
-    copy_out_warp(scratch, filled, out);
-  } else {
-    while (rounds != 0) {
-      const int r = __ffs(rounds) - 1;
-      rounds &= rounds - 1;
-      const round_counts s = count_round<ci, owners>(bits, r, my_owner, shift);
-      const round_counts j = count_round<ci, owners>(rejected, r, my_owner, shift);
-      uint4* region = ts.chunks + warp * tile_t::warp_chunks + r * 32; // the swizzle stays inside it
-      const uint4 chunk = region[tile_t::swizzle(r * 32 + lane) - r * 32];
-      T x[ci];
-      memcpy(x, &chunk, sizeof(x));
-      __syncwarp(); // the region is read before it is overwritten
-      T* scratch = reinterpret_cast<T*>(region);
-      CARRY_UNROLL
-      for (int k = 0; k < ci; ++k) {
-        const unsigned below = (1u << k) - 1;
-        if ((s.mine >> k) & 1u) scratch[s.before + __popc(s.mine & below)] = x[k];
-        if ((j.mine >> k) & 1u) scratch[s.total + j.before + __popc(j.mine & below)] = x[k];
-      }
+    filled += s.total;
+    if constexpr (PARTITION) {
       __syncwarp();
-      for (int i = lane; i < s.total; i += 32) out[i] = scratch[i];
-      out += s.total;
-      for (int i = lane; i < j.total; i += 32) rejected_out[i] = scratch[s.total + i];
+      for (int i = lane; i < j.total; i += 32) rejected_out[i] = rejects[i];
       rejected_out += j.total;
-      __syncwarp(); // the copies are out before a later round reuses registers (regions differ)
     }
   }
+  __syncwarp();
+  copy_out_warp(scratch, filled, out);
 }
 
 /// The staged tile, for items that pack into 16-byte chunks: the tile interface the compaction agent
