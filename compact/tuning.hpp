@@ -66,6 +66,15 @@ using run_length_policy = compact_policy<256, default_items<K>(), 5, false>;
 /// items with u8 flags 2^21 16.9 -> 15.5, 2^23 50.0 -> 41.7.
 constexpr std::int64_t index_stored_bits_from_flag_bytes = std::int64_t{32} << 20;
 
+/// Whether a flagged stable partition over `tiles` tiles keeps its selection bits for the scatter: staged
+/// (pointer) items at every size, computed items from index_stored_bits_from_flag_bytes of flags; never a
+/// single tile (it runs in one block, with no count pass).
+///
+///   keeps_selection_bits(true, 2, 64) -> true;   keeps_selection_bits(false, 4096, 16 << 20) -> false
+constexpr bool keeps_selection_bits(bool staged_items, std::int64_t tiles, std::int64_t flag_bytes) {
+  return tiles > 1 && (staged_items || flag_bytes >= index_stored_bits_from_flag_bytes);
+}
+
 /// The three kernels read the input twice: plain loads there, so that the count kernel's last tiles are
 /// still in L2 when the scatter kernel (which takes the tiles from the last one back) reads them again.
 /// Measured: partition u32 50 % at 2^28, 1136 us against 1210 us with streaming loads.

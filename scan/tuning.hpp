@@ -153,7 +153,7 @@ using keyed_policy =
     staged_tile_policy<256, (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 4 ? 16
                             : (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 8 ? 8 : 4,
                        MIN_BLOCKS, false, PREFETCH>;
-/// P with the keyed agent's block scan over Kogge-Stone warp scans (5 shuffle steps against Brent-Kung's 9).
+/// P with its agent's block scan over Kogge-Stone warp scans (5 shuffle steps against Brent-Kung's 9).
 template <class P>
 struct kogge_stone_warps : P {
   static constexpr warp_scan_shape warp_scan = warp_scan_shape::kogge_stone;

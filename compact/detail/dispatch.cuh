@@ -69,6 +69,18 @@ cudaError_t launch_counts(InIt in, const Sel& sel, const tile_plan& tiles, bool 
   return detail::after_launch(stream);
 }
 
+/// Phase 1 of a flagged stable partition that keeps its selection bits: each tile's flags read once into
+/// `words` (selection_words a tile) and its count into `counts`, with the scatter's shared-memory split (an
+/// SM need not change it between the two: that would drain it).
+template <class Policy, class FlagIt>
+cudaError_t launch_count_bits(const by_flags<FlagIt>& sel, const tile_plan& tiles, std::uint64_t* counts,
+                              std::uint32_t* words, cudaStream_t stream) {
+  constexpr auto* kernel = &count_bits_kernel<Policy, FlagIt>;
+  if (const cudaError_t e = detail::prefer_shared_for<kernel>(); e != cudaSuccess) return e;
+  kernel<<<static_cast<unsigned>(tiles.num_tiles), Policy::block_threads, 0, stream>>>(sel, tiles, counts, words);
+  return detail::after_launch(stream);
+}
+
 /// The pass after the counts (count_scatter: the scatter folding the counts, as the count kernel's
 /// programmatic dependent; three_kernel: the engine's scan of the counts, then the scatter) with
 /// selection `sel` (the call's, or the bits its count pass stored).
@@ -117,16 +129,15 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
         e != cudaSuccess)
       return e;
   // a stable partition by flags over stored or computed items counts first from the flags alone and keeps
-  // the tile's selection bits for the scatter (n / 8 bytes of temp storage): the flags are read once.
-  // Over computed items (an index tile) only where the flags pass the L2 (tuning.hpp)
+  // the tile's selection bits for the scatter (n / 8 bytes of temp storage): the flags are read once
+  // (over computed items only where the flags pass the L2: compact_tuning::keeps_selection_bits)
   constexpr bool stored_bits = PARTITION && !REVERSED && is_flag_selection<Sel>::value &&
                                choose_tile<Policy, T, InIt>() != tile_kind::registers;
   bool use_bits = false;
   if constexpr (stored_bits)
-    use_bits = tiles.num_tiles > 1 &&
-               (choose_tile<Policy, T, InIt>() == tile_kind::staged ||
-                num_items * static_cast<std::int64_t>(sizeof(value_of<typename is_flag_selection<Sel>::flags>)) >=
-                    compact_tuning::index_stored_bits_from_flag_bytes);
+    use_bits = compact_tuning::keeps_selection_bits(
+        choose_tile<Policy, T, InIt>() == tile_kind::staged, tiles.num_tiles,
+        num_items * static_cast<std::int64_t>(sizeof(value_of<typename is_flag_selection<Sel>::flags>)));
   const std::size_t bits_bytes = use_bits ? static_cast<std::size_t>(tiles.num_tiles) * selection_words<Policy>() * 4 : 0;
   const compact_layout layout =
       make_compact_layout(tiles.num_tiles, scan_bytes, count_format::word_bytes, bits_bytes);
@@ -176,11 +187,8 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
     if constexpr (stored_bits) {
       if (use_bits) {
         auto* words = layout.bits.as<std::uint32_t>(d_temp_storage);
-        // the scatter's shared-memory split: an SM need not change it between the two (that would drain it)
-        constexpr auto* count = &count_bits_kernel<Policy, typename is_flag_selection<Sel>::flags>;
-        if (const cudaError_t e = detail::prefer_shared_for<count>(); e != cudaSuccess) return e;
-        count<<<grid, Policy::block_threads, 0, stream>>>(sel, tiles, counts, words);
-        if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
+        if (const cudaError_t e = launch_count_bits<Policy>(sel, tiles, counts, words, stream); e != cudaSuccess)
+          return e;
         return launch_scatter<Policy, PARTITION, T, REVERSED>(pass, d_temp_storage, layout, in, by_bits{words}, out,
                                                              tiles, vec_in, d_num, stream);
       }

@@ -69,6 +69,22 @@ TEST_CASE("count kernel of computed inputs: warps a tile", "[compact]") {
   }
 }
 
+TEST_CASE("a flagged stable partition keeps its selection bits: staged items from 2 tiles, computed items from "
+          "the tuned bytes of flags",
+          "[compact]") {
+  using carry::compact_tuning::index_stored_bits_from_flag_bytes;
+  using carry::compact_tuning::keeps_selection_bits;
+  for (bool staged : {false, true}) {
+    CHECK_FALSE(keeps_selection_bits(staged, 0, 0));
+    CHECK_FALSE(keeps_selection_bits(staged, 1, index_stored_bits_from_flag_bytes)); // one tile: no count pass
+  }
+  CHECK(keeps_selection_bits(true, 2, 8));
+  CHECK(keeps_selection_bits(true, 1 << 20, index_stored_bits_from_flag_bytes - 1));
+  CHECK_FALSE(keeps_selection_bits(false, 4096, index_stored_bits_from_flag_bytes - 1));
+  CHECK(keeps_selection_bits(false, 4096, index_stored_bits_from_flag_bytes));
+  CHECK(keeps_selection_bits(false, 2, std::int64_t{1} << 40));
+}
+
 TEST_CASE("compaction temp layout covers both forms, aligned, one size for every option", "[compact]") {
   const compact_layout one = make_compact_layout(1, 0, 16);
   CHECK(one.allocation == 1);
