@@ -15,11 +15,14 @@ namespace compact_tuning {
 /// engine's (ALGORITHM). Pointer inputs whose items (and flags) pack into 16-byte chunks run on staged
 /// tiles (the engine's cp.async tile loader); other inputs on register tiles of the same shape. PREFETCH:
 /// single-pass blocks ask the L2 for the tile launch order would give them before they take a ticket
-/// (inputs of more than about one wave, prefetch_beyond_blocks_per_sm).
+/// (inputs of more than about one wave, prefetch_beyond_blocks_per_sm); with PREFETCH_AHEAD, only the first
+/// wave's, and each tile, once its ticket is out, asks for the tile PREFETCH_AHEAD SMs' worth of tiles ahead.
 template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int MIN_BLOCKS, bool STREAMING = true, int LOOKBACK_DELAY_NS = 0,
-          block_scan_algorithm ALGORITHM = block_scan_algorithm::coarsened, bool PREFETCH = true>
+          block_scan_algorithm ALGORITHM = block_scan_algorithm::coarsened, bool PREFETCH = true,
+          int PREFETCH_AHEAD = 0>
 struct compact_policy {
   static constexpr bool prefetch = PREFETCH; ///< single pass: warm the L2 with the guessed tile (see below)
+  static constexpr int prefetch_ahead = PREFETCH_AHEAD; ///< single pass: SMs' worth of tiles ahead (0: none)
   static constexpr int block_threads = BLOCK_THREADS;
   static constexpr int items_per_thread = ITEMS_PER_THREAD;
   static constexpr int tile_items = BLOCK_THREADS * ITEMS_PER_THREAD;
@@ -42,9 +45,16 @@ constexpr int default_items() {
 /// "Compaction (issue 15)"), select_if u32 at 2^28 against CUB in the same run: 16 items a thread cost
 /// 20-30 % (latency-bound: half the bytes in flight); 6 blocks per SM or 128-thread blocks: within 1 %;
 /// a back-off of 100 or 400 ns: within 1 %; streaming loads: +4 % at 1 % selectivity and 2^24, -4 % at
-/// 50 % and 2^28 (kept: the single pass reads its input once).
+/// 50 % and 2^28 (kept: the single pass reads its input once). One SM's worth of tiles ahead (pointer
+/// tiles, past the first wave; index tiles keep their guess), H100, A/B binaries in one call, two rounds:
+/// select_if 2^28 1 % 460-464 -> 454-455 us, 50 % 605 -> 593-595, 99 % 774-775 -> 757-758, select_flagged
+/// 707-711 -> 680-683, select_unique 548-549 -> 538-541; 2^26 1.1-2.6 % faster, 2^24 level; the reversed
+/// flagged partition with u8 flags 0.4-1.3 % slower; tune_compact: two SMs ahead 457-458 / 591-592 us at
+/// 2^28, the old rule (every tile asks from its first, only the first SM's blocks guess) 3-5 % slower at
+/// 2^24 (the first wave's loads share the DRAM with the asks); index tiles with u32 flags asking ahead 4-9 %
+/// slower.
 template <class T>
-using policy = compact_policy<256, default_items<T>(), 5, true, 0>;
+using policy = compact_policy<256, default_items<T>(), 5, true, 0, block_scan_algorithm::coarsened, true, 1>;
 
 /// The run-length calls' staged pass (run_length_encode, non_trivial_runs over pointer keys of 4 bytes or
 /// more): the compaction's tile (256 x 32 u32 keys, 5 blocks an SM), plain loads. probe_keyed, H100, u32 at
@@ -52,9 +62,16 @@ using policy = compact_policy<256, default_items<T>(), 5, true, 0>;
 /// without the guessed tile's prefetch, 695 / 581 at 128 x 32 and 10 blocks, and the keyed agent's 781 / 672
 /// (non_trivial_runs 634 / 479 against the keyed agent's 754 / 642). Kogge-Stone warp scans (probe_keyed
 /// spans, two rounds): run_length_encode 660-661 / 566 against 660-663 / 558, non_trivial_runs 642-644 /
-/// 471.5 against 631-632 / 478: mixed, Brent-Kung kept.
+/// 471.5 against 631-632 / 478: mixed, Brent-Kung kept. One SM's worth of tiles ahead (probe_keyed ahead,
+/// two rounds, the guess alone / one ahead / two ahead): run_length_encode runs of 4 at 2^28 627-629 /
+/// 610-612 / 650-653 us, 2^26 168 / 165-166 / 176-177, 2^24 53.8 / 54.3-54.4 / 57.4-57.5, runs of 64 at
+/// 2^28 505-506 / 511-513 / 536-538; non_trivial_runs runs of 4 at 2^28 626 / 608 / 612-617, runs of 64
+/// 481 / 469-470 / 471. Six blocks an SM (40 registers, no spills; probe_keyed, two binaries in one
+/// call, two rounds each): non_trivial_runs runs of 4 at 2^28 607-609 -> 582-584 us, 2^26 164-165 ->
+/// 159.5-160, runs of 64 468-469 -> 443-444; run_length_encode level (599-602 -> 600-605, 162-163 ->
+/// 163-164, 487-490 -> 488-490).
 template <class K>
-using run_length_policy = compact_policy<256, default_items<K>(), 5, false>;
+using run_length_policy = compact_policy<256, default_items<K>(), 6, false, 0, block_scan_algorithm::coarsened, true, 1>;
 
 /// A flagged stable partition of computed items (an index tile) keeps its selection bits for the scatter
 /// (flags read once) from this many bytes of flags; below, the scatter reads the flags again, which the L2

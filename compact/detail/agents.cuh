@@ -28,15 +28,35 @@ struct pass_flags {
   bool ticketed = false, in_place = false;
 };
 
+/// The first tile an earlier single-pass tile asks the L2 for, AHEAD SMs' worth of tiles ahead: past one
+/// wave of resident blocks (prefetch_beyond_blocks_per_sm an SM), so the first wave's loads go alone.
+template <int AHEAD>
+__device__ std::int64_t asked_from() {
+  return std::int64_t{detail::sm_ids()} * (compact_tuning::prefetch_beyond_blocks_per_sm + AHEAD);
+}
+
 /// Whether this block warms the L2 with the tile launch order would give it before its ticket: the
 /// engine's rule (detail::prefetch_guessed_tile, mode 2: full tiles of aligned pointers, only beyond one
-/// wave of resident blocks). `vec`: the tile's reads allow it (tile_t::prefetches).
-template <class Policy>
+/// wave of resident blocks); where tiles ask AHEAD SMs' worth ahead, only the blocks whose tile no earlier
+/// tile asks for. `vec`: the tile's reads allow it (tile_t::prefetches).
+template <class Policy, int AHEAD>
 __device__ bool prefetch_guess(const tile_plan& plan, bool vec) {
-  return Policy::prefetch &&
-         detail::prefetch_guessed_tile(2, blockIdx.x, plan.num_tiles,
-                                       std::int64_t{detail::sm_ids()} * compact_tuning::prefetch_beyond_blocks_per_sm,
-                                       vec);
+  const std::int64_t resident = std::int64_t{detail::sm_ids()} * compact_tuning::prefetch_beyond_blocks_per_sm;
+  return Policy::prefetch && detail::prefetch_guessed_tile(2, blockIdx.x, plan.num_tiles, resident, vec) &&
+         (AHEAD == 0 || blockIdx.x < asked_from<AHEAD>());
+}
+
+/// The tile that tile `tile` asks the L2 for once its ticket is out, AHEAD SMs' worth of tiles ahead
+/// (the engine's detail::tile_ahead, from asked_from), or -1: none, a partial tile, or reads that do not
+/// allow it (`vec`).
+template <int AHEAD>
+__device__ std::int64_t prefetch_ahead_tile(const tile_plan& plan, std::int64_t tile, bool vec) {
+  if constexpr (AHEAD == 0) {
+    return -1;
+  } else {
+    const std::int64_t t = detail::tile_ahead(3 + AHEAD, tile, detail::sm_ids(), asked_from<AHEAD>());
+    return vec && t >= 0 && t < plan.num_tiles - 1 ? t : -1;
+  }
 }
 
 /// The look-back of a single-pass tile over the tile counts (the engine's decoupled look-back, no seed).
@@ -210,12 +230,16 @@ struct compact_agent {
   __device__ static void single_pass(temp_storage& ts, InIt in, const Sel& sel, OutIt out, const tile_plan& plan,
                                      bool vec_in, const count_state& state, pass_flags how, NumT* d_num) {
     // ---- warm the L2 with the tile launch order would give this block, while the ticket is out ----
-    if (prefetch_guess<Policy>(plan, tile_t::prefetches(sel, vec_in))) tile_t::prefetch(sel, in, plan.tile_base(blockIdx.x));
+    constexpr int ahead = tile_t::asks_ahead ? Policy::prefetch_ahead : 0;
+    if (prefetch_guess<Policy, ahead>(plan, tile_t::prefetches(sel, vec_in)))
+      tile_t::prefetch(sel, in, plan.tile_base(blockIdx.x));
     // ---- take a ticket (one tile: block 0) ----
     const std::int64_t tile = how.ticketed ? lookback::block_ticket(ts.ticket, state.counter) : 0;
     const std::int64_t base = plan.tile_base(tile);
     const int valid = plan.valid_items(tile);
     const bool last = tile == plan.num_tiles - 1;
+    if (const std::int64_t a = prefetch_ahead_tile<ahead>(plan, tile, tile_t::prefetches(sel, vec_in)); a >= 0)
+      tile_t::prefetch(sel, in, plan.tile_base(a));
     // ---- load, select, count; a tile that stages its write announces its count first ----
     tile_t t;
     int thread_offset, tile_count;

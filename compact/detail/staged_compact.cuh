@@ -353,14 +353,21 @@ __device__ void write_runs(typename staged_items<Policy, T>::temp_storage& ts, u
   for (int r = 0; r < vcount; ++r)
     rounds |= ((lanes_with >> (r * owners)) & (owners == 32 ? full : (1u << owners) - 1)) != 0 ? 1u << r : 0u;
   // round r's picks land behind the earlier rounds' picks, below the end of round r's chunks (which are
-  // read by then), and a partition's rejected items of round r at the end of round r's chunks, past them
+  // read by then), and a partition's rejected items of round r at the end of round r's chunks, past them.
+  // A chunk's first pick goes to its owner lane's picks before it (one warp scan) plus the owner's picks
+  // below the chunk.
+  const int own = __popc(bits);
+  const int through = detail::warp_kogge_stone_inclusive(own, sum{}, lane, full);
+  const int owned_before = through - own;
   T* scratch = reinterpret_cast<T*>(ts.chunks + warp * tile_t::warp_chunks);
   constexpr int round_items = 32 * ci;
-  int filled = 0; // picks compacted so far (the same in every lane)
   while (rounds != 0) {
     const int r = __ffs(rounds) - 1;
     rounds &= rounds - 1;
-    const round_counts s = count_round<ci, owners>(bits, r, my_owner, shift);
+    const int owner = r * owners + my_owner;
+    const unsigned owner_bits = __shfl_sync(full, bits, owner);
+    const int at = __shfl_sync(full, owned_before, owner) + __popc(owner_bits & ((1u << shift) - 1));
+    const unsigned mine = (owner_bits >> shift) & ((1u << ci) - 1);
     round_counts j;
     if constexpr (PARTITION) j = count_round<ci, owners>(rejected, r, my_owner, shift);
     const uint4* region = ts.chunks + warp * tile_t::warp_chunks + r * 32; // the swizzle stays inside it
@@ -372,10 +379,9 @@ __device__ void write_runs(typename staged_items<Policy, T>::temp_storage& ts, u
     CARRY_UNROLL
     for (int k = 0; k < ci; ++k) {
       const unsigned below = (1u << k) - 1;
-      if ((s.mine >> k) & 1u) scratch[filled + s.before + __popc(s.mine & below)] = x[k];
+      if ((mine >> k) & 1u) scratch[at + __popc(mine & below)] = x[k];
       if (PARTITION && ((j.mine >> k) & 1u)) rejects[j.before + __popc(j.mine & below)] = x[k];
     }
-    filled += s.total;
     if constexpr (PARTITION) {
       __syncwarp();
       for (int i = lane; i < j.total; i += 32) rejected_out[i] = rejects[i];
@@ -383,7 +389,7 @@ __device__ void write_runs(typename staged_items<Policy, T>::temp_storage& ts, u
     }
   }
   __syncwarp();
-  copy_out_warp(scratch, filled, out);
+  copy_out_warp(scratch, __shfl_sync(full, through, 31), out);
 }
 
 /// The staged tile, for items that pack into 16-byte chunks: the tile interface the compaction agent

@@ -78,12 +78,15 @@ struct staged_span_agent {
                                  A init, const detail::scan_state<A>& state, bool, bool) {
     const K* keys = in.keys;
     // ---- warm the L2 with the tile launch order would give this block, while the ticket is out ----
-    if (prefetch_guess<Policy>(plan, in.vec_keys)) items_t::prefetch_l2(keys + plan.tile_base(blockIdx.x));
+    if (prefetch_guess<Policy, Policy::prefetch_ahead>(plan, in.vec_keys))
+      items_t::prefetch_l2(keys + plan.tile_base(blockIdx.x));
     // ---- take a ticket: tiles go out in the order blocks start ----
     const std::int64_t tile = lookback::block_ticket(ts.tile_index, state.counter);
     const int valid = plan.valid_items(tile);
     const bool last = tile == plan.num_tiles - 1;
     const std::int64_t base = plan.tile_base(tile);
+    if (const std::int64_t a = prefetch_ahead_tile<Policy::prefetch_ahead>(plan, tile, in.vec_keys); a >= 0)
+      items_t::prefetch_l2(keys + plan.tile_base(a));
 
     // ---- the tile's keys to shared memory ----
     stage_tile<Policy, K>(ts.items, keys + base, valid, in.vec_keys);

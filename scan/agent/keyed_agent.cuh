@@ -223,6 +223,9 @@ struct keyed_agent {
     return false;
   }
 
+  /// The first tile an earlier tile asks the L2 for (PREFETCH 4 and up): every tile asks, from its first.
+  __device__ static std::int64_t asked_from() { return std::int64_t{Policy::prefetch - 3} * sm_ids(); }
+
   /// Asks the L2 for `tile` (a full tile of aligned pointers; else nothing), each warp its run.
   template <class Source>
   __device__ static void prefetch_tile(const Source& in, const tile_plan& plan, std::int64_t tile) {
@@ -241,7 +244,7 @@ struct keyed_agent {
     // (prefetch_tile checks the pointers' alignment and the last tile itself) ----
     if constexpr (Policy::prefetch != 0 && full_loads<Source>())
       if (prefetch_guessed_tile(Policy::prefetch, blockIdx.x, plan.num_tiles, std::int64_t{sm_ids()} * min_blocks,
-                                true, sm_ids()))
+                                true, asked_from()))
         prefetch_tile(in, plan, blockIdx.x);
     // ---- take a ticket: tiles go out in the order blocks start ----
     const std::int64_t tile = lookback::block_ticket(ts.tile_index, state.counter);
@@ -256,7 +259,8 @@ struct keyed_agent {
     // ---- keys and values: on full tiles of aligned pointers both tiles' vectors in flight before
     // either is transposed; each thread's edge keys to its neighbours ----
     auto ask_ahead = [&] { // behind the tile's own loads: the tile a block starting later will take
-      if constexpr (Policy::prefetch >= 4) prefetch_tile(in, plan, tile_ahead(Policy::prefetch, tile, sm_ids()));
+      if constexpr (Policy::prefetch >= 4)
+        prefetch_tile(in, plan, tile_ahead(Policy::prefetch, tile, sm_ids(), asked_from()));
     };
     if (!load_full(ts, in, base, valid, t, ask_ahead)) {
       // past the end: a live key (keys there are compared, their bits then unused)

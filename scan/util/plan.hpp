@@ -98,21 +98,23 @@ CARRY_HD constexpr int staged_swizzle(int l, int vcount) {
   return l ^ (((l & ~7) / vcount) & 7);
 }
 
-/// The tile that tile `tile` asks the L2 for once its own loads are out: PREFETCH 4 and up (the keyed
-/// agent), mode - 3 tiles an SM ahead on `sms` SMs, the tile whose block starts about when this one is
-/// done; -1 (none) in modes 0-2.
-CARRY_HD constexpr std::int64_t tile_ahead(int mode, std::int64_t tile, std::int64_t sms) {
-  return mode >= 4 ? tile + (mode - 3) * sms : -1;
+/// The tile that tile `tile` asks the L2 for once its own loads are out: PREFETCH 4 and up, mode - 3
+/// tiles an SM ahead on `sms` SMs (the tile whose block starts soon after this one's), from tile `from`
+/// on (the blocks below ask for their own: prefetch_guessed_tile); -1: none (modes 0-2, or below `from`).
+/// The keyed agent asks from (mode - 3) * sms, every tile; the compaction from one wave of resident blocks
+/// on, so the first wave's loads go alone.
+CARRY_HD constexpr std::int64_t tile_ahead(int mode, std::int64_t tile, std::int64_t sms, std::int64_t from) {
+  return mode >= 4 && tile + (mode - 3) * sms >= from ? tile + (mode - 3) * sms : -1;
 }
 
 /// Whether a staged block (launch index `block`) asks the L2 for the tile launch order would give it,
 /// before it takes its ticket (staged_tile_policy's PREFETCH `mode`: 0 never, 1 always, 2 only beyond
-/// one wave of `resident` blocks, 4 and up as 1 but only the blocks whose tile no earlier tile asks for:
-/// below tile_ahead(mode, 0, sms)). Only full tiles (every one but the last) from 16-byte aligned input.
+/// one wave of `resident` blocks, 4 and up as 1 but only the blocks below `from`, whose tiles no earlier
+/// tile asks for: tile_ahead). Only full tiles (every one but the last) from 16-byte aligned input.
 CARRY_HD constexpr bool prefetch_guessed_tile(int mode, std::int64_t block, std::int64_t num_tiles,
-                                              std::int64_t resident, bool aligned, std::int64_t sms = 0) {
+                                              std::int64_t resident, bool aligned, std::int64_t from = 0) {
   return mode != 0 && aligned && block < num_tiles - 1 && (mode != 2 || num_tiles > resident) &&
-         (mode < 4 || block < tile_ahead(mode, 0, sms));
+         (mode < 4 || block < from);
 }
 
 // ---- warp-striped chunks (the small-input path) ----

@@ -267,19 +267,22 @@ TEST_CASE("staged prefetch: which blocks guess their tile", "[cpu][plan]") {
   CHECK_FALSE(prefetch_guessed_tile(2, 5, 792, 792, true));
   CHECK(prefetch_guessed_tile(2, 5, 793, 792, true));
   CHECK_FALSE(prefetch_guessed_tile(1, 0, 1, 792, true)); // one tile: nothing to guess
-  // tiles ahead (modes 4 and up, 132 SMs): only the blocks whose tile no earlier tile asks for
+  // tiles ahead (modes 4 and up): only the blocks below `from`, whose tiles no earlier tile asks for
   CHECK(prefetch_guessed_tile(4, 131, 2048, 528, true, 132));
   CHECK_FALSE(prefetch_guessed_tile(4, 132, 2048, 528, true, 132)); // tile 0 asks for tile 132
-  CHECK(prefetch_guessed_tile(5, 263, 2048, 528, true, 132));
-  CHECK_FALSE(prefetch_guessed_tile(5, 264, 2048, 528, true, 132));
+  CHECK(prefetch_guessed_tile(5, 263, 2048, 528, true, 264));
+  CHECK_FALSE(prefetch_guessed_tile(5, 264, 2048, 528, true, 264));
+  CHECK(prefetch_guessed_tile(4, 659, 2048, 528, true, 660)); // asked from past one wave
   CHECK_FALSE(prefetch_guessed_tile(4, 5, 2048, 528, false, 132));
 }
 
 TEST_CASE("keyed prefetch: the tile a tile asks for ahead", "[cpu][plan]") {
-  CHECK(tile_ahead(4, 0, 132) == 132); // one tile an SM ahead
-  CHECK(tile_ahead(4, 1000, 132) == 1132);
-  CHECK(tile_ahead(6, 7, 132) == 7 + 3 * 132);
-  for (int mode : {0, 1, 2}) CHECK(tile_ahead(mode, 7, 132) == -1); // the other modes ask for none ahead
+  CHECK(tile_ahead(4, 0, 132, 132) == 132); // one tile an SM ahead, every tile (the keyed agent)
+  CHECK(tile_ahead(4, 1000, 132, 132) == 1132);
+  CHECK(tile_ahead(6, 7, 132, 396) == 7 + 3 * 132);
+  CHECK(tile_ahead(4, 528, 132, 660) == 660); // from past one wave (the compaction): the first asked for
+  CHECK(tile_ahead(4, 527, 132, 660) == -1);  // its block asks for its own
+  for (int mode : {0, 1, 2}) CHECK(tile_ahead(mode, 7000, 132, 0) == -1); // the other modes ask for none ahead
 }
 
 TEST_CASE("small-input planning", "[cpu][plan]") {

@@ -218,6 +218,16 @@ int main(int argc, char** argv) {
     }
     return 0;
   }
+  if (argc > 4 && std::string(argv[4]) == "ahead") { // the staged run-length pass asking for a tile ahead
+    using BA = carry::block_scan_algorithm;
+    for (int round = 0; round < 2; ++round) {
+      probe_spans<compact_policy<256, 32, 5, false, 0, BA::coarsened, true, 0>>(d, "staged, the guess alone");
+      probe_spans<carry::compact_tuning::run_length_policy<std::uint32_t>>(d, "staged, 1 SM ahead (shipped)");
+      probe_spans<compact_policy<256, 32, 5, false, 0, BA::coarsened, true, 2>>(d, "staged, 2 SMs ahead");
+      if (argc > 5) probe_spans<compact_policy<256, 32, 6, false, 0, BA::coarsened, true, 1>>(d, "staged, 6 blocks, 1 SM ahead");
+    }
+    return 0;
+  }
   if (flush_only) { // the keyed agent's run outputs: the block's flush after a barrier, or each warp's own
     for (int round = 0; round < 2; ++round) {
       probe_run_calls<runs_tile, encode_tile>(d, "block flush");

@@ -61,7 +61,16 @@ int main(int argc, char** argv) {
   std::printf("CUB: if1 %.1f us, if50 %.1f us, partition50 %.1f us\n", c1, c50, cp);
   using carry::compact_tuning::compact_policy;
   using BA = carry::block_scan_algorithm;
-  row<compact_policy<256, 32, 5, true, 0>>("256x32 min5 stream delay0 (tuned)", g, n, c1, c50, cp, reps);
+  if (argc > 2 && std::string(argv[2]) == "ahead") { // asking the L2 for a tile ahead
+    for (int round = 0; round < 2; ++round) {
+      row<compact_policy<256, 32, 5, true, 0, BA::coarsened, true, 0>>("the guess alone", g, n, c1, c50, cp, reps);
+      row<carry::compact_tuning::policy<std::uint32_t>>("1 SM ahead (shipped)", g, n, c1, c50, cp, reps);
+      row<compact_policy<256, 32, 5, true, 0, BA::coarsened, true, 2>>("2 SMs ahead", g, n, c1, c50, cp, reps);
+      if (argc > 3) row<compact_policy<256, 32, 6, true, 0, BA::coarsened, true, 1>>("6 blocks, 1 SM ahead", g, n, c1, c50, cp, reps);
+    }
+    return 0;
+  }
+  row<compact_policy<256, 32, 5, true, 0>>("256x32 min5 stream delay0, guess alone", g, n, c1, c50, cp, reps);
   row<compact_policy<256, 32, 5, true, 0, BA::coarsened, false>>("256x32 min5 stream no-prefetch", g, n, c1, c50, cp,
                                                                   reps);
   row<compact_policy<256, 32, 5, false, 0>>("256x32 min5 no-stream", g, n, c1, c50, cp, reps);
