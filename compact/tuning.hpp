@@ -39,25 +39,23 @@ constexpr int default_items() {
   return sizeof(T) <= 4 ? 32 : sizeof(T) <= 8 ? 16 : 8;
 }
 
-/// The policy of a compaction of T: 256 threads x 32 items (u32), 5 blocks per SM (5 x 40 KB of staged
-/// items and u8 flags fit an SM's shared memory), streaming loads in the single pass, no look-back
-/// back-off. Measured with carry_tune_compact (validate/results/h100-tune-compact-*.log; NOTES.md,
-/// "Compaction (issue 15)"), select_if u32 at 2^28 against CUB in the same run: 16 items a thread cost
-/// 20-30 % (latency-bound: half the bytes in flight); 6 blocks per SM or 128-thread blocks: within 1 %;
-/// a back-off of 100 or 400 ns: within 1 %; streaming loads: +4 % at 1 % selectivity and 2^24, -4 % at
-/// 50 % and 2^28 (kept: the single pass reads its input once). One SM's worth of tiles ahead (pointer
-/// tiles, past the first wave; index tiles keep their guess), H100, A/B binaries in one call, two rounds:
-/// select_if 2^28 1 % 460-464 -> 454-455 us, 50 % 605 -> 593-595, 99 % 774-775 -> 757-758, select_flagged
-/// 707-711 -> 680-683, select_unique 548-549 -> 538-541; 2^26 1.1-2.6 % faster, 2^24 level; the reversed
-/// flagged partition with u8 flags 0.4-1.3 % slower; tune_compact: two SMs ahead 457-458 / 591-592 us at
-/// 2^28, the old rule (every tile asks from its first, only the first SM's blocks guess) 3-5 % slower at
-/// 2^24 (the first wave's loads share the DRAM with the asks); index tiles with u32 flags asking ahead 4-9 %
-/// slower.
+/// The policy of a compaction of T: 256 threads x 32 items (u32), 5 blocks per SM (5 x 40 KB of staged items and u8
+/// flags fit an SM's shared memory), streaming loads in the single pass, no look-back back-off. Measured with
+/// carry_tune_compact (NOTES.md, "Compaction"), select_if u32 at 2^28 against CUB in the same run: 16 items a thread
+/// cost 20-30 % (latency-bound: half the bytes in flight); 6 blocks per SM or 128-thread blocks: within 1 %; a back-off
+/// of 100 or 400 ns: within 1 %; streaming loads: +4 % at 1 % selectivity and 2^24, -4 % at 50 % and 2^28 (kept: the
+/// single pass reads its input once). One SM's worth of tiles ahead (pointer tiles, past the first wave; index tiles
+/// keep their guess), H100, A/B binaries in one call, two rounds: select_if 2^28 1 % 460-464 -> 454-455 us, 50 % 605 ->
+/// 593-595, 99 % 774-775 -> 757-758, select_flagged 707-711 -> 680-683, select_unique 548-549 -> 538-541; 2^26 1.1-2.6
+/// % faster, 2^24 level; partitions by flags do not ask (reversed, u8 flags: 0.4-1.3 % slower asking); tune_compact:
+/// two SMs ahead 457-458 / 591-592 us at 2^28, the old rule (every tile asks from its first, only the first SM's blocks
+/// guess) 3-5 % slower at 2^24 (the first wave's loads share the DRAM with the asks); index tiles with u32 flags asking
+/// ahead 4-9 % slower.
 template <class T>
 using policy = compact_policy<256, default_items<T>(), 5, true, 0, block_scan_algorithm::coarsened, true, 1>;
 
 /// The run-length calls' staged pass (run_length_encode, non_trivial_runs over pointer keys of 4 bytes or
-/// more): the compaction's tile (256 x 32 u32 keys, 5 blocks an SM), plain loads. probe_keyed, H100, u32 at
+/// more): the compaction's tile (256 x 32 u32 keys; 6 blocks an SM, the last row), plain loads. probe_keyed, H100, u32 at
 /// 2^28, runs of 4 / 64: run_length_encode 661 / 559 us against 698 / 580 with streaming loads, 725 / 580
 /// without the guessed tile's prefetch, 695 / 581 at 128 x 32 and 10 blocks, and the keyed agent's 781 / 672
 /// (non_trivial_runs 634 / 479 against the keyed agent's 754 / 642). Kogge-Stone warp scans (probe_keyed
@@ -145,7 +143,7 @@ struct tile_range {
 constexpr tile_range reversed_count_first_tiles{1024, 4096};
 
 /// The smallest input the automatic choice runs as a single pass (below: the three kernels). The single
-/// pass reads the input once, the three kernels twice; see NOTES.md, "Compaction (issue 15)".
+/// pass reads the input once, the three kernels twice; see NOTES.md, "Compaction".
 constexpr std::int64_t single_pass_from = 0;
 
 } // namespace compact_tuning

@@ -26,6 +26,11 @@ struct by_flags {
   FlagIt flags;
   bool vec;
 };
+/// Whether a selection reads flags.
+template <class Sel>
+struct is_flags : std::false_type {};
+template <class FlagIt>
+struct is_flags<by_flags<FlagIt>> : std::true_type {};
 /// pred(item) selects it.
 template <class Pred>
 struct by_predicate {

@@ -51,8 +51,8 @@ __device__ void write_values(typename staged_items<Policy, K>::temp_storage& ts,
 }
 
 /// The staged agent of the run-length calls (B: span_behaviour), the keyed agent's shape (dispatch_keyed):
-/// a tile's keys staged in shared memory, nothing of them in registers, so a tile of 8192 u32 keys and 5
-/// blocks an SM keep 160 KB in flight (the keyed agent's register tiles: 4096 keys, 96 KB).
+/// a tile's keys staged in shared memory, nothing of them in registers, so a tile of 8192 u32 keys and 6
+/// blocks an SM keep 192 KB in flight (the keyed agent's register tiles: 4096 keys, 96 KB).
 template <class Policy, bool CANONICAL, class B>
 struct staged_span_agent {
   using K = typename B::key_type;

@@ -222,9 +222,9 @@ int main(int argc, char** argv) {
     using BA = carry::block_scan_algorithm;
     for (int round = 0; round < 2; ++round) {
       probe_spans<compact_policy<256, 32, 5, false, 0, BA::coarsened, true, 0>>(d, "staged, the guess alone");
-      probe_spans<carry::compact_tuning::run_length_policy<std::uint32_t>>(d, "staged, 1 SM ahead (shipped)");
+      probe_spans<carry::compact_tuning::run_length_policy<std::uint32_t>>(d, "staged, 6 blocks, 1 SM ahead (shipped)");
       probe_spans<compact_policy<256, 32, 5, false, 0, BA::coarsened, true, 2>>(d, "staged, 2 SMs ahead");
-      if (argc > 5) probe_spans<compact_policy<256, 32, 6, false, 0, BA::coarsened, true, 1>>(d, "staged, 6 blocks, 1 SM ahead");
+      if (argc > 5) probe_spans<compact_policy<256, 32, 5, false, 0, BA::coarsened, true, 1>>(d, "staged, 5 blocks, 1 SM ahead");
     }
     return 0;
   }
