@@ -28,8 +28,13 @@ struct pass_flags {
   bool ticketed = false, in_place = false;
 };
 
-/// The first tile an earlier single-pass tile asks the L2 for, AHEAD SMs' worth of tiles ahead: past one
-/// wave of resident blocks (prefetch_beyond_blocks_per_sm an SM), so the first wave's loads go alone.
+/// The blocks of a single pass's first wave (prefetch_beyond_blocks_per_sm an SM).
+__device__ inline std::int64_t first_wave_blocks() {
+  return std::int64_t{detail::sm_ids()} * compact_tuning::prefetch_beyond_blocks_per_sm;
+}
+
+/// The first tile an earlier single-pass tile asks the L2 for, AHEAD SMs' worth of tiles ahead: past the
+/// first wave, so the first wave's loads go alone.
 template <int AHEAD>
 __device__ std::int64_t asked_from() {
   return std::int64_t{detail::sm_ids()} * (compact_tuning::prefetch_beyond_blocks_per_sm + AHEAD);
@@ -41,7 +46,7 @@ __device__ std::int64_t asked_from() {
 /// tile asks for. `vec`: the tile's reads allow it (tile_t::prefetches).
 template <class Policy, int AHEAD>
 __device__ bool prefetch_guess(const tile_plan& plan, bool vec) {
-  const std::int64_t resident = std::int64_t{detail::sm_ids()} * compact_tuning::prefetch_beyond_blocks_per_sm;
+  const std::int64_t resident = first_wave_blocks();
   return Policy::prefetch && detail::prefetch_guessed_tile(2, blockIdx.x, plan.num_tiles, resident, vec) &&
          (AHEAD == 0 || blockIdx.x < asked_from<AHEAD>());
 }
@@ -146,10 +151,10 @@ struct compact_agent {
   using total_reduce = block_reduce<std::uint64_t, Policy::block_threads, 1>;
   static constexpr int block_threads = Policy::block_threads;
   static constexpr int min_blocks = tile_t::min_blocks;
-  /// How far ahead a single-pass tile asks the L2 (Policy::prefetch_ahead): tiles holding their items,
-  /// but not a partition by flags, which reads and writes two streams (reversed, H100, 2^24-2^28: u32
-  /// flags 0.5 % faster to 1.8 % slower asking ahead, u8 flags 0.4-1.3 % slower).
-  static constexpr int ahead = tile_t::asks_ahead && !(PARTITION && is_flags<Sel>::value) ? Policy::prefetch_ahead : 0;
+  /// How far ahead a single-pass tile asks the L2 (compact_tuning::tiles_ahead).
+  static constexpr int ahead =
+      compact_tuning::tiles_ahead(Policy::prefetch_ahead, choose_tile<Policy, T, InIt>() == tile_kind::index,
+                                  PARTITION && is_flag_selection<Sel>::value);
   struct temp_storage {
     typename tile_t::temp_storage tile;
     union {

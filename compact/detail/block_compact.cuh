@@ -26,11 +26,6 @@ struct by_flags {
   FlagIt flags;
   bool vec;
 };
-/// Whether a selection reads flags.
-template <class Sel>
-struct is_flags : std::false_type {};
-template <class FlagIt>
-struct is_flags<by_flags<FlagIt>> : std::true_type {};
 /// pred(item) selects it.
 template <class Pred>
 struct by_predicate {
@@ -209,7 +204,6 @@ __device__ void scatter_staged(T* stage, const T (&items)[Policy::items_per_thre
 template <class Tile, class Sel>
 struct item_tile_steps {
   static constexpr bool stages = false;
-  static constexpr bool asks_ahead = true; // a single pass asks the L2 for a tile ahead (Policy::prefetch_ahead)
   template <class TS, class InIt>
   __device__ int count(TS& ts, const Sel& sel, InIt in, std::int64_t base, int valid, bool vec_in) {
     return __popc(static_cast<Tile*>(this)->load(ts, sel, in, base, valid, vec_in));

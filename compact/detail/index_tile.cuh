@@ -99,7 +99,6 @@ struct index_tile {
   static constexpr int words = selection_words<Policy>();
   static constexpr int min_blocks = 2048 / threads; // a full SM: nothing in flight but the selection
   static constexpr bool stages = true;              // stage() writes shared memory that write() reads
-  static constexpr bool asks_ahead = false;         // only its guessed tile (u32 flags 4-9 % slower ahead)
   static_assert(items <= 32 && 32 % items == 0, "carry: a thread's selection lies in one word");
   static_assert(tile_items <= 65536, "carry: tile positions are 16-bit");
   struct temp_storage {

@@ -85,11 +85,6 @@ struct third {
 struct mod7 {
   __host__ __device__ std::uint32_t operator()(std::uint32_t i) const { return i % 7; }
 };
-/// A transform output's function: the value widened and doubled.
-struct doubled {
-  template <class T>
-  __host__ __device__ std::int64_t operator()(T x) const { return static_cast<std::int64_t>(x) * 2; }
-};
 
 } // namespace
 

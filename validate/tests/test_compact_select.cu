@@ -283,13 +283,6 @@ TEST_CASE("select_if over a counting iterator: the indices of the selected items
   }
 }
 
-namespace {
-/// A transform output's function: the item widened and doubled.
-struct doubled {
-  __host__ __device__ std::uint64_t operator()(std::uint32_t x) const { return std::uint64_t{x} * 2; }
-};
-} // namespace
-
 TEST_CASE("output iterators: select_if, select_flagged and partition into a transform output; select_if into a "
           "discard iterator (the count alone)",
           "[select][iterator]") {

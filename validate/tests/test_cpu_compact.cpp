@@ -307,3 +307,15 @@ TEST_CASE("run calls on the keyed agent's model: reduce_by_key, run_length_encod
             nt_len);
   }
 }
+
+TEST_CASE("which single-pass tiles ask the L2 for a tile ahead: item tiles, not index tiles or partitions by "
+          "flags",
+          "[compact]") {
+  using carry::compact_tuning::tiles_ahead;
+  CHECK(tiles_ahead(1, false, false) == 1);
+  CHECK(tiles_ahead(2, false, false) == 2);
+  CHECK(tiles_ahead(0, false, false) == 0);
+  CHECK(tiles_ahead(1, true, false) == 0);
+  CHECK(tiles_ahead(1, false, true) == 0);
+  CHECK(tiles_ahead(1, true, true) == 0);
+}

@@ -69,6 +69,12 @@ struct device_buffer {
   }
 };
 
+/// A transform output iterator's function in the tests: the value widened to 64 bits and doubled.
+struct doubled {
+  template <class T>
+  __host__ __device__ std::int64_t operator()(T x) const { return static_cast<std::int64_t>(x) * 2; }
+};
+
 /// One call captured into a CUDA graph on the first of two non-blocking streams, instantiated; replay
 /// `rep` launches it on stream rep % 2 and waits for it. `status`: the first error of capture or
 /// instantiation (the call's own return value included).
