@@ -39,44 +39,47 @@ constexpr int default_items() {
   return sizeof(T) <= 4 ? 32 : sizeof(T) <= 8 ? 16 : 8;
 }
 
-/// The policy of a compaction of T: 256 threads x 32 items (u32), 5 blocks per SM (5 x 40 KB of staged items and u8
-/// flags fit an SM's shared memory), streaming loads in the single pass, no look-back back-off. Measured with
-/// carry_tune_compact (NOTES.md, "Compaction"), select_if u32 at 2^28 against CUB in the same run: 16 items a thread
-/// cost 20-30 % (latency-bound: half the bytes in flight); 6 blocks per SM or 128-thread blocks: within 1 %; a back-off
-/// of 100 or 400 ns: within 1 %; streaming loads: +4 % at 1 % selectivity and 2^24, -4 % at 50 % and 2^28 (kept: the
-/// single pass reads its input once). One SM's worth of tiles ahead (pointer tiles, past the first wave; index tiles
-/// keep their guess), H100, A/B binaries in one call, two rounds: select_if 2^28 1 % 460-464 -> 454-455 us, 50 % 605 ->
-/// 593-595, 99 % 774-775 -> 757-758, select_flagged 707-711 -> 680-683, select_unique 548-549 -> 538-541; 2^26 1.1-2.6
-/// % faster, 2^24 level; partitions by flags do not ask (reversed, u8 flags: 0.4-1.3 % slower asking); tune_compact:
-/// two SMs ahead 457-458 / 591-592 us at 2^28, the old rule (every tile asks from its first, only the first SM's blocks
-/// guess) 3-5 % slower at 2^24 (the first wave's loads share the DRAM with the asks); index tiles with u32 flags asking
-/// ahead 4-9 % slower.
+/// The policy of a compaction of T: 256 threads x 32 items (u32), 5 blocks per SM (5 x 40 KB of staged items
+/// and u8 flags fit an SM's shared memory), streaming loads in the single pass, no look-back back-off.
+/// Measured with carry_tune_compact (NOTES.md, "Compaction"), select_if u32 at 2^28 against CUB in the same
+/// run: 16 items a thread cost 20-30 % (latency-bound: half the bytes in flight); 6 blocks per SM or
+/// 128-thread blocks: within 1 %; a back-off of 100 or 400 ns: within 1 %; streaming loads: +4 % at 1 %
+/// selectivity and 2^24, -4 % at 50 % and 2^28 (kept: the single pass reads its input once). One SM's worth
+/// of tiles ahead (pointer tiles, past the first wave; index tiles keep their guess), H100, A/B binaries in
+/// one call, two rounds: select_if 2^28 1 % 460-464 -> 454-455 us, 50 % 605 -> 593-595, 99 % 774-775 ->
+/// 757-758, select_flagged 707-711 -> 680-683, select_unique 548-549 -> 538-541; 2^26 1.1-2.6 % faster, 2^24
+/// level; partitions by flags do not ask (reversed, u8 flags: 0.4-1.3 % slower asking); tune_compact: two SMs
+/// ahead 457-458 / 591-592 us at 2^28, the old rule (every tile asks from its first, only the first SM's
+/// blocks guess) 3-5 % slower at 2^24 (the first wave's loads share the DRAM with the asks); index tiles with
+/// u32 flags asking ahead 4-9 % slower.
 template <class T>
 using policy = compact_policy<256, default_items<T>(), 5, true, 0, block_scan_algorithm::coarsened, true, 1>;
 
 /// The run-length calls' staged pass (run_length_encode, non_trivial_runs over pointer keys of 4 bytes or
-/// more): the compaction's tile (256 x 32 u32 keys; 6 blocks an SM, the last row), plain loads. probe_keyed, H100, u32 at
-/// 2^28, runs of 4 / 64: run_length_encode 661 / 559 us against 698 / 580 with streaming loads, 725 / 580
-/// without the guessed tile's prefetch, 695 / 581 at 128 x 32 and 10 blocks, and the keyed agent's 781 / 672
-/// (non_trivial_runs 634 / 479 against the keyed agent's 754 / 642). Kogge-Stone warp scans (probe_keyed
-/// spans, two rounds): run_length_encode 660-661 / 566 against 660-663 / 558, non_trivial_runs 642-644 /
-/// 471.5 against 631-632 / 478: mixed, Brent-Kung kept. One SM's worth of tiles ahead (probe_keyed ahead,
-/// two rounds, the guess alone / one ahead / two ahead): run_length_encode runs of 4 at 2^28 627-629 /
-/// 610-612 / 650-653 us, 2^26 168 / 165-166 / 176-177, 2^24 53.8 / 54.3-54.4 / 57.4-57.5, runs of 64 at
-/// 2^28 505-506 / 511-513 / 536-538; non_trivial_runs runs of 4 at 2^28 626 / 608 / 612-617, runs of 64
-/// 481 / 469-470 / 471. Six blocks an SM (40 registers, no spills; probe_keyed, two binaries in one
-/// call, two rounds each): non_trivial_runs runs of 4 at 2^28 607-609 -> 582-584 us, 2^26 164-165 ->
-/// 159.5-160, runs of 64 468-469 -> 443-444; run_length_encode level (599-602 -> 600-605, 162-163 ->
-/// 163-164, 487-490 -> 488-490).
+/// more): the compaction's tile (256 x 32 u32 keys; 6 blocks an SM, the last row), plain loads. probe_keyed,
+/// H100, u32 at 2^28, runs of 4 / 64: run_length_encode 661 / 559 us against 698 / 580 with streaming loads,
+/// 725 / 580 without the guessed tile's prefetch, 695 / 581 at 128 x 32 and 10 blocks, and the keyed agent's
+/// 781 / 672 (non_trivial_runs 634 / 479 against the keyed agent's 754 / 642). Kogge-Stone warp scans
+/// (probe_keyed spans, two rounds): run_length_encode 660-661 / 566 against 660-663 / 558, non_trivial_runs
+/// 642-644 / 471.5 against 631-632 / 478: mixed, Brent-Kung kept. One SM's worth of tiles ahead (probe_keyed
+/// ahead, two rounds, the guess alone / one ahead / two ahead): run_length_encode runs of 4 at 2^28 627-629 /
+/// 610-612 / 650-653 us, 2^26 168 / 165-166 / 176-177, 2^24 53.8 / 54.3-54.4 / 57.4-57.5, runs of 64 at 2^28
+/// 505-506 / 511-513 / 536-538; non_trivial_runs runs of 4 at 2^28 626 / 608 / 612-617, runs of 64 481 /
+/// 469-470 / 471. Six blocks an SM (40 registers, no spills; probe_keyed, two binaries in one call, two
+/// rounds each): non_trivial_runs runs of 4 at 2^28 607-609 -> 582-584 us, 2^26 164-165 -> 159.5-160, runs of
+/// 64 468-469 -> 443-444; run_length_encode level (599-602 -> 600-605, 162-163 -> 163-164, 487-490 ->
+/// 488-490).
 template <class K>
-using run_length_policy = compact_policy<256, default_items<K>(), 6, false, 0, block_scan_algorithm::coarsened, true, 1>;
+using run_length_policy =
+    compact_policy<256, default_items<K>(), 6, false, 0, block_scan_algorithm::coarsened, true, 1>;
 
 /// How many SMs' worth of tiles ahead a single-pass tile asks the L2 for, given its policy's `ahead`:
 /// none for an index tile (its u32 flags asked for ahead: 4-9 % slower, H100) or a partition by flags (it
 /// reads and writes two streams; reversed, 2^24-2^28: u8 flags 0.4-1.3 % slower asking, u32 flags 0.5 %
 /// faster to 1.8 % slower).
 ///
-///   tiles_ahead(1, false, false) -> 1;   tiles_ahead(1, true, false) -> 0;   tiles_ahead(1, false, true) -> 0
+///   tiles_ahead(1, false, false) -> 1;   tiles_ahead(1, true, false) -> 0;
+///   tiles_ahead(1, false, true) -> 0
 constexpr int tiles_ahead(int ahead, bool index_tile, bool partition_by_flags) {
   return index_tile || partition_by_flags ? 0 : ahead;
 }

@@ -37,7 +37,7 @@ __device__ inline std::int64_t first_wave_blocks() {
 /// first wave, so the first wave's loads go alone.
 template <int AHEAD>
 __device__ std::int64_t asked_from() {
-  return std::int64_t{detail::sm_ids()} * (compact_tuning::prefetch_beyond_blocks_per_sm + AHEAD);
+  return detail::first_tile_asked(AHEAD, detail::sm_ids(), compact_tuning::prefetch_beyond_blocks_per_sm);
 }
 
 /// Whether this block warms the L2 with the tile launch order would give it before its ticket: the

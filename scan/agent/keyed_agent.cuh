@@ -224,7 +224,7 @@ struct keyed_agent {
   }
 
   /// The first tile an earlier tile asks the L2 for (PREFETCH 4 and up): every tile asks, from its first.
-  __device__ static std::int64_t asked_from() { return std::int64_t{Policy::prefetch - 3} * sm_ids(); }
+  __device__ static std::int64_t asked_from() { return first_tile_asked(Policy::prefetch - 3, sm_ids(), 0); }
 
   /// Asks the L2 for `tile` (a full tile of aligned pointers; else nothing), each warp its run.
   template <class Source>

@@ -107,6 +107,15 @@ CARRY_HD constexpr std::int64_t tile_ahead(int mode, std::int64_t tile, std::int
   return mode >= 4 && tile + (mode - 3) * sms >= from ? tile + (mode - 3) * sms : -1;
 }
 
+/// The first tile an earlier tile asks the L2 for (tile_ahead's `from`), `ahead` SMs' worth of tiles ahead
+/// on `sms` SMs, when the first `quiet` blocks an SM ask for nothing ahead (their loads go alone). The
+/// keyed agent: quiet 0 (every tile asks); the compaction: one wave (compact_tuning).
+///
+///   first_tile_asked(1, 132, 0) -> 132;   first_tile_asked(1, 132, 5) -> 792
+CARRY_HD constexpr std::int64_t first_tile_asked(int ahead, std::int64_t sms, int quiet) {
+  return sms * (quiet + ahead);
+}
+
 /// Whether a staged block (launch index `block`) asks the L2 for the tile launch order would give it,
 /// before it takes its ticket (staged_tile_policy's PREFETCH `mode`: 0 never, 1 always, 2 only beyond
 /// one wave of `resident` blocks, 4 and up as 1 but only the blocks below `from`, whose tiles no earlier

@@ -33,10 +33,11 @@ cudaError_t stage(It in, T* out, std::int64_t n, cudaStream_t stream) {
   return after_launch(stream);
 }
 
-/// A call whose input of n items of T comes from the iterator `in`, run through its pointer form
-/// `call(temp, bytes, const T* staged)`: the size query lays out the call's own temp storage and a
-/// staging buffer (the engine's temp_builder); the call stages `in` there, then runs on it. `args_ok` is the caller's check of what the
-/// staging needs before it writes (nothing is written to any output when it fails: cudaErrorInvalidValue).
+/// A call whose input of n items of T comes from the iterator `in`, run through its pointer form `call(temp,
+/// bytes, const T* staged)`: the size query lays out the call's own temp storage and a staging buffer (the
+/// engine's temp_builder); the call stages `in` there, then runs on it. `args_ok` is the caller's check of
+/// what the staging needs before it writes (nothing is written to any output when it fails:
+/// cudaErrorInvalidValue).
 template <class T, class It, class Call>
 cudaError_t with_staged(void* d_temp_storage, std::size_t& temp_storage_bytes, It in, std::int64_t n, bool args_ok,
                         cudaStream_t stream, Call call) {

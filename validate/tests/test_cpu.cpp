@@ -283,6 +283,14 @@ TEST_CASE("keyed prefetch: the tile a tile asks for ahead", "[cpu][plan]") {
   CHECK(tile_ahead(4, 528, 132, 660) == 660); // from past one wave (the compaction): the first asked for
   CHECK(tile_ahead(4, 527, 132, 660) == -1);  // its block asks for its own
   for (int mode : {0, 1, 2}) CHECK(tile_ahead(mode, 7000, 132, 0) == -1); // the other modes ask for none ahead
+  // where asking starts: the keyed agent from the tile its first tile asks for, the compaction past one wave
+  CHECK(first_tile_asked(1, 132, 0) == 132);
+  CHECK(first_tile_asked(3, 132, 0) == 396);
+  CHECK(first_tile_asked(1, 132, 5) == 792);
+  for (std::int64_t tile = 0; tile < 2000; ++tile) { // every tile asked for lies at or past it
+    const std::int64_t asked = tile_ahead(4, tile, 132, first_tile_asked(1, 132, 5));
+    CHECK((asked == -1 ? tile + 132 < 792 : asked >= 792 && asked == tile + 132));
+  }
 }
 
 TEST_CASE("small-input planning", "[cpu][plan]") {
