@@ -101,6 +101,9 @@ constexpr int slot_threads = default_policy::slot_threads;
 /// offsets from the engine's look-back lost (4 x H200: 9.33 ms against 9.04 on 4 ranks; NOTES.md).
 /// dist_delta_batch: blocks of 128 keys one warp codes or decodes, their loads issued before any is used;
 /// two measured best (the row above); at four and eight the pack pass slowed (762 and 1037 us against 641).
+/// A warp working several batches in turn, the next batch's loads in flight while one is worked, lost too
+/// (probe_delta, H100, 2^28 u32, batches x rounds: pack 641 us at 2 x 1, 742 at 1 x 4, 776 at 2 x 2, 860 at
+/// 2 x 4; decode 652, 642, 678, 764): the passes are not waiting on their loads alone.
 
 } // namespace apps_tuning
 } // namespace carry
