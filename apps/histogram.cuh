@@ -30,13 +30,13 @@ namespace carry {
 /// with cudaErrorInvalidValue.
 template <class SampleIt, class CounterT, class LevelT>
 cudaError_t histogram_even(void* d_temp_storage, std::size_t& temp_storage_bytes, SampleIt d_samples,
-                           CounterT* d_histogram, int num_bins, LevelT lower, LevelT upper, std::int64_t num_items,
-                           cudaStream_t stream = 0) {
+                           CounterT* d_histogram, int num_bins, LevelT lower, LevelT upper,
+                           std::int64_t num_items, cudaStream_t stream = 0) {
   using T = detail::iter_value<SampleIt>;
   const apps_detail::bin_error bins = apps_detail::check_even_bins<LevelT>(num_bins, lower, upper);
   const auto binner = apps_detail::make_even_binner<T>(bins, num_bins, lower, upper);
-  return apps_detail::dispatch_histogram(d_temp_storage, temp_storage_bytes, d_samples, d_histogram, num_bins, bins,
-                                         binner, num_items, stream);
+  return apps_detail::dispatch_histogram(d_temp_storage, temp_storage_bytes, d_samples, d_histogram, num_bins,
+                                         bins, binner, num_items, stream);
 }
 
 /// Counts samples into the num_bins bins between num_bins + 1 ascending levels (device memory): bin i
@@ -48,14 +48,14 @@ cudaError_t histogram_even(void* d_temp_storage, std::size_t& temp_storage_bytes
 ///   samples [3 1 7 0 4 1 6 3], levels [0 2 5 8]  ->  histogram [3 3 2]
 template <class SampleIt, class CounterT, class LevelT>
 cudaError_t histogram_range(void* d_temp_storage, std::size_t& temp_storage_bytes, SampleIt d_samples,
-                            CounterT* d_histogram, int num_bins, const LevelT* d_levels, std::int64_t num_items,
-                            cudaStream_t stream = 0) {
+                            CounterT* d_histogram, int num_bins, const LevelT* d_levels,
+                            std::int64_t num_items, cudaStream_t stream = 0) {
   using T = detail::iter_value<SampleIt>;
   const bool bins_ok = num_bins >= 1 && num_bins <= apps_detail::max_bins && d_levels != nullptr;
   const apps_detail::range_binner<T, LevelT> binner{d_levels, bins_ok ? num_bins : 1};
-  return apps_detail::dispatch_histogram(d_temp_storage, temp_storage_bytes, d_samples, d_histogram, num_bins,
-                                         bins_ok ? apps_detail::bin_error::none : apps_detail::bin_error::bad_count,
-                                         binner, num_items, stream);
+  return apps_detail::dispatch_histogram(
+      d_temp_storage, temp_storage_bytes, d_samples, d_histogram, num_bins,
+      bins_ok ? apps_detail::bin_error::none : apps_detail::bin_error::bad_count, binner, num_items, stream);
 }
 
 /// histogram_even and the exclusive scan of its counts in one call: num_bins + 1 offsets, offset b =
@@ -64,13 +64,13 @@ cudaError_t histogram_range(void* d_temp_storage, std::size_t& temp_storage_byte
 ///   samples [3 1 7 0 4 1 6 3], 4 bins over [0, 8)  ->  offsets [0 3 5 6 8]
 template <class SampleIt, class OffsetT, class LevelT>
 cudaError_t histogram_offsets(void* d_temp_storage, std::size_t& temp_storage_bytes, SampleIt d_samples,
-                              OffsetT* d_offsets, int num_bins, LevelT lower, LevelT upper, std::int64_t num_items,
-                              cudaStream_t stream = 0) {
+                              OffsetT* d_offsets, int num_bins, LevelT lower, LevelT upper,
+                              std::int64_t num_items, cudaStream_t stream = 0) {
   using T = detail::iter_value<SampleIt>;
   const apps_detail::bin_error bins = apps_detail::check_even_bins<LevelT>(num_bins, lower, upper);
   const auto binner = apps_detail::make_even_binner<T>(bins, num_bins, lower, upper);
-  return apps_detail::dispatch_offsets(d_temp_storage, temp_storage_bytes, d_samples, d_offsets, num_bins, bins,
-                                       binner, num_items, stream);
+  return apps_detail::dispatch_offsets(d_temp_storage, temp_storage_bytes, d_samples, d_offsets, num_bins,
+                                       bins, binner, num_items, stream);
 }
 
 /// Counting sort: keys (and values) scattered stably into bucket order, bin_op(key) giving each key's
@@ -85,28 +85,29 @@ cudaError_t histogram_offsets(void* d_temp_storage, std::size_t& temp_storage_by
 /// index); an iterator other than a pointer of V is staged into temp storage first (n values written and
 /// read once more; the size query counts that buffer).
 template <class K, class ValueIt, class V, class OffsetT, class BinOp>
-cudaError_t bin_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in, K* d_keys_out,
-                       ValueIt d_values_in, V* d_values_out, OffsetT* d_offsets, int num_bins, BinOp bin_op,
-                       std::int64_t num_items, cudaStream_t stream = 0) {
+cudaError_t bin_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
+                       K* d_keys_out, ValueIt d_values_in, V* d_values_out, OffsetT* d_offsets, int num_bins,
+                       BinOp bin_op, std::int64_t num_items, cudaStream_t stream = 0) {
   auto call = [&](void* t, std::size_t& bytes, const V* values_in) {
-    return apps_detail::dispatch_bin<true>(t, bytes, d_keys_in, d_keys_out, values_in, d_values_out, d_offsets,
-                                           num_bins, bin_op, num_items, stream);
+    return apps_detail::dispatch_bin<true>(t, bytes, d_keys_in, d_keys_out, values_in, d_values_out,
+                                           d_offsets, num_bins, bin_op, num_items, stream);
   };
   if constexpr (std::is_convertible<ValueIt, const V*>::value)
     return call(d_temp_storage, temp_storage_bytes, static_cast<const V*>(d_values_in));
   else
-    return detail::with_staged<V>(d_temp_storage, temp_storage_bytes, d_values_in, num_items,
-                                  num_items <= 0 || (d_keys_in != nullptr && d_keys_out != nullptr &&
-                                                     d_values_out != nullptr),
-                                  stream, call);
+    return detail::with_staged<V>(
+        d_temp_storage, temp_storage_bytes, d_values_in, num_items,
+        num_items <= 0 || (d_keys_in != nullptr && d_keys_out != nullptr && d_values_out != nullptr), stream,
+        call);
 }
 
 /// bin_by_key of keys alone.
 ///
 ///   keys [3 1 7 0 4 1 6 3], bin_op = k / 2, 4 bins  ->  keys [1 0 1 3 3 4 7 6], offsets [0 3 5 6 8]
 template <class K, class OffsetT, class BinOp>
-cudaError_t bin_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in, K* d_keys_out,
-                       OffsetT* d_offsets, int num_bins, BinOp bin_op, std::int64_t num_items, cudaStream_t stream = 0) {
+cudaError_t bin_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
+                       K* d_keys_out, OffsetT* d_offsets, int num_bins, BinOp bin_op, std::int64_t num_items,
+                       cudaStream_t stream = 0) {
   return apps_detail::dispatch_bin<false>(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
                                           static_cast<const K*>(nullptr), static_cast<K*>(nullptr), d_offsets,
                                           num_bins, bin_op, num_items, stream);

@@ -27,9 +27,11 @@ namespace carry {
 /// The same as cub::DeviceScan::ExclusiveSum into a wider output type plus reading the total, in one pass.
 template <class RequestIt, class OffsetT>
 cudaError_t allocate_slots(void* d_temp_storage, std::size_t& temp_storage_bytes, RequestIt d_requests,
-                           OffsetT* d_offsets, OffsetT* d_total, std::int64_t num_items, cudaStream_t stream = 0) {
-  return apps_detail::dispatch_slots<false>(d_temp_storage, temp_storage_bytes, d_requests, d_offsets, d_total,
-                                            OffsetT{0}, static_cast<std::int64_t*>(nullptr), num_items, stream);
+                           OffsetT* d_offsets, OffsetT* d_total, std::int64_t num_items,
+                           cudaStream_t stream = 0) {
+  return apps_detail::dispatch_slots<false>(d_temp_storage, temp_storage_bytes, d_requests, d_offsets,
+                                            d_total, OffsetT{0}, static_cast<std::int64_t*>(nullptr),
+                                            num_items, stream);
 }
 
 /// allocate_slots into a buffer of `capacity` slots: the items whose slots end within the capacity (a
@@ -40,9 +42,10 @@ cudaError_t allocate_slots(void* d_temp_storage, std::size_t& temp_storage_bytes
 ///
 ///   requests [3 1 7 0 4 1 6 3], capacity 15  ->  offsets [0 3 4 11 11 S S S], 5 fitted, total 25
 template <class RequestIt, class OffsetT, class NumT>
-cudaError_t allocate_slots_bounded(void* d_temp_storage, std::size_t& temp_storage_bytes, RequestIt d_requests,
-                                   OffsetT* d_offsets, OffsetT* d_total, OffsetT capacity, NumT* d_num_fitted,
-                                   std::int64_t num_items, cudaStream_t stream = 0) {
+cudaError_t allocate_slots_bounded(void* d_temp_storage, std::size_t& temp_storage_bytes,
+                                   RequestIt d_requests, OffsetT* d_offsets, OffsetT* d_total,
+                                   OffsetT capacity, NumT* d_num_fitted, std::int64_t num_items,
+                                   cudaStream_t stream = 0) {
   return apps_detail::dispatch_slots<true>(d_temp_storage, temp_storage_bytes, d_requests, d_offsets, d_total,
                                            capacity, d_num_fitted, num_items, stream);
 }

@@ -16,15 +16,15 @@ namespace carry {
 namespace compact_detail {
 /// A partition in the order `options` asks for: stable, or reversed (CUB's layout, one pass).
 template <class P, class T, class InIt, class Sel, class OutIt, class NumT>
-cudaError_t dispatch_partition(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt in, Sel sel, bool null_sel,
-                               OutIt out, NumT* d_num, std::int64_t num_items, const compact_options& options,
-                               cudaStream_t stream) {
+cudaError_t dispatch_partition(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt in, Sel sel,
+                               bool null_sel, OutIt out, NumT* d_num, std::int64_t num_items,
+                               const compact_options& options, cudaStream_t stream) {
   if (options.rejected == partition_order::reversed)
-    return dispatch_compact<P, true, T, true>(d_temp_storage, temp_storage_bytes, in, sel, null_sel, out, d_num,
-                                              num_items, options, stream);
+    return dispatch_compact<P, true, T, true>(d_temp_storage, temp_storage_bytes, in, sel, null_sel, out,
+                                              d_num, num_items, options, stream);
   if (options.rejected != partition_order::stable) return cudaErrorInvalidValue;
-  return dispatch_compact<P, true, T>(d_temp_storage, temp_storage_bytes, in, sel, null_sel, out, d_num, num_items,
-                                      options, stream);
+  return dispatch_compact<P, true, T>(d_temp_storage, temp_storage_bytes, in, sel, null_sel, out, d_num,
+                                      num_items, options, stream);
 }
 } // namespace compact_detail
 
@@ -66,21 +66,21 @@ cudaError_t partition(void* d_temp_storage, std::size_t& temp_storage_bytes, Inp
 ///   d_in = [3 1 7 0 4 1 6 3], d_flags = [1 0 2 0 0 1 1 0]  ->  d_out = [3 7 1 6 | 1 0 4 3], *d_num_selected = 4
 ///   reversed:                                                d_out = [3 7 1 6 | 3 4 0 1]
 template <class InputIt, class FlagIt, class OutputIt, class NumT>
-cudaError_t partition_flagged(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, FlagIt d_flags,
-                              OutputIt d_out, NumT* d_num_selected, std::int64_t num_items, compact_options options,
-                              cudaStream_t stream = 0) {
+cudaError_t partition_flagged(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                              FlagIt d_flags, OutputIt d_out, NumT* d_num_selected, std::int64_t num_items,
+                              compact_options options, cudaStream_t stream = 0) {
   using T = compact_detail::value_of<InputIt>;
   using P = compact_tuning::policy<T>;
-  return compact_detail::dispatch_partition<P, T>(d_temp_storage, temp_storage_bytes, d_in,
-                                                  compact_detail::flag_selector<P, T, InputIt>(d_flags),
-                                                  compact_detail::is_null(d_flags), d_out, d_num_selected, num_items,
-                                                  options, stream);
+  return compact_detail::dispatch_partition<P, T>(
+      d_temp_storage, temp_storage_bytes, d_in, compact_detail::flag_selector<P, T, InputIt>(d_flags),
+      compact_detail::is_null(d_flags), d_out, d_num_selected, num_items, options, stream);
 }
 template <class InputIt, class FlagIt, class OutputIt, class NumT>
-cudaError_t partition_flagged(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, FlagIt d_flags,
-                              OutputIt d_out, NumT* d_num_selected, std::int64_t num_items, cudaStream_t stream = 0) {
-  return partition_flagged(d_temp_storage, temp_storage_bytes, d_in, d_flags, d_out, d_num_selected, num_items,
-                           compact_options{}, stream);
+cudaError_t partition_flagged(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                              FlagIt d_flags, OutputIt d_out, NumT* d_num_selected, std::int64_t num_items,
+                              cudaStream_t stream = 0) {
+  return partition_flagged(d_temp_storage, temp_storage_bytes, d_in, d_flags, d_out, d_num_selected,
+                           num_items, compact_options{}, stream);
 }
 
 } // namespace carry

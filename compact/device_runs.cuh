@@ -41,7 +41,8 @@ namespace compact_detail {
 /// offsets of the runs of two or more): the keyed pass with the run-length behaviour.
 template <bool NON_TRIVIAL, class InputIt, class FirstIt, class LengthIt, class NumIt, class Eq>
 cudaError_t encode_runs(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, FirstIt d_firsts,
-                        LengthIt d_lengths, NumIt d_num_runs, std::int64_t num_items, Eq eq, cudaStream_t stream) {
+                        LengthIt d_lengths, NumIt d_num_runs, std::int64_t num_items, Eq eq,
+                        cudaStream_t stream) {
   if (d_temp_storage != nullptr && !runs_args_ok(num_items, d_num_runs, d_in, d_in, d_firsts, d_lengths))
     return cudaErrorInvalidValue;
   return with_run_index(num_items, [&](auto index) {
@@ -52,11 +53,11 @@ cudaError_t encode_runs(void* d_temp_storage, std::size_t& temp_storage_bytes, I
     const auto* no_values = static_cast<const no_value*>(nullptr);
     using staged = compact_tuning::run_length_policy<K>;
     if constexpr (staged_spans<staged, InputIt, I>())
-      return run_pass<staged, staged_span_agent>(d_temp_storage, temp_storage_bytes, d_in, no_values, b, num_items,
-                                                 d_num_runs, scan_options{}, stream);
+      return run_pass<staged, staged_span_agent>(d_temp_storage, temp_storage_bytes, d_in, no_values, b,
+                                                 num_items, d_num_runs, scan_options{}, stream);
     else
-      return run_pass<tuning::keyed_encode_policy<K, I>>(d_temp_storage, temp_storage_bytes, d_in, no_values, b,
-                                                         num_items, d_num_runs, scan_options{}, stream);
+      return run_pass<tuning::keyed_encode_policy<K, I>>(d_temp_storage, temp_storage_bytes, d_in, no_values,
+                                                         b, num_items, d_num_runs, scan_options{}, stream);
   });
 }
 
@@ -71,13 +72,12 @@ cudaError_t encode_runs(void* d_temp_storage, std::size_t& temp_storage_bytes, I
 template <class V = default_accumulator, class KeyIt, class UniqueIt, class ValIt, class AggIt, class NumIt,
           class Op, class Eq>
 cudaError_t reduce_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
-                          UniqueIt d_unique_out, ValIt d_values_in, AggIt d_aggregates_out, NumIt d_num_runs_out,
-                          Op reduction_op, std::int64_t num_items, Eq equality_op, scan_options options,
-                          cudaStream_t stream = 0) {
+                          UniqueIt d_unique_out, ValIt d_values_in, AggIt d_aggregates_out,
+                          NumIt d_num_runs_out, Op reduction_op, std::int64_t num_items, Eq equality_op,
+                          scan_options options, cudaStream_t stream = 0) {
   using A = std::conditional_t<std::is_same<V, default_accumulator>::value, detail::iter_value<ValIt>, V>;
-  if (d_temp_storage != nullptr &&
-      !compact_detail::runs_args_ok(num_items, d_num_runs_out, d_keys_in, d_values_in, d_unique_out,
-                                    d_aggregates_out))
+  if (d_temp_storage != nullptr && !compact_detail::runs_args_ok(num_items, d_num_runs_out, d_keys_in,
+                                                                 d_values_in, d_unique_out, d_aggregates_out))
     return cudaErrorInvalidValue;
   return compact_detail::with_run_index(num_items, [&](auto index) {
     using K = detail::iter_value<KeyIt>;
@@ -85,28 +85,30 @@ cudaError_t reduce_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes,
     using B = compact_detail::reduce_by_key_behaviour<K, A, H, Op, Eq, UniqueIt, AggIt, NumIt>;
     return compact_detail::run_pass<tuning::keyed_runs_policy<K, A>>(
         d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in,
-        B{equality_op, reduction_op, d_unique_out, d_aggregates_out, d_num_runs_out}, num_items, d_num_runs_out,
-        options, stream);
+        B{equality_op, reduction_op, d_unique_out, d_aggregates_out, d_num_runs_out}, num_items,
+        d_num_runs_out, options, stream);
   });
 }
 template <class V = default_accumulator, class KeyIt, class UniqueIt, class ValIt, class AggIt, class NumIt,
           class Op, class Eq, std::enable_if_t<equality_functor<Eq>, int> = 0>
 cudaError_t reduce_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
-                          UniqueIt d_unique_out, ValIt d_values_in, AggIt d_aggregates_out, NumIt d_num_runs_out,
-                          Op reduction_op, std::int64_t num_items, Eq equality_op, cudaStream_t stream = 0) {
+                          UniqueIt d_unique_out, ValIt d_values_in, AggIt d_aggregates_out,
+                          NumIt d_num_runs_out, Op reduction_op, std::int64_t num_items, Eq equality_op,
+                          cudaStream_t stream = 0) {
   return reduce_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_unique_out, d_values_in,
-                          d_aggregates_out, d_num_runs_out, reduction_op, num_items, equality_op, scan_options{},
-                          stream);
+                          d_aggregates_out, d_num_runs_out, reduction_op, num_items, equality_op,
+                          scan_options{}, stream);
 }
 /// CUB's form (operator==; a literal 0 as the stream picks this one).
 template <class V = default_accumulator, class KeyIt, class UniqueIt, class ValIt, class AggIt, class NumIt,
           class Op>
 cudaError_t reduce_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
-                          UniqueIt d_unique_out, ValIt d_values_in, AggIt d_aggregates_out, NumIt d_num_runs_out,
-                          Op reduction_op, std::int64_t num_items, cudaStream_t stream = 0) {
+                          UniqueIt d_unique_out, ValIt d_values_in, AggIt d_aggregates_out,
+                          NumIt d_num_runs_out, Op reduction_op, std::int64_t num_items,
+                          cudaStream_t stream = 0) {
   return reduce_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_unique_out, d_values_in,
-                          d_aggregates_out, d_num_runs_out, reduction_op, num_items, equal_to{}, scan_options{},
-                          stream);
+                          d_aggregates_out, d_num_runs_out, reduction_op, num_items, equal_to{},
+                          scan_options{}, stream);
 }
 
 /// For each run of equal items: its first item to d_unique_out and its length to d_counts_out; the
@@ -118,15 +120,15 @@ template <class InputIt, class UniqueIt, class LengthIt, class NumIt, class Eq,
 cudaError_t run_length_encode(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
                               UniqueIt d_unique_out, LengthIt d_counts_out, NumIt d_num_runs_out,
                               std::int64_t num_items, Eq equality_op, cudaStream_t stream = 0) {
-  return compact_detail::encode_runs<false>(d_temp_storage, temp_storage_bytes, d_in, d_unique_out, d_counts_out,
-                                            d_num_runs_out, num_items, equality_op, stream);
+  return compact_detail::encode_runs<false>(d_temp_storage, temp_storage_bytes, d_in, d_unique_out,
+                                            d_counts_out, d_num_runs_out, num_items, equality_op, stream);
 }
 template <class InputIt, class UniqueIt, class LengthIt, class NumIt>
 cudaError_t run_length_encode(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
                               UniqueIt d_unique_out, LengthIt d_counts_out, NumIt d_num_runs_out,
                               std::int64_t num_items, cudaStream_t stream = 0) {
-  return compact_detail::encode_runs<false>(d_temp_storage, temp_storage_bytes, d_in, d_unique_out, d_counts_out,
-                                            d_num_runs_out, num_items, equal_to{}, stream);
+  return compact_detail::encode_runs<false>(d_temp_storage, temp_storage_bytes, d_in, d_unique_out,
+                                            d_counts_out, d_num_runs_out, num_items, equal_to{}, stream);
 }
 
 /// For each run of two or more equal items: the offset of its first item to d_offsets_out and its
@@ -138,15 +140,15 @@ template <class InputIt, class OffsetIt, class LengthIt, class NumIt, class Eq,
 cudaError_t non_trivial_runs(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
                              OffsetIt d_offsets_out, LengthIt d_lengths_out, NumIt d_num_runs_out,
                              std::int64_t num_items, Eq equality_op, cudaStream_t stream = 0) {
-  return compact_detail::encode_runs<true>(d_temp_storage, temp_storage_bytes, d_in, d_offsets_out, d_lengths_out,
-                                           d_num_runs_out, num_items, equality_op, stream);
+  return compact_detail::encode_runs<true>(d_temp_storage, temp_storage_bytes, d_in, d_offsets_out,
+                                           d_lengths_out, d_num_runs_out, num_items, equality_op, stream);
 }
 template <class InputIt, class OffsetIt, class LengthIt, class NumIt>
 cudaError_t non_trivial_runs(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
                              OffsetIt d_offsets_out, LengthIt d_lengths_out, NumIt d_num_runs_out,
                              std::int64_t num_items, cudaStream_t stream = 0) {
-  return compact_detail::encode_runs<true>(d_temp_storage, temp_storage_bytes, d_in, d_offsets_out, d_lengths_out,
-                                           d_num_runs_out, num_items, equal_to{}, stream);
+  return compact_detail::encode_runs<true>(d_temp_storage, temp_storage_bytes, d_in, d_offsets_out,
+                                           d_lengths_out, d_num_runs_out, num_items, equal_to{}, stream);
 }
 
 } // namespace carry

@@ -17,9 +17,9 @@ namespace compact_tuning {
 /// single-pass blocks ask the L2 for the tile launch order would give them before they take a ticket
 /// (inputs of more than about one wave, prefetch_beyond_blocks_per_sm); with PREFETCH_AHEAD, only the first
 /// wave's, and each tile, once its ticket is out, asks for the tile PREFETCH_AHEAD SMs' worth of tiles ahead.
-template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int MIN_BLOCKS, bool STREAMING = true, int LOOKBACK_DELAY_NS = 0,
-          block_scan_algorithm ALGORITHM = block_scan_algorithm::coarsened, bool PREFETCH = true,
-          int PREFETCH_AHEAD = 0>
+template <int BLOCK_THREADS, int ITEMS_PER_THREAD, int MIN_BLOCKS, bool STREAMING = true,
+          int LOOKBACK_DELAY_NS = 0, block_scan_algorithm ALGORITHM = block_scan_algorithm::coarsened,
+          bool PREFETCH = true, int PREFETCH_AHEAD = 0>
 struct compact_policy {
   static constexpr bool prefetch = PREFETCH; ///< single pass: warm the L2 with the guessed tile (see below)
   static constexpr int prefetch_ahead = PREFETCH_AHEAD; ///< single pass: SMs' worth of tiles ahead (0: none)

@@ -57,17 +57,18 @@ cudaError_t sort_pointer(void* t, std::size_t& bytes, const K* ki, K* ko, const 
 /// iterator (a counting iterator for an argsort, a transform) is first staged into a buffer placed after
 /// the sort's own temp storage (one read of the iterator, one write and one read of n values more).
 template <class P = radix_tuning::default_policy, class K, class ValueIt, class V>
-cudaError_t sort_values_from(void* t, std::size_t& bytes, const K* ki, K* ko, ValueIt vi, V* vo, std::int64_t n,
-                             int begin_bit, int end_bit, bool descending, radix_sort_options opt,
-                             cudaStream_t stream) {
+cudaError_t sort_values_from(void* t, std::size_t& bytes, const K* ki, K* ko, ValueIt vi, V* vo,
+                             std::int64_t n, int begin_bit, int end_bit, bool descending,
+                             radix_sort_options opt, cudaStream_t stream) {
   if constexpr (std::is_convertible<ValueIt, const V*>::value) {
-    return sort_pointer<true, P>(t, bytes, ki, ko, static_cast<const V*>(vi), vo, n, begin_bit, end_bit, descending,
-                                 opt, stream);
+    return sort_pointer<true, P>(t, bytes, ki, ko, static_cast<const V*>(vi), vo, n, begin_bit, end_bit,
+                                 descending, opt, stream);
   } else { // the sort's own check follows the staging (which writes temp storage only)
-    return detail::with_staged<V>(t, bytes, vi, n, n <= 0 || (ki != nullptr && ko != nullptr && vo != nullptr),
-                                  stream, [&](void* tt, std::size_t& b, const V* staged) {
-                                    return sort_pointer<true, P>(tt, b, ki, ko, staged, vo, n, begin_bit, end_bit,
-                                                                 descending, opt, stream);
+    return detail::with_staged<V>(t, bytes, vi, n,
+                                  n <= 0 || (ki != nullptr && ko != nullptr && vo != nullptr), stream,
+                                  [&](void* tt, std::size_t& b, const V* staged) {
+                                    return sort_pointer<true, P>(tt, b, ki, ko, staged, vo, n, begin_bit,
+                                                                 end_bit, descending, opt, stream);
                                   });
   }
 }
@@ -201,8 +202,8 @@ cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, co
                        K* d_keys_out, ValueIt d_values_in, V* d_values_out, std::int64_t num_items,
                        int begin_bit, int end_bit, radix_sort_options options, cudaStream_t stream = 0) {
   return radix_detail::sort_values_from(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                                          d_values_in, d_values_out, num_items, begin_bit, end_bit, false,
-                                          options, stream);
+                                        d_values_in, d_values_out, num_items, begin_bit, end_bit, false,
+                                        options, stream);
 }
 template <class K, class ValueIt, class V>
 cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
@@ -218,18 +219,18 @@ cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, co
 ///   keys [3 1 7 0 4 1 6 3], values [a b c d e f g h]  ->  keys [7 6 4 3 3 1 1 0], values [c g e a h b f d]
 template <class K, class ValueIt, class V>
 cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
-                                  K* d_keys_out, ValueIt d_values_in, V* d_values_out,
-                                  std::int64_t num_items, int begin_bit, int end_bit,
-                                  radix_sort_options options, cudaStream_t stream = 0) {
+                                  K* d_keys_out, ValueIt d_values_in, V* d_values_out, std::int64_t num_items,
+                                  int begin_bit, int end_bit, radix_sort_options options,
+                                  cudaStream_t stream = 0) {
   return radix_detail::sort_values_from(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
-                                          d_values_in, d_values_out, num_items, begin_bit, end_bit, true,
-                                          options, stream);
+                                        d_values_in, d_values_out, num_items, begin_bit, end_bit, true,
+                                        options, stream);
 }
 template <class K, class ValueIt, class V>
 cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
-                                  K* d_keys_out, ValueIt d_values_in, V* d_values_out,
-                                  std::int64_t num_items, int begin_bit = 0,
-                                  int end_bit = static_cast<int>(8 * sizeof(K)), cudaStream_t stream = 0) {
+                                  K* d_keys_out, ValueIt d_values_in, V* d_values_out, std::int64_t num_items,
+                                  int begin_bit = 0, int end_bit = static_cast<int>(8 * sizeof(K)),
+                                  cudaStream_t stream = 0) {
   return sort_pairs_descending(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
                                d_values_out, num_items, begin_bit, end_bit, radix_sort_options{}, stream);
 }

@@ -5,9 +5,9 @@ namespace carry {
 
 /// The device-level pass structure of a radix sort.
 enum class radix_sort_algorithm {
-  automatic,    ///< one cluster for small inputs (one launch), else onesweep (radixsort/tuning.hpp)
-  onesweep,     ///< up-front histogram of every digit, then one look-back pass per digit (~8 B per u32 key)
-  three_kernel  ///< per digit: upsweep counts, the engine's scan of them, downsweep scatter (~12 B per u32 key)
+  automatic,   ///< one cluster for small inputs (one launch), else onesweep (radixsort/tuning.hpp)
+  onesweep,    ///< up-front histogram of every digit, then one look-back pass per digit (~8 B per u32 key)
+  three_kernel ///< per digit: upsweep counts, the engine's scan of them, downsweep scatter (~12 B per u32 key)
 };
 
 /// Options of carry's radix sorts. `adaptive` (onesweep only): skip the passes whose digit is the same

@@ -39,13 +39,12 @@ template <class Acc = default_accumulator, class InputIt, class OutputIt, class 
           std::enable_if_t<detail::iterator_scan_args<InputIt, OutputIt, Init>(), int> = 0>
 cudaError_t reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
                    Op reduce_op, Init init, std::int64_t num_items, cudaStream_t stream = 0) {
-  using A = detail::scan_accumulator_t<Acc, false, Op, Init, InputIt,
-                                       std::conditional_t<std::is_void<detail::out_value<OutputIt>>::value,
-                                                          const Init*, OutputIt>>;
+  using A = detail::scan_accumulator_t<
+      Acc, false, Op, Init, InputIt,
+      std::conditional_t<std::is_void<detail::out_value<OutputIt>>::value, const Init*, OutputIt>>;
   static_assert(!std::is_void<A>::value, "carry: name the reduction's accumulator: reduce<T>(...)");
-  return detail::dispatch_reduce<tuning::hierarchical_policy<A>>(d_temp_storage, temp_storage_bytes, d_in,
-                                                                d_out, reduce_op, static_cast<A>(init), num_items,
-                                                                stream);
+  return detail::dispatch_reduce<tuning::hierarchical_policy<A>>(
+      d_temp_storage, temp_storage_bytes, d_in, d_out, reduce_op, static_cast<A>(init), num_items, stream);
 }
 
 /// *d_out = init op f(d_in[0]) op f(d_in[1]) op ... op f(d_in[n-1]), folded in order: reduce over
@@ -53,8 +52,8 @@ cudaError_t reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, InputI
 ///
 ///   d_in = [1 2 3 4], f = x * x, op = carry::sum{}, init = 0  ->  *d_out = 30
 template <class Acc = default_accumulator, class InputIt, class OutputIt, class Op, class F, class Init>
-cudaError_t transform_reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
-                             Op reduce_op, F transform_op, Init init, std::int64_t num_items,
+cudaError_t transform_reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                             OutputIt d_out, Op reduce_op, F transform_op, Init init, std::int64_t num_items,
                              cudaStream_t stream = 0) {
   return reduce<Acc>(d_temp_storage, temp_storage_bytes, make_transform_input(d_in, transform_op), d_out,
                      reduce_op, init, num_items, stream);

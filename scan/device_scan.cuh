@@ -97,15 +97,17 @@ cudaError_t exclusive_sum(void* d_temp_storage, std::size_t& temp_storage_bytes,
 namespace detail {
 /// The scan of any iterators in accumulator A: pointers of A both ways take the pointer overloads' path.
 template <bool EXCLUSIVE, class A, class InIt, class OutIt, class Op>
-cudaError_t scan_iterators(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt d_in, OutIt d_out, Op op,
-                           A init, std::int64_t num_items, const scan_options& options, cudaStream_t stream) {
+cudaError_t scan_iterators(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt d_in, OutIt d_out,
+                           Op op, A init, std::int64_t num_items, const scan_options& options,
+                           cudaStream_t stream) {
   if constexpr (std::is_convertible<InIt, const A*>::value && std::is_same<OutIt, A*>::value) {
-    return dispatch_scan<tuning::hierarchical_policy<A>, tuning::single_pass_policy<A>, tuning::small_policy<A>,
-                         EXCLUSIVE>(d_temp_storage, temp_storage_bytes, static_cast<const A*>(d_in), d_out, op, init,
-                                    num_items, options, stream);
+    return dispatch_scan<tuning::hierarchical_policy<A>, tuning::single_pass_policy<A>,
+                         tuning::small_policy<A>, EXCLUSIVE>(d_temp_storage, temp_storage_bytes,
+                                                             static_cast<const A*>(d_in), d_out, op, init,
+                                                             num_items, options, stream);
   } else {
-    return dispatch_scan_any<tuning::any_input_policy<A>, EXCLUSIVE>(d_temp_storage, temp_storage_bytes, d_in, d_out,
-                                                                      op, init, num_items, options, stream);
+    return dispatch_scan_any<tuning::any_input_policy<A>, EXCLUSIVE>(
+        d_temp_storage, temp_storage_bytes, d_in, d_out, op, init, num_items, options, stream);
   }
 }
 } // namespace detail
@@ -115,18 +117,19 @@ cudaError_t scan_iterators(void* d_temp_storage, std::size_t& temp_storage_bytes
 ///   d_in = thrust::counting_iterator<int>(1), n = 5, op = carry::sum{}  ->  d_out = [1 3 6 10 15]
 template <class Acc = default_accumulator, class InputIt, class OutputIt, class Op,
           std::enable_if_t<detail::iterator_scan_args<InputIt, OutputIt>(), int> = 0>
-cudaError_t inclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
-                           Op scan_op, std::int64_t num_items, scan_options options, cudaStream_t stream = 0) {
+cudaError_t inclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                           OutputIt d_out, Op scan_op, std::int64_t num_items, scan_options options,
+                           cudaStream_t stream = 0) {
   using A = detail::scan_accumulator_t<Acc, false, Op, detail::iter_value<InputIt>, InputIt, OutputIt>;
-  return detail::scan_iterators<false>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, A{}, num_items,
-                                       options, stream);
+  return detail::scan_iterators<false>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, A{},
+                                       num_items, options, stream);
 }
 template <class Acc = default_accumulator, class InputIt, class OutputIt, class Op,
           std::enable_if_t<detail::iterator_scan_args<InputIt, OutputIt>(), int> = 0>
-cudaError_t inclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
-                           Op scan_op, std::int64_t num_items, cudaStream_t stream = 0) {
-  return inclusive_scan<Acc>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, num_items, scan_options{},
-                             stream);
+cudaError_t inclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                           OutputIt d_out, Op scan_op, std::int64_t num_items, cudaStream_t stream = 0) {
+  return inclusive_scan<Acc>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, num_items,
+                             scan_options{}, stream);
 }
 
 /// Exclusive scan of any input iterator into any output iterator, seeded with init.
@@ -134,17 +137,18 @@ cudaError_t inclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes
 ///   d_in = i32 [3 1 7 0], init = std::int64_t{10}, op = carry::sum{}  ->  d_out (i64) = [10 13 14 21]
 template <class Acc = default_accumulator, class InputIt, class OutputIt, class Op, class Init,
           std::enable_if_t<detail::iterator_scan_args<InputIt, OutputIt, Init>(), int> = 0>
-cudaError_t exclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
-                           Op scan_op, Init init, std::int64_t num_items, scan_options options,
-                           cudaStream_t stream = 0) {
+cudaError_t exclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                           OutputIt d_out, Op scan_op, Init init, std::int64_t num_items,
+                           scan_options options, cudaStream_t stream = 0) {
   using A = detail::scan_accumulator_t<Acc, false, Op, Init, InputIt, OutputIt>;
-  return detail::scan_iterators<true>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, static_cast<A>(init),
-                                      num_items, options, stream);
+  return detail::scan_iterators<true>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op,
+                                      static_cast<A>(init), num_items, options, stream);
 }
 template <class Acc = default_accumulator, class InputIt, class OutputIt, class Op, class Init,
           std::enable_if_t<detail::iterator_scan_args<InputIt, OutputIt, Init>(), int> = 0>
-cudaError_t exclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
-                           Op scan_op, Init init, std::int64_t num_items, cudaStream_t stream = 0) {
+cudaError_t exclusive_scan(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in,
+                           OutputIt d_out, Op scan_op, Init init, std::int64_t num_items,
+                           cudaStream_t stream = 0) {
   return exclusive_scan<Acc>(d_temp_storage, temp_storage_bytes, d_in, d_out, scan_op, init, num_items,
                              scan_options{}, stream);
 }
@@ -164,7 +168,8 @@ template <class Acc = default_accumulator, class InputIt, class OutputIt,
           std::enable_if_t<detail::iterator_scan_args<InputIt, OutputIt>(), int> = 0>
 cudaError_t inclusive_sum(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
                           std::int64_t num_items, cudaStream_t stream = 0) {
-  return inclusive_sum<Acc>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, scan_options{}, stream);
+  return inclusive_sum<Acc>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, scan_options{},
+                            stream);
 }
 
 /// Exclusive prefix sum of any input iterator (init 0), in the output's type (or the named accumulator).
@@ -182,7 +187,8 @@ template <class Acc = default_accumulator, class InputIt, class OutputIt,
           std::enable_if_t<detail::iterator_scan_args<InputIt, OutputIt>(), int> = 0>
 cudaError_t exclusive_sum(void* d_temp_storage, std::size_t& temp_storage_bytes, InputIt d_in, OutputIt d_out,
                           std::int64_t num_items, cudaStream_t stream = 0) {
-  return exclusive_sum<Acc>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, scan_options{}, stream);
+  return exclusive_sum<Acc>(d_temp_storage, temp_storage_bytes, d_in, d_out, num_items, scan_options{},
+                            stream);
 }
 
 /// The same scans with explicit tile policies (carry::tile_policy): how the benchmark and the tests run

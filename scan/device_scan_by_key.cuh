@@ -28,9 +28,9 @@ namespace carry {
 
 namespace detail {
 template <bool EXCLUSIVE, class V, class KeyIt, class ValIt, class OutIt, class Op, class Eq>
-cudaError_t scan_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys, ValIt d_values_in,
-                        OutIt d_values_out, Op op, V init, std::int64_t num_items, Eq eq, const scan_options& options,
-                        cudaStream_t stream) {
+cudaError_t scan_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys,
+                        ValIt d_values_in, OutIt d_values_out, Op op, V init, std::int64_t num_items, Eq eq,
+                        const scan_options& options, cudaStream_t stream) {
   using K = iter_value<KeyIt>;
   using P = tuning::keyed_scan_policy<K, V>;
   if (d_temp_storage != nullptr && num_items > 0) { // the behaviour hides the pointers: checked here
@@ -57,52 +57,54 @@ cudaError_t inclusive_scan_by_key(void* d_temp_storage, std::size_t& temp_storag
                                   ValIt d_values_in, OutIt d_values_out, Op scan_op, std::int64_t num_items,
                                   Eq equality_op, scan_options options, cudaStream_t stream = 0) {
   using A = std::conditional_t<std::is_same<V, default_accumulator>::value, detail::iter_value<ValIt>, V>;
-  return detail::scan_by_key<false, A>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
-                                       scan_op, A{}, num_items, equality_op, options, stream);
+  return detail::scan_by_key<false, A>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in,
+                                       d_values_out, scan_op, A{}, num_items, equality_op, options, stream);
 }
 template <class V = default_accumulator, class KeyIt, class ValIt, class OutIt, class Op, class Eq,
           std::enable_if_t<equality_functor<Eq>, int> = 0>
 cudaError_t inclusive_scan_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
                                   ValIt d_values_in, OutIt d_values_out, Op scan_op, std::int64_t num_items,
                                   Eq equality_op, cudaStream_t stream = 0) {
-  return inclusive_scan_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, scan_op,
-                                  num_items, equality_op, scan_options{}, stream);
+  return inclusive_scan_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
+                                  scan_op, num_items, equality_op, scan_options{}, stream);
 }
 template <class V = default_accumulator, class KeyIt, class ValIt, class OutIt, class Op>
 cudaError_t inclusive_scan_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
                                   ValIt d_values_in, OutIt d_values_out, Op scan_op, std::int64_t num_items,
                                   cudaStream_t stream = 0) {
-  return inclusive_scan_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, scan_op,
-                                  num_items, equal_to{}, scan_options{}, stream);
+  return inclusive_scan_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
+                                  scan_op, num_items, equal_to{}, scan_options{}, stream);
 }
 
 /// Exclusive scan of each run of equal keys, each run seeded with init: d_values_out[i] = init op
 /// values[s] op ... op values[i - 1] (init at a run's first item).
 ///
 ///   keys = [1 1 2 2 2 1], values = [3 1 7 0 4 1], init = 0  ->  [0 3 0 7 7 0]
-template <class V = default_accumulator, class KeyIt, class ValIt, class OutIt, class Op, class Init, class Eq>
+template <class V = default_accumulator, class KeyIt, class ValIt, class OutIt, class Op, class Init,
+          class Eq>
 cudaError_t exclusive_scan_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
                                   ValIt d_values_in, OutIt d_values_out, Op scan_op, Init init_value,
                                   std::int64_t num_items, Eq equality_op, scan_options options,
                                   cudaStream_t stream = 0) {
   using A = std::conditional_t<std::is_same<V, default_accumulator>::value, detail::iter_value<ValIt>, V>;
-  return detail::scan_by_key<true, A>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
-                                      scan_op, static_cast<A>(init_value), num_items, equality_op, options, stream);
+  return detail::scan_by_key<true, A>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in,
+                                      d_values_out, scan_op, static_cast<A>(init_value), num_items,
+                                      equality_op, options, stream);
 }
-template <class V = default_accumulator, class KeyIt, class ValIt, class OutIt, class Op, class Init, class Eq,
-          std::enable_if_t<equality_functor<Eq>, int> = 0>
+template <class V = default_accumulator, class KeyIt, class ValIt, class OutIt, class Op, class Init,
+          class Eq, std::enable_if_t<equality_functor<Eq>, int> = 0>
 cudaError_t exclusive_scan_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
                                   ValIt d_values_in, OutIt d_values_out, Op scan_op, Init init_value,
                                   std::int64_t num_items, Eq equality_op, cudaStream_t stream = 0) {
-  return exclusive_scan_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, scan_op,
-                                  init_value, num_items, equality_op, scan_options{}, stream);
+  return exclusive_scan_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
+                                  scan_op, init_value, num_items, equality_op, scan_options{}, stream);
 }
 template <class V = default_accumulator, class KeyIt, class ValIt, class OutIt, class Op, class Init>
 cudaError_t exclusive_scan_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
                                   ValIt d_values_in, OutIt d_values_out, Op scan_op, Init init_value,
                                   std::int64_t num_items, cudaStream_t stream = 0) {
-  return exclusive_scan_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, scan_op,
-                                  init_value, num_items, equal_to{}, scan_options{}, stream);
+  return exclusive_scan_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
+                                  scan_op, init_value, num_items, equal_to{}, scan_options{}, stream);
 }
 
 /// inclusive_scan_by_key with carry::sum{}.   keys = [1 1 2 2 2 1], values = [3 1 7 0 4 1]  ->  [3 4 7 7 11 1]
@@ -110,42 +112,42 @@ cudaError_t exclusive_scan_by_key(void* d_temp_storage, std::size_t& temp_storag
 ///   inclusive_sum_by_key(d_temp, bytes, d_keys, d_values, d_out, n, carry::equal_to{}, options, stream)
 template <class V = default_accumulator, class KeyIt, class ValIt, class OutIt, class Eq>
 cudaError_t inclusive_sum_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
-                                 ValIt d_values_in, OutIt d_values_out, std::int64_t num_items, Eq equality_op,
-                                 scan_options options, cudaStream_t stream = 0) {
-  return inclusive_scan_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, sum{},
-                                  num_items, equality_op, options, stream);
+                                 ValIt d_values_in, OutIt d_values_out, std::int64_t num_items,
+                                 Eq equality_op, scan_options options, cudaStream_t stream = 0) {
+  return inclusive_scan_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
+                                  sum{}, num_items, equality_op, options, stream);
 }
 template <class V = default_accumulator, class KeyIt, class ValIt, class OutIt, class Eq,
           std::enable_if_t<equality_functor<Eq>, int> = 0>
 cudaError_t inclusive_sum_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
-                                 ValIt d_values_in, OutIt d_values_out, std::int64_t num_items, Eq equality_op,
-                                 cudaStream_t stream = 0) {
-  return inclusive_scan_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, sum{},
-                                  num_items, equality_op, scan_options{}, stream);
+                                 ValIt d_values_in, OutIt d_values_out, std::int64_t num_items,
+                                 Eq equality_op, cudaStream_t stream = 0) {
+  return inclusive_scan_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
+                                  sum{}, num_items, equality_op, scan_options{}, stream);
 }
 template <class V = default_accumulator, class KeyIt, class ValIt, class OutIt>
 cudaError_t inclusive_sum_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
                                  ValIt d_values_in, OutIt d_values_out, std::int64_t num_items,
                                  cudaStream_t stream = 0) {
-  return inclusive_scan_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, sum{},
-                                  num_items, equal_to{}, scan_options{}, stream);
+  return inclusive_scan_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
+                                  sum{}, num_items, equal_to{}, scan_options{}, stream);
 }
 
 /// exclusive_scan_by_key with carry::sum{} and init 0.   [1 1 2 2 2 1], [3 1 7 0 4 1]  ->  [0 3 0 7 7 0]
 /// Options as inclusive_sum_by_key's, after the equality functor.
 template <class V = default_accumulator, class KeyIt, class ValIt, class OutIt, class Eq>
 cudaError_t exclusive_sum_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
-                                 ValIt d_values_in, OutIt d_values_out, std::int64_t num_items, Eq equality_op,
-                                 scan_options options, cudaStream_t stream = 0) {
+                                 ValIt d_values_in, OutIt d_values_out, std::int64_t num_items,
+                                 Eq equality_op, scan_options options, cudaStream_t stream = 0) {
   using A = std::conditional_t<std::is_same<V, default_accumulator>::value, detail::iter_value<ValIt>, V>;
-  return exclusive_scan_by_key<A>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out, sum{},
-                                  A{}, num_items, equality_op, options, stream);
+  return exclusive_scan_by_key<A>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
+                                  sum{}, A{}, num_items, equality_op, options, stream);
 }
 template <class V = default_accumulator, class KeyIt, class ValIt, class OutIt, class Eq,
           std::enable_if_t<equality_functor<Eq>, int> = 0>
 cudaError_t exclusive_sum_by_key(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt d_keys_in,
-                                 ValIt d_values_in, OutIt d_values_out, std::int64_t num_items, Eq equality_op,
-                                 cudaStream_t stream = 0) {
+                                 ValIt d_values_in, OutIt d_values_out, std::int64_t num_items,
+                                 Eq equality_op, cudaStream_t stream = 0) {
   return exclusive_sum_by_key<V>(d_temp_storage, temp_storage_bytes, d_keys_in, d_values_in, d_values_out,
                                  num_items, equality_op, scan_options{}, stream);
 }

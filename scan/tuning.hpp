@@ -131,9 +131,9 @@ using single_pass_policy = typename single_pass_tile<T>::type;
 /// as it is staged): the tuned staged tile where T has one, else 256 threads x 64 bytes staged (2- and
 /// 16-byte accumulators; not swept).
 template <class T>
-using any_input_policy =
-    std::conditional_t<is_staged_policy<single_pass_policy<T>>::value, single_pass_policy<T>,
-                       staged_tile_policy<256, (sizeof(T) >= 64 ? 1 : static_cast<int>(64 / sizeof(T))), 6, true, 2>>;
+using any_input_policy = std::conditional_t<
+    is_staged_policy<single_pass_policy<T>>::value, single_pass_policy<T>,
+    staged_tile_policy<256, (sizeof(T) >= 64 ? 1 : static_cast<int>(64 / sizeof(T))), 6, true, 2>>;
 
 /// The keyed calls' single pass (keyed_agent: keys and values in registers, 64 bytes of the wider of the
 /// two a thread; V: the values, or the run calls' index type), 256 threads, plain loads and stores, the
@@ -149,10 +149,11 @@ using any_input_policy =
 ///     compact_tuning::run_length_policy has the rest): 6 blocks, the guess alone: run_length_encode
 ///     778-781 us (one ahead 855-857; 5 blocks 788-791)
 template <class K, class V, int MIN_BLOCKS, int PREFETCH>
-using keyed_policy =
-    staged_tile_policy<256, (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 4 ? 16
-                            : (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 8 ? 8 : 4,
-                       MIN_BLOCKS, false, PREFETCH>;
+using keyed_policy = staged_tile_policy<256,
+                                        (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 4   ? 16
+                                        : (sizeof(K) > sizeof(V) ? sizeof(K) : sizeof(V)) <= 8 ? 8
+                                                                                               : 4,
+                                        MIN_BLOCKS, false, PREFETCH>;
 /// P with its agent's block scan over Kogge-Stone warp scans (5 shuffle steps against Brent-Kung's 9).
 template <class P>
 struct kogge_stone_warps : P {
@@ -179,8 +180,8 @@ using keyed_scan_policy = keyed_policy<K, V, 5, 4>;
 ///     78.4-79.2 / 79.5 / 76.8-77.0
 template <class K, class V>
 using keyed_runs_policy =
-    std::conditional_t<(sizeof(K) <= 4 && sizeof(V) <= 4), kogge_stone_warps<warp_flushed<keyed_policy<K, V, 5, 4>>>,
-                       keyed_policy<K, V, 4, 4>>;
+    std::conditional_t<(sizeof(K) <= 4 && sizeof(V) <= 4),
+                       kogge_stone_warps<warp_flushed<keyed_policy<K, V, 5, 4>>>, keyed_policy<K, V, 4, 4>>;
 template <class K, class V>
 using keyed_unique_policy = std::conditional_t<(sizeof(K) <= 4 && sizeof(V) <= 4), keyed_runs_policy<K, V>,
                                                warp_flushed<keyed_policy<K, V, 4, 4>>>;
@@ -188,8 +189,9 @@ using keyed_unique_policy = std::conditional_t<(sizeof(K) <= 4 && sizeof(V) <= 4
 /// fewer (the same runs: run_length_encode 2^28 runs of 4 759.5-760 us against 768.5, runs of 64 655.5
 /// against 665-666, 2^24 58.4-58.75 against 58.8-59.0); the block's flush (each warp's: 761, 656).
 template <class K, class I>
-using keyed_encode_policy = std::conditional_t<(sizeof(K) <= 4 && sizeof(I) <= 4),
-                                               kogge_stone_warps<keyed_policy<K, I, 6, 2>>, keyed_policy<K, I, 6, 2>>;
+using keyed_encode_policy =
+    std::conditional_t<(sizeof(K) <= 4 && sizeof(I) <= 4), kogge_stone_warps<keyed_policy<K, I, 6, 2>>,
+                       keyed_policy<K, I, 6, 2>>;
 
 /// The hierarchical tile (upsweep, spine, downsweep): 256 threads x 64 bytes. The input is read twice,
 /// so no evict-first hint. Measured (u32, NOTES.md): 256 x 16 gave 23.9 us at 2^22 against 27.1 us for

@@ -22,7 +22,8 @@ struct bin_digit {
   static constexpr std::size_t level_bytes = 0;
   __device__ bin_digit bind(void*) const { return *this; }
   __device__ int bin_of(const K& k) const {
-    return static_cast<int>((static_cast<unsigned>(bins.bin_of(k)) >> shift) & ((1u << radix_tuning::digit_bits) - 1u));
+    return static_cast<int>((static_cast<unsigned>(bins.bin_of(k)) >> shift) &
+                            ((1u << radix_tuning::digit_bits) - 1u));
   }
 };
 
@@ -45,7 +46,8 @@ inline unsigned offsets_blocks(std::int64_t n) {
 /// The bucket offsets: offsets[d] = scanned[d * stride] (d < num_bins), offsets[num_bins] = n.
 template <class O>
 __global__ void __launch_bounds__(256)
-    offsets_from_scan_kernel(const std::uint64_t* scanned, std::int64_t stride, O* offsets, int num_bins, std::int64_t n) {
+    offsets_from_scan_kernel(const std::uint64_t* scanned, std::int64_t stride, O* offsets, int num_bins,
+                             std::int64_t n) {
   for (std::int64_t d = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; d <= num_bins;
        d += std::int64_t{gridDim.x} * blockDim.x)
     offsets[d] = static_cast<O>(d < num_bins ? scanned[d * stride] : static_cast<std::uint64_t>(n));

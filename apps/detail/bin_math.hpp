@@ -56,8 +56,8 @@ struct even_bins {
       (sizeof(T) < sizeof(L) && (std::is_signed<L>::value || !std::is_signed<T>::value));
   L lower{}, upper{};
   int num_bins = 1;
-  std::uint64_t span = 1;  ///< narrow integers: upper - lower
-  std::uint64_t recip = 0; ///< narrow integers: floor((2^64 - 1) / span)
+  std::uint64_t span = 1;    ///< narrow integers: upper - lower
+  std::uint64_t recip = 0;   ///< narrow integers: floor((2^64 - 1) / span)
   std::uint32_t recip32 = 0; ///< narrow integers with num_bins < span: floor(2^32 * num_bins / span) (< 2^32)
 
   even_bins() = default;
@@ -73,7 +73,8 @@ struct even_bins {
 
   CARRY_HD int bin_of(T x) const {
     if constexpr (floating) {
-      const double xd = static_cast<double>(x), lo = static_cast<double>(lower), hi = static_cast<double>(upper);
+      const double xd = static_cast<double>(x), lo = static_cast<double>(lower),
+                   hi = static_cast<double>(upper);
       if (!(xd >= lo) || !(xd < hi)) return -1; // NaN fails both comparisons
       const double scaled = (xd - lo) / (hi - lo) * num_bins;
       const int b = static_cast<int>(scaled); // scaled >= 0: truncation is floor
@@ -82,7 +83,8 @@ struct even_bins {
       // Samples convert to L exactly: in L's 32-bit domain, x - lower (mod 2^32) is below the span
       // exactly when lower <= x < upper (a sample below lower wraps to at least 2^32 + x - lower, which is
       // at least upper - lower since upper - x < 2^32).
-      const auto off = static_cast<std::uint32_t>(static_cast<std::uint32_t>(static_cast<L>(x)) - static_cast<std::uint32_t>(lower));
+      const auto off = static_cast<std::uint32_t>(static_cast<std::uint32_t>(static_cast<L>(x)) -
+                                                  static_cast<std::uint32_t>(lower));
       if (off >= static_cast<std::uint32_t>(span)) return -1;
       const std::uint64_t p = static_cast<std::uint64_t>(off) * static_cast<std::uint32_t>(num_bins);
       if (recip32 != 0) {
@@ -112,7 +114,8 @@ struct even_bins {
       return static_cast<int>(q);
     } else {
       // 128-bit signed values hold every 64-bit sample and bound
-      const __int128 xi = static_cast<__int128>(x), lo = static_cast<__int128>(lower), hi = static_cast<__int128>(upper);
+      const __int128 xi = static_cast<__int128>(x), lo = static_cast<__int128>(lower),
+                     hi = static_cast<__int128>(upper);
       if (xi < lo || xi >= hi) return -1;
       const auto offset = static_cast<unsigned __int128>(xi - lo);
       const auto sp = static_cast<unsigned __int128>(hi - lo);
@@ -158,7 +161,8 @@ template <class T>
 CARRY_HD bin_error check_even_bins(std::int64_t num_bins, T lower, T upper) {
   if (num_bins < 1 || num_bins > max_bins) return bin_error::bad_count;
   if constexpr (std::is_floating_point<T>::value) {
-    if (!(lower == lower) || !(upper == upper) || lower - lower != lower - lower || upper - upper != upper - upper)
+    if (!(lower == lower) || !(upper == upper) || lower - lower != lower - lower ||
+        upper - upper != upper - upper)
       return bin_error::not_finite; // NaN, or inf (inf - inf is NaN)
   }
   if (!(lower < upper)) return bin_error::empty_range;

@@ -62,7 +62,8 @@ cudaError_t count_into(It samples, std::int64_t n, const Binner& binner, int num
   detail::device_limits lim;
   if (const cudaError_t e = detail::current_limits(lim); e != cudaSuccess) return e;
   constexpr int threads = apps_tuning::histogram_threads;
-  constexpr int unroll = is_key_binner<Binner>::value ? apps_tuning::bin_histogram_unroll : apps_tuning::histogram_unroll;
+  constexpr int unroll =
+      is_key_binner<Binner>::value ? apps_tuning::bin_histogram_unroll : apps_tuning::histogram_unroll;
   const bool vec = detail::chunk_ok<T>(samples);
   const histogram_path path = choose_histogram_path(n, num_bins, Binner::level_bytes,
                                                     static_cast<std::size_t>(lim.smem_per_block_max));
@@ -75,14 +76,18 @@ cudaError_t count_into(It samples, std::int64_t n, const Binner& binner, int num
       return e;
     std::int64_t per_sm = static_cast<std::int64_t>(lim.smem_per_sm) / static_cast<std::int64_t>(smem + 1024);
     if (per_sm > apps_tuning::histogram_blocks_per_sm) per_sm = apps_tuning::histogram_blocks_per_sm;
-    if (const cudaError_t e = resident_blocks<hist_tag<It, Binner, C>>(kernel, threads, per_sm); e != cudaSuccess) return e;
+    if (const cudaError_t e = resident_blocks<hist_tag<It, Binner, C>>(kernel, threads, per_sm);
+        e != cudaSuccess)
+      return e;
     if (per_sm < 1) per_sm = 1;
     const std::int64_t grid = histogram_grid(n, sizeof(T), threads, per_sm * lim.sms);
     kernel<<<static_cast<unsigned>(grid), threads, smem, stream>>>(samples, n, binner, num_bins, hist, vec);
   } else {
     auto* kernel = histogram_global_kernel<threads, unroll, It, Binner, C>;
     std::int64_t per_sm = apps_tuning::histogram_blocks_per_sm;
-    if (const cudaError_t e = resident_blocks<global_tag<It, Binner, C>>(kernel, threads, per_sm); e != cudaSuccess) return e;
+    if (const cudaError_t e = resident_blocks<global_tag<It, Binner, C>>(kernel, threads, per_sm);
+        e != cudaSuccess)
+      return e;
     if (per_sm < 1) per_sm = 1;
     const std::int64_t grid = histogram_grid(n, sizeof(T), threads, per_sm * lim.sms);
     kernel<<<static_cast<unsigned>(grid), threads, 0, stream>>>(samples, n, binner, hist, vec);
@@ -108,7 +113,8 @@ cudaError_t dispatch_histogram(void* d_temp_storage, std::size_t& temp_storage_b
 /// The histogram and its exclusive scan: num_bins + 1 offsets, the last the total counted.
 template <class It, class Binner, class C>
 cudaError_t dispatch_offsets(void* d_temp_storage, std::size_t& temp_storage_bytes, It samples, C* offsets,
-                             int num_bins, bin_error bins, const Binner& binner, std::int64_t n, cudaStream_t stream) {
+                             int num_bins, bin_error bins, const Binner& binner, std::int64_t n,
+                             cudaStream_t stream) {
   const std::int64_t nb = bins == bin_error::none ? num_bins : 1;
   std::size_t scan_bytes = 0;
   if (const cudaError_t e = carry::exclusive_sum<C>(nullptr, scan_bytes, nullptr, nullptr, nb + 1, stream);
@@ -125,10 +131,11 @@ cudaError_t dispatch_offsets(void* d_temp_storage, std::size_t& temp_storage_byt
   if (n == 0) return zero(offsets, nb + 1, stream);
   C* counts = layout.counts.as<C>(d_temp_storage); // the last, a zero, becomes the total in the scan
   if (const cudaError_t e = zero(counts, nb + 1, stream); e != cudaSuccess) return e;
-  if (const cudaError_t e = count_into(samples, n, binner, num_bins, counts, stream); e != cudaSuccess) return e;
+  if (const cudaError_t e = count_into(samples, n, binner, num_bins, counts, stream); e != cudaSuccess)
+    return e;
   std::size_t bytes = layout.scan.bytes;
-  return carry::exclusive_sum(layout.scan.in(d_temp_storage), bytes, static_cast<const C*>(counts), offsets, nb + 1,
-                              stream);
+  return carry::exclusive_sum(layout.scan.in(d_temp_storage), bytes, static_cast<const C*>(counts), offsets,
+                              nb + 1, stream);
 }
 
 // ---- bin_by_key ----
@@ -141,19 +148,21 @@ using bin_shape = radix_detail::three_kernel_shape<K, V>;
 /// wanted, all 0). `done`: the call ends here, with the status returned (an error never sets it).
 template <bool HAS_VALUES, class K, class V, class O>
 cudaError_t bin_call_start(void* d_temp_storage, std::size_t& temp_storage_bytes, std::size_t allocation,
-                           const K* keys_in, const K* keys_out, const V* values_in, const V* values_out, O* offsets,
-                           int num_bins, std::int64_t n, cudaStream_t stream, bool& done) {
+                           const K* keys_in, const K* keys_out, const V* values_in, const V* values_out,
+                           O* offsets, int num_bins, std::int64_t n, cudaStream_t stream, bool& done) {
   done = false;
   if (d_temp_storage == nullptr) {
     temp_storage_bytes = allocation;
     done = true;
     return cudaSuccess;
   }
-  if (check_bin_args(keys_in, keys_out, HAS_VALUES && values_in == nullptr, HAS_VALUES && values_out == nullptr,
-                     num_bins, n, temp_storage_bytes, allocation) != arg_error::none)
+  if (check_bin_args(keys_in, keys_out, HAS_VALUES && values_in == nullptr,
+                     HAS_VALUES && values_out == nullptr, num_bins, n, temp_storage_bytes,
+                     allocation) != arg_error::none)
     return cudaErrorInvalidValue;
   if (n > 0 && (detail::ranges_overlap(keys_in, keys_out, static_cast<std::size_t>(n) * sizeof(K)) ||
-                (HAS_VALUES && detail::ranges_overlap(values_in, values_out, static_cast<std::size_t>(n) * sizeof(V)))))
+                (HAS_VALUES &&
+                 detail::ranges_overlap(values_in, values_out, static_cast<std::size_t>(n) * sizeof(V)))))
     return cudaErrorInvalidValue;
   if (n > 0) return cudaSuccess;
   done = true;
@@ -165,21 +174,24 @@ cudaError_t bin_call_start(void* d_temp_storage, std::size_t& temp_storage_bytes
 /// num_bins: n), the bucket offsets from those, then the radix sort's onesweep pass with the bin as
 /// its digit (stable: a tile's keys rank in order, tiles take tickets in order).
 template <bool HAS_VALUES, class K, class V, class O, class BinOp>
-cudaError_t dispatch_bin_onesweep(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* keys_in, K* keys_out,
-                                  const V* values_in, V* values_out, O* offsets, int num_bins, BinOp bin_op,
-                                  std::int64_t n, cudaStream_t stream) {
-  using VV = std::conditional_t<HAS_VALUES, V, radix_detail::null_value>; // keys only: the sort's keys-only kernels
+cudaError_t dispatch_bin_onesweep(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* keys_in,
+                                  K* keys_out, const V* values_in, V* values_out, O* offsets, int num_bins,
+                                  BinOp bin_op, std::int64_t n, cudaStream_t stream) {
+  using VV =
+      std::conditional_t<HAS_VALUES, V, radix_detail::null_value>; // keys only: the sort's keys-only kernels
   using shape = radix_detail::tile_shape<K, VV>;
   constexpr int radix = radix_tuning::radix;
   std::size_t scan_bytes = 0;
-  if (const cudaError_t e = carry::exclusive_sum<std::uint64_t>(nullptr, scan_bytes, nullptr, nullptr, radix, stream);
+  if (const cudaError_t e =
+          carry::exclusive_sum<std::uint64_t>(nullptr, scan_bytes, nullptr, nullptr, radix, stream);
       e != cudaSuccess)
     return e;
   const bin_onesweep_layout layout = make_bin_onesweep_layout(n > 0 ? n : 0, shape::tile_items, sizeof(K),
                                                               HAS_VALUES ? sizeof(V) : 0, scan_bytes);
   bool done = false;
-  if (const cudaError_t e = bin_call_start<HAS_VALUES>(d_temp_storage, temp_storage_bytes, layout.allocation, keys_in,
-                                                       keys_out, values_in, values_out, offsets, num_bins, n, stream, done);
+  if (const cudaError_t e =
+          bin_call_start<HAS_VALUES>(d_temp_storage, temp_storage_bytes, layout.allocation, keys_in, keys_out,
+                                     values_in, values_out, offsets, num_bins, n, stream, done);
       done || e != cudaSuccess)
     return e;
   if (layout.sort.tiles.num_tiles > detail::max_tiles) return cudaErrorInvalidValue;
@@ -188,18 +200,23 @@ cudaError_t dispatch_bin_onesweep(void* d_temp_storage, std::size_t& temp_storag
   void* sort_temp = layout.nested.in(d_temp_storage); // aligned: the sort layout's parts sit at their offsets
   // ---- bin counts (zeroed with control and, when they fit, the look-back words) ----
   const lookback::temp_part cleared = sl.cleared();
-  if (const cudaError_t e = cudaMemsetAsync(cleared.in(sort_temp), 0, cleared.bytes, stream); e != cudaSuccess) return e;
+  if (const cudaError_t e = cudaMemsetAsync(cleared.in(sort_temp), 0, cleared.bytes, stream);
+      e != cudaSuccess)
+    return e;
   auto* counts = sl.hist.as<std::uint64_t>(sort_temp);
   auto* bases = sl.bases.as<std::uint64_t>(sort_temp);
-  if (const cudaError_t e = count_into(keys_in, n, binner, num_bins, counts, stream); e != cudaSuccess) return e;
+  if (const cudaError_t e = count_into(keys_in, n, binner, num_bins, counts, stream); e != cudaSuccess)
+    return e;
   // ---- the engine's exclusive sum: each bin's first output position (portion 0's digit offsets) ----
   std::size_t bytes = layout.scan.bytes;
-  if (const cudaError_t e = carry::exclusive_sum(layout.scan.in(d_temp_storage), bytes,
-                                                 static_cast<const std::uint64_t*>(counts), bases, radix, stream);
+  if (const cudaError_t e =
+          carry::exclusive_sum(layout.scan.in(d_temp_storage), bytes,
+                               static_cast<const std::uint64_t*>(counts), bases, radix, stream);
       e != cudaSuccess)
     return e;
   if (offsets != nullptr) { // before the pass: a second portion's last tile reuses portion 0's offset slots
-    offsets_from_scan_kernel<<<offsets_blocks(num_bins + 1), 256, 0, stream>>>(bases, 1, offsets, num_bins, n);
+    offsets_from_scan_kernel<<<offsets_blocks(num_bins + 1), 256, 0, stream>>>(bases, 1, offsets, num_bins,
+                                                                               n);
     if (const cudaError_t e = detail::after_launch(stream); e != cudaSuccess) return e;
   }
   // ---- one onesweep pass, the bin as its digit ----
@@ -211,14 +228,14 @@ cudaError_t dispatch_bin_onesweep(void* d_temp_storage, std::size_t& temp_storag
   if constexpr (HAS_VALUES) vb.in = values_in, vb.out = values_out;
   const bin_whole_digit<K, BinOp> digit{binner};
   return radix_detail::launch_onesweep_pass<HAS_VALUES>(sort_temp, sl, 0, 1, digit, kb, vb,
-                                                         sl.control.as<radix_detail::sort_control>(sort_temp), bases,
-                                                         lim.sms, stream);
+                                                        sl.control.as<radix_detail::sort_control>(sort_temp),
+                                                        bases, lim.sms, stream);
 }
 
 template <bool HAS_VALUES, class K, class V, class O, class BinOp>
 cudaError_t dispatch_bin(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* keys_in, K* keys_out,
-                         const V* values_in, V* values_out, O* offsets, int num_bins, BinOp bin_op, std::int64_t n,
-                         cudaStream_t stream) {
+                         const V* values_in, V* values_out, O* offsets, int num_bins, BinOp bin_op,
+                         std::int64_t n, cudaStream_t stream) {
   using shape = bin_shape<K, V>;
   const std::int64_t nb = num_bins >= 1 && num_bins <= max_bins ? num_bins : 1;
   if (bin_by_onesweep(nb))
@@ -228,17 +245,21 @@ cudaError_t dispatch_bin(void* d_temp_storage, std::size_t& temp_storage_bytes, 
   const std::int64_t num_counts = std::int64_t{radix_tuning::radix} * plan.grid;
   std::size_t count_scan = 0, bin_scan = 0;
   if (num_counts > 0)
-    if (const cudaError_t e = carry::exclusive_sum<std::uint64_t>(nullptr, count_scan, nullptr, nullptr, num_counts, stream);
+    if (const cudaError_t e =
+            carry::exclusive_sum<std::uint64_t>(nullptr, count_scan, nullptr, nullptr, num_counts, stream);
         e != cudaSuccess)
       return e;
   if (plan.passes > 1)
-    if (const cudaError_t e = carry::exclusive_sum<std::uint64_t>(nullptr, bin_scan, nullptr, nullptr, nb + 1, stream);
+    if (const cudaError_t e =
+            carry::exclusive_sum<std::uint64_t>(nullptr, bin_scan, nullptr, nullptr, nb + 1, stream);
         e != cudaSuccess)
       return e;
-  const bin_layout layout = make_bin_layout(plan, nb, sizeof(K), HAS_VALUES ? sizeof(V) : 0, count_scan, bin_scan);
+  const bin_layout layout =
+      make_bin_layout(plan, nb, sizeof(K), HAS_VALUES ? sizeof(V) : 0, count_scan, bin_scan);
   bool done = false;
-  if (const cudaError_t e = bin_call_start<HAS_VALUES>(d_temp_storage, temp_storage_bytes, layout.allocation, keys_in,
-                                                       keys_out, values_in, values_out, offsets, num_bins, n, stream, done);
+  if (const cudaError_t e =
+          bin_call_start<HAS_VALUES>(d_temp_storage, temp_storage_bytes, layout.allocation, keys_in, keys_out,
+                                     values_in, values_out, offsets, num_bins, n, stream, done);
       done || e != cudaSuccess)
     return e;
   const key_binner<K, BinOp> binner{bin_op, num_bins};
@@ -253,9 +274,9 @@ cudaError_t dispatch_bin(void* d_temp_storage, std::size_t& temp_storage_bytes, 
     V* dst_values = to_out ? values_out : value_scratch;
     const bin_digit<K, BinOp> digit{binner, p * radix_tuning::digit_bits};
     // ---- one three-kernel pass of the radix sort: upsweep, the engine's scan, downsweep ----
-    if (const cudaError_t e = radix_detail::three_kernel_pass<HAS_VALUES>(src_keys, dst_keys, src_values, dst_values, plan,
-                                                                         digit, counts, layout.scan.in(d_temp_storage),
-                                                                         layout.scan.bytes, stream);
+    if (const cudaError_t e = radix_detail::three_kernel_pass<HAS_VALUES>(
+            src_keys, dst_keys, src_values, dst_values, plan, digit, counts, layout.scan.in(d_temp_storage),
+            layout.scan.bytes, stream);
         e != cudaSuccess)
       return e;
     src_keys = dst_keys;
@@ -265,15 +286,18 @@ cudaError_t dispatch_bin(void* d_temp_storage, std::size_t& temp_storage_bytes, 
   // ---- the bucket offsets: one pass has them in its scanned counts (block 0's start of each digit);
   // more passes count the bins first ----
   if (plan.passes == 1) {
-    offsets_from_scan_kernel<<<offsets_blocks(nb + 1), 256, 0, stream>>>(counts, plan.grid, offsets, num_bins, n);
+    offsets_from_scan_kernel<<<offsets_blocks(nb + 1), 256, 0, stream>>>(counts, plan.grid, offsets, num_bins,
+                                                                         n);
     return detail::after_launch(stream);
   }
   auto* bin_counts = layout.bin_counts.as<std::uint64_t>(d_temp_storage);
   if (const cudaError_t e = zero(bin_counts, nb + 1, stream); e != cudaSuccess) return e;
-  if (const cudaError_t e = count_into(keys_in, n, binner, num_bins, bin_counts, stream); e != cudaSuccess) return e;
+  if (const cudaError_t e = count_into(keys_in, n, binner, num_bins, bin_counts, stream); e != cudaSuccess)
+    return e;
   std::size_t bytes = layout.bin_scan.bytes;
-  if (const cudaError_t e = carry::exclusive_sum(layout.bin_scan.in(d_temp_storage), bytes,
-                                                 static_cast<const std::uint64_t*>(bin_counts), bin_counts, nb + 1, stream);
+  if (const cudaError_t e =
+          carry::exclusive_sum(layout.bin_scan.in(d_temp_storage), bytes,
+                               static_cast<const std::uint64_t*>(bin_counts), bin_counts, nb + 1, stream);
       e != cudaSuccess)
     return e;
   offsets_from_scan_kernel<<<offsets_blocks(nb + 1), 256, 0, stream>>>(bin_counts, 1, offsets, num_bins, n);
@@ -311,7 +335,8 @@ cudaError_t dispatch_slots(void* d_temp_storage, std::size_t& temp_storage_bytes
                            O* total, O capacity, NumT* num_fitted, std::int64_t n, cudaStream_t stream) {
   using R = detail::iter_value<ReqIt>;
   constexpr bool pointer = std::is_pointer<ReqIt>::value; // else the register tiles, element loads
-  static_assert(std::is_integral<R>::value && std::is_integral<O>::value, "carry: slot requests and offsets are integers");
+  static_assert(std::is_integral<R>::value && std::is_integral<O>::value,
+                "carry: slot requests and offsets are integers");
   using shape = slots_shape<BOUNDED || !pointer, R, O>;
   constexpr int threads = apps_tuning::slot_threads;
   constexpr int items = apps_tuning::slot_items<sizeof(R)>();
@@ -323,8 +348,8 @@ cudaError_t dispatch_slots(void* d_temp_storage, std::size_t& temp_storage_bytes
     temp_storage_bytes = layout.allocation;
     return cudaSuccess;
   }
-  if (check_slots_args(detail::checked_address(requests), offsets, total, num_fitted, BOUNDED, n, temp_storage_bytes, layout.allocation,
-                       tiles.num_tiles) != arg_error::none)
+  if (check_slots_args(detail::checked_address(requests), offsets, total, num_fitted, BOUNDED, n,
+                       temp_storage_bytes, layout.allocation, tiles.num_tiles) != arg_error::none)
     return cudaErrorInvalidValue;
   if (n > 0 && detail::iterators_overlap(requests, offsets, n)) return cudaErrorInvalidValue;
   if (n == 0) { // the total (and the number fitted) are 0
@@ -336,12 +361,14 @@ cudaError_t dispatch_slots(void* d_temp_storage, std::size_t& temp_storage_bytes
   how.vec_out = detail::vector_aligned<O, items>(offsets);
   auto* kernel = slots_kernel<threads, items, BOUNDED, R, O, NumT, ReqIt>;
   if (!ticketed) {
-    kernel<<<1, threads, 0, stream>>>(requests, offsets, total, capacity, num_fitted, tiles, slots_state<O>{}, how);
+    kernel<<<1, threads, 0, stream>>>(requests, offsets, total, capacity, num_fitted, tiles, slots_state<O>{},
+                                      how);
     return detail::after_launch(stream);
   }
   // ---- ticketed: the prepare step, then the staged pass or the register tiles ----
   const slots_state<O> state = lookback::carve_state<format>(d_temp_storage, layout.state);
-  if (const cudaError_t e = lookback::launch_prepare(d_temp_storage, layout.state.cleared, stream); e != cudaSuccess)
+  if (const cudaError_t e = lookback::launch_prepare(d_temp_storage, layout.state.cleared, stream);
+      e != cudaSuccess)
     return e;
   cudaError_t e = cudaErrorInvalidValue;
   if constexpr (shape::staged_types) {
@@ -350,15 +377,16 @@ cudaError_t dispatch_slots(void* d_temp_storage, std::size_t& temp_storage_bytes
       constexpr auto* staged = &slots_staged_kernel<P, R, O>;
       e = detail::prefer_shared_for<staged>();
       if (e == cudaSuccess)
-        e = lookback::launch_prepared(staged, static_cast<unsigned>(tiles.num_tiles), static_cast<unsigned>(P::block_threads),
-                                      stream, requests, offsets, total, tiles, state, detail::chunk_aligned<R>(requests),
+        e = lookback::launch_prepared(staged, static_cast<unsigned>(tiles.num_tiles),
+                                      static_cast<unsigned>(P::block_threads), stream, requests, offsets,
+                                      total, tiles, state, detail::chunk_aligned<R>(requests),
                                       detail::chunk_aligned<O>(offsets));
     }
   }
   if (!shape::staged(n)) {
     how.ticketed = true;
-    e = lookback::launch_prepared(kernel, static_cast<unsigned>(tiles.num_tiles), threads, stream, requests, offsets,
-                                  total, capacity, num_fitted, tiles, state, how);
+    e = lookback::launch_prepared(kernel, static_cast<unsigned>(tiles.num_tiles), threads, stream, requests,
+                                  offsets, total, capacity, num_fitted, tiles, state, how);
   }
   if (e != cudaSuccess) return e;
   return detail::after_launch(stream);

@@ -84,7 +84,8 @@ __global__ void __launch_bounds__(THREADS)
   unsigned* counters = reinterpret_cast<unsigned*>(smem);
   // ---- zero the block's counters, copy the levels ----
   for (int i = threadIdx.x; i < num_bins; i += THREADS) counters[i] = 0;
-  void* level_smem = Binner::level_bytes > 0 ? static_cast<void*>(counters + (num_bins + 3) / 4 * 4) : nullptr;
+  void* level_smem =
+      Binner::level_bytes > 0 ? static_cast<void*>(counters + (num_bins + 3) / 4 * 4) : nullptr;
   const Binner b = binner.bind(level_smem);
   __syncthreads();
   // ---- count ----

@@ -28,8 +28,10 @@ enum class histogram_path {
 CARRY_HD constexpr histogram_path choose_histogram_path(std::int64_t n, std::int64_t num_bins,
                                                         std::size_t level_bytes, std::size_t smem_limit) {
   if (n <= 0) return histogram_path::empty;
-  const std::size_t need = static_cast<std::size_t>(num_bins) * 4 + static_cast<std::size_t>(num_bins + 1) * level_bytes;
-  return num_bins <= apps_tuning::shared_bins_max && need <= smem_limit ? histogram_path::shared : histogram_path::global;
+  const std::size_t need =
+      static_cast<std::size_t>(num_bins) * 4 + static_cast<std::size_t>(num_bins + 1) * level_bytes;
+  return num_bins <= apps_tuning::shared_bins_max && need <= smem_limit ? histogram_path::shared
+                                                                        : histogram_path::global;
 }
 
 /// Shared memory of a shared-path block: the counters, then the levels (range bins), 16-byte aligned.
@@ -42,12 +44,14 @@ CARRY_HD constexpr std::size_t histogram_smem_bytes(std::int64_t num_bins, std::
 /// (one wave), and enough that no block counts more than samples_per_block_max samples.
 ///
 ///   2^28 u32 samples, 1056 resident -> 1056;  1000 samples -> 1;  2^40 samples, 1056 resident -> 1056
-CARRY_HD constexpr std::int64_t histogram_grid(std::int64_t n, int sample_bytes, int threads, std::int64_t resident) {
+CARRY_HD constexpr std::int64_t histogram_grid(std::int64_t n, int sample_bytes, int threads,
+                                               std::int64_t resident) {
   const std::int64_t per_chunk = sample_bytes >= 16 ? 1 : 16 / sample_bytes;
   const std::int64_t chunks = (n + per_chunk - 1) / per_chunk;
   std::int64_t grid = (chunks + threads - 1) / threads;
   if (grid > resident) grid = resident;
-  const std::int64_t floor_blocks = (n + apps_tuning::samples_per_block_max - 1) / apps_tuning::samples_per_block_max;
+  const std::int64_t floor_blocks =
+      (n + apps_tuning::samples_per_block_max - 1) / apps_tuning::samples_per_block_max;
   if (grid < floor_blocks) grid = floor_blocks;
   return grid < 1 ? 1 : grid;
 }
@@ -135,7 +139,8 @@ CARRY_HD inline bin_onesweep_layout make_bin_onesweep_layout(std::int64_t n, std
                                                              std::size_t key_bytes, std::size_t value_bytes,
                                                              std::size_t scan_bytes) {
   bin_onesweep_layout l;
-  const radix_detail::sort_path path = n > 0 ? radix_detail::sort_path::onesweep : radix_detail::sort_path::empty;
+  const radix_detail::sort_path path =
+      n > 0 ? radix_detail::sort_path::onesweep : radix_detail::sort_path::empty;
   l.sort = radix_detail::make_sort_layout(path, n, 1, tile_items, key_bytes, value_bytes, false, 0, 0);
   lookback::temp_builder b;
   l.nested = b.add(l.sort.allocation);
@@ -169,7 +174,8 @@ struct slots_layout {
 };
 /// A ticketed pass (more than one register tile, or the staged pass even on one tile) has look-back state;
 /// one register tile runs as one launch without it.
-CARRY_HD inline slots_layout make_slots_layout(std::int64_t tiles, std::size_t status_word_bytes, bool ticketed) {
+CARRY_HD inline slots_layout make_slots_layout(std::int64_t tiles, std::size_t status_word_bytes,
+                                               bool ticketed) {
   slots_layout l;
   if (!ticketed) return l;
   lookback::temp_builder b;
@@ -182,7 +188,8 @@ CARRY_HD inline slots_layout make_slots_layout(std::int64_t tiles, std::size_t s
 /// are never null; requests and offsets matter only when n > 0.
 CARRY_HD inline arg_error check_slots_args(const void* requests, const void* offsets, const void* total,
                                            const void* num_fitted, bool bounded, std::int64_t n,
-                                           std::size_t temp_given, std::size_t temp_needed, std::int64_t tiles) {
+                                           std::size_t temp_given, std::size_t temp_needed,
+                                           std::int64_t tiles) {
   if (n < 0) return arg_error::negative_count;
   if (total == nullptr || (bounded && num_fitted == nullptr)) return arg_error::null_output;
   if (n == 0) return arg_error::none;

@@ -27,7 +27,8 @@ template <class OffsetT, class RequestT>
 CARRY_HD constexpr bool slots_fit(OffsetT offset, RequestT request, OffsetT capacity) {
   static_assert(std::is_unsigned<OffsetT>::value, "carry: slot offsets are unsigned");
   return offset <= capacity && static_cast<OffsetT>(request) <= capacity - offset &&
-         (sizeof(RequestT) <= sizeof(OffsetT) || request <= static_cast<RequestT>(std::numeric_limits<OffsetT>::max()));
+         (sizeof(RequestT) <= sizeof(OffsetT) ||
+          request <= static_cast<RequestT>(std::numeric_limits<OffsetT>::max()));
 }
 
 /// The offset the bounded allocator writes for an item: its offset when it fits, else the sentinel.

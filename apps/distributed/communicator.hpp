@@ -45,7 +45,7 @@ inline cudaError_t from_nccl(ncclResult_t r) {
 ///   carry::dist::communicator comm;
 ///   if (carry::dist::communicator::wrap(c, comm) != cudaSuccess) ...
 class communicator {
- public:
+public:
   communicator() = default;
   /// Wraps `comm` (queries its rank, size and device); a null comm is refused (cudaErrorInvalidValue).
   static cudaError_t wrap(ncclComm_t comm, communicator& out) {
@@ -64,7 +64,7 @@ class communicator {
   int device() const { return device_; }
   bool valid() const { return comm_ != nullptr && size_ > 0 && rank_ >= 0 && rank_ < size_; }
 
- private:
+private:
   ncclComm_t comm_ = nullptr;
   int rank_ = -1, size_ = 0, device_ = -1;
 };
@@ -79,7 +79,7 @@ class communicator {
 ///   carry::dist::local_group::create(4, g);
 ///   g.run([&](int r) { return carry::dist::inclusive_sum(..., g.comm(r), g.stream(r)); });
 class local_group {
- public:
+public:
   local_group() = default;
   local_group(const local_group&) = delete;
   local_group& operator=(const local_group&) = delete;
@@ -92,15 +92,18 @@ class local_group {
     if (const cudaError_t e = cudaGetDeviceCount(&visible); e != cudaSuccess) return e;
     if (gpus < 1 || gpus > visible) return cudaErrorInvalidValue;
     std::vector<ncclComm_t> raw(static_cast<std::size_t>(gpus));
-    if (const cudaError_t e = from_nccl(ncclCommInitAll(raw.data(), gpus, nullptr)); e != cudaSuccess) return e;
+    if (const cudaError_t e = from_nccl(ncclCommInitAll(raw.data(), gpus, nullptr)); e != cudaSuccess)
+      return e;
     g.raw_ = raw;
     for (int r = 0; r < gpus; ++r) {
       communicator c;
-      if (const cudaError_t e = communicator::wrap(raw[static_cast<std::size_t>(r)], c); e != cudaSuccess) return e;
+      if (const cudaError_t e = communicator::wrap(raw[static_cast<std::size_t>(r)], c); e != cudaSuccess)
+        return e;
       g.comms_.push_back(c);
       cudaStream_t s = nullptr;
       if (const cudaError_t e = cudaSetDevice(c.device()); e != cudaSuccess) return e;
-      if (const cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking); e != cudaSuccess) return e;
+      if (const cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking); e != cudaSuccess)
+        return e;
       g.streams_.push_back(s);
     }
     g.workers_ = std::make_unique<workers>();
@@ -139,7 +142,7 @@ class local_group {
     return run([&](int r) { return cudaStreamSynchronize(streams_[static_cast<std::size_t>(r)]); });
   }
 
- private:
+private:
   struct workers {
     std::mutex m;
     std::condition_variable go, done;

@@ -54,8 +54,8 @@ __global__ void sample_kernel(const K* keys, std::int64_t n, bool descending, sa
 /// each shard's samples at ascending positions), so a stable sort by image orders them by (image, global
 /// index). Thread 0 also writes first[0] = 0 (the engine's scan of the shard counts writes the rest).
 template <int = 0> // a template: defined in every translation unit that includes it
-__global__ void sample_keys_kernel(const sample_slot* all, int ranks, std::uint64_t* images, std::uint32_t* slots,
-                                   std::int64_t* first) {
+__global__ void sample_keys_kernel(const sample_slot* all, int ranks, std::uint64_t* images,
+                                   std::uint32_t* slots, std::int64_t* first) {
   const std::int64_t count = std::int64_t{ranks} * sort_samples;
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < count;
        i += std::int64_t{gridDim.x} * blockDim.x) {
@@ -69,9 +69,9 @@ __global__ void sample_keys_kernel(const sample_slot* all, int ranks, std::uint6
 /// Splitter j (of ranks - 1): the first sorted sample whose inclusive weight passes j / ranks of the
 /// total (the rule the CPU tests model in doubles, here in exact integers); none: past every key.
 template <int = 0>
-__global__ void pick_splitters_kernel(const std::uint64_t* prefix, const std::uint32_t* slots, std::int64_t count,
-                                      const sample_slot* all, const std::int64_t* first, int ranks,
-                                      sort_sample* splitters) {
+__global__ void pick_splitters_kernel(const std::uint64_t* prefix, const std::uint32_t* slots,
+                                      std::int64_t count, const sample_slot* all, const std::int64_t* first,
+                                      int ranks, sort_sample* splitters) {
   const std::uint64_t total = count > 0 ? prefix[count - 1] : 0;
   for (int j = 1 + static_cast<int>(blockIdx.x * blockDim.x + threadIdx.x); j < ranks;
        j += static_cast<int>(gridDim.x * blockDim.x)) {
@@ -145,13 +145,14 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   // the splitters are chosen on the device: the gathered samples sorted by image (stable: by global index
   // within an image), their weights' prefix sums, one search a splitter
   const std::int64_t gathered = std::int64_t{ranks} * sort_samples;
-  const auto slot_weights = make_transform_input(static_cast<const std::uint32_t*>(nullptr), slot_weight{nullptr});
+  const auto slot_weights =
+      make_transform_input(static_cast<const std::uint32_t*>(nullptr), slot_weight{nullptr});
   const auto block_counts = make_transform_input(static_cast<const sample_block*>(nullptr), block_count{});
   std::size_t pick_sort_bytes = 0, pick_scan_bytes = 0, first_scan_bytes = 0;
-  if (const cudaError_t e = carry::sort_pairs(nullptr, pick_sort_bytes, static_cast<const std::uint64_t*>(nullptr),
-                                              static_cast<std::uint64_t*>(nullptr),
-                                              static_cast<const std::uint32_t*>(nullptr),
-                                              static_cast<std::uint32_t*>(nullptr), gathered, 0, 64, stream);
+  if (const cudaError_t e =
+          carry::sort_pairs(nullptr, pick_sort_bytes, static_cast<const std::uint64_t*>(nullptr),
+                            static_cast<std::uint64_t*>(nullptr), static_cast<const std::uint32_t*>(nullptr),
+                            static_cast<std::uint32_t*>(nullptr), gathered, 0, 64, stream);
       e != cudaSuccess)
     return e;
   if (const cudaError_t e = carry::inclusive_sum(nullptr, pick_scan_bytes, slot_weights,
@@ -170,7 +171,9 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   // whole blocks of delta_block: a header a block and its payload words, decoded where the keys would land
   constexpr std::size_t narrowest = pairs && sizeof(V) < sizeof(K) ? sizeof(V) : sizeof(K);
   const bool coded = codes_keys(coding, ranks, pairs);
-  const std::int64_t granule = coded ? delta_block : narrowest < 16 ? static_cast<std::int64_t>(16 / narrowest) : 1;
+  const std::int64_t granule = coded            ? delta_block
+                               : narrowest < 16 ? static_cast<std::int64_t>(16 / narrowest)
+                                                : 1;
   const std::int64_t landing = cap + exchange_slack(ranks, granule);
   using KU = typename radix_detail::radix_key<K>::bits_type;
   using header = delta_header<KU>;
@@ -178,16 +181,17 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
                      recv_blocks = coded ? (landing + delta_block - 1) / delta_block : 0;
   constexpr std::int64_t block_words = delta_words(8 * static_cast<int>(sizeof(KU)));
   const int bound_words = coded ? 3 : 1; // off, and coded: the payload offsets at its widened ends
-  const auto header_words = make_transform_input(static_cast<const header*>(nullptr), delta_header_words<KU>{});
+  const auto header_words =
+      make_transform_input(static_cast<const header*>(nullptr), delta_header_words<KU>{});
   std::size_t scan_bytes = 0;
   if (coded) {
     std::size_t a = 0, b = 0;
-    if (const cudaError_t e = carry::exclusive_sum(nullptr, a, header_words, static_cast<std::uint64_t*>(nullptr),
-                                                   send_blocks + 1, stream);
+    if (const cudaError_t e = carry::exclusive_sum(
+            nullptr, a, header_words, static_cast<std::uint64_t*>(nullptr), send_blocks + 1, stream);
         e != cudaSuccess)
       return e;
-    if (const cudaError_t e = carry::exclusive_sum(nullptr, b, header_words, static_cast<std::uint64_t*>(nullptr),
-                                                   recv_blocks, stream);
+    if (const cudaError_t e = carry::exclusive_sum(nullptr, b, header_words,
+                                                   static_cast<std::uint64_t*>(nullptr), recv_blocks, stream);
         e != cudaSuccess)
       return e;
     scan_bytes = a > b ? a : b;
@@ -266,15 +270,16 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   std::size_t fb = first_scan_bytes; // every rank's first global index: first[q + 1] = first[q] + count q
   if (const cudaError_t e = carry::inclusive_sum(
           pt_at.in(d_temp_storage), fb,
-          make_transform_input(reinterpret_cast<const sample_block*>(all), block_count{}), first + 1, ranks, stream);
+          make_transform_input(reinterpret_cast<const sample_block*>(all), block_count{}), first + 1, ranks,
+          stream);
       e != cudaSuccess)
     return e;
   if (ranks > 1) {
     std::size_t b = pick_sort_bytes;
-    if (const cudaError_t e = carry::sort_pairs(pt_at.in(d_temp_storage), b, static_cast<const std::uint64_t*>(pick_images),
-                                                pis_at.as<std::uint64_t>(d_temp_storage),
-                                                static_cast<const std::uint32_t*>(pick_slots), sorted_slots, gathered,
-                                                0, 64, stream);
+    if (const cudaError_t e = carry::sort_pairs(
+            pt_at.in(d_temp_storage), b, static_cast<const std::uint64_t*>(pick_images),
+            pis_at.as<std::uint64_t>(d_temp_storage), static_cast<const std::uint32_t*>(pick_slots),
+            sorted_slots, gathered, 0, 64, stream);
         e != cudaSuccess)
       return e;
     b = pick_scan_bytes;
@@ -289,9 +294,9 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
         static_cast<const sample_slot*>(all), static_cast<const std::int64_t*>(first), ranks, splitters);
     if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
   }
-  bounds_kernel<<<(ranks + 256) / 256, 256, 0, stream>>>(static_cast<const K*>(sk), nn,
-                                                         static_cast<const std::int64_t*>(first + rank), descending,
-                                                         static_cast<const sort_sample*>(splitters), ranks, off);
+  bounds_kernel<<<(ranks + 256) / 256, 256, 0, stream>>>(
+      static_cast<const K*>(sk), nn, static_cast<const std::int64_t*>(first + rank), descending,
+      static_cast<const sort_sample*>(splitters), ranks, off);
   if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
   // ---- coded keys: each block's header, the payload offsets (the engine's scan), the payload; the run this
   // rank keeps is not coded (its blocks get no payload) ----
@@ -301,21 +306,22 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   if (coded) {
     constexpr int batch = apps_tuning::default_policy::dist_delta_batch;
     const unsigned grid = delta_grid<batch>(send_blocks);
-    delta_width_kernel<batch><<<grid, delta_threads, 0, stream>>>(static_cast<const K*>(sk), nn, send_blocks,
-                                                                  descending, static_cast<const std::uint64_t*>(off + rank),
-                                                                  hd);
+    delta_width_kernel<batch>
+        <<<grid, delta_threads, 0, stream>>>(static_cast<const K*>(sk), nn, send_blocks, descending,
+                                             static_cast<const std::uint64_t*>(off + rank), hd);
     if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
     std::size_t sb = scan_bytes;
-    if (const cudaError_t e = carry::exclusive_sum(sc_at.in(d_temp_storage), sb,
-                                                   make_transform_input(static_cast<const header*>(hd),
-                                                                        delta_header_words<KU>{}),
-                                                   po, send_blocks + 1, stream);
+    if (const cudaError_t e = carry::exclusive_sum(
+            sc_at.in(d_temp_storage), sb,
+            make_transform_input(static_cast<const header*>(hd), delta_header_words<KU>{}), po,
+            send_blocks + 1, stream);
         e != cudaSuccess)
       return e;
     if (send_blocks > 0) {
       delta_pack_kernel<batch><<<grid, delta_threads, 0, stream>>>(
-          static_cast<const K*>(sk), nn, send_blocks, descending, static_cast<const std::uint64_t*>(off + rank),
-          static_cast<const header*>(hd), static_cast<const std::uint64_t*>(po), pay);
+          static_cast<const K*>(sk), nn, send_blocks, descending,
+          static_cast<const std::uint64_t*>(off + rank), static_cast<const header*>(hd),
+          static_cast<const std::uint64_t*>(po), pay);
       if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
     }
     delta_bounds_kernel<<<1, 256, 0, stream>>>(static_cast<const std::uint64_t*>(off), ranks,
@@ -325,14 +331,16 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   // ---- every rank's bucket bounds (and coded: payload offsets): the exchange's exact counts, on the host ----
   std::vector<std::uint64_t> h_offs;
   const std::size_t per_rank = static_cast<std::size_t>(ranks + 1) * bound_words;
-  if (const cudaError_t e = gather_to_host<std::uint64_t>(off, offs, per_rank, h_offs, comm, stream); e != cudaSuccess)
+  if (const cudaError_t e = gather_to_host<std::uint64_t>(off, offs, per_rank, h_offs, comm, stream);
+      e != cudaSuccess)
     return e;
   std::vector<std::vector<std::int64_t>> offsets(static_cast<std::size_t>(ranks)), words(offsets.size());
   for (int q = 0; q < ranks; ++q) {
     const std::uint64_t* h = h_offs.data() + static_cast<std::size_t>(q) * per_rank;
     for (int j = 0; j <= ranks; ++j) offsets[q].push_back(static_cast<std::int64_t>(h[j]));
     if (coded)
-      for (int j = 0; j < 2 * (ranks + 1); ++j) words[q].push_back(static_cast<std::int64_t>(h[ranks + 1 + j]));
+      for (int j = 0; j < 2 * (ranks + 1); ++j)
+        words[q].push_back(static_cast<std::int64_t>(h[ranks + 1 + j]));
   }
   std::int64_t total = 0; // every shard's count: its last bound
   for (int q = 0; q < ranks; ++q) total += offsets[q][ranks];
@@ -349,7 +357,8 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     auto* ro = ro_at.as<std::uint64_t>(d_temp_storage);
     auto* rp = rp_at.as<std::uint32_t>(d_temp_storage);
     const std::int64_t landed_blocks = (x.landed + delta_block - 1) / delta_block; // <= recv_blocks
-    if (const cudaError_t e = cudaMemsetAsync(rh, 0, sizeof(header) * landed_blocks, stream); e != cudaSuccess)
+    if (const cudaError_t e = cudaMemsetAsync(rh, 0, sizeof(header) * landed_blocks, stream);
+        e != cudaSuccess)
       return e;
     const planned<header> ph{&c.headers, exchanged<header>{hd, rh}};
     const planned<std::uint32_t> pp{&c.payload, exchanged<std::uint32_t>{pay, rp}};
@@ -360,8 +369,9 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     if (exchanged_e != cudaSuccess) return exchanged_e;
     std::size_t sb = scan_bytes;
     if (const cudaError_t e = carry::exclusive_sum(
-            sc_at.in(d_temp_storage), sb, make_transform_input(static_cast<const header*>(rh), delta_header_words<KU>{}),
-            ro, landed_blocks, stream);
+            sc_at.in(d_temp_storage), sb,
+            make_transform_input(static_cast<const header*>(rh), delta_header_words<KU>{}), ro, landed_blocks,
+            stream);
         e != cudaSuccess)
       return e;
     constexpr int batch = apps_tuning::default_policy::dist_delta_batch;

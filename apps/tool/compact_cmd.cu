@@ -134,8 +134,8 @@ int run(config& c) {
   T bound = std::numeric_limits<T>::max();
   bool select_all = c.percent >= 100;
   // over indices: hash(i) < bound32 selects the fraction bound32 / 2^32, scattered
-  const auto bound32 = static_cast<std::uint32_t>(std::min<std::uint64_t>(0xffffffffu, (std::uint64_t{1} << 32) *
-                                                                                          c.percent / 100));
+  const auto bound32 = static_cast<std::uint32_t>(
+      std::min<std::uint64_t>(0xffffffffu, (std::uint64_t{1} << 32) * c.percent / 100));
   if (!select_all && c.prim != "unique" && !indices) {
     std::vector<T> s(h);
     const std::size_t k = static_cast<std::size_t>(static_cast<double>(n) * c.percent / 100.0);
@@ -194,7 +194,8 @@ int run(config& c) {
   auto cub_call = [&](void* t, std::size_t& b, T* dst, bool wide) -> cudaError_t {
     const cudaStream_t s{};
     if (c.prim == "unique") return carry_validate::cub_select_unique(t, b, cin, dst, num, n, wide, s);
-    if (c.flags) return carry_validate::cub_flagged(t, b, indices ? nullptr : cin, f, dst, num, n, part, wide, s);
+    if (c.flags)
+      return carry_validate::cub_flagged(t, b, indices ? nullptr : cin, f, dst, num, n, part, wide, s);
     if constexpr (std::is_same<T, std::uint32_t>::value)
       if (indices)
         return part ? carry_validate::cub_partition_iota(t, b, dst, num, n, bound32, wide, s)
@@ -234,8 +235,10 @@ int run(config& c) {
         "carry %s of %lld %s (%s%s%s, algorithm %s%s): %lld selected (%.1f %%); check against CUB: %s "
         "(count %lld vs %lld, %lld items differ)\n",
         c.prim.c_str(), static_cast<long long>(n), c.type.c_str(),
-        indices ? "indices" : c.input.empty() ? c.data.c_str() : "file", indices ? "" : " data",
-        c.flags ? (", " + c.flag_type + " flags").c_str() : "", c.algorithm.c_str(),
+        indices           ? "indices"
+        : c.input.empty() ? c.data.c_str()
+                          : "file",
+        indices ? "" : " data", c.flags ? (", " + c.flag_type + " flags").c_str() : "", c.algorithm.c_str(),
         c.reversed ? ", rejected reversed" : "", static_cast<long long>(got), 100.0 * got / n,
         ok ? "ok" : "FAILED", static_cast<long long>(got), static_cast<long long>(cub_num),
         static_cast<long long>(bad));
@@ -289,14 +292,13 @@ int carry_tool::compact_main(const std::string& prim, int argc, char** argv) {
   config c;
   c.prim = prim;
   c.data = prim == "unique" ? "runs4" : "uniform";
-  const int parsed = parse_options(prim, std::string(usage_text(prim)) + options_text,
-                                   {count("--n", c.n), text("--type", c.type), text("--data", c.data),
-                                    whole("--selectivity", 0, 100, c.percent), flag("--flags", c.flags),
-                                    text("--flag-type", c.flag_type), text("--items", c.items),
-                                    text("--input", c.input), text("--algorithm", c.algorithm),
-                                    whole("--reps", 1, 1000000, c.reps), flag("--csv", c.csv),
-                                    flag("--reversed", c.reversed)},
-                                   argc, argv);
+  const int parsed = parse_options(
+      prim, std::string(usage_text(prim)) + options_text,
+      {count("--n", c.n), text("--type", c.type), text("--data", c.data),
+       whole("--selectivity", 0, 100, c.percent), flag("--flags", c.flags), text("--flag-type", c.flag_type),
+       text("--items", c.items), text("--input", c.input), text("--algorithm", c.algorithm),
+       whole("--reps", 1, 1000000, c.reps), flag("--csv", c.csv), flag("--reversed", c.reversed)},
+      argc, argv);
   if (parsed >= 0) return parsed;
   const char* refused = nullptr;
   std::string value;

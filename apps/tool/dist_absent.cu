@@ -4,6 +4,7 @@
 #include "tool.hpp"
 
 int carry_tool::dist_main(int, char**) {
-  std::printf("carry dist: this carry was built without NCCL (set NCCL_ROOT and reconfigure): no distributed calls\n");
+  std::printf(
+      "carry dist: this carry was built without NCCL (set NCCL_ROOT and reconfigure): no distributed calls\n");
   return 2;
 }

@@ -64,11 +64,15 @@ struct config {
 
 // item i: a hash of its index (mode 1: 42 everywhere; 2: skewed, 7 in 8 below 2^12; 3: the index itself)
 __global__ void fill(std::uint32_t* out, std::int64_t n, std::int64_t first, int mode = 0) {
-  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n; i += std::int64_t{gridDim.x} * blockDim.x) {
+  for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
     std::uint64_t x = static_cast<std::uint64_t>(first + i) * 0x9E3779B97F4A7C15ull;
     x ^= x >> 29;
     const auto h = static_cast<std::uint32_t>(x);
-    out[i] = mode == 1 ? 42u : mode == 2 ? ((h & 7u) == 0u ? h : h >> 20) : mode == 3 ? static_cast<std::uint32_t>(first + i) : h;
+    out[i] = mode == 1   ? 42u
+             : mode == 2 ? ((h & 7u) == 0u ? h : h >> 20)
+             : mode == 3 ? static_cast<std::uint32_t>(first + i)
+                         : h;
   }
 }
 
@@ -102,8 +106,9 @@ struct buffers { // one rank's (or the single GPU's)
   void* temp = nullptr;
   std::size_t temp_bytes = 0;
   void release() {
-    for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(hist), static_cast<void*>(count),
-                    static_cast<void*>(info), temp, static_cast<void*>(vin), static_cast<void*>(vout)})
+    for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(hist),
+                    static_cast<void*>(count), static_cast<void*>(info), temp, static_cast<void*>(vin),
+                    static_cast<void*>(vout)})
       cudaFree(p);
   }
 };
@@ -119,37 +124,40 @@ int carry_tool::dist_main(int argc, char** argv) {
     --argc;
     ++argv;
   }
-  const int parsed = parse_options("dist", usage,
-                                   {whole("--gpus", 2, 64, c.gpus), count("--n", c.n), whole("--reps", 1, 100000, c.reps),
-                                    flag("--csv", c.csv), flag("--pairs", c.pairs), text("--keys", c.keys),
-                                    text("--coding", c.coding)},
-                                   argc, argv);
+  const int parsed = parse_options(
+      "dist", usage,
+      {whole("--gpus", 2, 64, c.gpus), count("--n", c.n), whole("--reps", 1, 100000, c.reps),
+       flag("--csv", c.csv), flag("--pairs", c.pairs), text("--keys", c.keys), text("--coding", c.coding)},
+      argc, argv);
   if (parsed >= 0) return parsed;
-  if (c.primitive != "scan" && c.primitive != "select" && c.primitive != "histogram" && c.primitive != "sort") {
+  if (c.primitive != "scan" && c.primitive != "select" && c.primitive != "histogram" &&
+      c.primitive != "sort") {
     std::fprintf(stderr, "carry dist: name scan, select, histogram or sort (see carry dist --help)\n");
     return 2;
   }
   const int key_mode = c.keys == "uniform" ? 0 : c.keys == "equal" ? 1 : c.keys == "skewed" ? 2 : -1;
   const auto coding = c.coding == "delta" ? carry::dist::detail::key_coding::delta
-                     : c.coding == "raw"   ? carry::dist::detail::key_coding::raw
-                                           : carry::dist::detail::key_coding::by_policy;
+                      : c.coding == "raw" ? carry::dist::detail::key_coding::raw
+                                          : carry::dist::detail::key_coding::by_policy;
   const bool coding_named = c.coding != "auto";
   if (key_mode < 0 || (coding_named && c.coding != "delta" && c.coding != "raw") ||
       ((c.pairs || coding_named || key_mode != 0) && c.primitive != "sort")) {
-    std::fprintf(stderr, "carry dist: --keys is uniform, equal or skewed; --coding is auto, delta or raw; --pairs, --keys "
-                         "and --coding go with sort\n");
+    std::fprintf(
+        stderr,
+        "carry dist: --keys is uniform, equal or skewed; --coding is auto, delta or raw; --pairs, --keys "
+        "and --coding go with sort\n");
     return 2;
   }
   const bool pairs = c.pairs;
-  const std::string label =
-      c.primitive + (pairs ? "_pairs" : "") + (key_mode != 0 ? "_" + c.keys : "") + (coding_named ? "_" + c.coding : "");
+  const std::string label = c.primitive + (pairs ? "_pairs" : "") + (key_mode != 0 ? "_" + c.keys : "") +
+                            (coding_named ? "_" + c.coding : "");
   if (!print_gpu()) return 2;
   int visible = 0;
   CHECK_CUDA(cudaGetDeviceCount(&visible));
   if (c.gpus == 0) c.gpus = visible;
   if (visible < 2 || c.gpus > visible) {
-    std::printf("carry dist: %d GPU(s) visible, %d asked for: the distributed calls need at least 2\n", visible,
-                c.gpus < 2 ? 2 : c.gpus);
+    std::printf("carry dist: %d GPU(s) visible, %d asked for: the distributed calls need at least 2\n",
+                visible, c.gpus < 2 ? 2 : c.gpus);
     return 2;
   }
   const int p = c.gpus;
@@ -171,12 +179,15 @@ int carry_tool::dist_main(int argc, char** argv) {
   fill<<<4096, 256>>>(one.in, n, 0, sort ? key_mode : 0);
   auto one_call = [&](void* t, std::size_t& b) -> cudaError_t {
     if (scan) return carry::inclusive_sum(t, b, static_cast<const std::uint32_t*>(one.in), one.out, n);
-    if (select) return carry::select_if(t, b, static_cast<const std::uint32_t*>(one.in), one.out, one.count, n, half_kept{});
+    if (select)
+      return carry::select_if(t, b, static_cast<const std::uint32_t*>(one.in), one.out, one.count, n,
+                              half_kept{});
     if (sort && pairs)
       return carry::sort_pairs(t, b, static_cast<const std::uint32_t*>(one.in), one.out,
                                static_cast<const std::uint32_t*>(one.vin), one.vout, n);
     if (sort) return carry::sort_keys(t, b, static_cast<const std::uint32_t*>(one.in), one.out, n);
-    return carry::histogram_even(t, b, static_cast<const std::uint32_t*>(one.in), one.hist, bins, 0u, 0xFFFFFFFFu, n);
+    return carry::histogram_even(t, b, static_cast<const std::uint32_t*>(one.in), one.hist, bins, 0u,
+                                 0xFFFFFFFFu, n);
   };
   CHECK_CUDA(one_call(nullptr, one.temp_bytes));
   CHECK_CUDA(cudaMalloc(&one.temp, one.temp_bytes));
@@ -200,18 +211,21 @@ int carry_tool::dist_main(int argc, char** argv) {
     const std::int64_t m = shard[static_cast<std::size_t>(r)].end - shard[static_cast<std::size_t>(r)].begin;
     const std::uint32_t* in = k.in;
     using N = carry::radix_detail::null_value;
-    return pairs ? carry::dist::detail::dispatch_sort(t, b, in, k.out, static_cast<const std::uint32_t*>(k.vin), k.vout,
-                                                      capacity, k.info, m, false, g.comm(r), g.stream(r), marks, coding)
-                 : carry::dist::detail::dispatch_sort(t, b, in, k.out, static_cast<const N*>(nullptr),
-                                                      static_cast<N*>(nullptr), capacity, k.info, m, false, g.comm(r),
-                                                      g.stream(r), marks, coding);
+    return pairs
+               ? carry::dist::detail::dispatch_sort(t, b, in, k.out, static_cast<const std::uint32_t*>(k.vin),
+                                                    k.vout, capacity, k.info, m, false, g.comm(r),
+                                                    g.stream(r), marks, coding)
+               : carry::dist::detail::dispatch_sort(t, b, in, k.out, static_cast<const N*>(nullptr),
+                                                    static_cast<N*>(nullptr), capacity, k.info, m, false,
+                                                    g.comm(r), g.stream(r), marks, coding);
   };
   auto dist_call = [&](int r, void* t, std::size_t& b) -> cudaError_t {
     const auto& k = rank[static_cast<std::size_t>(r)];
     const std::int64_t m = shard[static_cast<std::size_t>(r)].end - shard[static_cast<std::size_t>(r)].begin;
     const std::uint32_t* in = k.in;
     if (scan) return carry::dist::inclusive_sum(t, b, in, k.out, m, g.comm(r), g.stream(r));
-    if (select) return carry::dist::select_if(t, b, in, k.out, k.info, m, half_kept{}, g.comm(r), g.stream(r));
+    if (select)
+      return carry::dist::select_if(t, b, in, k.out, k.info, m, half_kept{}, g.comm(r), g.stream(r));
     if (sort) return sort_call(r, t, b, nullptr);
     return carry::dist::histogram_even(t, b, in, k.hist, bins, 0u, 0xFFFFFFFFu, m, g.comm(r), g.stream(r));
   };
@@ -222,10 +236,12 @@ int carry_tool::dist_main(int argc, char** argv) {
     const auto m = static_cast<std::size_t>(s.end - s.begin);
     const std::size_t out_items = sort ? static_cast<std::size_t>(capacity) : m;
     if (cudaMalloc(&k.in, m * 4 + 4) != cudaSuccess || cudaMalloc(&k.out, out_items * 4 + 4) != cudaSuccess ||
-        cudaMalloc(&k.hist, bins * 8) != cudaSuccess || cudaMalloc(&k.info, sizeof(carry::dist::shard_info)) != cudaSuccess)
+        cudaMalloc(&k.hist, bins * 8) != cudaSuccess ||
+        cudaMalloc(&k.info, sizeof(carry::dist::shard_info)) != cudaSuccess)
       return cudaErrorMemoryAllocation;
     if (pairs) {
-      if (cudaMalloc(&k.vin, m * 4 + 4) != cudaSuccess || cudaMalloc(&k.vout, out_items * 4 + 4) != cudaSuccess)
+      if (cudaMalloc(&k.vin, m * 4 + 4) != cudaSuccess ||
+          cudaMalloc(&k.vout, out_items * 4 + 4) != cudaSuccess)
         return cudaErrorMemoryAllocation;
       fill<<<4096, 256, 0, g.stream(r)>>>(k.vin, static_cast<std::int64_t>(m), s.begin, 3);
     }
@@ -238,7 +254,8 @@ int carry_tool::dist_main(int argc, char** argv) {
     CHECK_CUDA(g.run([&](int r) {
       for (int i = 0; i < reps; ++i) {
         std::size_t b = rank[static_cast<std::size_t>(r)].temp_bytes;
-        if (const cudaError_t e = dist_call(r, rank[static_cast<std::size_t>(r)].temp, b); e != cudaSuccess) return e;
+        if (const cudaError_t e = dist_call(r, rank[static_cast<std::size_t>(r)].temp, b); e != cudaSuccess)
+          return e;
       }
       return cudaStreamSynchronize(g.stream(r));
     }));
@@ -254,18 +271,23 @@ int carry_tool::dist_main(int argc, char** argv) {
           ncclGroupStart();
           for (int j = 0; j < p; ++j)
             if (j != r) {
-              ncclSend(k.in + static_cast<std::size_t>(j) * (part / 4), part, ncclUint8, j, g.comm(r).get(), g.stream(r));
-              ncclRecv(k.out + static_cast<std::size_t>(j) * (part / 4), part, ncclUint8, j, g.comm(r).get(), g.stream(r));
+              ncclSend(k.in + static_cast<std::size_t>(j) * (part / 4), part, ncclUint8, j, g.comm(r).get(),
+                       g.stream(r));
+              ncclRecv(k.out + static_cast<std::size_t>(j) * (part / 4), part, ncclUint8, j, g.comm(r).get(),
+                       g.stream(r));
               if (pairs) {
-                ncclSend(k.vin + static_cast<std::size_t>(j) * (part / 4), part, ncclUint8, j, g.comm(r).get(), g.stream(r));
-                ncclRecv(k.vout + static_cast<std::size_t>(j) * (part / 4), part, ncclUint8, j, g.comm(r).get(), g.stream(r));
+                ncclSend(k.vin + static_cast<std::size_t>(j) * (part / 4), part, ncclUint8, j,
+                         g.comm(r).get(), g.stream(r));
+                ncclRecv(k.vout + static_cast<std::size_t>(j) * (part / 4), part, ncclUint8, j,
+                         g.comm(r).get(), g.stream(r));
               }
             }
           res = ncclGroupEnd();
         } else if (c.primitive == "histogram")
           res = ncclAllReduce(k.hist, k.hist, bins, ncclUint64, ncclSum, g.comm(r).get(), g.stream(r));
         else // scan: p totals of 8 bytes; select: p counts
-          res = ncclAllGather(k.temp, static_cast<char*>(k.temp) + 1024, 8, ncclUint8, g.comm(r).get(), g.stream(r));
+          res = ncclAllGather(k.temp, static_cast<char*>(k.temp) + 1024, 8, ncclUint8, g.comm(r).get(),
+                              g.stream(r));
         if (res != ncclSuccess) return carry::dist::from_nccl(res);
       }
       return cudaStreamSynchronize(g.stream(r));
@@ -292,7 +314,8 @@ int carry_tool::dist_main(int argc, char** argv) {
         if (err == cudaSuccess) err = cudaStreamSynchronize(g.stream(r));
         if (err != cudaSuccess || i == 0) return err;
         std::array<float, 4> x{};
-        for (int j = 0; j < 4 && err == cudaSuccess; ++j) err = cudaEventElapsedTime(&x[j], mk.at[j], mk.at[j + 1]);
+        for (int j = 0; j < 4 && err == cudaSuccess; ++j)
+          err = cudaEventElapsedTime(&x[j], mk.at[j], mk.at[j + 1]);
         t[static_cast<std::size_t>(r)].push_back(x);
         return err;
       }));
@@ -300,7 +323,8 @@ int carry_tool::dist_main(int argc, char** argv) {
       for (auto& e : marks[static_cast<std::size_t>(r)].at) cudaEventDestroy(e);
       for (int j = 0; j < 4; ++j) {
         std::vector<double> v;
-        for (const auto& x : t[static_cast<std::size_t>(r)]) v.push_back(1e3 * x[static_cast<std::size_t>(j)]);
+        for (const auto& x : t[static_cast<std::size_t>(r)])
+          v.push_back(1e3 * x[static_cast<std::size_t>(j)]);
         std::sort(v.begin(), v.end());
         phase[static_cast<std::size_t>(r)][static_cast<std::size_t>(j)] = v[v.size() / 2];
       }
@@ -310,7 +334,8 @@ int carry_tool::dist_main(int argc, char** argv) {
   // ---- check against the single GPU (the collective-alone runs changed nothing checked) ----
   CHECK_CUDA(g.run([&](int r) {
     std::size_t b = rank[static_cast<std::size_t>(r)].temp_bytes;
-    if (const cudaError_t e = dist_call(r, rank[static_cast<std::size_t>(r)].temp, b); e != cudaSuccess) return e;
+    if (const cudaError_t e = dist_call(r, rank[static_cast<std::size_t>(r)].temp, b); e != cudaSuccess)
+      return e;
     return cudaStreamSynchronize(g.stream(r));
   }));
   bool ok = true;
@@ -356,9 +381,10 @@ int carry_tool::dist_main(int argc, char** argv) {
   if (c.csv) {
     std::printf("%s,carry,1,%lld,%.1f,%.3f,1.000,0\n", label.c_str(), static_cast<long long>(n), t_one,
                 static_cast<double>(n) / t_one / 1e3);
-    std::printf("%s,carry_dist,%d,%lld,%.1f,%.3f,%.3f,%.1f\n", label.c_str(), p, static_cast<long long>(n), t_dist,
-                static_cast<double>(n) / t_dist / 1e3, speedup, t_coll);
-    for (int r = 0; sort && r < p; ++r) { // comment lines: the phases (local sort, splitters and counts, exchange, merge)
+    std::printf("%s,carry_dist,%d,%lld,%.1f,%.3f,%.3f,%.1f\n", label.c_str(), p, static_cast<long long>(n),
+                t_dist, static_cast<double>(n) / t_dist / 1e3, speedup, t_coll);
+    for (int r = 0; sort && r < p;
+         ++r) { // comment lines: the phases (local sort, splitters and counts, exchange, merge)
       const auto& x = phase[static_cast<std::size_t>(r)];
       std::printf("# phases,%s,rank %d,%.1f,%.1f,%.1f,%.1f\n", label.c_str(), r, x[0], x[1], x[2], x[3]);
     }
@@ -366,26 +392,35 @@ int carry_tool::dist_main(int argc, char** argv) {
     std::printf("carry dist %s of %lld u32 over %d GPUs (even shards): against one GPU's carry: %s\n",
                 label.c_str(), static_cast<long long>(n), p, ok ? "ok" : "FAILED");
     std::printf("\n%-12s %6s %12s %10s %9s\n", "impl", "gpus", "median_us", "Gitems/s", "speedup");
-    std::printf("%-12s %6d %12.1f %10.3f %9.3f\n", "carry", 1, t_one, static_cast<double>(n) / t_one / 1e3, 1.0);
-    std::printf("%-12s %6d %12.1f %10.3f %9.3f\n", "carry_dist", p, t_dist, static_cast<double>(n) / t_dist / 1e3, speedup);
+    std::printf("%-12s %6d %12.1f %10.3f %9.3f\n", "carry", 1, t_one, static_cast<double>(n) / t_one / 1e3,
+                1.0);
+    std::printf("%-12s %6d %12.1f %10.3f %9.3f\n", "carry_dist", p, t_dist,
+                static_cast<double>(n) / t_dist / 1e3, speedup);
     if (sort) {
       const double bytes = static_cast<double>(n / p / p) * (pairs ? 8 : 4) * (p - 1); // a rank's sends
-      std::printf("collective alone (all-to-all of the shards by grouped send/recv): %.1f us, %.1f GB/s a rank\n",
-                  t_coll, bytes / t_coll / 1e3);
+      std::printf(
+          "collective alone (all-to-all of the shards by grouped send/recv): %.1f us, %.1f GB/s a rank\n",
+          t_coll, bytes / t_coll / 1e3);
       double slowest_exchange = 0;
       for (int r = 0; r < p; ++r) {
         const auto& x = phase[static_cast<std::size_t>(r)];
-        std::printf("rank %d phases (us, median of %d calls): local sort %.1f, splitters and counts %.1f, exchange "
-                    "%.1f, merge %.1f\n", r, c.reps, x[0], x[1], x[2], x[3]);
+        std::printf(
+            "rank %d phases (us, median of %d calls): local sort %.1f, splitters and counts %.1f, exchange "
+            "%.1f, merge %.1f\n",
+            r, c.reps, x[0], x[1], x[2], x[3]);
         slowest_exchange = std::max(slowest_exchange, x[2]);
       }
       const bool coded = carry::dist::detail::codes_keys(coding, p, pairs);
       if (c.keys == "uniform" && !coded)
-        std::printf("exchange inside the sort: %.1f GB/s a rank (about the same bytes: even key ranges), %.2f of the "
-                    "all-to-all alone\n", bytes / slowest_exchange / 1e3, t_coll / slowest_exchange);
+        std::printf(
+            "exchange inside the sort: %.1f GB/s a rank (about the same bytes: even key ranges), %.2f of the "
+            "all-to-all alone\n",
+            bytes / slowest_exchange / 1e3, t_coll / slowest_exchange);
       else if (c.keys == "uniform")
-        std::printf("exchange inside the sort, keys delta-coded (fewer bytes than the all-to-all alone moves; "
-                    "decoding included): %.2f of the all-to-all's time\n", slowest_exchange / t_coll);
+        std::printf(
+            "exchange inside the sort, keys delta-coded (fewer bytes than the all-to-all alone moves; "
+            "decoding included): %.2f of the all-to-all's time\n",
+            slowest_exchange / t_coll);
     } else {
       std::printf("collective alone (%s): %.1f us\n",
                   c.primitive == "histogram" ? "all-reduce of 256 u64" : "all-gather of 8 B a rank", t_coll);

@@ -62,11 +62,12 @@ int carry_tool::keyed_main(int argc, char** argv) {
                                                   {"non_trivial_runs", keyed_op::non_trivial},
                                                   {"select_unique_by_key", keyed_op::unique_by_key},
                                                   {"inclusive_sum_by_key", keyed_op::scan_by_key}};
-  const auto found = std::find_if(std::begin(ops), std::end(ops), [&](const auto& o) { return c.op == o.first; });
+  const auto found =
+      std::find_if(std::begin(ops), std::end(ops), [&](const auto& o) { return c.op == o.first; });
   const char* refused = found == std::end(ops) ? "--op" : c.algorithm != "auto" ? "--algorithm" : nullptr;
   if (refused) {
-    std::fprintf(stderr, "carry runs: %s does not take '%s' (see carry runs --help for its values)\n", refused,
-                 refused[2] == 'o' ? c.op.c_str() : c.algorithm.c_str());
+    std::fprintf(stderr, "carry runs: %s does not take '%s' (see carry runs --help for its values)\n",
+                 refused, refused[2] == 'o' ? c.op.c_str() : c.algorithm.c_str());
     return 2;
   }
   const keyed_op op = found->second;
@@ -96,7 +97,8 @@ int carry_tool::keyed_main(int argc, char** argv) {
   const std::int64_t n = c.n;
   const std::size_t bytes_n = static_cast<std::size_t>(n) * 4;
   std::vector<std::uint32_t> values(keys.size());
-  for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::uint32_t>(i * 2654435761u) >> 20;
+  for (std::size_t i = 0; i < values.size(); ++i)
+    values[i] = static_cast<std::uint32_t>(i * 2654435761u) >> 20;
   std::uint32_t *k, *v, *a, *b, *ca, *cb;
   std::int64_t *num, *cnum;
   for (std::uint32_t** p : {&k, &v, &a, &b, &ca, &cb}) CHECK_CUDA(cudaMalloc(p, bytes_n));
@@ -109,7 +111,9 @@ int carry_tool::keyed_main(int argc, char** argv) {
   auto carry_call = [&](void* t, std::size_t& s) {
     return carry_validate::carry_keyed(op, t, s, k, v, a, b, num, n, opt);
   };
-  auto cub_call = [&](void* t, std::size_t& s) { return carry_validate::cub_keyed(op, t, s, k, v, ca, cb, cnum, n); };
+  auto cub_call = [&](void* t, std::size_t& s) {
+    return carry_validate::cub_keyed(op, t, s, k, v, ca, cb, cnum, n);
+  };
   std::size_t need = 0, cub_need = 0;
   CHECK_CUDA(carry_call(nullptr, need));
   CHECK_CUDA(cub_call(nullptr, cub_need));
@@ -139,15 +143,18 @@ int carry_tool::keyed_main(int argc, char** argv) {
   }
   const bool ok = got == want && bad == 0;
   if (!c.csv)
-    std::printf("carry runs --op %s of %lld u32 keys (%s): %lld %s; check against CUB: %s (count %lld vs %lld, "
-                "%lld items differ)\n",
-                c.op.c_str(), static_cast<long long>(n), c.input.empty() ? "generated runs" : "file",
-                static_cast<long long>(got), scan ? "values" : "runs", ok ? "ok" : "FAILED",
-                static_cast<long long>(got), static_cast<long long>(want), static_cast<long long>(bad));
+    std::printf(
+        "carry runs --op %s of %lld u32 keys (%s): %lld %s; check against CUB: %s (count %lld vs %lld, "
+        "%lld items differ)\n",
+        c.op.c_str(), static_cast<long long>(n), c.input.empty() ? "generated runs" : "file",
+        static_cast<long long>(got), scan ? "values" : "runs", ok ? "ok" : "FAILED",
+        static_cast<long long>(got), static_cast<long long>(want), static_cast<long long>(bad));
   // ---- time (cold L2) ----
   carry_validate::l2_flush flush;
   CHECK_CUDA(cudaMalloc(&flush.buffer, flush.bytes));
-  auto time_cold = [&](auto&& call) { return carry_validate::median_event_us_after(flush, call, c.reps, true); };
+  auto time_cold = [&](auto&& call) {
+    return carry_validate::median_event_us_after(flush, call, c.reps, true);
+  };
   const double t_carry = time_cold([&] {
     std::size_t s = temp_bytes;
     CHECK_CUDA(carry_call(temp, s));
@@ -156,7 +163,8 @@ int carry_tool::keyed_main(int argc, char** argv) {
     std::size_t s = temp_bytes;
     CHECK_CUDA(cub_call(temp, s));
   });
-  const double t_copy = time_cold([&] { CHECK_CUDA(cudaMemcpyAsync(a, k, bytes_n, cudaMemcpyDeviceToDevice)); });
+  const double t_copy =
+      time_cold([&] { CHECK_CUDA(cudaMemcpyAsync(a, k, bytes_n, cudaMemcpyDeviceToDevice)); });
   // bytes: the keys (and values but for the run-length calls), one value out per item (scan) or two words per run
   const bool with_values = op != keyed_op::encode && op != keyed_op::non_trivial;
   const double moved = static_cast<double>(bytes_n) * (with_values ? 2 : 1) +
@@ -175,8 +183,8 @@ int carry_tool::keyed_main(int argc, char** argv) {
   line("cub", t_cub, moved);
   line("memcpy", t_copy, 2.0 * static_cast<double>(bytes_n));
   for (void* p : {static_cast<void*>(k), static_cast<void*>(v), static_cast<void*>(a), static_cast<void*>(b),
-                  static_cast<void*>(ca), static_cast<void*>(cb), static_cast<void*>(num), static_cast<void*>(cnum),
-                  temp, flush.buffer})
+                  static_cast<void*>(ca), static_cast<void*>(cb), static_cast<void*>(num),
+                  static_cast<void*>(cnum), temp, flush.buffer})
     cudaFree(p);
   return ok ? 0 : 1;
 }

@@ -189,9 +189,10 @@ int main(int argc, char** argv) {
     print_usage();
     return 0;
   }
-  std::fprintf(stderr,
-               "carry: unknown command '%s' (commands: scan, select, partition, unique, runs, histogram, bin, "
-               "slots, sort, dist; see carry --help)\n",
-               cmd.c_str());
+  std::fprintf(
+      stderr,
+      "carry: unknown command '%s' (commands: scan, select, partition, unique, runs, histogram, bin, "
+      "slots, sort, dist; see carry --help)\n",
+      cmd.c_str());
   return 2;
 }

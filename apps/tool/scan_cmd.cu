@@ -246,8 +246,10 @@ int run_from(const config& c) {
   o.deterministic = c.deterministic;
   const std::uint8_t* cin = in;
   auto carry_call = [&](void* t, std::size_t& b) -> cudaError_t {
-    if (bytes_in) return excl ? carry::exclusive_sum(t, b, cin, out, n, o) : carry::inclusive_sum(t, b, cin, out, n, o);
-    return excl ? carry::exclusive_sum(t, b, squares, out, n, o) : carry::inclusive_sum(t, b, squares, out, n, o);
+    if (bytes_in)
+      return excl ? carry::exclusive_sum(t, b, cin, out, n, o) : carry::inclusive_sum(t, b, cin, out, n, o);
+    return excl ? carry::exclusive_sum(t, b, squares, out, n, o)
+                : carry::inclusive_sum(t, b, squares, out, n, o);
   };
   auto cub_call = [&](void* t, std::size_t& b, std::uint32_t* dst) -> cudaError_t {
     const cudaStream_t s{};
@@ -321,13 +323,13 @@ int run_default_variant(const config& c) {
 
 int carry_tool::scan_main(int argc, char** argv) {
   config c;
-  const int parsed = parse_options(
-      "scan", usage,
-      {count("--n", c.n), text("--type", c.type), text("--op", c.op), text("--algorithm", c.algorithm),
-       text("--variant", c.variant), flag("--deterministic", c.deterministic), flag("--graph", c.graph),
-       whole("--reps", 1, 1000000, c.reps), text("--input", c.input), flag("--csv", c.csv),
-       text("--from", c.from)},
-      argc, argv);
+  const int parsed = parse_options("scan", usage,
+                                   {count("--n", c.n), text("--type", c.type), text("--op", c.op),
+                                    text("--algorithm", c.algorithm), text("--variant", c.variant),
+                                    flag("--deterministic", c.deterministic), flag("--graph", c.graph),
+                                    whole("--reps", 1, 1000000, c.reps), text("--input", c.input),
+                                    flag("--csv", c.csv), text("--from", c.from)},
+                                   argc, argv);
   if (parsed >= 0) return parsed;
   const bool ok_type = c.type == "u32" || c.type == "f32" || c.type == "u64" || c.type == "u8";
   const bool ok_op = c.op == "inclusive_sum" || c.op == "exclusive_sum";
@@ -352,11 +354,11 @@ int carry_tool::scan_main(int argc, char** argv) {
   if (c.variant != "coarsened" && c.algorithm == "auto") c.algorithm = "hierarchical"; // where variants live
   if (!c.from.empty()) {
     const char* conflict = c.from != "u8" && c.from != "squares" ? "--from takes u8 or squares"
-                           : c.type != "u32"                      ? "--from sums into --type u32 only"
-                           : !c.input.empty()                     ? "--from reads no --input"
+                           : c.type != "u32"                     ? "--from sums into --type u32 only"
+                           : !c.input.empty()                    ? "--from reads no --input"
                            : c.graph || c.variant != "coarsened" || c.algorithm != "auto"
                                ? "--from runs the single pass, without --graph, --variant or --algorithm"
-                                                                  : nullptr;
+                               : nullptr;
     if (conflict) {
       std::fprintf(stderr, "carry scan: %s\n", conflict);
       return 2;

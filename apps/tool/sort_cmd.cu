@@ -121,7 +121,8 @@ int run(const config& c) {
       if (c.argsort) {
         const thrust::counting_iterator<std::uint32_t> index(0);
         return c.descending ? carry::sort_pairs_descending(t, b, kin, kout, index, vout, n, begin, end, opt)
-                            : carry::sort_pairs(t, b, static_cast<const K*>(kin), kout, index, vout, n, begin, end, opt);
+                            : carry::sort_pairs(t, b, static_cast<const K*>(kin), kout, index, vout, n, begin,
+                                                end, opt);
       }
     if constexpr (pairs)
       return c.descending ? carry::sort_pairs_descending(t, b, kin, kout, vin, vout, n, begin, end, opt)
@@ -171,7 +172,9 @@ int run(const config& c) {
     std::printf(
         "carry sort of %lld %s keys%s%s (%s data, bits [%d, %d)%s, %s): against CUB bit for bit: %s\n",
         static_cast<long long>(n), c.key.c_str(), pairs ? " with values of " : "",
-        c.argsort ? "a counting iterator (argsort)" : pairs ? (std::to_string(sizeof(V)) + " bytes").c_str() : "",
+        c.argsort ? "a counting iterator (argsort)"
+        : pairs   ? (std::to_string(sizeof(V)) + " bytes").c_str()
+                  : "",
         c.input.empty() ? c.data.c_str() : "file", begin, end, c.descending ? ", descending" : "",
         c.algorithm.c_str(), ok ? "ok" : "FAILED");
   // ---- time (cold L2) ----
@@ -263,14 +266,14 @@ int run_values(const config& c) {
 
 int carry_tool::sort_main(int argc, char** argv) {
   config c;
-  const int parsed =
-      parse_options("sort", usage,
-                    {count("--n", c.n), text("--key", c.key), whole("--values", 0, 16, c.values),
-                     flag("--descending", c.descending), flag("--argsort", c.argsort), whole("--begin-bit", 0, 64, c.begin_bit),
-                     whole("--end-bit", 0, 64, c.end_bit), text("--data", c.data), text("--input", c.input),
-                     text("--algorithm", c.algorithm), flag("--no-adaptive", c.adaptive, false),
-                     whole("--reps", 1, 1000000, c.reps), flag("--csv", c.csv)},
-                    argc, argv);
+  const int parsed = parse_options(
+      "sort", usage,
+      {count("--n", c.n), text("--key", c.key), whole("--values", 0, 16, c.values),
+       flag("--descending", c.descending), flag("--argsort", c.argsort),
+       whole("--begin-bit", 0, 64, c.begin_bit), whole("--end-bit", 0, 64, c.end_bit), text("--data", c.data),
+       text("--input", c.input), text("--algorithm", c.algorithm), flag("--no-adaptive", c.adaptive, false),
+       whole("--reps", 1, 1000000, c.reps), flag("--csv", c.csv)},
+      argc, argv);
   if (parsed >= 0) return parsed;
   if (c.algorithm == "auto") c.algorithm = "automatic";
   carry_validate::key_dist d;

@@ -92,8 +92,8 @@ __device__ void announce_count(const count_state& state, std::int64_t tile, bool
 /// `before` is readable by all. In place (never an index tile), fences order the block's loads before
 /// its publish and the look-back's reads before its writes (see compact_agent::single_pass).
 template <class Policy, bool ANNOUNCED>
-__device__ void tile_selected_before(std::uint64_t& before, const count_state& state, std::int64_t tile, bool last,
-                                     int tile_count, const pass_flags& how) {
+__device__ void tile_selected_before(std::uint64_t& before, const count_state& state, std::int64_t tile,
+                                     bool last, int tile_count, const pass_flags& how) {
   if (threadIdx.x < detail::warp_threads) {
     std::uint64_t b = 0;
     if (how.ticketed) {
@@ -122,14 +122,15 @@ enum class tile_kind { index, staged, registers };
 template <class Policy, class T, class InIt>
 constexpr tile_kind choose_tile() {
   if (!std::is_pointer<InIt>::value && 32 % Policy::items_per_thread == 0) return tile_kind::index;
-  if (std::is_pointer<InIt>::value && detail::stageable<T, Policy::items_per_thread>()) return tile_kind::staged;
+  if (std::is_pointer<InIt>::value && detail::stageable<T, Policy::items_per_thread>())
+    return tile_kind::staged;
   return tile_kind::registers;
 }
 template <class Policy, class T, class Sel, class InIt>
-using compact_tile = std::conditional_t<
-    choose_tile<Policy, T, InIt>() == tile_kind::index, index_tile<Policy, T, Sel>,
-    std::conditional_t<choose_tile<Policy, T, InIt>() == tile_kind::staged, staged_tile<Policy, T, Sel>,
-                       register_tile<Policy, T, Sel>>>;
+using compact_tile =
+    std::conditional_t<choose_tile<Policy, T, InIt>() == tile_kind::index, index_tile<Policy, T, Sel>,
+                       std::conditional_t<choose_tile<Policy, T, InIt>() == tile_kind::staged,
+                                          staged_tile<Policy, T, Sel>, register_tile<Policy, T, Sel>>>;
 
 /// Whether a compaction over InIt loads its items (and flags) as 16-byte chunks where aligned (staged
 /// and index tiles), else as the register tile's vectors.
@@ -154,7 +155,7 @@ struct compact_agent {
   /// How far ahead a single-pass tile asks the L2 (compact_tuning::tiles_ahead).
   static constexpr int ahead =
       compact_tuning::tiles_ahead(Policy::prefetch_ahead, choose_tile<Policy, T, InIt>() == tile_kind::index,
-                                  PARTITION && is_flag_selection<Sel>::value);
+                                  PARTITION&& is_flag_selection<Sel>::value);
   struct temp_storage {
     typename tile_t::temp_storage tile;
     union {
@@ -172,8 +173,8 @@ struct compact_agent {
   /// tiles' rejected ones, upward; reversed, from the end of the output back past the earlier tiles'.
   /// `total` (the selected count of the whole input) only matters to a stable partition.
   template <class OutIt>
-  __device__ static auto rejected_of(OutIt out, const tile_plan& plan, std::int64_t base, std::uint64_t before,
-                                     std::uint64_t total) {
+  __device__ static auto rejected_of(OutIt out, const tile_plan& plan, std::int64_t base,
+                                     std::uint64_t before, std::uint64_t total) {
     if constexpr (REVERSED)
       return rejected_output<OutIt, -1>{
           out, static_cast<std::int64_t>(reversed_rejected_offset(plan.num_items, base, before))};
@@ -182,8 +183,9 @@ struct compact_agent {
   }
 
   /// Load, select, rank: the thread's mask, its offset among the tile's selected items, the tile's count.
-  __device__ static unsigned load_and_count(temp_storage& ts, tile_t& t, InIt in, const Sel& sel, std::int64_t base,
-                                            int valid, bool vec_in, int& thread_offset, int& tile_count) {
+  __device__ static unsigned load_and_count(temp_storage& ts, tile_t& t, InIt in, const Sel& sel,
+                                            std::int64_t base, int valid, bool vec_in, int& thread_offset,
+                                            int& tile_count) {
     const unsigned mask = t.load(ts.tile, sel, in, base, valid, vec_in);
     int c[1] = {__popc(mask)};
     count_scan(ts.scan).exclusive_scan(c, 0, sum{}, tile_count);
@@ -192,16 +194,18 @@ struct compact_agent {
   }
   /// load_and_count, then the tile's staging of its write (index tiles: the positions in output order),
   /// which every pass follows with a block barrier before the write.
-  __device__ static unsigned load_and_rank(temp_storage& ts, tile_t& t, InIt in, const Sel& sel, std::int64_t base,
-                                           int valid, bool vec_in, int& thread_offset, int& tile_count) {
+  __device__ static unsigned load_and_rank(temp_storage& ts, tile_t& t, InIt in, const Sel& sel,
+                                           std::int64_t base, int valid, bool vec_in, int& thread_offset,
+                                           int& tile_count) {
     const unsigned mask = load_and_count(ts, t, in, sel, base, valid, vec_in, thread_offset, tile_count);
-    t.template stage<PARTITION>(ts.tile, mask, thread_offset, tile_count, valid); // needs nothing before the tile
+    t.template stage<PARTITION>(ts.tile, mask, thread_offset, tile_count,
+                                valid); // needs nothing before the tile
     return mask;
   }
 
   /// Phase 1 of the three kernels (and of count + scatter): the number of selected items of tile `tile`.
-  __device__ static void count(temp_storage& ts, InIt in, const Sel& sel, const tile_plan& plan, std::int64_t tile,
-                               bool vec_in, std::uint64_t* counts) {
+  __device__ static void count(temp_storage& ts, InIt in, const Sel& sel, const tile_plan& plan,
+                               std::int64_t tile, bool vec_in, std::uint64_t* counts) {
     lookback::allow_dependents(); // a count + scatter pair: the scatter may start loading now
     tile_t t;
     const int own = t.count(ts.tile, sel, in, plan.tile_base(tile), plan.valid_items(tile), vec_in);
@@ -236,8 +240,9 @@ struct compact_agent {
   /// and only after its look-back has seen every earlier tile publish, which each does after loading
   /// its input; the fences order those loads before the publish and the look-back before the writes.
   template <class OutIt, class NumT>
-  __device__ static void single_pass(temp_storage& ts, InIt in, const Sel& sel, OutIt out, const tile_plan& plan,
-                                     bool vec_in, const count_state& state, pass_flags how, NumT* d_num) {
+  __device__ static void single_pass(temp_storage& ts, InIt in, const Sel& sel, OutIt out,
+                                     const tile_plan& plan, bool vec_in, const count_state& state,
+                                     pass_flags how, NumT* d_num) {
     // ---- warm the L2 with the tile launch order would give this block, while the ticket is out ----
     if (prefetch_guess<Policy, ahead>(plan, tile_t::prefetches(sel, vec_in)))
       tile_t::prefetch(sel, in, plan.tile_base(blockIdx.x));
@@ -246,19 +251,22 @@ struct compact_agent {
     const std::int64_t base = plan.tile_base(tile);
     const int valid = plan.valid_items(tile);
     const bool last = tile == plan.num_tiles - 1;
-    if (const std::int64_t a = prefetch_ahead_tile<ahead>(plan, tile, tile_t::prefetches(sel, vec_in)); a >= 0)
+    if (const std::int64_t a = prefetch_ahead_tile<ahead>(plan, tile, tile_t::prefetches(sel, vec_in));
+        a >= 0)
       tile_t::prefetch(sel, in, plan.tile_base(a));
     // ---- load, select, count; a tile that stages its write announces its count first ----
     tile_t t;
     int thread_offset, tile_count;
     const unsigned mask = load_and_count(ts, t, in, sel, base, valid, vec_in, thread_offset, tile_count);
     if constexpr (tile_t::stages) announce_count<Policy>(state, tile, last, tile_count, how);
-    t.template stage<PARTITION>(ts.tile, mask, thread_offset, tile_count, valid); // needs nothing before the tile
+    t.template stage<PARTITION>(ts.tile, mask, thread_offset, tile_count,
+                                valid); // needs nothing before the tile
     // ---- warp 0: (publish the count,) look back ----
     tile_selected_before<Policy, tile_t::stages>(ts.selected_before, state, tile, last, tile_count, how);
     // ---- write ----
     const std::uint64_t before = ts.selected_before;
-    const std::uint64_t total = before + static_cast<std::uint64_t>(tile_count); // a stable partition: one tile
+    const std::uint64_t total =
+        before + static_cast<std::uint64_t>(tile_count); // a stable partition: one tile
     t.template write<PARTITION>(ts.tile, in, mask, thread_offset, tile_count, valid, base, before,
                                 rejected_of(out, plan, base, before, total), out);
     if (last && threadIdx.x == 0) *d_num = static_cast<NumT>(total);
@@ -269,8 +277,8 @@ struct compact_agent {
   /// before it and the total: one launch, no temp storage, a partition as well as a selection. In place
   /// is safe: the exchange ends in a cluster barrier that every block reaches after its loads.
   template <class OutIt, class NumT>
-  __device__ static void cluster_pass(temp_storage& ts, InIt in, const Sel& sel, OutIt out, const tile_plan& plan,
-                                      bool vec_in, NumT* d_num) {
+  __device__ static void cluster_pass(temp_storage& ts, InIt in, const Sel& sel, OutIt out,
+                                      const tile_plan& plan, bool vec_in, NumT* d_num) {
     const int tile = static_cast<int>(blockIdx.x), tiles = static_cast<int>(plan.num_tiles);
     lookback::cluster_started();
     const std::int64_t base = plan.tile_base(tile);
@@ -306,7 +314,8 @@ struct compact_agent {
     const unsigned mask = load_and_rank(ts, t, in, sel, base, valid, vec_in, thread_offset, tile_count);
     if (threadIdx.x == 0) lookback::wait_for_previous_grid(); // the count kernel's writes are visible
     __syncthreads();
-    std::uint64_t before = 0, all = 0; // the counts as 16-byte pairs (temp parts are 256-byte aligned), two in flight
+    std::uint64_t before = 0,
+                  all = 0; // the counts as 16-byte pairs (temp parts are 256-byte aligned), two in flight
     const auto* pairs = reinterpret_cast<const ulonglong2*>(counts);
     const std::int64_t n = plan.num_tiles;
     for (std::int64_t p0 = threadIdx.x; 2 * p0 < n; p0 += 2 * Policy::block_threads) {

@@ -97,8 +97,7 @@ struct tile_selection<Policy, T, by_flags<FlagIt>> {
     const int first = threadIdx.x * ct::items;
     unsigned mask = 0;
     CARRY_UNROLL
-    for (int j = 0; j < ct::items; ++j)
-      mask |= (first + j < valid && flags[j] != F(0)) ? 1u << j : 0u;
+    for (int j = 0; j < ct::items; ++j) mask |= (first + j < valid && flags[j] != F(0)) ? 1u << j : 0u;
     return mask;
   }
   template <class InIt>
@@ -228,7 +227,8 @@ struct register_tile : item_tile_steps<register_tile<Policy, T, Sel>, Sel> {
   T items[ct::items];
 
   template <class InIt>
-  __device__ unsigned load(temp_storage& ts, const Sel& sel, InIt in, std::int64_t base, int valid, bool vec_in) {
+  __device__ unsigned load(temp_storage& ts, const Sel& sel, InIt in, std::int64_t base, int valid,
+                           bool vec_in) {
     return selection::load(ts.load, sel, in, base, valid, vec_in, items);
   }
   template <class InIt>
@@ -241,7 +241,8 @@ struct register_tile : item_tile_steps<register_tile<Policy, T, Sel>, Sel> {
   __device__ void write(temp_storage& ts, InIt, unsigned mask, int thread_offset, int tile_count, int valid,
                         std::int64_t, std::uint64_t before, const RejOut& rej, OutIt out) const {
     __syncthreads(); // every thread is done with the load buffers before they stage
-    scatter_staged<Policy, PARTITION>(ts.stage, items, mask, thread_offset, tile_count, valid, out, before, rej);
+    scatter_staged<Policy, PARTITION>(ts.stage, items, mask, thread_offset, tile_count, valid, out, before,
+                                      rej);
   }
 };
 

@@ -52,7 +52,8 @@ bool fast_loads(const It& it) {
 template <class Policy, class T, class InIt, class Sel>
 cudaError_t launch_counts(InIt in, const Sel& sel, const tile_plan& tiles, bool vec_in, std::uint64_t* counts,
                           cudaStream_t stream) {
-  if constexpr (choose_tile<Policy, T, InIt>() == tile_kind::index && index_selection<Policy, Sel>::counts_alone) {
+  if constexpr (choose_tile<Policy, T, InIt>() == tile_kind::index &&
+                index_selection<Policy, Sel>::counts_alone) {
     // the scatter's shared-memory split: an SM need not change it between the two (that would drain it)
     constexpr auto* kernel = &count_alone_kernel<Policy, InIt, Sel>;
     if (const cudaError_t e = detail::prefer_shared_for<kernel>(); e != cudaSuccess) return e;
@@ -63,8 +64,8 @@ cudaError_t launch_counts(InIt in, const Sel& sel, const tile_plan& tiles, bool 
     using agent = compact_agent<compact_tuning::without_streaming<Policy>, false, T, Sel, InIt>;
     constexpr auto* kernel = &count_kernel<agent, InIt, Sel>;
     if (const cudaError_t e = detail::prefer_shared_for<kernel>(); e != cudaSuccess) return e;
-    kernel<<<static_cast<unsigned>(tiles.num_tiles), Policy::block_threads, 0, stream>>>(in, sel, tiles, vec_in,
-                                                                                          counts);
+    kernel<<<static_cast<unsigned>(tiles.num_tiles), Policy::block_threads, 0, stream>>>(in, sel, tiles,
+                                                                                         vec_in, counts);
   }
   return detail::after_launch(stream);
 }
@@ -77,16 +78,19 @@ cudaError_t launch_count_bits(const by_flags<FlagIt>& sel, const tile_plan& tile
                               std::uint32_t* words, cudaStream_t stream) {
   constexpr auto* kernel = &count_bits_kernel<Policy, FlagIt>;
   if (const cudaError_t e = detail::prefer_shared_for<kernel>(); e != cudaSuccess) return e;
-  kernel<<<static_cast<unsigned>(tiles.num_tiles), Policy::block_threads, 0, stream>>>(sel, tiles, counts, words);
+  kernel<<<static_cast<unsigned>(tiles.num_tiles), Policy::block_threads, 0, stream>>>(sel, tiles, counts,
+                                                                                       words);
   return detail::after_launch(stream);
 }
 
 /// The pass after the counts (count_scatter: the scatter folding the counts, as the count kernel's
 /// programmatic dependent; three_kernel: the engine's scan of the counts, then the scatter) with
 /// selection `sel` (the call's, or the bits its count pass stored).
-template <class Policy, bool PARTITION, class T, bool REVERSED, class InIt, class Sel, class OutIt, class NumT>
-cudaError_t launch_scatter(compact_pass pass, void* d_temp_storage, const compact_layout& layout, InIt in, Sel sel,
-                           OutIt out, const tile_plan& tiles, bool vec_in, NumT* d_num, cudaStream_t stream) {
+template <class Policy, bool PARTITION, class T, bool REVERSED, class InIt, class Sel, class OutIt,
+          class NumT>
+cudaError_t launch_scatter(compact_pass pass, void* d_temp_storage, const compact_layout& layout, InIt in,
+                           Sel sel, OutIt out, const tile_plan& tiles, bool vec_in, NumT* d_num,
+                           cudaStream_t stream) {
   using reread = // read twice
       compact_agent<compact_tuning::without_streaming<Policy>, PARTITION, T, Sel, InIt, REVERSED>;
   std::uint64_t* counts = layout.counts.as<std::uint64_t>(d_temp_storage);
@@ -94,9 +98,9 @@ cudaError_t launch_scatter(compact_pass pass, void* d_temp_storage, const compac
   if (pass == compact_pass::count_scatter) {
     constexpr auto* scatter = &scatter_after_counts_kernel<reread, InIt, Sel, OutIt, NumT>;
     if (const cudaError_t e = detail::prefer_shared_for<scatter>(); e != cudaSuccess) return e;
-    if (const cudaError_t e = lookback::launch_prepared(scatter, grid, Policy::block_threads, stream, in, sel, out,
-                                                        tiles, vec_in, static_cast<const std::uint64_t*>(counts),
-                                                        d_num);
+    if (const cudaError_t e =
+            lookback::launch_prepared(scatter, grid, Policy::block_threads, stream, in, sel, out, tiles,
+                                      vec_in, static_cast<const std::uint64_t*>(counts), d_num);
         e != cudaSuccess)
       return e;
     return detail::after_launch(stream);
@@ -115,10 +119,11 @@ cudaError_t launch_scatter(compact_pass pass, void* d_temp_storage, const compac
 /// Every compaction: select (flags, predicate, unique) and partition (REVERSED: the rejected items from
 /// the output's end back, CUB's layout, which needs no total: over stored items it plans as a selection).
 /// `sel` decides what is selected; `null_sel`: its flag pointer is null.
-template <class Policy, bool PARTITION, class T, bool REVERSED = false, class InIt, class Sel, class OutIt, class NumT>
-cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt in, Sel sel, bool null_sel,
-                             OutIt out, NumT* d_num, std::int64_t num_items, const compact_options& opt,
-                             cudaStream_t stream) {
+template <class Policy, bool PARTITION, class T, bool REVERSED = false, class InIt, class Sel, class OutIt,
+          class NumT>
+cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt in, Sel sel,
+                             bool null_sel, OutIt out, NumT* d_num, std::int64_t num_items,
+                             const compact_options& opt, cudaStream_t stream) {
   static_assert(std::is_integral<NumT>::value, "carry: the count goes to an integer");
   if (num_items < 0) return cudaErrorInvalidValue;
   const tile_plan tiles = detail::plan_tiles(num_items, Policy::tile_items);
@@ -138,7 +143,8 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
     use_bits = compact_tuning::keeps_selection_bits(
         choose_tile<Policy, T, InIt>() == tile_kind::staged, tiles.num_tiles,
         num_items * static_cast<std::int64_t>(sizeof(value_of<typename is_flag_selection<Sel>::flags>)));
-  const std::size_t bits_bytes = use_bits ? static_cast<std::size_t>(tiles.num_tiles) * selection_words<Policy>() * 4 : 0;
+  const std::size_t bits_bytes =
+      use_bits ? static_cast<std::size_t>(tiles.num_tiles) * selection_words<Policy>() * 4 : 0;
   const compact_layout layout =
       make_compact_layout(tiles.num_tiles, scan_bytes, count_format::word_bytes, bits_bytes);
   if (d_temp_storage == nullptr) {
@@ -164,13 +170,12 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
   constexpr bool count_reads_nothing = PARTITION && REVERSED && index_selection<Policy, Sel>::counts_alone &&
                                        choose_tile<Policy, T, InIt>() == tile_kind::index;
   constexpr compact_tuning::tile_range window = compact_tuning::reversed_count_first_tiles;
-  const bool count_first = must_count_first ||
-                           (count_reads_nothing && opt.algorithm == compact_algorithm::automatic &&
-                            tiles.num_tiles >= window.first && tiles.num_tiles < window.second);
-  const compact_pass pass = choose_compact_pass(num_items, Policy::tile_items, opt.algorithm,
-                                                alias == aliasing::in_place, count_first,
-                                                compact_tuning::single_pass_from, cluster_tiles,
-                                                compact_tuning::fused_scan_max_tiles);
+  const bool count_first =
+      must_count_first || (count_reads_nothing && opt.algorithm == compact_algorithm::automatic &&
+                           tiles.num_tiles >= window.first && tiles.num_tiles < window.second);
+  const compact_pass pass = choose_compact_pass(
+      num_items, Policy::tile_items, opt.algorithm, alias == aliasing::in_place, count_first,
+      compact_tuning::single_pass_from, cluster_tiles, compact_tuning::fused_scan_max_tiles);
   const bool vec_in = fast_loads<Policy, T>(in);
   const unsigned grid = static_cast<unsigned>(tiles.num_tiles);
   switch (pass) {
@@ -178,8 +183,8 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
     write_count_kernel<<<1, 1, 0, stream>>>(d_num, NumT{0});
     return detail::after_launch(stream);
   case compact_pass::one_tile:
-    single_pass_kernel<agent><<<1, Policy::block_threads, 0, stream>>>(in, sel, out, tiles, vec_in, count_state{},
-                                                                        pass_flags{}, d_num);
+    single_pass_kernel<agent><<<1, Policy::block_threads, 0, stream>>>(in, sel, out, tiles, vec_in,
+                                                                       count_state{}, pass_flags{}, d_num);
     return detail::after_launch(stream);
   case compact_pass::count_scatter:
   case compact_pass::three_kernel: {
@@ -187,22 +192,24 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
     if constexpr (stored_bits) {
       if (use_bits) {
         auto* words = layout.bits.as<std::uint32_t>(d_temp_storage);
-        if (const cudaError_t e = launch_count_bits<Policy>(sel, tiles, counts, words, stream); e != cudaSuccess)
+        if (const cudaError_t e = launch_count_bits<Policy>(sel, tiles, counts, words, stream);
+            e != cudaSuccess)
           return e;
-        return launch_scatter<Policy, PARTITION, T, REVERSED>(pass, d_temp_storage, layout, in, by_bits{words}, out,
-                                                             tiles, vec_in, d_num, stream);
+        return launch_scatter<Policy, PARTITION, T, REVERSED>(
+            pass, d_temp_storage, layout, in, by_bits{words}, out, tiles, vec_in, d_num, stream);
       }
     }
-    if (const cudaError_t e = launch_counts<Policy, T>(in, sel, tiles, vec_in, counts, stream); e != cudaSuccess)
+    if (const cudaError_t e = launch_counts<Policy, T>(in, sel, tiles, vec_in, counts, stream);
+        e != cudaSuccess)
       return e;
-    return launch_scatter<Policy, PARTITION, T, REVERSED>(pass, d_temp_storage, layout, in, sel, out, tiles, vec_in,
-                                                         d_num, stream);
+    return launch_scatter<Policy, PARTITION, T, REVERSED>(pass, d_temp_storage, layout, in, sel, out, tiles,
+                                                          vec_in, d_num, stream);
   }
   case compact_pass::cluster: {
     constexpr auto* kernel = &cluster_kernel<agent, InIt, Sel, OutIt, NumT>;
     if (const cudaError_t e = detail::prefer_shared_for<kernel>(); e != cudaSuccess) return e;
-    if (const cudaError_t e = lookback::launch_cluster(kernel, grid, Policy::block_threads, 0, stream, in, sel, out,
-                                                       tiles, vec_in, d_num);
+    if (const cudaError_t e = lookback::launch_cluster(kernel, grid, Policy::block_threads, 0, stream, in,
+                                                       sel, out, tiles, vec_in, d_num);
         e != cudaSuccess)
       return e;
     return detail::after_launch(stream);
@@ -215,8 +222,8 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
       return e;
     constexpr auto* kernel = &single_pass_kernel<agent, InIt, Sel, OutIt, NumT>;
     if (const cudaError_t e = detail::prefer_shared_for<kernel>(); e != cudaSuccess) return e;
-    if (const cudaError_t e = lookback::launch_prepared(kernel, grid, Policy::block_threads, stream, in, sel, out,
-                                                        tiles, vec_in, state, how, d_num);
+    if (const cudaError_t e = lookback::launch_prepared(kernel, grid, Policy::block_threads, stream, in, sel,
+                                                        out, tiles, vec_in, state, how, d_num);
         e != cudaSuccess)
       return e;
     return detail::after_launch(stream);
@@ -230,7 +237,8 @@ cudaError_t dispatch_compact(void* d_temp_storage, std::size_t& temp_storage_byt
 template <class Policy, class T, class InIt, class FlagIt>
 by_flags<FlagIt> flag_selector(FlagIt flags) {
   using F = value_of<FlagIt>;
-  return {flags, chunked_loads<Policy, T, InIt>() ? chunk_ok<F>(flags) : vector_ok<F, Policy::items_per_thread>(flags)};
+  return {flags, chunked_loads<Policy, T, InIt>() ? chunk_ok<F>(flags)
+                                                  : vector_ok<F, Policy::items_per_thread>(flags)};
 }
 
 } // namespace compact_detail

@@ -30,13 +30,16 @@ template <class Policy, class FlagIt>
 struct index_selection<Policy, by_flags<FlagIt>> {
   static constexpr bool counts_alone = false; // the flags' loads are the cost: the bits' chunked path
   template <class InIt>
-  __device__ static void bits(std::uint32_t* b, const by_flags<FlagIt>& sel, InIt, std::int64_t base, int valid) {
+  __device__ static void bits(std::uint32_t* b, const by_flags<FlagIt>& sel, InIt, std::int64_t base,
+                              int valid) {
     flag_bits<Policy, 2>(b, sel.flags + base, valid, sel.vec); // 32 registers a thread: 2 chunks in flight
   }
   /// A single pass warms the L2 with its guessed tile's flags where they load as chunks. Measured (H100,
   /// counting-iterator items, 2^24 / 2^28): u32 flags at 99 % 69.2 -> 61.7 / 840 -> 831 us, at 50 % 631 ->
   /// 610 at 2^28, u8 flags at 99 % 546 -> 496; at 1 % u32 flags 414 -> 443 (still 1.34x CUB).
-  __device__ static bool prefetches(const by_flags<FlagIt>& sel) { return vector_flags<Policy, FlagIt>() && sel.vec; }
+  __device__ static bool prefetches(const by_flags<FlagIt>& sel) {
+    return vector_flags<Policy, FlagIt>() && sel.vec;
+  }
   __device__ static void prefetch(const by_flags<FlagIt>& sel, std::int64_t base) {
     if constexpr (vector_flags<Policy, FlagIt>())
       staged_items<Policy, value_of<FlagIt>>::prefetch_l2(sel.flags + base);
@@ -80,7 +83,8 @@ struct index_selection<Policy, by_unique<Eq>> : reads_nothing_ahead {
     };
   }
   template <class InIt>
-  __device__ static void bits(std::uint32_t* b, const by_unique<Eq>& sel, InIt in, std::int64_t base, int valid) {
+  __device__ static void bits(std::uint32_t* b, const by_unique<Eq>& sel, InIt in, std::int64_t base,
+                              int valid) {
     ballot_bits<Policy>(b, valid, picked(sel, in, base));
   }
   template <class InIt>
@@ -110,7 +114,8 @@ struct index_tile {
   __device__ unsigned load(temp_storage& ts, const Sel& sel, InIt in, std::int64_t base, int valid, bool) {
     index_selection<Policy, Sel>::bits(ts.bits, sel, in, base, valid);
     __syncthreads();
-    return own_bits<items>(ts.bits, words) & detail::live_mask<items>(valid - static_cast<int>(threadIdx.x) * items);
+    return own_bits<items>(ts.bits, words) &
+           detail::live_mask<items>(valid - static_cast<int>(threadIdx.x) * items);
   }
   /// The thread's count of selected items (the count kernel): evaluated without the bits where the
   /// items alone decide.
@@ -124,7 +129,9 @@ struct index_tile {
   }
   /// Whether a single pass warms the L2 with its guessed tile, and the warming: the selection's reads
   /// (nothing else of an index tile is read from memory).
-  __device__ static bool prefetches(const Sel& sel, bool) { return index_selection<Policy, Sel>::prefetches(sel); }
+  __device__ static bool prefetches(const Sel& sel, bool) {
+    return index_selection<Policy, Sel>::prefetches(sel);
+  }
   template <class InIt>
   __device__ static void prefetch(const Sel& sel, InIt, std::int64_t base) {
     index_selection<Policy, Sel>::prefetch(sel, base);
@@ -152,8 +159,8 @@ struct index_tile {
       for (int r = 0; r < items; ++r) {
         const int word_first = (warp * items + r) * 32;
         const int selected_before = __shfl_sync(0xffffffffu, thread_offset, r * 32 / items); // in the tile
-        if (word_first >= valid) break;                                                     // warp-uniform
-        const unsigned word = ts.bits[word_first / 32];                                     // no bit past valid
+        if (word_first >= valid) break;                                                      // warp-uniform
+        const unsigned word = ts.bits[word_first / 32]; // no bit past valid
         if ((word >> lane) & 1u)
           ts.picks[selected_before + __popc(word & below)] = static_cast<std::uint16_t>(word_first + lane);
       }
@@ -166,13 +173,15 @@ struct index_tile {
       CARRY_UNROLL
       for (int j = 0; j < items; ++j) {
         const bool picked = (mask >> j) & 1u;
-        if ((live >> j) & 1u) ts.picks[picked ? picked_at : rejected_at] = static_cast<std::uint16_t>(first + j);
+        if ((live >> j) & 1u)
+          ts.picks[picked ? picked_at : rejected_at] = static_cast<std::uint16_t>(first + j);
         picked_at += picked ? 1 : 0;
         rejected_at += picked ? 0 : 1;
       }
     } else {
       int rank = thread_offset;
-      for (unsigned m = mask; m != 0; m &= m - 1) ts.picks[rank++] = static_cast<std::uint16_t>(first + __ffs(m) - 1);
+      for (unsigned m = mask; m != 0; m &= m - 1)
+        ts.picks[rank++] = static_cast<std::uint16_t>(first + __ffs(m) - 1);
     }
   }
 
@@ -195,8 +204,9 @@ struct index_tile {
   /// Measured (H100, counting-iterator items, 2^28): a write shifted off the 32-item groups costs 18 %
   /// (a write alone: 391 us against 330); at 1 % the thread form 222 us against 232 for the positions.
   template <bool PARTITION, class InIt, class OutIt, class RejOut>
-  __device__ void write(temp_storage& ts, InIt in, unsigned mask, int thread_offset, int tile_count, int valid,
-                        std::int64_t base, std::uint64_t before, const RejOut& rej, OutIt out) const {
+  __device__ void write(temp_storage& ts, InIt in, unsigned mask, int thread_offset, int tile_count,
+                        int valid, std::int64_t base, std::uint64_t before, const RejOut& rej,
+                        OutIt out) const {
     const InIt tile_in = in + base;
     if (!PARTITION && sparse(tile_count, valid)) { // ---- sparse: each thread its own picks ----
       const int first = static_cast<int>(threadIdx.x) * items;
@@ -207,8 +217,7 @@ struct index_tile {
     }
     // ---- else: the staged positions, the selected then (partition) the rejected ----
     write_staged(out, before, tile_in, ts.picks, tile_count);
-    if constexpr (PARTITION)
-      write_staged(rej, 0, tile_in, ts.picks + tile_count, valid - tile_count);
+    if constexpr (PARTITION) write_staged(rej, 0, tile_in, ts.picks + tile_count, valid - tile_count);
   }
 };
 

@@ -19,8 +19,8 @@ __global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
 /// tile's items, each tile's count the engine's sum over its warps: small blocks without the agent's shared
 /// storage, so the launch is one short wave and the scatter after it starts at once.
 template <class Policy, class InIt, class Sel>
-__global__ void __launch_bounds__(256) count_alone_kernel(InIt in, Sel sel, tile_plan plan, int warps,
-                                                          std::uint64_t* counts) {
+__global__ void __launch_bounds__(256)
+    count_alone_kernel(InIt in, Sel sel, tile_plan plan, int warps, std::uint64_t* counts) {
   using sums_t = block_group_sums<256>;
   __shared__ typename sums_t::temp_storage sums;
   lookback::allow_dependents(); // a count + scatter pair: the scatter may start loading now
@@ -82,8 +82,8 @@ __global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
 /// The single pass (or the one-tile pass: how.ticketed false).
 template <class Agent, class InIt, class Sel, class OutIt, class NumT>
 __global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
-    single_pass_kernel(InIt in, Sel sel, OutIt out, tile_plan plan, bool vec_in, count_state state, pass_flags how,
-                       NumT* d_num) {
+    single_pass_kernel(InIt in, Sel sel, OutIt out, tile_plan plan, bool vec_in, count_state state,
+                       pass_flags how, NumT* d_num) {
   __shared__ typename Agent::temp_storage ts;
   Agent::single_pass(ts, in, sel, out, plan, vec_in, state, how, d_num);
 }
@@ -91,8 +91,8 @@ __global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
 /// Count + scatter: the scatter with the scan of the tile counts folded in.
 template <class Agent, class InIt, class Sel, class OutIt, class NumT>
 __global__ void __launch_bounds__(Agent::block_threads, Agent::min_blocks)
-    scatter_after_counts_kernel(InIt in, Sel sel, OutIt out, tile_plan plan, bool vec_in, const std::uint64_t* counts,
-                                NumT* d_num) {
+    scatter_after_counts_kernel(InIt in, Sel sel, OutIt out, tile_plan plan, bool vec_in,
+                                const std::uint64_t* counts, NumT* d_num) {
   __shared__ typename Agent::temp_storage ts;
   Agent::scatter_after_counts(ts, in, sel, out, plan, vec_in, counts, d_num);
 }

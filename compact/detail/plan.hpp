@@ -33,16 +33,18 @@ enum class compact_pass {
 /// partition) takes it whenever the tiles fit. `fused_tiles`: up to this many tiles an automatic
 /// count-first partition folds the scan of the counts into the scatter (0: never; the register tiles
 /// lack it).
-CARRY_HD constexpr compact_pass choose_compact_pass(std::int64_t n, std::int64_t tile_items, compact_algorithm algo,
-                                                    bool in_place, bool count_first, std::int64_t single_pass_from,
-                                                    int cluster_tiles = 0, std::int64_t fused_tiles = 0) {
+CARRY_HD constexpr compact_pass choose_compact_pass(std::int64_t n, std::int64_t tile_items,
+                                                    compact_algorithm algo, bool in_place, bool count_first,
+                                                    std::int64_t single_pass_from, int cluster_tiles = 0,
+                                                    std::int64_t fused_tiles = 0) {
   if (n <= 0) return compact_pass::empty;
   if (n <= tile_items) return compact_pass::one_tile;
   const std::int64_t tiles = (n + tile_items - 1) / tile_items;
-  if (tiles <= cluster_tiles && (algo == compact_algorithm::automatic || in_place)) return compact_pass::cluster;
+  if (tiles <= cluster_tiles && (algo == compact_algorithm::automatic || in_place))
+    return compact_pass::cluster;
   if (count_first)
     return tiles <= fused_tiles && algo == compact_algorithm::automatic ? compact_pass::count_scatter
-                                                                         : compact_pass::three_kernel;
+                                                                        : compact_pass::three_kernel;
   if (in_place) return compact_pass::single_pass;
   if (algo == compact_algorithm::three_kernel) return compact_pass::three_kernel;
   if (algo == compact_algorithm::single_pass) return compact_pass::single_pass;
@@ -73,7 +75,8 @@ struct compact_layout {
 /// `scan_temp_bytes`: what the engine's inclusive sum of `tiles` 64-bit counts asks for;
 /// `status_word_bytes`: the bytes of one status word of the single pass's format.
 CARRY_HD inline compact_layout make_compact_layout(std::int64_t tiles, std::size_t scan_temp_bytes,
-                                                   std::size_t status_word_bytes, std::size_t bits_bytes = 0) {
+                                                   std::size_t status_word_bytes,
+                                                   std::size_t bits_bytes = 0) {
   compact_layout l;
   if (tiles <= 1) return l;
   lookback::temp_builder three, single;

@@ -18,12 +18,13 @@ namespace compact_detail {
 
 /// Runs the engine's keyed single pass (Agent: the keyed agent, or the run-length calls' staged one) with
 /// behaviour b and, for an empty input, writes the run count 0.
-template <class P, template <class, bool, class> class Agent = detail::keyed_agent, class KeyIt, class ValIt, class B,
-          class NumIt>
-cudaError_t run_pass(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt keys, ValIt values, const B& b,
-                     std::int64_t num_items, NumIt d_num_runs, const scan_options& options, cudaStream_t stream) {
-  const cudaError_t e = detail::dispatch_keyed<P, Agent>(d_temp_storage, temp_storage_bytes, keys, values, b, num_items,
-                                                  options, false, stream);
+template <class P, template <class, bool, class> class Agent = detail::keyed_agent, class KeyIt, class ValIt,
+          class B, class NumIt>
+cudaError_t run_pass(void* d_temp_storage, std::size_t& temp_storage_bytes, KeyIt keys, ValIt values,
+                     const B& b, std::int64_t num_items, NumIt d_num_runs, const scan_options& options,
+                     cudaStream_t stream) {
+  const cudaError_t e = detail::dispatch_keyed<P, Agent>(d_temp_storage, temp_storage_bytes, keys, values, b,
+                                                         num_items, options, false, stream);
   if (e != cudaSuccess || d_temp_storage == nullptr || num_items != 0) return e;
   write_count_kernel<<<1, 1, 0, stream>>>(d_num_runs, 0);
   return detail::after_launch(stream);
@@ -38,8 +39,9 @@ bool runs_args_ok(std::int64_t n, const NumIt& d_num_runs, const In0& in0, const
   using detail::iterators_overlap;
   if (n < 0 || checked_address(d_num_runs) == nullptr) return false;
   if (n == 0) return true;
-  return checked_address(in0) != nullptr && checked_address(in1) != nullptr && checked_address(out0) != nullptr &&
-         checked_address(out1) != nullptr && !iterators_overlap(in0, out0, n) && !iterators_overlap(in0, out1, n) &&
+  return checked_address(in0) != nullptr && checked_address(in1) != nullptr &&
+         checked_address(out0) != nullptr && checked_address(out1) != nullptr &&
+         !iterators_overlap(in0, out0, n) && !iterators_overlap(in0, out1, n) &&
          !iterators_overlap(in1, out0, n) && !iterators_overlap(in1, out1, n);
 }
 

@@ -94,7 +94,8 @@ struct reduce_by_key_behaviour {
   template <int ITEMS, class Sink>
   CARRY_HD void emit(const keyed_thread<K, V, ITEMS>& t, const tile_prefix<aggregate>& carry, V (&)[ITEMS],
                      Sink& sink) const {
-    const std::int64_t runs = carry.valid ? static_cast<std::int64_t>(carry.value.head) : 0; // before the thread
+    const std::int64_t runs =
+        carry.valid ? static_cast<std::int64_t>(carry.value.head) : 0; // before the thread
     const unsigned first_end = t.ends & (0u - t.ends);
     sink.template span<0>(runs, bit_count(t.heads));
     sink.template span<1>(runs - ((t.heads & detail::upto_bit(first_end)) != 0 ? 0 : 1), bit_count(t.ends));
@@ -111,8 +112,7 @@ struct reduce_by_key_behaviour {
       if ((t.ends >> j) & 1u) sink.template put<1>(at, run);
     };
     detail::for_live_items<ITEMS>(t.live, step);
-    if (t.last >= t.first && t.last < t.first + ITEMS)
-      *num_runs = static_cast<H>(runs + bit_count(t.heads));
+    if (t.last >= t.first && t.last < t.first + ITEMS) *num_runs = static_cast<H>(runs + bit_count(t.heads));
   }
 };
 
@@ -228,7 +228,7 @@ struct unique_behaviour {
   using op_type = span_op;
   using index_type = I; // the runs' indices
   static constexpr bool with_values = true, stores_values = false, uses_prev_head = false;
-  static constexpr int staged_arrays = 2; // keys, values
+  static constexpr int staged_arrays = 2;        // keys, values
   static constexpr bool keys_by_position = true; // staged: a run start's tile position, its key at the flush
   using staged0 = K;
   using staged1 = V;
@@ -257,7 +257,8 @@ struct unique_behaviour {
         sink.template put_key<0>(static_cast<std::int64_t>(at), t, j);
         sink.template put<1>(static_cast<std::int64_t>(at), t.values[j]);
       }
-    if (t.last >= t.first && t.last < t.first + ITEMS) *num_selected = static_cast<I>(count + bit_count(t.heads));
+    if (t.last >= t.first && t.last < t.first + ITEMS)
+      *num_selected = static_cast<I>(count + bit_count(t.heads));
   }
 };
 

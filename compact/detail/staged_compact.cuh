@@ -20,12 +20,14 @@ template <class Policy, class T, class Sel>
 struct staged_selection;
 
 template <class Policy, class T>
-using staged_items = detail::staged_tile<T, Policy::block_threads, Policy::items_per_thread, Policy::streaming>;
+using staged_items =
+    detail::staged_tile<T, Policy::block_threads, Policy::items_per_thread, Policy::streaming>;
 
 /// Loads a tile of T: full and aligned asynchronously (issue only), else element by element (the block
 /// synchronised on return).
 template <class Policy, class T>
-__device__ void stage_tile(typename staged_items<Policy, T>::temp_storage& ts, const T* tile_in, int valid, bool vec) {
+__device__ void stage_tile(typename staged_items<Policy, T>::temp_storage& ts, const T* tile_in, int valid,
+                           bool vec) {
   using tile_t = staged_items<Policy, T>;
   if (vec && valid == tile_t::tile_items)
     tile_t::issue_full(ts, tile_in);
@@ -59,7 +61,8 @@ constexpr bool vector_flags() {
 /// straight into a bit per item (flag_bits).
 template <class Policy, class T, class FlagIt>
 constexpr bool staged_flags() {
-  return vector_flags<Policy, FlagIt>() && (sizeof(T) + sizeof(value_of<FlagIt>)) * Policy::tile_items <= 40 * 1024;
+  return vector_flags<Policy, FlagIt>() &&
+         (sizeof(T) + sizeof(value_of<FlagIt>)) * Policy::tile_items <= 40 * 1024;
 }
 
 /// f(std::true_type{}) for a whole tile (valid == Policy::tile_items: no item need be checked against
@@ -90,7 +93,8 @@ __device__ void ballot_bits(std::uint32_t* bits, int valid, Picked picked) {
         f[k] = (decltype(full)::value || i < valid) && picked(i);
       }
       CARRY_UNROLL
-      for (int k = 0; k < batch; ++k) bits[(s + k) * (threads / 32) + warp] = __ballot_sync(0xffffffffu, f[k]);
+      for (int k = 0; k < batch; ++k)
+        bits[(s + k) * (threads / 32) + warp] = __ballot_sync(0xffffffffu, f[k]);
     }
   });
 }
@@ -125,17 +129,17 @@ __device__ void flag_bits(std::uint32_t* bits, FlagIt flags, int valid, bool vec
       constexpr unsigned full = 0xffffffffu;
       constexpr int items = Policy::items_per_thread;
       const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
-      constexpr int per_chunk = 16 / static_cast<int>(sizeof(F));               // flags a chunk
-      constexpr int chunks = items * static_cast<int>(sizeof(F)) / 16;          // chunks a lane
-      constexpr int sharing = per_chunk >= 32 ? 1 : 32 / per_chunk;             // lanes a word
-      constexpr int group = chunks < IN_FLIGHT ? chunks : IN_FLIGHT; // chunks in flight
+      constexpr int per_chunk = 16 / static_cast<int>(sizeof(F));      // flags a chunk
+      constexpr int chunks = items * static_cast<int>(sizeof(F)) / 16; // chunks a lane
+      constexpr int sharing = per_chunk >= 32 ? 1 : 32 / per_chunk;    // lanes a word
+      constexpr int group = chunks < IN_FLIGHT ? chunks : IN_FLIGHT;   // chunks in flight
       const uint4* src = reinterpret_cast<const uint4*>(flags) + warp * 32 * chunks;
       uint4 c[chunks];
       CARRY_UNROLL
       for (int v = 0; v < chunks; ++v) {
-        if (v % group == 0)
-          CARRY_UNROLL
-          for (int u = v; u < v + group && u < chunks; ++u) c[u] = Policy::streaming ? __ldcs(src + u * 32 + lane) : src[u * 32 + lane];
+        if (v % group == 0) CARRY_UNROLL
+        for (int u = v; u < v + group && u < chunks; ++u)
+          c[u] = Policy::streaming ? __ldcs(src + u * 32 + lane) : src[u * 32 + lane];
         F x[per_chunk];
         memcpy(x, &c[v], sizeof(x));
         const int first = (v * 32 + lane) * per_chunk; // in the warp's run
@@ -192,7 +196,8 @@ struct staged_selection<Policy, T, by_flags<FlagIt>> {
     items_t::wait_issued();
     __syncthreads(); // every run readable by every thread
   }
-  __device__ static unsigned mask(temp_storage& ts, const by_flags<FlagIt>&, const T*, std::int64_t, int valid) {
+  __device__ static unsigned mask(temp_storage& ts, const by_flags<FlagIt>&, const T*, std::int64_t,
+                                  int valid) {
     const int first = threadIdx.x * Policy::items_per_thread;
     unsigned m = 0;
     if constexpr (stage_flags)
@@ -236,9 +241,12 @@ struct staged_selection<Policy, T, by_bits> {
   }
   __device__ static unsigned mask(temp_storage& ts, const by_bits&, const T*, std::int64_t, int valid) {
     const int first = threadIdx.x * Policy::items_per_thread;
-    return own_bits<Policy::items_per_thread>(ts.bits, words) & detail::live_mask<Policy::items_per_thread>(valid - first);
+    return own_bits<Policy::items_per_thread>(ts.bits, words) &
+           detail::live_mask<Policy::items_per_thread>(valid - first);
   }
-  __device__ static void prefetch(const by_bits&, const T* in, std::int64_t base) { items_t::prefetch_l2(in + base); }
+  __device__ static void prefetch(const by_bits&, const T* in, std::int64_t base) {
+    items_t::prefetch_l2(in + base);
+  }
 };
 
 /// Selections that look at the items alone (predicate, unique): the staged items and their loads.
@@ -249,7 +257,8 @@ struct staged_items_only {
     typename items_t::temp_storage items;
   };
   template <class Sel>
-  __device__ static void load(temp_storage& ts, const Sel&, const T* in, std::int64_t base, int valid, bool vec_in) {
+  __device__ static void load(temp_storage& ts, const Sel&, const T* in, std::int64_t base, int valid,
+                              bool vec_in) {
     stage_tile<Policy, T>(ts.items, in + base, valid, vec_in);
     items_t::wait_issued();
     __syncthreads(); // every run readable by every thread
@@ -263,10 +272,12 @@ struct staged_items_only {
 template <class Policy, class T, class Pred>
 struct staged_selection<Policy, T, by_predicate<Pred>> : staged_items_only<Policy, T> {
   using typename staged_items_only<Policy, T>::temp_storage;
-  __device__ static unsigned mask(temp_storage& ts, const by_predicate<Pred>& sel, const T*, std::int64_t, int valid) {
+  __device__ static unsigned mask(temp_storage& ts, const by_predicate<Pred>& sel, const T*, std::int64_t,
+                                  int valid) {
     const int first = threadIdx.x * Policy::items_per_thread;
     unsigned m = 0;
-    for_own_items<Policy, T>(ts.items, [&](int j, const T& x) { m |= static_cast<bool>(sel.pred(x)) ? 1u << j : 0u; });
+    for_own_items<Policy, T>(ts.items,
+                             [&](int j, const T& x) { m |= static_cast<bool>(sel.pred(x)) ? 1u << j : 0u; });
     return m & detail::live_mask<Policy::items_per_thread>(valid - first);
   }
 };
@@ -342,8 +353,8 @@ __device__ void copy_out_warp(const T* scratch, int count, OutIt out) {
 /// a round land at the end of that round's chunks (past its picks: the round holds both) and are copied
 /// out before the next round. Rounds without any are skipped.
 template <class Policy, bool PARTITION, class T, class OutIt, class RejOut>
-__device__ void write_runs(typename staged_items<Policy, T>::temp_storage& ts, unsigned bits, unsigned rejected,
-                           OutIt out, RejOut rejected_out) {
+__device__ void write_runs(typename staged_items<Policy, T>::temp_storage& ts, unsigned bits,
+                           unsigned rejected, OutIt out, RejOut rejected_out) {
   using tile_t = staged_items<Policy, T>;
   constexpr unsigned full = 0xffffffffu;
   constexpr int ci = tile_t::chunk_items, vcount = tile_t::vcount, owners = 32 / vcount;
@@ -421,16 +432,16 @@ struct staged_tile : item_tile_steps<staged_tile<Policy, T, Sel>, Sel> {
   /// among the tile's rejected]. thread_offset: the block scan of the per-thread counts; lane 0's is the
   /// warp's offset among the tile's selected items.
   template <bool PARTITION, class InIt, class OutIt, class RejOut>
-  __device__ void write(temp_storage& ts, InIt, unsigned mask, int thread_offset, int, int valid, std::int64_t,
-                        std::uint64_t before, const RejOut& rej, OutIt out) const {
+  __device__ void write(temp_storage& ts, InIt, unsigned mask, int thread_offset, int, int valid,
+                        std::int64_t, std::uint64_t before, const RejOut& rej, OutIt out) const {
     const int warp_offset = __shfl_sync(0xffffffffu, thread_offset, 0);
     const OutIt selected_out = out + static_cast<std::int64_t>(before + warp_offset);
     if constexpr (PARTITION) {
       const int first = threadIdx.x * items;
       const int warp_first = (threadIdx.x / 32) * 32 * items;
       const int rejected_before = (warp_first < valid ? warp_first : valid) - warp_offset;
-      write_runs<Policy, true, T>(ts.items, mask, ~mask & detail::live_mask<items>(valid - first), selected_out,
-                                  rej + rejected_before);
+      write_runs<Policy, true, T>(ts.items, mask, ~mask & detail::live_mask<items>(valid - first),
+                                  selected_out, rej + rejected_before);
     } else {
       write_runs<Policy, false, T>(ts.items, mask, 0u, selected_out, selected_out);
     }

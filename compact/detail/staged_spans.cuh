@@ -65,7 +65,8 @@ struct staged_span_agent {
   static constexpr int items = Policy::items_per_thread;
   static constexpr int tile_items = block_threads * items;
   using items_t = staged_items<Policy, K>;
-  using scan_t = block_scan<A, block_threads, block_scan_algorithm::coarsened, 1, detail::warp_scan_of<Policy>::value>;
+  using scan_t =
+      block_scan<A, block_threads, block_scan_algorithm::coarsened, 1, detail::warp_scan_of<Policy>::value>;
   static_assert(items <= 32, "carry: a thread's runs are 32-bit masks");
   struct temp_storage {
     typename items_t::temp_storage items;
@@ -111,7 +112,8 @@ struct staged_span_agent {
       if (at == 0) differs |= 1u;
       heads = differs & live;
       const int top = 31 - __clz(static_cast<int>(live)); // the thread's last item
-      const bool tail = at + top + 1 >= in.n || !static_cast<bool>(b.eq(key(first + top), key(first + top + 1)));
+      const bool tail =
+          at + top + 1 >= in.n || !static_cast<bool>(b.eq(key(first + top), key(first + top + 1)));
       ends = ((differs >> 1) | (tail ? 1u << top : 0u)) & live;
       if constexpr (non_trivial)
         prev_head = at == 1 || (at >= 2 && !static_cast<bool>(b.eq(key(first - 2), key(first - 1))));
@@ -119,10 +121,13 @@ struct staged_span_agent {
     const unsigned marks = non_trivial ? ~heads & ((heads << 1) | (prev_head ? 1u : 0u)) & live : heads;
 
     // ---- (marks, latest start) through the block scan; warp 0 publishes and looks back ----
-    A totals[1] = {static_cast<I>(__popc(marks)), heads != 0 ? static_cast<I>(at + 31 - __clz(static_cast<int>(heads))) : I{0}};
+    A totals[1] = {static_cast<I>(__popc(marks)),
+                   heads != 0 ? static_cast<I>(at + 31 - __clz(static_cast<int>(heads))) : I{0}};
     A aggregate;
-    auto get_prefix = detail::scan_tile_prefix<Policy::lookback_delay_ns, false, CANONICAL>(state, tile, last, op, init);
-    const tile_prefix<A> carry = scan_t(ts.scan).thread_carry_with_callback(totals, op, get_prefix, aggregate);
+    auto get_prefix =
+        detail::scan_tile_prefix<Policy::lookback_delay_ns, false, CANONICAL>(state, tile, last, op, init);
+    const tile_prefix<A> carry =
+        scan_t(ts.scan).thread_carry_with_callback(totals, op, get_prefix, aggregate);
     const I count = carry.valid ? carry.value.count : I{0}; // marks before the thread
     const I start = carry.valid ? carry.value.start : I{0}; // the latest run start before it
 

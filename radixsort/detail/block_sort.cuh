@@ -18,7 +18,8 @@ template <int ITEMS, bool HAS_VALUES, class K, class V, int THREADS = radix_tuni
           class P = radix_tuning::default_policy>
 struct block_sort_storage {
   static constexpr int tile_items = THREADS * ITEMS;
-  using ranker = tile_ranker<ITEMS, P::cluster_counts, THREADS, P>; // one latency chain, as the cluster's tiles
+  using ranker =
+      tile_ranker<ITEMS, P::cluster_counts, THREADS, P>; // one latency chain, as the cluster's tiles
   typename ranker::temp_storage rank;
   K keys[tile_items];
   V values[HAS_VALUES ? tile_items : 1];
@@ -31,9 +32,9 @@ struct block_sort_storage {
 /// keys and values at their ranks, take them back warp-striped.
 ///   [0x1203 0x1201 0x1202] (u16 keys, lower = pass 0) -> [0x1201 0x1202 0x1203]
 template <int ITEMS, bool HAS_VALUES, class K, class V, int THREADS, class P>
-__device__ __forceinline__ void sort_block_range(block_sort_storage<ITEMS, HAS_VALUES, K, V, THREADS, P>& ts, const K* ksrc,
-                                                 const V* vsrc, K* kdst, V* vdst, int count, unsigned lower,
-                                                 int begin_bit, int end_bit, bool descending) {
+__device__ __forceinline__ void
+sort_block_range(block_sort_storage<ITEMS, HAS_VALUES, K, V, THREADS, P>& ts, const K* ksrc, const V* vsrc,
+                 K* kdst, V* vdst, int count, unsigned lower, int begin_bit, int end_bit, bool descending) {
   using ms = typename block_sort_storage<ITEMS, HAS_VALUES, K, V, THREADS>::ranker;
   if (count == 0) return; // the same for every thread
   // ---- load, warp-striped ----

@@ -42,8 +42,8 @@ __device__ __forceinline__ void bucket_sort_block(bucket_storage<ITEMS, HAS_VALU
   const std::int64_t start = static_cast<std::int64_t>(bases[p_top * 2 * radix + b]);
   sort_block_range<ITEMS, HAS_VALUES>(ts, kb.out + start, HAS_VALUES ? vb.out + start : nullptr,
                                       const_cast<K*>(kb.target(a.host_passes)) + start,
-                                      HAS_VALUES ? const_cast<V*>(vb.target(a.host_passes)) + start : nullptr, count,
-                                      control->bucket_passes, a.begin_bit, a.end_bit, a.descending);
+                                      HAS_VALUES ? const_cast<V*>(vb.target(a.host_passes)) + start : nullptr,
+                                      count, control->bucket_passes, a.begin_bit, a.end_bit, a.descending);
 }
 
 /// The last launch of a call the bucket form may take (radix_tuning::bucket_max_n), in place of
@@ -55,7 +55,8 @@ __global__ void __launch_bounds__(radix_tuning::threads)
     bucket_finish_kernel(pass_buffers<K> kb, pass_buffers<V> vb, bucket_args a, const sort_control* control,
                          const std::uint64_t* hist, const std::uint64_t* bases, std::int64_t n) {
   __shared__ bucket_storage<ITEMS, HAS_VALUES, K, V, P> ts;
-  lookback::wait_for_previous_grid(); // launched as the last pass's programmatic dependent (radix_tuning::pdl)
+  lookback::
+      wait_for_previous_grid();   // launched as the last pass's programmatic dependent (radix_tuning::pdl)
   if (control->bucket_top != 0) { // the same for every block
     if (blockIdx.x < static_cast<unsigned>(radix_tuning::radix))
       bucket_sort_block<ITEMS, HAS_VALUES>(ts, static_cast<int>(blockIdx.x), kb, vb, a, control, hist, bases);

@@ -42,16 +42,17 @@ struct digit_recompute<D, std::void_t<decltype(D::recompute)>> : std::bool_const
 /// but for the onesweep blocks: tile_shape's threads, radix_tuning::onesweep_threads).
 template <int ITEMS, int COUNTS = radix_tuning::default_policy::counts, int THREADS = radix_tuning::threads,
           class P = radix_tuning::default_policy>
-using tile_ranker = block::multisplit<THREADS, ITEMS, radix_tuning::digit_bits, static_cast<block::peer_method>(P::peers),
-                                      static_cast<block::count_method>(COUNTS),
-                                      static_cast<warp_scan_shape>(P::scan_warps)>;
+using tile_ranker =
+    block::multisplit<THREADS, ITEMS, radix_tuning::digit_bits, static_cast<block::peer_method>(P::peers),
+                      static_cast<block::count_method>(COUNTS), static_cast<warp_scan_shape>(P::scan_warps)>;
 
 /// The onesweep tile shape for key K and value V (V = null_value: keys only): the block's threads
 /// (radix_tuning::onesweep_threads: 256 or 384) x the items of the wider of the two.
 template <class K, class V, class P = radix_tuning::default_policy>
 struct tile_shape {
   static constexpr bool has_values = !std::is_same_v<V, null_value>;
-  static constexpr int widest = has_values && sizeof(V) > sizeof(K) ? static_cast<int>(sizeof(V)) : static_cast<int>(sizeof(K));
+  static constexpr int widest = has_values && sizeof(V) > sizeof(K) ? static_cast<int>(sizeof(V))
+                                                                    : static_cast<int>(sizeof(K));
   static constexpr int threads = radix_tuning::onesweep_threads<P, has_values, widest>;
   static constexpr int items = radix_tuning::items<P, widest, has_values>();
   static constexpr int tile_items = threads * items;
@@ -74,7 +75,8 @@ constexpr bool stages_digits = HAS_VALUES || !digit_recompute<Digit>::value;
 /// only, digits recomputed from the keys, the large tile shape (LARGE), keys of KEY_BYTES, as
 /// radix_tuning::placed_stage.
 template <bool HAS_VALUES, class Digit, bool LARGE, int KEY_BYTES, class P = radix_tuning::default_policy>
-constexpr bool places_keys = radix_tuning::placed_stage<P, HAS_VALUES, LARGE, KEY_BYTES> && digit_recompute<Digit>::value;
+constexpr bool places_keys =
+    radix_tuning::placed_stage<P, HAS_VALUES, LARGE, KEY_BYTES>&& digit_recompute<Digit>::value;
 
 /// Whether a onesweep kernel ranks its whole tiles in a form of their own (whole_form) and its last tile
 /// padded (padded_form), by radix_tuning::whole_tiles / padded_partial_tiles, for pairs only when their
@@ -82,11 +84,11 @@ constexpr bool places_keys = radix_tuning::placed_stage<P, HAS_VALUES, LARGE, KE
 /// and staged, lost with both (a33189a's bench: 256 bins 2^28 2907 us against
 /// 2544, ptxas 144 bytes spilled), so it keeps the checked form.
 template <bool HAS_VALUES, class K, class V, class Digit, class P = radix_tuning::default_policy>
-constexpr bool whole_form =
-    radix_tuning::whole_tiles<P, HAS_VALUES, sizeof(K), sizeof(V)> && (!HAS_VALUES || digit_recompute<Digit>::value);
+constexpr bool whole_form = radix_tuning::whole_tiles<P, HAS_VALUES, sizeof(K), sizeof(V)> &&
+                            (!HAS_VALUES || digit_recompute<Digit>::value);
 template <bool HAS_VALUES, class K, class V, class Digit, class P = radix_tuning::default_policy>
-constexpr bool padded_form =
-    radix_tuning::padded_partial_tiles<P, HAS_VALUES, sizeof(K), sizeof(V)> && (!HAS_VALUES || digit_recompute<Digit>::value);
+constexpr bool padded_form = radix_tuning::padded_partial_tiles<P, HAS_VALUES, sizeof(K), sizeof(V)> &&
+                             (!HAS_VALUES || digit_recompute<Digit>::value);
 
 /// Shared memory of a ranked, staged tile of THREADS x ITEMS items, for a kernel whose digit is Digit: the
 /// multisplit's counters and the tile staged in sorted order (keys, then values in the same bytes) share
@@ -95,19 +97,21 @@ constexpr bool padded_form =
 /// position into a global one. Sharing lets larger tiles fit 48 KB of static shared memory
 /// (radix_tuning::items). PLACED: the stage has bytes of its own, so that keys are staged in their
 /// ranking rounds (multisplit::rank_early_place_by; keys only) and no thread holds ITEMS positions.
-template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit, int COUNTS = radix_tuning::default_policy::counts,
-          bool PLACED = false, int THREADS = radix_tuning::threads, class P = radix_tuning::default_policy>
+template <int ITEMS, bool HAS_VALUES, class K, class V, class Digit,
+          int COUNTS = radix_tuning::default_policy::counts, bool PLACED = false,
+          int THREADS = radix_tuning::threads, class P = radix_tuning::default_policy>
 struct staged_tile_storage {
   static constexpr int tile_items = THREADS * ITEMS;
   static constexpr bool stage_digits = stages_digits<HAS_VALUES, Digit>;
   static_assert(!PLACED || !stage_digits, "carry: a placed stage holds keys whose digits are recomputed");
-  using ranker = tile_ranker<ITEMS, COUNTS, THREADS, P>; // COUNTS: its block::count_method; P: peers, warp scans
-  union stage_type { // values overwrite the written-out keys
+  using ranker =
+      tile_ranker<ITEMS, COUNTS, THREADS, P>; // COUNTS: its block::count_method; P: peers, warp scans
+  union stage_type {                          // values overwrite the written-out keys
     K keys[tile_items];
     V values[HAS_VALUES ? tile_items : 1];
   };
   union {
-    typename ranker::temp_storage rank;                      // while the tile is ranked
+    typename ranker::temp_storage rank;                        // while the tile is ranked
     std::conditional_t<PLACED, char, stage_type> shared_stage; // once it is ranked (not PLACED)
   };
   std::conditional_t<PLACED, stage_type, char> own_stage; // PLACED: staged while it is ranked
@@ -115,8 +119,10 @@ struct staged_tile_storage {
   std::uint64_t adjust[radix_tuning::radix]; // global offset of digit d's first item - its staged start
 
   __device__ stage_type& stage() {
-    if constexpr (PLACED) return own_stage;
-    else return shared_stage;
+    if constexpr (PLACED)
+      return own_stage;
+    else
+      return shared_stage;
   }
 };
 
@@ -160,14 +166,16 @@ __device__ void load_keys(const K* src, int valid, const Digit& digit, K (&k)[IT
 /// (valid == tile items), nothing is checked.
 template <int ITEMS, bool HAS_VALUES, bool FULL = false, bool RANKED = false, class K, class V, class Digit,
           class DigitAt, int COUNTS, bool PLACED, int THREADS, class P>
-__device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, COUNTS, PLACED, THREADS, P>& ts,
-                             const Digit& digit, const K (&k)[ITEMS], DigitAt digit_at, const int (&pos)[ITEMS],
-                             int valid, K* kdst, const V* vsrc, V* vdst) {
+__device__ void
+scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, COUNTS, PLACED, THREADS, P>& ts,
+             const Digit& digit, const K (&k)[ITEMS], DigitAt digit_at, const int (&pos)[ITEMS], int valid,
+             K* kdst, const V* vsrc, V* vdst) {
   using storage = staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit, COUNTS, PLACED, THREADS, P>;
   using ranker = typename storage::ranker;
   constexpr int threads = THREADS;
   constexpr bool stage_digits = storage::stage_digits;
-  if constexpr (!RANKED && !PLACED) __syncthreads(); // every thread's ranking done: the stage overwrites the counters
+  if constexpr (!RANKED && !PLACED)
+    __syncthreads(); // every thread's ranking done: the stage overwrites the counters
   // ---- keys through shared memory (PLACED: staged in the ranking rounds, pos unused) ----
   if constexpr (!PLACED) {
     CARRY_UNROLL
@@ -191,7 +199,7 @@ __device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit,
   if constexpr (HAS_VALUES) {
     V v[ITEMS];
     load_keys<ITEMS, FULL>(vsrc, valid, v); // the tile's values, as its keys were loaded
-    __syncthreads(); // every staged key written out before values overwrite them
+    __syncthreads();                        // every staged key written out before values overwrite them
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j)
       if (FULL || ranker::item_index(j) < valid) ts.stage().values[pos[j]] = v[j];
@@ -199,7 +207,8 @@ __device__ void scatter_tile(staged_tile_storage<ITEMS, HAS_VALUES, K, V, Digit,
     CARRY_UNROLL
     for (int j = 0; j < ITEMS; ++j) {
       const int i = j * threads + static_cast<int>(threadIdx.x);
-      if (FULL || i < valid) vdst[ts.adjust[ts.digit[i]] + static_cast<std::uint64_t>(i)] = ts.stage().values[i];
+      if (FULL || i < valid)
+        vdst[ts.adjust[ts.digit[i]] + static_cast<std::uint64_t>(i)] = ts.stage().values[i];
     }
   }
   __syncthreads(); // the stage, digits and adjustments are free again

@@ -46,10 +46,10 @@ constexpr int histogram_thread_keys() {
 /// key's right neighbour is the next key of its vector, the next lane's first key of the round, lane
 /// 0's first of the next round (two shuffles a round) or, at the segment's end, one extra load.
 template <bool FULL, int R, class K, int MAX_PASSES>
-__device__ __forceinline__ void histogram_segment(const K* keys, std::int64_t s, bool aligned, const histogram_args& a,
-                                                  const digit_extract (&ex)[MAX_PASSES],
-                                                  unsigned (&counters)[MAX_PASSES][radix_tuning::radix], bool check,
-                                                  bool& unsorted) {
+__device__ __forceinline__ void
+histogram_segment(const K* keys, std::int64_t s, bool aligned, const histogram_args& a,
+                  const digit_extract (&ex)[MAX_PASSES],
+                  unsigned (&counters)[MAX_PASSES][radix_tuning::radix], bool check, bool& unsorted) {
   using U = typename radix_key<K>::bits_type;
   constexpr int V = histogram_vector_keys<K>(), W = detail::warp_threads;
   const int lane = threadIdx.x % W;
@@ -97,10 +97,14 @@ __device__ __forceinline__ void histogram_segment(const K* keys, std::int64_t s,
       const std::int64_t right = i0 + j + 1;
       if (right < a.n) {
         U y;
-        if (j + 1 < V) y = t[r * V + j + 1];
-        else if (lane < W - 1) y = next_lane;
-        else if (r + 1 < R) y = next_round;
-        else y = sort_bits<U>(radix_key<K>::ordered(keys[right]), a.begin_bit, a.end_bit, a.descending);
+        if (j + 1 < V)
+          y = t[r * V + j + 1];
+        else if (lane < W - 1)
+          y = next_lane;
+        else if (r + 1 < R)
+          y = next_round;
+        else
+          y = sort_bits<U>(radix_key<K>::ordered(keys[right]), a.begin_bit, a.end_bit, a.descending);
         if (t[r * V + j] > y) unsorted = true;
       }
     }
@@ -133,7 +137,8 @@ __global__ void __launch_bounds__(THREADS, P::histogram_blocks_per_sm)
   __shared__ typename scan_t::temp_storage scan_ts;
   __shared__ bool last;
   const unsigned full = 0xffffffffu;
-  if constexpr (radix_tuning::pdl_early<P>) lookback::allow_dependents(); // the first pass may launch (it waits)
+  if constexpr (radix_tuning::pdl_early<P>)
+    lookback::allow_dependents(); // the first pass may launch (it waits)
   for (int i = threadIdx.x; i < max_passes * radix; i += THREADS) (&counters[0][0])[i] = 0;
   __syncthreads();
   // ---- count, and look for a pair out of order ----
@@ -141,9 +146,11 @@ __global__ void __launch_bounds__(THREADS, P::histogram_blocks_per_sm)
   digit_extract ex[max_passes];
   CARRY_UNROLL
   for (int p = 0; p < max_passes; ++p)
-    if (p < a.passes) ex[p] = digit_extract(pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending));
+    if (p < a.passes)
+      ex[p] = digit_extract(pass_digit(a.begin_bit, a.end_bit, p, radix_tuning::digit_bits, a.descending));
   const std::int64_t warps = std::int64_t{gridDim.x} * (THREADS / detail::warp_threads);
-  const std::int64_t warp = std::int64_t{blockIdx.x} * (THREADS / detail::warp_threads) + threadIdx.x / detail::warp_threads;
+  const std::int64_t warp =
+      std::int64_t{blockIdx.x} * (THREADS / detail::warp_threads) + threadIdx.x / detail::warp_threads;
   constexpr int seg = detail::warp_threads * histogram_thread_keys<K, P>();
   const bool aligned = reinterpret_cast<std::uintptr_t>(keys) % 16 == 0;
   for (std::int64_t s = warp * seg; s < a.n; s += warps * seg) {
@@ -157,7 +164,8 @@ __global__ void __launch_bounds__(THREADS, P::histogram_blocks_per_sm)
   __syncthreads();
   for (int p = 0; p < a.passes; ++p)
     if (const unsigned c = counters[p][threadIdx.x])
-      atomicAdd(reinterpret_cast<unsigned long long*>(hist + p * radix + threadIdx.x), static_cast<unsigned long long>(c));
+      atomicAdd(reinterpret_cast<unsigned long long*>(hist + p * radix + threadIdx.x),
+                static_cast<unsigned long long>(c));
   if (__syncthreads_or(unsorted) && threadIdx.x == 0) atomicOr(&control->unsorted, 1u);
   // ---- the last block to arrive: digit offsets and the skip mask ----
   __threadfence();
@@ -170,7 +178,8 @@ __global__ void __launch_bounds__(THREADS, P::histogram_blocks_per_sm)
   unsigned skip = 0;
   bool every_constant = true; // every pass's digit constant: all images equal over [begin, end)
   for (int p = 0; p < a.passes; ++p) {
-    std::uint64_t c[1] = {__ldcg(reinterpret_cast<const unsigned long long*>(hist + p * radix + threadIdx.x))};
+    std::uint64_t c[1] = {
+        __ldcg(reinterpret_cast<const unsigned long long*>(hist + p * radix + threadIdx.x))};
     const bool constant = c[0] == static_cast<std::uint64_t>(a.n);
     scan_t(scan_ts).exclusive_scan(c, std::uint64_t{0}, sum{});
     bases[p * 2 * radix + threadIdx.x] = c[0];
@@ -183,7 +192,8 @@ __global__ void __launch_bounds__(THREADS, P::histogram_blocks_per_sm)
   if (a.bucket_capacity > 0) {
     const int top = bucket_msd_pass(skip, a.passes);
     if (top >= 0) {
-      const std::uint64_t c = __ldcg(reinterpret_cast<const unsigned long long*>(hist + top * radix + threadIdx.x));
+      const std::uint64_t c =
+          __ldcg(reinterpret_cast<const unsigned long long*>(hist + top * radix + threadIdx.x));
       if (!__syncthreads_or(c > static_cast<std::uint64_t>(a.bucket_capacity))) {
         bucket_top = static_cast<unsigned>(top) + 1u;
         bucket_passes = bucket_lower_passes(skip, top);

@@ -49,10 +49,14 @@ constexpr key_kind kind_of() {
 /// double, __half and __nv_bfloat16.
 template <class K>
 constexpr bool is_radix_key() {
-  if constexpr (std::is_same_v<K, __half> || std::is_same_v<K, __nv_bfloat16>) return true;
-  else if constexpr (std::is_same_v<K, bool>) return false;
-  else if constexpr (std::is_integral_v<K>) return sizeof(K) == 1 || sizeof(K) == 2 || sizeof(K) == 4 || sizeof(K) == 8;
-  else return std::is_same_v<K, float> || std::is_same_v<K, double>;
+  if constexpr (std::is_same_v<K, __half> || std::is_same_v<K, __nv_bfloat16>)
+    return true;
+  else if constexpr (std::is_same_v<K, bool>)
+    return false;
+  else if constexpr (std::is_integral_v<K>)
+    return sizeof(K) == 1 || sizeof(K) == 2 || sizeof(K) == 4 || sizeof(K) == 8;
+  else
+    return std::is_same_v<K, float> || std::is_same_v<K, double>;
 }
 
 /// The unsigned image of a key whose unsigned order is the key's order (as CUB's twiddle):
@@ -62,7 +66,8 @@ constexpr bool is_radix_key() {
 ///   i8 [-128 -1 0 127] -> [0x00 0x7f 0x80 0xff];  f32 [-1.0 -0.0 0.0 1.0] -> [0x407fffff 0x80000000 0x80000000 0xbf800000]
 template <class K>
 struct radix_key {
-  static_assert(is_radix_key<K>(), "carry: radix sort keys are 1/2/4/8-byte integers, float, double, __half or __nv_bfloat16");
+  static_assert(is_radix_key<K>(),
+                "carry: radix sort keys are 1/2/4/8-byte integers, float, double, __half or __nv_bfloat16");
   using bits_type = typename bits_of<sizeof(K)>::type;
   static constexpr int bits = 8 * static_cast<int>(sizeof(K));
   static constexpr bits_type sign = static_cast<bits_type>(bits_type{1} << (bits - 1));
@@ -77,7 +82,8 @@ struct radix_key {
       return static_cast<bits_type>(u ^ sign);
     } else if constexpr (kind_of<K>() == key_kind::floating) {
       if (u == sign) u = 0; // -0.0 sorts as +0.0
-      return static_cast<bits_type>((u & sign) ? static_cast<bits_type>(~u) : static_cast<bits_type>(u | sign));
+      return static_cast<bits_type>((u & sign) ? static_cast<bits_type>(~u)
+                                               : static_cast<bits_type>(u | sign));
     } else {
       return u;
     }

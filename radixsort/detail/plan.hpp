@@ -50,7 +50,8 @@ CARRY_HD constexpr int cluster_items(std::int64_t n, int threads, int items_max,
 /// `threads`): `wide_threads` with the same tiles where wide blocks are on and the tile splits evenly
 /// over them (each thread then holds tile_items / wide_threads), else `threads`.
 ///   tile 4096, items_max 16, wide on, 512 / 256 -> 512 (8 items a thread);  wide off -> 256
-CARRY_HD constexpr int cluster_full_threads(int tile_items, int items_max, bool wide, int wide_threads, int threads) {
+CARRY_HD constexpr int cluster_full_threads(int tile_items, int items_max, bool wide, int wide_threads,
+                                            int threads) {
   return wide && items_max % 2 == 0 && tile_items % wide_threads == 0 ? wide_threads : threads;
 }
 
@@ -59,7 +60,8 @@ CARRY_HD constexpr int cluster_full_threads(int tile_items, int items_max, bool 
 /// the n keys. The block for a digit whose first key goes to output position `start`:
 ///   n 65536, 16 blocks: start 0 -> 0;  4095 -> 0;  4096 -> 1;  65535 -> 15;  65536 (empty last digits) -> 15
 CARRY_HD constexpr int local_owner(std::uint64_t start, std::int64_t n, int blocks) {
-  const std::uint64_t o = n > 0 ? start * static_cast<std::uint64_t>(blocks) / static_cast<std::uint64_t>(n) : 0u;
+  const std::uint64_t o =
+      n > 0 ? start * static_cast<std::uint64_t>(blocks) / static_cast<std::uint64_t>(n) : 0u;
   return o >= static_cast<std::uint64_t>(blocks) ? blocks - 1 : static_cast<int>(o);
 }
 
@@ -92,8 +94,9 @@ CARRY_HD inline std::int64_t local_ranges(const std::uint32_t* counts, int digit
 /// pass's set).
 ///   n 2^18, 4 passes, automatic, u32 keys (4 bytes), clear_once, 1 portion, max 2^18 -> true;
 ///   n 2^18 + 1 -> false;  1 pass -> false;  u64/u64 pairs (16 bytes, max 12) -> false
-CARRY_HD constexpr bool bucket_applies(std::int64_t n, int passes, radix_sort_algorithm algorithm, std::size_t item_bytes,
-                                       bool clear_once, std::int64_t portions, std::int64_t max_n, int bytes_max) {
+CARRY_HD constexpr bool bucket_applies(std::int64_t n, int passes, radix_sort_algorithm algorithm,
+                                       std::size_t item_bytes, bool clear_once, std::int64_t portions,
+                                       std::int64_t max_n, int bytes_max) {
   return algorithm == radix_sort_algorithm::automatic && passes >= 2 && n > 0 && n <= max_n &&
          item_bytes <= static_cast<std::size_t>(bytes_max) && clear_once && portions == 1;
 }
@@ -125,9 +128,10 @@ CARRY_HD constexpr int onesweep_items(std::int64_t n, int items, int mid_items, 
 /// `threads` otherwise.
 ///   n 2^26, items 24 (large), threads 256, wide 384, wide_min_n 2^25 -> 384;  n 2^24 -> 256;
 ///   items 8 (the mid tile) -> 256;  wide 0 -> 256
-CARRY_HD constexpr int onesweep_threads_for(std::int64_t n, int items, int large_items, int threads, int wide_threads,
-                                            std::int64_t wide_min_n) {
-  return wide_threads > 0 && wide_threads != threads && items == large_items && n >= wide_min_n ? wide_threads : threads;
+CARRY_HD constexpr int onesweep_threads_for(std::int64_t n, int items, int large_items, int threads,
+                                            int wide_threads, std::int64_t wide_min_n) {
+  return wide_threads > 0 && wide_threads != threads && items == large_items && n >= wide_min_n ? wide_threads
+                                                                                                : threads;
 }
 
 /// Tiles of one onesweep launch (a portion): the largest whole number of tiles within portion_items_max.
@@ -137,7 +141,8 @@ CARRY_HD constexpr std::int64_t portion_tiles(std::int64_t tile_items) {
 
 /// Blocks of one onesweep launch: one a tile, or (persistent blocks taking tickets) at most one wave of
 /// `blocks_per_sm` on each of `sms` multiprocessors, never more than the tiles.
-CARRY_HD constexpr std::int64_t onesweep_grid(std::int64_t portion_tiles, bool persistent, int sms, int blocks_per_sm) {
+CARRY_HD constexpr std::int64_t onesweep_grid(std::int64_t portion_tiles, bool persistent, int sms,
+                                              int blocks_per_sm) {
   const std::int64_t wave = static_cast<std::int64_t>(sms) * blocks_per_sm;
   return persistent && wave > 0 && wave < portion_tiles ? wave : portion_tiles;
 }
@@ -168,8 +173,9 @@ struct three_kernel_plan {
 };
 
 ///   n 2^28, tiles of 4096, 256 bins -> 65536 tiles, 1024 blocks of 64 tiles, 1 pass
-CARRY_HD inline three_kernel_plan plan_three_kernel(std::int64_t n, int tile_items, std::int64_t num_bins,
-                                                    std::int64_t grid_max = radix_tuning::default_policy::three_grid_max) {
+CARRY_HD inline three_kernel_plan
+plan_three_kernel(std::int64_t n, int tile_items, std::int64_t num_bins,
+                  std::int64_t grid_max = radix_tuning::default_policy::three_grid_max) {
   three_kernel_plan p;
   p.tiles = detail::plan_tiles(n, tile_items);
   const std::int64_t t = p.tiles.num_tiles;
@@ -180,13 +186,13 @@ CARRY_HD inline three_kernel_plan plan_three_kernel(std::int64_t n, int tile_ite
   return p;
 }
 
-
 /// The call's control words, zeroed by the memset that starts every onesweep call.
 struct sort_control {
   unsigned unsorted;  ///< set by the histogram when two neighbouring keys are out of order
   unsigned arrivals;  ///< histogram blocks done (the last one turns counts into digit offsets)
   unsigned skip_mask; ///< bit p: pass p is skipped (its digit is constant, or the keys are sorted)
-  unsigned equal_keys; ///< every key has the same image over all its bits (adaptive only): the result is a fill
+  unsigned
+      equal_keys; ///< every key has the same image over all its bits (adaptive only): the result is a fill
   unsigned bucket_top;    ///< bucket form chosen (histogram): its MSD pass + 1; 0: the passes run
   unsigned bucket_passes; ///< bucket form: bit p, pass p (below the MSD pass) sorts the buckets
 };
@@ -198,16 +204,16 @@ struct sort_layout {
   detail::tile_plan tiles;
   std::int64_t portion_tiles = 0; // onesweep: tiles a launch
   std::int64_t portions = 0;
-  bool clear_once = false;        // onesweep: every pass's look-back words zeroed by the first memset
-  bool alternate = false;         // onesweep, one portion, not clear_once: two sets, the first zeroed by the
-                                  // memset; executed pass j uses set j % 2 and zeroes the other's words
-  int state_sets = 0;             // onesweep: look-back state sets (clear_once: passes; alternate: 2, or 1
-                                  // for one pass; else 1, prepared before each launch)
-  lookback::temp_part alt_keys, alt_values;         // the third buffer of the pointer forms
-  lookback::temp_part hist, control, bases;         // onesweep: digit counts, control, digit offsets
-  lookback::temp_part state;                        // onesweep: state_sets x (counter + words)
+  bool clear_once = false; // onesweep: every pass's look-back words zeroed by the first memset
+  bool alternate = false;  // onesweep, one portion, not clear_once: two sets, the first zeroed by the
+                           // memset; executed pass j uses set j % 2 and zeroes the other's words
+  int state_sets = 0;      // onesweep: look-back state sets (clear_once: passes; alternate: 2, or 1
+                           // for one pass; else 1, prepared before each launch)
+  lookback::temp_part alt_keys, alt_values; // the third buffer of the pointer forms
+  lookback::temp_part hist, control, bases; // onesweep: digit counts, control, digit offsets
+  lookback::temp_part state;                // onesweep: state_sets x (counter + words)
   std::size_t state_set_bytes = 0, state_words_offset = 0;
-  lookback::temp_part counts, scan;                 // three-kernel: per-block digit counts, their scan
+  lookback::temp_part counts, scan; // three-kernel: per-block digit counts, their scan
   std::int64_t three_grid = 0;
   std::size_t allocation = 1;
 
@@ -224,16 +230,18 @@ struct sort_layout {
 /// The temp layout of a call. `scan_bytes`: the engine's exclusive_sum temp size for the three-kernel
 /// counts (radix x three_grid u64; asked by the dispatch, 0 for other paths). `double_buffer`: the
 /// caller gave the second buffer (no n-sized scratch).
-CARRY_HD inline sort_layout make_sort_layout(sort_path path, std::int64_t n, int passes, std::int64_t tile_items,
-                                             std::size_t key_bytes, std::size_t value_bytes, bool double_buffer,
+CARRY_HD inline sort_layout make_sort_layout(sort_path path, std::int64_t n, int passes,
+                                             std::int64_t tile_items, std::size_t key_bytes,
+                                             std::size_t value_bytes, bool double_buffer,
                                              std::int64_t three_grid, std::size_t scan_bytes) {
   sort_layout l;
   l.path = path;
   l.passes = passes;
   l.tiles = detail::plan_tiles(n, tile_items);
   lookback::temp_builder b;
-  const bool needs_alt = !double_buffer && passes >= 2 &&
-                         (path == sort_path::cluster || path == sort_path::onesweep || path == sort_path::three_kernel);
+  const bool needs_alt =
+      !double_buffer && passes >= 2 &&
+      (path == sort_path::cluster || path == sort_path::onesweep || path == sort_path::three_kernel);
   if (needs_alt) {
     l.alt_keys = b.add(static_cast<std::size_t>(n) * key_bytes);
     l.alt_values = b.add(static_cast<std::size_t>(n) * value_bytes);
@@ -246,10 +254,12 @@ CARRY_HD inline sort_layout make_sort_layout(sort_path path, std::int64_t n, int
     l.control = b.add(sizeof(sort_control));
     // one state set: a ticket counter, then portion_tiles x radix packed words
     l.state_words_offset = lookback::temp_alignment;
-    l.state_set_bytes = lookback::align_up(
-        l.state_words_offset + static_cast<std::size_t>(l.portion_tiles) * radix_tuning::radix * sizeof(std::uint32_t),
-        lookback::temp_alignment);
-    l.clear_once = l.portions == 1 && static_cast<std::size_t>(passes) * l.state_set_bytes <= radix_tuning::clear_once_bytes_max;
+    l.state_set_bytes =
+        lookback::align_up(l.state_words_offset + static_cast<std::size_t>(l.portion_tiles) *
+                                                      radix_tuning::radix * sizeof(std::uint32_t),
+                           lookback::temp_alignment);
+    l.clear_once = l.portions == 1 &&
+                   static_cast<std::size_t>(passes) * l.state_set_bytes <= radix_tuning::clear_once_bytes_max;
     l.alternate = l.portions == 1 && !l.clear_once;
     l.state_sets = l.clear_once ? passes : l.alternate ? (passes < 2 ? passes : 2) : 1;
     l.state = b.add(static_cast<std::size_t>(l.state_sets) * l.state_set_bytes);
@@ -265,15 +275,24 @@ CARRY_HD inline sort_layout make_sort_layout(sort_path path, std::int64_t n, int
 }
 
 /// Argument problems, in the order they are checked.
-enum class sort_error { none, negative_count, bad_bits, null_keys, null_values, temp_too_small, overlap, too_many_tiles };
+enum class sort_error {
+  none,
+  negative_count,
+  bad_bits,
+  null_keys,
+  null_values,
+  temp_too_small,
+  overlap,
+  too_many_tiles
+};
 
 /// Checks a call once the size query is out of the way. Bit ranges are checked whatever n (0 <= begin
 /// <= end <= key_bits; begin == end sorts by nothing: a copy). n == 0 is fine whatever the pointers.
 /// `keys_overlap` / `values_overlap`: the pointer forms' input and output share bytes.
 CARRY_HD inline sort_error check_sort_args(const void* keys_in, const void* keys_out, const void* values_in,
-                                           const void* values_out, bool has_values, std::int64_t n, int begin_bit,
-                                           int end_bit, int key_bits, std::size_t temp_given, std::size_t temp_needed,
-                                           bool overlap, std::int64_t num_tiles) {
+                                           const void* values_out, bool has_values, std::int64_t n,
+                                           int begin_bit, int end_bit, int key_bits, std::size_t temp_given,
+                                           std::size_t temp_needed, bool overlap, std::int64_t num_tiles) {
   if (n < 0) return sort_error::negative_count;
   if (begin_bit < 0 || end_bit > key_bits || begin_bit > end_bit) return sort_error::bad_bits;
   if (n == 0) return sort_error::none;

@@ -42,9 +42,10 @@ struct staged_runs {
   using E1 = typename B::staged1;
   using K = typename B::key_type;
   /// The ranges' index: 32 bits where B's run indices are (native shared atomics), else 64.
-  using index_t = std::conditional_t<sizeof(typename run_index_of<B>::type) <= 4, unsigned, unsigned long long>;
+  using index_t =
+      std::conditional_t<sizeof(typename run_index_of<B>::type) <= 4, unsigned, unsigned long long>;
   struct storage {
-    alignas(16) unsigned char bytes[arrays > 0 ? TILE * (sizeof(E0) + (arrays > 1 ? sizeof(E1) : 0)) : 16];
+    alignas(16) unsigned char bytes[arrays > 0 ? TILE*(sizeof(E0) + (arrays > 1 ? sizeof(E1) : 0)) : 16];
   };
   struct ranges {
     index_t lo[2], hi[2];
@@ -69,8 +70,9 @@ struct staged_runs {
   /// Output `v` at index i of array A (within the span the thread declared).
   template <int A, class T>
   __device__ void put(std::int64_t i, const T& v) {
-    const unsigned slot = per_warp ? (threadIdx.x / 32) * WARP_SLOTS + (static_cast<unsigned>(i) & (WARP_SLOTS - 1))
-                                   : static_cast<unsigned>(i) & (TILE - 1);
+    const unsigned slot =
+        per_warp ? (threadIdx.x / 32) * WARP_SLOTS + (static_cast<unsigned>(i) & (WARP_SLOTS - 1))
+                 : static_cast<unsigned>(i) & (TILE - 1);
     if constexpr (A == 0)
       region0(st)[slot] = static_cast<E0>(v);
     else
@@ -92,13 +94,14 @@ struct staged_runs {
     const unsigned putting = __ballot_sync(0xffffffffu, count[a] > 0);
     if (putting == 0) return false;
     l = __shfl_sync(0xffffffffu, lo[a], __ffs(static_cast<int>(putting)) - 1);
-    h = __shfl_sync(0xffffffffu, lo[a] + static_cast<unsigned>(count[a]) - 1u, 31 - __clz(static_cast<int>(putting)));
+    h = __shfl_sync(0xffffffffu, lo[a] + static_cast<unsigned>(count[a]) - 1u,
+                    31 - __clz(static_cast<int>(putting)));
     return true;
   }
   /// Writes index l + k of array a from `slot` to B's outputs (array 0 by position: the tile's key
   /// there, from `keys`).
-  __device__ static void write_out(storage& s, const B& b, const K* keys, int a, unsigned long long l, unsigned k,
-                                   unsigned slot) {
+  __device__ static void write_out(storage& s, const B& b, const K* keys, int a, unsigned long long l,
+                                   unsigned k, unsigned slot) {
     if (a == 0) {
       if constexpr (by_position)
         (b.out0() + static_cast<std::int64_t>(l))[k] = keys[padded_key_slot(region0(s)[slot])];
@@ -151,7 +154,8 @@ struct staged_runs {
 template <class Policy, class = void>
 struct warp_flush : std::false_type {};
 template <class Policy>
-struct warp_flush<Policy, std::void_t<decltype(Policy::warp_flush)>> : std::integral_constant<bool, Policy::warp_flush> {};
+struct warp_flush<Policy, std::void_t<decltype(Policy::warp_flush)>>
+    : std::integral_constant<bool, Policy::warp_flush> {};
 
 // ---- the keyed single pass: keys (and values) of a tile in registers (blocked), neighbours through
 // shared memory; a behaviour B folds a thread's items into its aggregate (B::reduce), and writes the
@@ -173,8 +177,10 @@ struct keyed_agent {
   static_assert(items >= 2 && items <= 32, "carry: a keyed thread holds 2 to 32 items (32-bit masks)");
   using key_io = tile_io<K, block_threads, items, Policy::streaming>;
   using val_io = tile_io<V, block_threads, items, Policy::streaming>;
-  using scan_t = block_scan<A, block_threads, block_scan_algorithm::coarsened, 1, warp_scan_of<Policy>::value>;
-  static_assert((tile_items & (tile_items - 1)) == 0, "carry: a keyed tile is a power of two (staged outputs)");
+  using scan_t =
+      block_scan<A, block_threads, block_scan_algorithm::coarsened, 1, warp_scan_of<Policy>::value>;
+  static_assert((tile_items & (tile_items - 1)) == 0,
+                "carry: a keyed tile is a power of two (staged outputs)");
   using stage_t = staged_runs<B, tile_items, warp_flush<Policy>::value ? 32 * items : 0>;
   struct temp_storage {
     union {
@@ -184,11 +190,12 @@ struct keyed_agent {
       } io;
       struct {
         typename stage_t::storage stage; // the run outputs, once the loads are done (after the block scan)
-        K keys[stage_t::by_position ? padded_key_slot(tile_items) : 1]; // the tile's keys (array 0 by position)
+        K keys[stage_t::by_position ? padded_key_slot(tile_items)
+                                    : 1]; // the tile's keys (array 0 by position)
       } out;
     } buf;
-    K firsts[block_threads], lasts[block_threads]; // each thread's edge keys
-    K penults[B::uses_prev_head ? block_threads : 1];  // and its second last, where prev_head is used
+    K firsts[block_threads], lasts[block_threads];    // each thread's edge keys
+    K penults[B::uses_prev_head ? block_threads : 1]; // and its second last, where prev_head is used
     typename stage_t::ranges ranges;
     typename scan_t::temp_storage scan;
     std::uint32_t tile_index;
@@ -199,7 +206,8 @@ struct keyed_agent {
   template <class Source>
   static constexpr bool full_loads() {
     return key_io::transpose && std::is_convertible<decltype(Source::keys), const K*>::value &&
-           (!B::with_values || (val_io::transpose && std::is_convertible<decltype(Source::values), const V*>::value));
+           (!B::with_values ||
+            (val_io::transpose && std::is_convertible<decltype(Source::values), const V*>::value));
   }
   template <class Source, class Between>
   __device__ static bool load_full(temp_storage& ts, const Source& in, std::int64_t base, int valid,
@@ -233,7 +241,8 @@ struct keyed_agent {
       if (tile < plan.num_tiles - 1 && in.vec_keys && (!B::with_values || in.vec_values)) {
         const std::int64_t at = plan.tile_base(tile);
         prefetch_warp_run_l2(in.keys + at, 32 * items * static_cast<int>(sizeof(K)));
-        if constexpr (B::with_values) prefetch_warp_run_l2(in.values + at, 32 * items * static_cast<int>(sizeof(V)));
+        if constexpr (B::with_values)
+          prefetch_warp_run_l2(in.values + at, 32 * items * static_cast<int>(sizeof(V)));
       }
   }
 
@@ -243,8 +252,8 @@ struct keyed_agent {
     // ---- warm the L2 with the tile launch order would give this block, while the ticket is out
     // (prefetch_tile checks the pointers' alignment and the last tile itself) ----
     if constexpr (Policy::prefetch != 0 && full_loads<Source>())
-      if (prefetch_guessed_tile(Policy::prefetch, blockIdx.x, plan.num_tiles, std::int64_t{sm_ids()} * min_blocks,
-                                true, asked_from()))
+      if (prefetch_guessed_tile(Policy::prefetch, blockIdx.x, plan.num_tiles,
+                                std::int64_t{sm_ids()} * min_blocks, true, asked_from()))
         prefetch_tile(in, plan, blockIdx.x);
     // ---- take a ticket: tiles go out in the order blocks start ----
     const std::int64_t tile = lookback::block_ticket(ts.tile_index, state.counter);
@@ -304,8 +313,10 @@ struct keyed_agent {
     // ---- the thread's aggregate; block scan, warp 0 publishes and looks back ----
     A totals[1] = {b.reduce(t)};
     A aggregate;
-    auto get_prefix = scan_tile_prefix<Policy::lookback_delay_ns, false, CANONICAL>(state, tile, last, op, init);
-    const tile_prefix<A> carry = scan_t(ts.scan).thread_carry_with_callback(totals, op, get_prefix, aggregate);
+    auto get_prefix =
+        scan_tile_prefix<Policy::lookback_delay_ns, false, CANONICAL>(state, tile, last, op, init);
+    const tile_prefix<A> carry =
+        scan_t(ts.scan).thread_carry_with_callback(totals, op, get_prefix, aggregate);
 
     // ---- the outputs: a scan's values stored as a tile; runs staged in shared memory, each array's
     // tile of outputs (contiguous indices) then written coalesced ----

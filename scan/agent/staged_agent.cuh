@@ -45,7 +45,8 @@ struct staged_agent {
   /// the last item writes it (an exclusive sum's total, which no output item holds).
   template <class InIt, class OutIt>
   __device__ static void consume(temp_storage& ts, InIt in, OutIt out, const tile_plan& plan, Op op, T init,
-                                 const scan_state<T>& state, bool vec_in, bool vec_out, T* total_out = nullptr) {
+                                 const scan_state<T>& state, bool vec_in, bool vec_out,
+                                 T* total_out = nullptr) {
     constexpr bool packed_in = packed<InIt>;
     constexpr bool stores_chunks = std::is_same<OutIt, T*>::value;
     // ---- warm the L2 with the tile launch order would give this block, while the ticket is out
@@ -143,7 +144,8 @@ struct staged_agent {
         scan_t(ts.scan).thread_carry_with_callback(totals, op, get_prefix, aggregate);
     const T pre = carry.value;
     const bool has_pre = carry.valid;
-    if (total_out != nullptr && last && live > 0 && live <= items) *total_out = has_pre ? op(pre, total) : total;
+    if (total_out != nullptr && last && live > 0 && live <= items)
+      *total_out = has_pre ? op(pre, total) : total;
     // ---- phase 3: out_j = pre (+) (x_0 .. x_j), applied as each warp drains its run (full tiles; the
     // owner's carry-in comes by shuffle) or in place before an element-wise store (other tiles) ----
     auto finish = [&](uint4 c, const T& p, bool hp, bool thread_first) {

@@ -54,7 +54,8 @@ enum class tile_fill {
 /// SCAN_WARPS: the warp scan of phase 2's block scan (warp_scan_shape; a tile's ranking is one latency
 /// chain, so Kogge-Stone's 5 steps by default).
 template <int BLOCK_THREADS, int ITEMS, int RADIX_BITS, peer_method PEERS = peer_method::match_any,
-          count_method COUNTS = count_method::load_store, warp_scan_shape SCAN_WARPS = warp_scan_shape::kogge_stone>
+          count_method COUNTS = count_method::load_store,
+          warp_scan_shape SCAN_WARPS = warp_scan_shape::kogge_stone>
 struct multisplit {
   static constexpr int radix = 1 << RADIX_BITS;
   static constexpr int warps = BLOCK_THREADS / detail::warp_threads;
@@ -63,7 +64,8 @@ struct multisplit {
   static_assert(BLOCK_THREADS % detail::warp_threads == 0, "carry: multisplit blocks are whole warps");
   static_assert(counters % BLOCK_THREADS == 0, "carry: radix x warps must be a multiple of the block size");
   static constexpr int scan_items = counters / BLOCK_THREADS;
-  using scan_t = block_scan<std::uint32_t, BLOCK_THREADS, block_scan_algorithm::coarsened, scan_items, SCAN_WARPS>;
+  using scan_t =
+      block_scan<std::uint32_t, BLOCK_THREADS, block_scan_algorithm::coarsened, scan_items, SCAN_WARPS>;
   struct temp_storage {
     std::uint32_t count[warps][radix]; // warp-major while counting (each lane's digit: its own bank)
     std::uint32_t mask[PEERS == peer_method::atomic_or ? warps : 1][radix]; // atomic_or: lanes of a digit
@@ -71,7 +73,8 @@ struct multisplit {
   };
 
   /// The lanes of `active` whose digit equals d (this lane's; `live`: this lane takes part).
-  __device__ static unsigned peers_of(temp_storage& ts, unsigned active, bool live, unsigned d, int warp, int lane) {
+  __device__ static unsigned peers_of(temp_storage& ts, unsigned active, bool live, unsigned d, int warp,
+                                      int lane) {
     if constexpr (PEERS == peer_method::match_any) {
       return live ? __match_any_sync(active, d) : 0u;
     } else if constexpr (PEERS == peer_method::ballot) {
@@ -101,8 +104,10 @@ struct multisplit {
 
   /// Positions of the first `valid` items of the tile (`digit[j]` < radix for those); dead items get
   /// nothing. On return (after a barrier) start(d) and count(d) describe digit d in the tile.
-  __device__ static void rank(temp_storage& ts, const unsigned (&digit)[ITEMS], int valid, int (&position)[ITEMS]) {
-    rank_by(ts, [&](int j) { return digit[j]; }, valid, position);
+  __device__ static void rank(temp_storage& ts, const unsigned (&digit)[ITEMS], int valid,
+                              int (&position)[ITEMS]) {
+    rank_by(
+        ts, [&](int j) { return digit[j]; }, valid, position);
   }
 
   /// rank with the digits asked for, not held: digit_at(j) (< radix) is the digit of the thread's j-th
@@ -113,7 +118,8 @@ struct multisplit {
   template <tile_fill FILL = tile_fill::checked, class DigitAt>
   __device__ static void rank_by(temp_storage& ts, DigitAt digit_at, int valid, int (&position)[ITEMS]) {
     if constexpr (FILL == tile_fill::padded)
-      rank_all_by<true>(ts, [&](int j) { return padded_digit(digit_at, valid, j); }, tile_items, position);
+      rank_all_by<true>(
+          ts, [&](int j) { return padded_digit(digit_at, valid, j); }, tile_items, position);
     else
       rank_all_by<FILL == tile_fill::whole>(ts, digit_at, valid, position);
   }
@@ -137,21 +143,22 @@ struct multisplit {
   /// share bytes with `ts`) and hold no positions. place is called for the live items, and with
   /// FILL == padded or whole for every item (a dead item's p is >= valid).
   template <tile_fill FILL = tile_fill::checked, class DigitAt, class OnCounts, class Place>
-  __device__ static void rank_early_place_by(temp_storage& ts, DigitAt digit_at, int valid, OnCounts on_counts,
-                                             Place place) {
+  __device__ static void rank_early_place_by(temp_storage& ts, DigitAt digit_at, int valid,
+                                             OnCounts on_counts, Place place) {
     if constexpr (FILL == tile_fill::padded) {
       const int dead = tile_items - valid;
-      rank_early_all_by<true>(ts, [&](int j) { return padded_digit(digit_at, valid, j); }, tile_items, place,
-                              [&](int s, int c) {
-        if (threadIdx.x == radix - 1) c -= dead;
-        on_counts(s, c);
-      });
+      rank_early_all_by<true>(
+          ts, [&](int j) { return padded_digit(digit_at, valid, j); }, tile_items, place,
+          [&](int s, int c) {
+            if (threadIdx.x == radix - 1) c -= dead;
+            on_counts(s, c);
+          });
     } else {
       rank_early_all_by<FILL == tile_fill::whole>(ts, digit_at, valid, place, on_counts);
     }
   }
 
- private:
+private:
   /// A padded tile's digit of item j: a dead item's is the last digit.
   template <class DigitAt>
   __device__ static unsigned padded_digit(const DigitAt& digit_at, int valid, int j) {
@@ -181,7 +188,8 @@ struct multisplit {
   template <bool FULL, class DigitAt, class Place, class OnCounts>
   __device__ static void rank_early_all_by(temp_storage& ts, DigitAt digit_at, int valid, Place place,
                                            OnCounts on_counts) {
-    static_assert(radix <= BLOCK_THREADS, "carry: rank_early_by gives one digit to each of the first radix threads");
+    static_assert(radix <= BLOCK_THREADS,
+                  "carry: rank_early_by gives one digit to each of the first radix threads");
     const int warp = threadIdx.x / detail::warp_threads;
     // a warp whose items all hold one digit (uniform_warp: inputs grouped by the digit) counts and ranks
     // them without shared atomics, whose lanes would all meet on one counter
@@ -190,7 +198,8 @@ struct multisplit {
     // ---- phase 1: the warps' digit counts (shared atomics without return) ----
     if (uniform) {
       if (threadIdx.x % detail::warp_threads == 0)
-        ts.count[warp][static_cast<unsigned>(digit_at(0))] = static_cast<std::uint32_t>(detail::warp_threads * ITEMS);
+        ts.count[warp][static_cast<unsigned>(digit_at(0))] =
+            static_cast<std::uint32_t>(detail::warp_threads * ITEMS);
     } else {
       CARRY_UNROLL
       for (int j = 0; j < ITEMS; ++j)
@@ -229,7 +238,8 @@ struct multisplit {
   __device__ static bool uniform_warp(const DigitAt& digit_at) {
     const unsigned first = __shfl_sync(0xffffffffu, static_cast<unsigned>(digit_at(0)), 0);
     bool same = true;
-    for (int j = 0; j < ITEMS && same; ++j) same = __all_sync(0xffffffffu, static_cast<unsigned>(digit_at(j)) == first);
+    for (int j = 0; j < ITEMS && same; ++j)
+      same = __all_sync(0xffffffffu, static_cast<unsigned>(digit_at(j)) == first);
     return same;
   }
 
@@ -261,12 +271,14 @@ struct multisplit {
           const std::uint32_t before = ts.count[warp][dj];
           place(j, static_cast<int>(before) + __popc(peers & below));
           __syncwarp(active);
-          if (lane == __ffs(peers) - 1) ts.count[warp][dj] = before + static_cast<std::uint32_t>(__popc(peers));
+          if (lane == __ffs(peers) - 1)
+            ts.count[warp][dj] = before + static_cast<std::uint32_t>(__popc(peers));
         }
       } else {
         const int leader = live ? __ffs(peers) - 1 : lane; // a dead lane shuffles from itself
         std::uint32_t before = 0;
-        if (live && lane == leader) before = atomicAdd(&ts.count[warp][dj], static_cast<std::uint32_t>(__popc(peers)));
+        if (live && lane == leader)
+          before = atomicAdd(&ts.count[warp][dj], static_cast<std::uint32_t>(__popc(peers)));
         before = __shfl_sync(0xffffffffu, before, leader);
         if (live) place(j, static_cast<int>(before) + __popc(peers & below));
       }
@@ -296,7 +308,7 @@ struct multisplit {
     return own;
   }
 
- public:
+public:
   /// Where digit d starts in the ranked tile (valid after rank).
   __device__ static int start(const temp_storage& ts, int d) { return static_cast<int>(ts.count[0][d]); }
   /// How many of the tile's items have digit d (valid after rank; `valid` as given to rank).

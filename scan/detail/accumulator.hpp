@@ -33,7 +33,8 @@ using out_value = std::conditional_t<std::is_pointer<It>::value, std::remove_cv_
 template <class Op, class A, class B, class = void>
 struct op_result {};
 template <class Op, class A, class B>
-struct op_result<Op, A, B, std::void_t<decltype(std::declval<const Op&>()(std::declval<A>(), std::declval<B>()))>> {
+struct op_result<Op, A, B,
+                 std::void_t<decltype(std::declval<const Op&>()(std::declval<A>(), std::declval<B>()))>> {
   using type = std::decay_t<decltype(std::declval<const Op&>()(std::declval<A>(), std::declval<B>()))>;
 };
 template <class Op, class A, class B, class = void>

@@ -66,7 +66,9 @@ struct keyed_thread {
 };
 
 /// Bits 0 .. j of a mask given its bit j alone (`bit` = 1 << j): (bit << 1) - 1, all 32 when j = 31.
-CARRY_HD constexpr unsigned upto_bit(unsigned bit) { return (bit << 1) - 1u; }
+CARRY_HD constexpr unsigned upto_bit(unsigned bit) {
+  return (bit << 1) - 1u;
+}
 
 /// step(j) for each live item j of a thread in order: a whole thread without a test an item.
 template <int ITEMS, class Step>
@@ -151,7 +153,9 @@ struct direct_sink {
 /// across the warp) hits 32 distinct 4-byte banks for ITEMS = 16 (u32 keys).
 ///
 ///   positions 0 .. 31 -> slots 0 .. 31; 32 -> 33; lane 1's j = 0 (position 16) and lane 3's (48, slot 49)
-CARRY_HD constexpr int padded_key_slot(int p) { return p + p / 32; }
+CARRY_HD constexpr int padded_key_slot(int p) {
+  return p + p / 32;
+}
 
 /// Whether behaviour B's staged array 0 holds the tile positions of the keys it outputs (B::keys_by_position;
 /// default false), the keyed agent keeping the tile's keys in shared memory for the flush: the thread's

@@ -61,16 +61,18 @@ cudaError_t launch_single_tile(const T* d_in, T* d_out, const tile_plan& tiles, 
 }
 
 template <class P, bool EXCLUSIVE, class T, class Op, class Plan>
-cudaError_t launch_hierarchical(void* d_temp_storage, const Plan& plan, const T* d_in, T* d_out, Op op, T init,
-                                cudaStream_t stream) {
+cudaError_t launch_hierarchical(void* d_temp_storage, const Plan& plan, const T* d_in, T* d_out, Op op,
+                                T init, cudaStream_t stream) {
   T* totals = plan.totals.template as<T>(d_temp_storage);
   auto* counter = plan.counter.template as<std::uint32_t>(d_temp_storage);
   constexpr int items = P::items_per_thread;
   const tile_plan& tiles = plan.tiles;
   const auto grid = static_cast<unsigned>(tiles.num_tiles);
-  if (cudaError_t e = lookback::launch_prepare(d_temp_storage, plan.counter, stream); e != cudaSuccess) return e;
-  if (cudaError_t e = lookback::launch_prepared(upsweep_kernel<P, T, Op>, grid, P::block_threads, stream, d_in,
-                                                totals, tiles, op, vector_aligned<T, items>(d_in), counter);
+  if (cudaError_t e = lookback::launch_prepare(d_temp_storage, plan.counter, stream); e != cudaSuccess)
+    return e;
+  if (cudaError_t e =
+          lookback::launch_prepared(upsweep_kernel<P, T, Op>, grid, P::block_threads, stream, d_in, totals,
+                                    tiles, op, vector_aligned<T, items>(d_in), counter);
       e != cudaSuccess)
     return e;
   if (cudaError_t e = after_launch(stream); e != cudaSuccess) return e;
@@ -84,25 +86,25 @@ cudaError_t launch_hierarchical(void* d_temp_storage, const Plan& plan, const T*
 /// the state, then the kernel starts while it runs. Staged agents first get the largest shared-memory
 /// carveout, to reach Agent::min_blocks per SM.
 template <class Agent, auto* Kernel, class T, class InIt, class OutIt, class Op>
-cudaError_t launch_prepared_pass(void* d_temp_storage, const lookback::state_parts& parts, const tile_plan& tiles,
-                                 unsigned threads, InIt d_in, OutIt d_out, Op op, T init, bool vin, bool vout,
-                                 cudaStream_t stream) {
+cudaError_t launch_prepared_pass(void* d_temp_storage, const lookback::state_parts& parts,
+                                 const tile_plan& tiles, unsigned threads, InIt d_in, OutIt d_out, Op op,
+                                 T init, bool vin, bool vout, cudaStream_t stream) {
   if constexpr (Agent::min_blocks > 1)
     if (const cudaError_t e = prefer_shared_for<Kernel>(); e != cudaSuccess) return e;
   const scan_state<T> state = lookback::carve_state<lookback::default_format<T>>(d_temp_storage, parts);
-  if (cudaError_t e = lookback::launch_prepare(d_temp_storage, parts.cleared, stream); e != cudaSuccess) return e;
-  if (cudaError_t e = lookback::launch_prepared(Kernel, static_cast<unsigned>(tiles.num_tiles), threads, stream, d_in,
-                                                d_out, tiles, op, init, state, vin, vout);
+  if (cudaError_t e = lookback::launch_prepare(d_temp_storage, parts.cleared, stream); e != cudaSuccess)
+    return e;
+  if (cudaError_t e = lookback::launch_prepared(Kernel, static_cast<unsigned>(tiles.num_tiles), threads,
+                                                stream, d_in, d_out, tiles, op, init, state, vin, vout);
       e != cudaSuccess)
     return e;
   return after_launch(stream);
 }
 template <class Agent, class T, class Op, class Plan>
-cudaError_t launch_agent(void* d_temp_storage, const Plan& plan, unsigned threads, const T* d_in, T* d_out, Op op,
-                         T init, bool vin, bool vout, cudaStream_t stream) {
-  return launch_prepared_pass<Agent, &single_pass_kernel<Agent, T, Op>>(d_temp_storage, plan.state, plan.tiles,
-                                                                          threads, d_in, d_out, op, init, vin, vout,
-                                                                          stream);
+cudaError_t launch_agent(void* d_temp_storage, const Plan& plan, unsigned threads, const T* d_in, T* d_out,
+                         Op op, T init, bool vin, bool vout, cudaStream_t stream) {
+  return launch_prepared_pass<Agent, &single_pass_kernel<Agent, T, Op>>(
+      d_temp_storage, plan.state, plan.tiles, threads, d_in, d_out, op, init, vin, vout, stream);
 }
 
 /// The single pass over tiles of policy P: staged in shared memory where P is a staged policy and T
@@ -115,17 +117,17 @@ cudaError_t launch_single_pass(void* d_temp_storage, const Plan& plan, const T* 
   if constexpr (is_staged_policy<P>::value && stageable<T, items>()) {
     const bool vin = chunk_aligned<T>(d_in), vout = chunk_aligned<T>(d_out);
     if (canonical)
-      return launch_agent<staged_agent<P, EXCLUSIVE, true, T, Op>>(d_temp_storage, plan, threads, d_in, d_out, op,
-                                                                   init, vin, vout, stream);
-    return launch_agent<staged_agent<P, EXCLUSIVE, false, T, Op>>(d_temp_storage, plan, threads, d_in, d_out, op,
-                                                                  init, vin, vout, stream);
+      return launch_agent<staged_agent<P, EXCLUSIVE, true, T, Op>>(d_temp_storage, plan, threads, d_in, d_out,
+                                                                   op, init, vin, vout, stream);
+    return launch_agent<staged_agent<P, EXCLUSIVE, false, T, Op>>(d_temp_storage, plan, threads, d_in, d_out,
+                                                                  op, init, vin, vout, stream);
   } else {
     const bool vin = vector_aligned<T, items>(d_in), vout = vector_aligned<T, items>(d_out);
     if (canonical)
-      return launch_agent<single_pass_agent<P, EXCLUSIVE, true, T, Op>>(d_temp_storage, plan, threads, d_in, d_out,
-                                                                        op, init, vin, vout, stream);
-    return launch_agent<single_pass_agent<P, EXCLUSIVE, false, T, Op>>(d_temp_storage, plan, threads, d_in, d_out,
-                                                                       op, init, vin, vout, stream);
+      return launch_agent<single_pass_agent<P, EXCLUSIVE, true, T, Op>>(d_temp_storage, plan, threads, d_in,
+                                                                        d_out, op, init, vin, vout, stream);
+    return launch_agent<single_pass_agent<P, EXCLUSIVE, false, T, Op>>(d_temp_storage, plan, threads, d_in,
+                                                                       d_out, op, init, vin, vout, stream);
   }
 }
 
@@ -140,7 +142,9 @@ cudaError_t launch_small(void* d_temp_storage, const Plan& plan, const T* d_in, 
   using cluster_agent = small_agent<P, EXCLUSIVE, small_mode::cluster, T, Op>;
   auto* cluster_kernel = single_pass_kernel<cluster_agent, T, Op>;
   const int cluster_tiles =
-      tiles.num_tiles > 1 && P::cluster_tiles >= 2 ? cluster_limit<cluster_agent>(cluster_kernel, threads, P::cluster_tiles, P::cluster_smem_bytes) : 0;
+      tiles.num_tiles > 1 && P::cluster_tiles >= 2
+          ? cluster_limit<cluster_agent>(cluster_kernel, threads, P::cluster_tiles, P::cluster_smem_bytes)
+          : 0;
   const small_mode mode = choose_small_mode(tiles.num_tiles, cluster_tiles, canonical_look_back(opt));
   if (mode == small_mode::one_tile) {
     const auto one_tile_threads = static_cast<unsigned>(
@@ -150,9 +154,9 @@ cudaError_t launch_small(void* d_temp_storage, const Plan& plan, const T* d_in, 
     return after_launch(stream);
   }
   if (mode == small_mode::cluster) {
-    if (cudaError_t e = lookback::launch_cluster(cluster_kernel, static_cast<unsigned>(tiles.num_tiles), threads,
-                                                 P::cluster_smem_bytes, stream, d_in, d_out, tiles, op, init,
-                                                 scan_state<T>{}, vin, vout);
+    if (cudaError_t e = lookback::launch_cluster(cluster_kernel, static_cast<unsigned>(tiles.num_tiles),
+                                                 threads, P::cluster_smem_bytes, stream, d_in, d_out, tiles,
+                                                 op, init, scan_state<T>{}, vin, vout);
         e != cudaSuccess)
       return e;
     return after_launch(stream);
@@ -160,8 +164,8 @@ cudaError_t launch_small(void* d_temp_storage, const Plan& plan, const T* d_in, 
   if (mode == small_mode::look_back_canonical)
     return launch_agent<small_agent<P, EXCLUSIVE, small_mode::look_back_canonical, T, Op>>(
         d_temp_storage, plan, threads, d_in, d_out, op, init, vin, vout, stream);
-  return launch_agent<small_agent<P, EXCLUSIVE, small_mode::look_back, T, Op>>(d_temp_storage, plan, threads, d_in,
-                                                                               d_out, op, init, vin, vout, stream);
+  return launch_agent<small_agent<P, EXCLUSIVE, small_mode::look_back, T, Op>>(
+      d_temp_storage, plan, threads, d_in, d_out, op, init, vin, vout, stream);
 }
 
 template <class HPolicy, class SPolicy, class SmallPolicy, bool EXCLUSIVE, class T, class Op>
@@ -252,7 +256,8 @@ struct ticketed_pass {
   std::size_t allocation = 0;
   ticketed_pass(std::int64_t n, std::int64_t tile_items) : tiles(plan_tiles(n, tile_items)) {
     lookback::temp_builder b;
-    if (tiles.num_tiles > 0) parts = lookback::add_state<lookback::default_format<T>>(b, tiles.num_tiles, 1, true);
+    if (tiles.num_tiles > 0)
+      parts = lookback::add_state<lookback::default_format<T>>(b, tiles.num_tiles, 1, true);
     allocation = b.allocation();
   }
 };
@@ -269,18 +274,20 @@ cudaError_t with_look_back(const scan_options& opt, Launch&& launch) {
 /// it is stored. Full tiles of pointers keep the 16-byte chunk loads (a narrower input type widened as
 /// it lands: u8 flags into u32 offsets) and stores (a T output). Pointers that overlap are refused.
 template <class P, bool EXCLUSIVE, class T, class InIt, class OutIt, class Op>
-cudaError_t dispatch_scan_any(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt d_in, OutIt d_out, Op op,
-                              T init, std::int64_t num_items, const scan_options& opt, cudaStream_t stream) {
-  static_assert(is_staged_policy<P>::value && stageable<T, P::items_per_thread>(),
-                "carry: a scan over iterators or of mixed types accumulates in a type of 1, 2, 4, 8 or 16 bytes");
+cudaError_t dispatch_scan_any(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt d_in, OutIt d_out,
+                              Op op, T init, std::int64_t num_items, const scan_options& opt,
+                              cudaStream_t stream) {
+  static_assert(
+      is_staged_policy<P>::value && stageable<T, P::items_per_thread>(),
+      "carry: a scan over iterators or of mixed types accumulates in a type of 1, 2, 4, 8 or 16 bytes");
   if (num_items < 0) return cudaErrorInvalidValue;
   const ticketed_pass<T> pass(num_items, P::tile_items);
   if (d_temp_storage == nullptr) {
     temp_storage_bytes = pass.allocation;
     return cudaSuccess;
   }
-  if (check_args(checked_address(d_in), checked_address(d_out), num_items, temp_storage_bytes, pass.allocation,
-                 pass.tiles.num_tiles) != arg_error::none ||
+  if (check_args(checked_address(d_in), checked_address(d_out), num_items, temp_storage_bytes,
+                 pass.allocation, pass.tiles.num_tiles) != arg_error::none ||
       (num_items > 0 && iterators_overlap(d_in, d_out, num_items)))
     return cudaErrorInvalidValue;
   if (num_items == 0) return cudaSuccess;
@@ -319,7 +326,8 @@ cudaError_t dispatch_keyed(void* d_temp_storage, std::size_t& temp_storage_bytes
   return with_look_back(opt, [&](auto canonical) {
     using agent = Agent<P, decltype(canonical)::value, B>;
     return launch_prepared_pass<agent, &any_input_kernel<agent, source, B, A, Op>>(
-        d_temp_storage, pass.parts, pass.tiles, P::block_threads, in, b, b.scan_op(), A{}, false, vec_out, stream);
+        d_temp_storage, pass.parts, pass.tiles, P::block_threads, in, b, b.scan_op(), A{}, false, vec_out,
+        stream);
   });
 }
 
@@ -327,8 +335,8 @@ cudaError_t dispatch_keyed(void* d_temp_storage, std::size_t& temp_storage_bytes
 /// totals) then the spine, or the spine alone over a one-tile input; items converted to T as they load.
 /// num_items == 0 writes init to *d_out (the output describes the whole input), as CUB does.
 template <class Policy, class T, class InIt, class OutIt, class Op>
-cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt d_in, OutIt d_out, Op op,
-                            T init, std::int64_t num_items, cudaStream_t stream) {
+cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_bytes, InIt d_in, OutIt d_out,
+                            Op op, T init, std::int64_t num_items, cudaStream_t stream) {
   if (num_items < 0) return cudaErrorInvalidValue;
   const tile_plan tiles = plan_tiles(num_items, Policy::tile_items);
   lookback::temp_builder b;
@@ -343,16 +351,17 @@ cudaError_t dispatch_reduce(void* d_temp_storage, std::size_t& temp_storage_byte
                  tiles.num_tiles) != arg_error::none)
     return cudaErrorInvalidValue;
   if (tiles.num_tiles <= 1) { // one launch: the spine folds the input itself (none: writes init)
-    reduce_spine_kernel<Policy, T, Op, InIt, OutIt><<<1, Policy::block_threads, 0, stream>>>(d_in, num_items, d_out, op,
-                                                                                           init);
+    reduce_spine_kernel<Policy, T, Op, InIt, OutIt>
+        <<<1, Policy::block_threads, 0, stream>>>(d_in, num_items, d_out, op, init);
     return after_launch(stream);
   }
   T* d_totals = totals.as<T>(d_temp_storage);
   bool vec = false;
   if constexpr (std::is_convertible<InIt, const T*>::value)
     vec = vector_aligned<T, Policy::items_per_thread>(static_cast<const T*>(d_in));
-  upsweep_kernel<Policy, T, Op, InIt><<<static_cast<unsigned>(tiles.num_tiles), Policy::block_threads, 0, stream>>>(
-      d_in, d_totals, tiles, op, vec, nullptr);
+  upsweep_kernel<Policy, T, Op, InIt>
+      <<<static_cast<unsigned>(tiles.num_tiles), Policy::block_threads, 0, stream>>>(d_in, d_totals, tiles,
+                                                                                     op, vec, nullptr);
   if (cudaError_t e = after_launch(stream); e != cudaSuccess) return e;
   reduce_spine_kernel<Policy, T, Op, const T*, OutIt>
       <<<1, Policy::block_threads, 0, stream>>>(d_totals, tiles.num_tiles, d_out, op, init);

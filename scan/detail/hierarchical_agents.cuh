@@ -9,8 +9,8 @@ namespace detail {
 /// A tile of Policy from any input iterator, for a fold (padding is never folded): pointers of T by the
 /// tile loader's pointer path (vectors where `vec`), other iterators element by element, converted.
 template <class Policy, class T, class InIt>
-__device__ void load_any(typename tile_types<Policy, T>::io::temp_storage& ts, InIt tile_in, int valid, bool vec,
-                         T (&items)[Policy::items_per_thread]) {
+__device__ void load_any(typename tile_types<Policy, T>::io::temp_storage& ts, InIt tile_in, int valid,
+                         bool vec, T (&items)[Policy::items_per_thread]) {
   using io = typename tile_types<Policy, T>::io;
   if constexpr (std::is_convertible<InIt, const T*>::value)
     io::load(ts, static_cast<const T*>(tile_in), valid, vec, items, Policy::tile_items);
@@ -102,7 +102,8 @@ struct reduce_spine_agent {
   /// Folds `num_items` items of any input iterator (the tile totals, or a one-tile input itself) onto
   /// init, in order, into *out (any output iterator); pointers of T load as vectors where aligned.
   template <class InIt, class OutIt>
-  __device__ static void consume(temp_storage& ts, InIt in, std::int64_t num_items, OutIt out, Op op, T init) {
+  __device__ static void consume(temp_storage& ts, InIt in, std::int64_t num_items, OutIt out, Op op,
+                                 T init) {
     const tile_plan chunks = plan_tiles(num_items, tt::tile_items);
     bool vec = false;
     if constexpr (std::is_convertible<InIt, const T*>::value)

@@ -32,7 +32,8 @@ struct small_agent {
     std::int64_t tile = blockIdx.x;
     if constexpr (ticketed) // ---- ticket: tiles go out in the order blocks start ----
       tile = lookback::block_ticket(ts.tile, state.counter);
-    if constexpr (MODE == small_mode::cluster) lookback::cluster_started(); // no block is written to before it runs
+    if constexpr (MODE == small_mode::cluster)
+      lookback::cluster_started(); // no block is written to before it runs
     const std::int64_t base = plan.tile_base(tile);
     const int valid = plan.valid_items(tile);
     const int seg_valid = valid - warp * seg_t::items;
@@ -55,7 +56,8 @@ struct small_agent {
       using prefix_op = lookback::tile_prefix_op<0, true, format, Op>;
       const int tiles = static_cast<int>(plan.num_tiles);
       T mine{};
-      if (warp == 0) mine = prefix_op::published(fold_in_order(ts.aggregates, warps, op), tile, op, init, EXCLUSIVE);
+      if (warp == 0)
+        mine = prefix_op::published(fold_in_order(ts.aggregates, warps, op), tile, op, init, EXCLUSIVE);
       lookback::cluster_push(ts.inbox, mine, static_cast<int>(tile), static_cast<int>(tile) + 1, tiles);
       if (warp == 0 && tile > 0) {
         const T v = lane < tile ? ts.inbox[lane] : T{};
@@ -68,9 +70,9 @@ struct small_agent {
     if constexpr (ticketed) {
       if (warp == 0) {
         const T total = fold_in_order(ts.aggregates, warps, op);
-        auto get_prefix = scan_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE,
-                                           MODE == small_mode::look_back_canonical>(
-            state, tile, tile == plan.num_tiles - 1, op, init);
+        auto get_prefix =
+            scan_tile_prefix<Policy::lookback_delay_ns, EXCLUSIVE, MODE == small_mode::look_back_canonical>(
+                state, tile, tile == plan.num_tiles - 1, op, init);
         const tile_prefix<T> p = get_prefix(total);
         if (lane == 0) ts.prefix = p;
       }

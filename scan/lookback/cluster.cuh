@@ -43,7 +43,8 @@ __device__ void cluster_push(T* inbox, const T& value, int rank, int first, int 
   cg::cluster_group cluster = cg::this_cluster();
   cluster_wait(); // every block has started
   const int target = first + static_cast<int>(threadIdx.x);
-  if (threadIdx.x < 32 && target < blocks) *cluster.map_shared_rank(&inbox[rank], static_cast<unsigned>(target)) = value;
+  if (threadIdx.x < 32 && target < blocks)
+    *cluster.map_shared_rank(&inbox[rank], static_cast<unsigned>(target)) = value;
   cluster.sync();
 #endif
 }
@@ -79,7 +80,8 @@ __host__ __device__ constexpr unsigned mailbox_bytes(int blocks) {
 __device__ __forceinline__ void mailbox_expect(std::uint64_t* full, unsigned bytes) {
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ >= 900
   const unsigned bar = shared_address(full);
-  asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes) : "memory");
+  asm volatile("mbarrier.arrive.expect_tx.release.cta.shared::cta.b64 _, [%0], %1;" ::"r"(bar), "r"(bytes)
+               : "memory");
 #endif
 }
 
@@ -103,14 +105,15 @@ __device__ __forceinline__ void mailbox_start(std::uint64_t* full, unsigned byte
 /// integer). `inbox` must be 16-byte aligned.
 template <int WIDTH, class T>
 __device__ __forceinline__ void mailbox_send(T* inbox, std::uint64_t* full, T value, int rank, int blocks) {
-  static_assert(std::is_unsigned<T>::value && (sizeof(T) == 2 || sizeof(T) == 4), "carry: mailbox values are u16 or u32");
+  static_assert(std::is_unsigned<T>::value && (sizeof(T) == 2 || sizeof(T) == 4),
+                "carry: mailbox values are u16 or u32");
   static_assert(WIDTH % 32 == 0, "carry: a mailbox row is whole warps");
 #if defined(__CUDA_ARCH__) && __CUDA_ARCH__ < 900
   __trap();
 #else
   constexpr int per_vector = 16 / static_cast<int>(sizeof(T)); // values in a 16-byte vector
-  constexpr int vectors = 32 / per_vector;                      // vectors of a warp's 32 values (4 or 8)
-  constexpr int targets_a_round = 32 / vectors;                 // blocks a warp sends to at once
+  constexpr int vectors = 32 / per_vector;                     // vectors of a warp's 32 values (4 or 8)
+  constexpr int targets_a_round = 32 / vectors;                // blocks a warp sends to at once
   const int lane = static_cast<int>(threadIdx.x % 32), warp = static_cast<int>(threadIdx.x / 32);
   if (warp >= WIDTH / 32) return; // warp-uniform
   const unsigned bits = static_cast<unsigned>(value);
@@ -137,9 +140,11 @@ __device__ __forceinline__ void mailbox_send(T* inbox, std::uint64_t* full, T va
     unsigned rdst, rbar;
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rdst) : "r"(dst), "r"(t));
     asm volatile("mapa.shared::cluster.u32 %0, %1, %2;" : "=r"(rbar) : "r"(bar), "r"(t));
-    asm volatile("st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];"
-                 ::"r"(rdst), "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]), "r"(rbar)
-                 : "memory");
+    asm volatile(
+        "st.async.shared::cluster.mbarrier::complete_tx::bytes.v4.b32 [%0], {%1, %2, %3, %4}, [%5];" ::"r"(
+            rdst),
+        "r"(w[0]), "r"(w[1]), "r"(w[2]), "r"(w[3]), "r"(rbar)
+        : "memory");
   }
 #endif
 }

@@ -20,8 +20,8 @@ using detail::warp_threads;
 /// stops together) it gives up after that many cycles: lanes whose word has not been published come
 /// back with state_invalid.
 template <int DELAY_NS, class T, class Status>
-__device__ __forceinline__ void read_published(const Status& st, std::int64_t i, bool live, unsigned& state, T& v,
-                                               long long max_cycles = -1) {
+__device__ __forceinline__ void read_published(const Status& st, std::int64_t i, bool live, unsigned& state,
+                                               T& v, long long max_cycles = -1) {
   const unsigned full = 0xffffffffu;
   state = live ? unsigned{state_invalid} : unsigned{state_aggregate};
   const long long start = max_cycles >= 0 ? clock64() : 0;
@@ -52,8 +52,8 @@ struct absorbing_op<Op, T, std::void_t<decltype(std::declval<const Op&>().absorb
 /// fold may start; 0 when there is none (every live word published) or, without `wait`, none yet.
 /// Unpublished lanes below the last stop hold nothing.
 template <int DELAY_NS, class T, class Op, class Status>
-__device__ unsigned read_to_stop(const Status& st, std::int64_t i, bool live, const Op& op, unsigned& state, T& v,
-                                 bool wait) {
+__device__ unsigned read_to_stop(const Status& st, std::int64_t i, bool live, const Op& op, unsigned& state,
+                                 T& v, bool wait) {
   const unsigned full = 0xffffffffu;
   state = live ? unsigned{state_invalid} : unsigned{state_aggregate};
   while (true) {
@@ -154,7 +154,8 @@ __device__ T boundary_prefix(const Status& aggregates, const Status& groups, std
       if (h == g) {
         unsigned as;
         T a;
-        const unsigned stops = read_to_stop<DELAY_NS>(aggregates, warp_threads * (g - 1) + lane, true, op, as, a, false);
+        const unsigned stops =
+            read_to_stop<DELAY_NS>(aggregates, warp_threads * (g - 1) + lane, true, op, as, a, false);
         if (stops) {
           fill_below_stop(stops, a);
           return fold_group(a, a, false, op);
@@ -184,7 +185,8 @@ __device__ T boundary_prefix(const Status& aggregates, const Status& groups, std
 
 /// Deterministic mode: the exclusive prefix of `tile` (> 0). Called by all of one warp.
 template <int DELAY_NS, class T, class Op, class Status>
-__device__ T look_back_deterministic(const Status& aggregates, const Status& groups, std::int64_t tile, Op op) {
+__device__ T look_back_deterministic(const Status& aggregates, const Status& groups, std::int64_t tile,
+                                     Op op) {
   const int lane = threadIdx.x % warp_threads;
   const std::int64_t g = tile / warp_threads;
   const int w = static_cast<int>(tile - g * warp_threads); // predecessors inside the group
@@ -194,7 +196,8 @@ __device__ T look_back_deterministic(const Status& aggregates, const Status& gro
     bool cut = false; // an absorbing aggregate in the group before the tile: the boundary cannot matter
     if constexpr (absorbing_op<Op, T>::value) {
       unsigned state;
-      const unsigned stops = read_to_stop<DELAY_NS>(aggregates, g * warp_threads + lane, lane < w, op, state, v, true);
+      const unsigned stops =
+          read_to_stop<DELAY_NS>(aggregates, g * warp_threads + lane, lane < w, op, state, v, true);
       if (stops) fill_below_stop(stops, v);
       cut = stops != 0;
     } else {

@@ -38,8 +38,8 @@ inline cudaError_t launch_prepare(void* base, const temp_part& region, cudaStrea
 /// grid's). Without, a plain launch. Works under stream capture. launch_after_smem: with `smem` bytes of
 /// dynamic shared memory a block (launch_after: none).
 template <class... Params, class... Args>
-cudaError_t launch_after_smem(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem, cudaStream_t stream,
-                              bool programmatic, Args&&... args) {
+cudaError_t launch_after_smem(void (*kernel)(Params...), dim3 grid, dim3 block, std::size_t smem,
+                              cudaStream_t stream, bool programmatic, Args&&... args) {
   cudaLaunchAttribute attr[1];
   attr[0].id = cudaLaunchAttributeProgrammaticStreamSerialization;
   attr[0].val.programmaticStreamSerializationAllowed = 1;
@@ -53,8 +53,8 @@ cudaError_t launch_after_smem(void (*kernel)(Params...), dim3 grid, dim3 block, 
   return cudaLaunchKernelEx(&cfg, kernel, std::forward<Args>(args)...);
 }
 template <class... Params, class... Args>
-cudaError_t launch_after(void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t stream, bool programmatic,
-                         Args&&... args) {
+cudaError_t launch_after(void (*kernel)(Params...), dim3 grid, dim3 block, cudaStream_t stream,
+                         bool programmatic, Args&&... args) {
   return launch_after_smem(kernel, grid, block, 0, stream, programmatic, std::forward<Args>(args)...);
 }
 

@@ -41,7 +41,10 @@ struct tagged_words {
   }
   __device__ void read(std::int64_t i, unsigned& state, T& v) const {
     std::uint64_t bits, tag;
-    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];" : "=l"(bits), "=l"(tag) : "l"(words + 2 * i) : "memory");
+    asm volatile("ld.relaxed.gpu.global.v2.u64 {%0, %1}, [%2];"
+                 : "=l"(bits), "=l"(tag)
+                 : "l"(words + 2 * i)
+                 : "memory");
     state = state_of_field(tag);
     memcpy(&v, &bits, sizeof(T));
   }
@@ -92,7 +95,8 @@ struct packed_counts {
   CARRY_HD static packed_counts bind(void* p) { return {static_cast<unsigned*>(p)}; }
 
   __device__ void publish(std::int64_t i, unsigned state, std::uint32_t count) const {
-    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(words + i), "r"(packed_word(state, count)) : "memory");
+    asm volatile("st.relaxed.gpu.global.u32 [%0], %1;" ::"l"(words + i), "r"(packed_word(state, count))
+                 : "memory");
   }
   __device__ void read(std::int64_t i, unsigned& state, std::uint32_t& count) const {
     const unsigned w = load_relaxed(words + i);

@@ -36,7 +36,8 @@ struct tile_prefix_op {
     const bool leader = threadIdx.x % warp_threads == 0;
     if (tile == 0) {
       if (leader && publish)
-        status.publish(0, CANONICAL ? state_aggregate : state_prefix, published(aggregate, 0, op, seed, seeded));
+        status.publish(0, CANONICAL ? state_aggregate : state_prefix,
+                       published(aggregate, 0, op, seed, seeded));
       return {seed, seeded};
     }
     if (leader && publish) status.publish(tile, state_aggregate, aggregate);
@@ -51,7 +52,8 @@ struct tile_prefix_op {
   __device__ void announce(const T& aggregate) const {
     if (threadIdx.x % warp_threads != 0 || !publish) return;
     if (tile == 0)
-      status.publish(0, CANONICAL ? state_aggregate : state_prefix, published(aggregate, 0, op, seed, seeded));
+      status.publish(0, CANONICAL ? state_aggregate : state_prefix,
+                     published(aggregate, 0, op, seed, seeded));
     else
       status.publish(tile, state_aggregate, aggregate);
   }

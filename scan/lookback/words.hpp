@@ -17,7 +17,8 @@ enum tile_state : unsigned { state_invalid = 0, state_aggregate = 1, state_prefi
 
 /// The state a stored state field stands for (anything but 1 or 2 reads as invalid).
 CARRY_HD constexpr unsigned state_of_field(std::uint64_t field) {
-  return field == state_aggregate || field == state_prefix ? static_cast<unsigned>(field) : unsigned{state_invalid};
+  return field == state_aggregate || field == state_prefix ? static_cast<unsigned>(field)
+                                                           : unsigned{state_invalid};
 }
 
 // ---- packed 32-bit count words (Onesweep): state in the top 2 bits, a count below 2^30 ----

@@ -115,7 +115,7 @@ struct staged_tile {
   __device__ static void load_full_widening(temp_storage& ts, const In* tile_in) {
     static_assert(widenable<In>(), "carry: the tile cannot widen these items");
     constexpr int ratio = static_cast<int>(sizeof(T) / sizeof(In)); // T chunks per In chunk
-    constexpr int in_chunks = vcount / ratio;                         // In chunks per thread
+    constexpr int in_chunks = vcount / ratio;                       // In chunks per thread
     constexpr int in_items = 16 / static_cast<int>(sizeof(In));
     const int lane = threadIdx.x % 32, warp = threadIdx.x / 32;
     const uint4* src = reinterpret_cast<const uint4*>(tile_in) + warp * 32 * in_chunks;

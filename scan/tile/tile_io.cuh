@@ -67,7 +67,8 @@ struct tile_io {
     __syncwarp();
   }
   /// A full tile as 16-byte chunks in the blocked arrangement (transposing tiles only).
-  __device__ static void load_chunks(temp_storage& ts, const T* tile_in, uint4 (&w)[vcount > 0 ? vcount : 1]) {
+  __device__ static void load_chunks(temp_storage& ts, const T* tile_in,
+                                     uint4 (&w)[vcount > 0 ? vcount : 1]) {
     fetch_chunks(tile_in, w);
     transpose_chunks(ts, w);
   }
@@ -93,23 +94,24 @@ struct tile_io {
   /// the tile, and scans only move values forward, so it never reaches a live output.
   __device__ static void load(temp_storage& ts, const T* tile_in, int valid, bool vec, T (&items)[ITEMS],
                               int tile_items) {
-    if (!load_vectors(ts, tile_in, valid, vec, items, tile_items)) load_elements(ts, tile_in, valid, items, tile_in[0]);
+    if (!load_vectors(ts, tile_in, valid, vec, items, tile_items))
+      load_elements(ts, tile_in, valid, items, tile_in[0]);
   }
 
   /// A tile from any random-access iterator `tile_in` (its first item), missing items of a partial tile
   /// set to `pad` (counts and flags: 0). A pointer keeps the vector fast path (full tiles, `vec`); any
   /// other iterator, and partial tiles, load element by element, coalesced where the policy transposes.
   template <class It>
-  __device__ static void load(temp_storage& ts, It tile_in, int valid, bool vec, T (&items)[ITEMS], int tile_items,
-                              const T& pad) {
+  __device__ static void load(temp_storage& ts, It tile_in, int valid, bool vec, T (&items)[ITEMS],
+                              int tile_items, const T& pad) {
     if constexpr (std::is_convertible<It, const T*>::value) // a pointer of T (other types: element loads)
       if (load_vectors(ts, tile_in, valid, vec, items, tile_items)) return;
     load_elements(ts, tile_in, valid, items, pad);
   }
 
   /// The vector fast path: a full tile from a pointer that allows it (returns false otherwise).
-  __device__ static bool load_vectors(temp_storage& ts, const T* tile_in, int valid, bool vec, T (&items)[ITEMS],
-                                      int tile_items) {
+  __device__ static bool load_vectors(temp_storage& ts, const T* tile_in, int valid, bool vec,
+                                      T (&items)[ITEMS], int tile_items) {
     if constexpr (vcount > 0) {
       if (vec && valid == tile_items) {
         using V = typename vector_word<vbytes>::type;
@@ -130,7 +132,8 @@ struct tile_io {
 
   /// Element by element from any iterator, `pad` past `valid`.
   template <class It>
-  __device__ static void load_elements(temp_storage& ts, It tile_in, int valid, T (&items)[ITEMS], const T& pad) {
+  __device__ static void load_elements(temp_storage& ts, It tile_in, int valid, T (&items)[ITEMS],
+                                       const T& pad) {
     const int first = threadIdx.x * ITEMS;
     if constexpr (transpose) { // coalesced element loads, blocked through shared memory
       // (each load here may wait for the store before it, as staged_tile::load_items did before it

@@ -39,8 +39,8 @@ cudaError_t stage(It in, T* out, std::int64_t n, cudaStream_t stream) {
 /// what the staging needs before it writes (nothing is written to any output when it fails:
 /// cudaErrorInvalidValue).
 template <class T, class It, class Call>
-cudaError_t with_staged(void* d_temp_storage, std::size_t& temp_storage_bytes, It in, std::int64_t n, bool args_ok,
-                        cudaStream_t stream, Call call) {
+cudaError_t with_staged(void* d_temp_storage, std::size_t& temp_storage_bytes, It in, std::int64_t n,
+                        bool args_ok, cudaStream_t stream, Call call) {
   std::size_t own = 0;
   if (const cudaError_t e = call(nullptr, own, static_cast<const T*>(nullptr)); e != cudaSuccess) return e;
   lookback::temp_builder layout;

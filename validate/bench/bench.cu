@@ -284,7 +284,8 @@ void bench_graphs(buffers& b, scan_op o, const options& opt) {
   using SP = carry::tuning::single_pass_policy<T>;
   for (int lg : {10, 16, 20, 24}) {
     const std::int64_t n = std::int64_t{1} << lg;
-    const int rotations = static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(8, (std::int64_t{1} << 27) / n)));
+    const int rotations =
+        static_cast<int>(std::max<std::int64_t>(1, std::min<std::int64_t>(8, (std::int64_t{1} << 27) / n)));
     const int reps = 200;
     std::vector<T*> checks; // CUB's output for each rotation's input
     std::size_t need = 0;
@@ -299,7 +300,8 @@ void bench_graphs(buffers& b, scan_op o, const options& opt) {
         std::size_t t = b.temp_bytes;
         CARRY_CUDA_OR_DIE(cudaStreamBeginCapture(s, cudaStreamCaptureModeThreadLocal));
         if (impl == 0)
-          CARRY_CUDA_OR_DIE(carry_call<HP, SP>(o, b.temp, t, in + r * n, out + r * n, n, carry::scan_options{}, s));
+          CARRY_CUDA_OR_DIE(
+              carry_call<HP, SP>(o, b.temp, t, in + r * n, out + r * n, n, carry::scan_options{}, s));
         else
           CARRY_CUDA_OR_DIE(cub_call(o, b.temp, t, in + r * n, out + r * n, n, s));
         CARRY_CUDA_OR_DIE(cudaStreamEndCapture(s, &g));
@@ -320,7 +322,8 @@ void bench_graphs(buffers& b, scan_op o, const options& opt) {
         const auto t0 = std::chrono::steady_clock::now();
         CARRY_CUDA_OR_DIE(cudaGraphLaunch(execs[(k + 1) % rotations], s));
         CARRY_CUDA_OR_DIE(cudaStreamSynchronize(s));
-        host.push_back(std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
+        host.push_back(
+            std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - t0).count());
       }
       if (impl == 0) { // every rotation's output of the last replays against CUB's (computed now)
         for (int r = 0; r < rotations; ++r) {
@@ -370,14 +373,16 @@ void bench_mixed(buffers& b, const options& opt) {
       thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), square_mod_1000{});
   for (int l = std::max(opt.min_log2, 20); l <= std::min(opt.max_log2, 30); l += 2) {
     const std::int64_t n = std::int64_t{1} << l;
-    const int rotations = static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(8, b.bytes / (4 * n))));
+    const int rotations =
+        static_cast<int>(std::max<std::size_t>(1, std::min<std::size_t>(8, b.bytes / (4 * n))));
     const int reps = n <= (1 << 26) ? 40 : n <= (1 << 28) ? 15 : 7;
     fill_kernel<<<4096, 256>>>(in8, static_cast<std::int64_t>(b.bytes), 99);
     for (int which = 0; which < 2; ++which) {
       const std::string op = which == 0 ? "exclusive_sum_u8_to_u32" : "inclusive_sum_transform";
       const std::string type = which == 0 ? "u8/u32" : "idx/u32";
       auto carry_run = [&](void* t, std::size_t& bytes, int r) {
-        return which == 0 ? carry::exclusive_sum(t, bytes, static_cast<const std::uint8_t*>(in8 + r * n), out + r * n, n)
+        return which == 0 ? carry::exclusive_sum(t, bytes, static_cast<const std::uint8_t*>(in8 + r * n),
+                                                 out + r * n, n)
                           : carry::inclusive_sum(t, bytes, squares, out + r * n, n);
       };
       auto cub_run = [&](void* t, std::size_t& bytes, int r, std::uint32_t* dst) {
@@ -385,8 +390,10 @@ void bench_mixed(buffers& b, const options& opt) {
                           : cub_inclusive_sum_squares(t, bytes, dst, n, cudaStream_t{});
       };
       auto pointer_run = [&](void* t, std::size_t& bytes, int r) { // the pointer scan of the output type
-        return which == 0 ? carry::exclusive_sum(t, bytes, static_cast<const std::uint32_t*>(in32 + r * n), out + r * n, n)
-                          : carry::inclusive_sum(t, bytes, static_cast<const std::uint32_t*>(in32 + r * n), out + r * n, n);
+        return which == 0 ? carry::exclusive_sum(t, bytes, static_cast<const std::uint32_t*>(in32 + r * n),
+                                                 out + r * n, n)
+                          : carry::inclusive_sum(t, bytes, static_cast<const std::uint32_t*>(in32 + r * n),
+                                                 out + r * n, n);
       };
       std::size_t need = 0, a = 0, c = 0;
       CARRY_CUDA_OR_DIE(carry_run(nullptr, a, 0));

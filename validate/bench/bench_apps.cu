@@ -33,7 +33,6 @@ struct row {
 };
 std::vector<row> rows;
 
-
 struct low8 {
   __host__ __device__ unsigned operator()(std::uint32_t k) const { return k & 255u; }
 };
@@ -48,9 +47,9 @@ struct gpu {
   device_buffer<unsigned char> flush;
   device_buffer<unsigned> sink;
   explicit gpu(std::int64_t n)
-      : cap(n), a(static_cast<std::size_t>(n)), b(static_cast<std::size_t>(n)), c(static_cast<std::size_t>(n)),
-        d(static_cast<std::size_t>(n)), o(static_cast<std::size_t>(n) + 4097), t(1), h(4096 + 1), flush(std::size_t{192} << 20),
-        sink(1) {}
+      : cap(n), a(static_cast<std::size_t>(n)), b(static_cast<std::size_t>(n)),
+        c(static_cast<std::size_t>(n)), d(static_cast<std::size_t>(n)), o(static_cast<std::size_t>(n) + 4097),
+        t(1), h(4096 + 1), flush(std::size_t{192} << 20), sink(1) {}
 };
 
 void need(gpu& g, std::size_t bytes) {
@@ -64,7 +63,8 @@ double time_it(gpu& g, const std::function<void()>& call, std::int64_t n) {
   l2_flush f;
   f.buffer = g.flush.ptr;
   const int reps = n >= (std::int64_t{1} << 26) ? 15 : 41;
-  return median_event_us_after(f, [&] { call(); }, reps, true);
+  return median_event_us_after(
+      f, [&] { call(); }, reps, true);
 }
 
 void add(const std::string& op, const std::string& impl, std::int64_t n, double us, double bytes) {
@@ -91,19 +91,49 @@ void bench_histograms(gpu& g, std::int64_t n, bool one_bin) {
     const auto want = g.h.download(static_cast<std::size_t>(bins));
     CARRY_CUDA_OR_DIE(carry::histogram_even(g.temp_ptr(), bytes, g.a.ptr, g.h.ptr, bins, 0u, 0xFFFFFFFFu, n));
     if (g.h.download(static_cast<std::size_t>(bins)) != want) fail(op.c_str(), n);
-    add(op, "carry", n, time_it(g, [&] { carry::histogram_even(g.temp_ptr(), bytes, g.a.ptr, g.h.ptr, bins, 0u, 0xFFFFFFFFu, n); }, n), 4.0 * n);
-    add(op, "cub", n, time_it(g, [&] { cub_histogram_even(g.temp_ptr(), cb, g.a.ptr, g.h.ptr, bins, 0u, 0xFFFFFFFFu, n, 0); }, n), 4.0 * n);
-    add(op, "read", n, time_it(g, [&] { carry_validate::read_pass_kernel<<<132 * 8, 256>>>(reinterpret_cast<const uint4*>(g.a.ptr), n / 4, g.sink.ptr); }, n), 4.0 * n);
-    add(op, "memcpy", n, time_it(g, [&] { cudaMemcpyAsync(g.b.ptr, g.a.ptr, static_cast<std::size_t>(n) * 2, cudaMemcpyDeviceToDevice); }, n), 4.0 * n);
+    add(op, "carry", n,
+        time_it(
+            g,
+            [&] { carry::histogram_even(g.temp_ptr(), bytes, g.a.ptr, g.h.ptr, bins, 0u, 0xFFFFFFFFu, n); },
+            n),
+        4.0 * n);
+    add(op, "cub", n,
+        time_it(
+            g, [&] { cub_histogram_even(g.temp_ptr(), cb, g.a.ptr, g.h.ptr, bins, 0u, 0xFFFFFFFFu, n, 0); },
+            n),
+        4.0 * n);
+    add(op, "read", n,
+        time_it(
+            g,
+            [&] {
+              carry_validate::read_pass_kernel<<<132 * 8, 256>>>(reinterpret_cast<const uint4*>(g.a.ptr),
+                                                                 n / 4, g.sink.ptr);
+            },
+            n),
+        4.0 * n);
+    add(op, "memcpy", n,
+        time_it(
+            g,
+            [&] {
+              cudaMemcpyAsync(g.b.ptr, g.a.ptr, static_cast<std::size_t>(n) * 2, cudaMemcpyDeviceToDevice);
+            },
+            n),
+        4.0 * n);
     if (bins == 256 && !one_bin) {
       const std::string oop = "histogram_offsets_256";
       std::size_t ob = 0;
       carry::histogram_offsets(nullptr, ob, g.a.ptr, g.o.ptr, bins, 0u, 0xFFFFFFFFu, n);
       need(g, ob);
-      CARRY_CUDA_OR_DIE(carry::histogram_offsets(g.temp_ptr(), ob, g.a.ptr, g.o.ptr, bins, 0u, 0xFFFFFFFFu, n));
+      CARRY_CUDA_OR_DIE(
+          carry::histogram_offsets(g.temp_ptr(), ob, g.a.ptr, g.o.ptr, bins, 0u, 0xFFFFFFFFu, n));
       std::vector<std::uint64_t> w(want.begin(), want.end());
       if (g.o.download(static_cast<std::size_t>(bins) + 1) != reference_offsets(w)) fail(oop.c_str(), n);
-      add(oop, "carry", n, time_it(g, [&] { carry::histogram_offsets(g.temp_ptr(), ob, g.a.ptr, g.o.ptr, bins, 0u, 0xFFFFFFFFu, n); }, n), 4.0 * n);
+      add(oop, "carry", n,
+          time_it(
+              g,
+              [&] { carry::histogram_offsets(g.temp_ptr(), ob, g.a.ptr, g.o.ptr, bins, 0u, 0xFFFFFFFFu, n); },
+              n),
+          4.0 * n);
       add(oop, "carry-histogram_even", n, rows[rows.size() - 5].us, 4.0 * n);
     }
   }
@@ -113,21 +143,47 @@ void bench_bin(gpu& g, std::int64_t n) {
   const std::string op = "bin_by_key_256_pairs";
   const double moved = 16.0 * n; // read keys and values, write both
   std::size_t bytes = 0, c32 = 0, c64 = 0;
-  carry::bin_by_key(nullptr, bytes, g.a.ptr, g.b.ptr, g.c.ptr, g.d.ptr, static_cast<std::uint64_t*>(nullptr), 256, low8{}, n);
+  carry::bin_by_key(nullptr, bytes, g.a.ptr, g.b.ptr, g.c.ptr, g.d.ptr, static_cast<std::uint64_t*>(nullptr),
+                    256, low8{}, n);
   cub_sort_pairs(nullptr, c32, g.a.ptr, g.b.ptr, g.c.ptr, g.d.ptr, n, 0, 8, false, 0);
   cub_sort_pairs(nullptr, c64, g.a.ptr, g.b.ptr, g.c.ptr, g.d.ptr, n, 0, 8, true, 0);
   need(g, std::max({bytes, c32, c64}));
   CARRY_CUDA_OR_DIE(cub_sort_pairs(g.temp_ptr(), c64, g.a.ptr, g.b.ptr, g.c.ptr, g.d.ptr, n, 0, 8, true, 0));
   const auto wk = g.b.download(static_cast<std::size_t>(n)), wv = g.d.download(static_cast<std::size_t>(n));
-  CARRY_CUDA_OR_DIE(carry::bin_by_key(g.temp_ptr(), bytes, g.a.ptr, g.b.ptr, g.c.ptr, g.d.ptr, static_cast<std::uint64_t*>(nullptr), 256, low8{}, n));
-  if (g.b.download(static_cast<std::size_t>(n)) != wk || g.d.download(static_cast<std::size_t>(n)) != wv) fail(op.c_str(), n);
-  add(op, "carry", n, time_it(g, [&] { carry::bin_by_key(g.temp_ptr(), bytes, g.a.ptr, g.b.ptr, g.c.ptr, g.d.ptr, static_cast<std::uint64_t*>(nullptr), 256, low8{}, n); }, n), moved);
+  CARRY_CUDA_OR_DIE(carry::bin_by_key(g.temp_ptr(), bytes, g.a.ptr, g.b.ptr, g.c.ptr, g.d.ptr,
+                                      static_cast<std::uint64_t*>(nullptr), 256, low8{}, n));
+  if (g.b.download(static_cast<std::size_t>(n)) != wk || g.d.download(static_cast<std::size_t>(n)) != wv)
+    fail(op.c_str(), n);
+  add(op, "carry", n,
+      time_it(
+          g,
+          [&] {
+            carry::bin_by_key(g.temp_ptr(), bytes, g.a.ptr, g.b.ptr, g.c.ptr, g.d.ptr,
+                              static_cast<std::uint64_t*>(nullptr), 256, low8{}, n);
+          },
+          n),
+      moved);
   if (n <= INT_MAX)
-    add(op, "cub-i32", n, time_it(g, [&] { cub_sort_pairs(g.temp_ptr(), c32, g.a.ptr, g.b.ptr, g.c.ptr, g.d.ptr, n, 0, 8, false, 0); }, n), moved);
-  add(op, "cub-i64", n, time_it(g, [&] { cub_sort_pairs(g.temp_ptr(), c64, g.a.ptr, g.b.ptr, g.c.ptr, g.d.ptr, n, 0, 8, true, 0); }, n), moved);
-  add(op, "memcpy", n, time_it(g, [&] { // 16 bytes an item moved: two copies of 4
-    cudaMemcpyAsync(g.b.ptr, g.a.ptr, static_cast<std::size_t>(n) * 4, cudaMemcpyDeviceToDevice);
-    cudaMemcpyAsync(g.d.ptr, g.c.ptr, static_cast<std::size_t>(n) * 4, cudaMemcpyDeviceToDevice); }, n), moved);
+    add(op, "cub-i32", n,
+        time_it(
+            g,
+            [&] { cub_sort_pairs(g.temp_ptr(), c32, g.a.ptr, g.b.ptr, g.c.ptr, g.d.ptr, n, 0, 8, false, 0); },
+            n),
+        moved);
+  add(op, "cub-i64", n,
+      time_it(
+          g, [&] { cub_sort_pairs(g.temp_ptr(), c64, g.a.ptr, g.b.ptr, g.c.ptr, g.d.ptr, n, 0, 8, true, 0); },
+          n),
+      moved);
+  add(op, "memcpy", n,
+      time_it(
+          g,
+          [&] { // 16 bytes an item moved: two copies of 4
+            cudaMemcpyAsync(g.b.ptr, g.a.ptr, static_cast<std::size_t>(n) * 4, cudaMemcpyDeviceToDevice);
+            cudaMemcpyAsync(g.d.ptr, g.c.ptr, static_cast<std::size_t>(n) * 4, cudaMemcpyDeviceToDevice);
+          },
+          n),
+      moved);
 }
 
 void bench_slots(gpu& g, std::int64_t n) {
@@ -143,25 +199,42 @@ void bench_slots(gpu& g, std::int64_t n) {
   const auto wt = g.t.download(1);
   CARRY_CUDA_OR_DIE(carry::allocate_slots(g.temp_ptr(), bytes, g.a.ptr, g.o.ptr, g.t.ptr, n));
   if (g.o.download(static_cast<std::size_t>(n)) != wo || g.t.download(1) != wt) fail(op.c_str(), n);
-  add(op, "carry", n, time_it(g, [&] { carry::allocate_slots(g.temp_ptr(), bytes, g.a.ptr, g.o.ptr, g.t.ptr, n); }, n), moved);
+  add(op, "carry", n,
+      time_it(
+          g, [&] { carry::allocate_slots(g.temp_ptr(), bytes, g.a.ptr, g.o.ptr, g.t.ptr, n); }, n),
+      moved);
   if (n <= INT_MAX)
-    add(op, "cub-i32", n, time_it(g, [&] { cub_slots_u32_u64(g.temp_ptr(), c32, g.a.ptr, g.o.ptr, g.t.ptr, n, false, 0); }, n), moved);
-  add(op, "cub-i64", n, time_it(g, [&] { cub_slots_u32_u64(g.temp_ptr(), c64, g.a.ptr, g.o.ptr, g.t.ptr, n, true, 0); }, n), moved);
-  add(op, "memcpy", n, time_it(g, [&] { // 12 bytes an item moved: two copies of 3
-    cudaMemcpyAsync(g.b.ptr, g.a.ptr, static_cast<std::size_t>(n) * 3, cudaMemcpyDeviceToDevice);
-    cudaMemcpyAsync(g.d.ptr, g.c.ptr, static_cast<std::size_t>(n) * 3, cudaMemcpyDeviceToDevice); }, n), moved);
+    add(op, "cub-i32", n,
+        time_it(
+            g, [&] { cub_slots_u32_u64(g.temp_ptr(), c32, g.a.ptr, g.o.ptr, g.t.ptr, n, false, 0); }, n),
+        moved);
+  add(op, "cub-i64", n,
+      time_it(
+          g, [&] { cub_slots_u32_u64(g.temp_ptr(), c64, g.a.ptr, g.o.ptr, g.t.ptr, n, true, 0); }, n),
+      moved);
+  add(op, "memcpy", n,
+      time_it(
+          g,
+          [&] { // 12 bytes an item moved: two copies of 3
+            cudaMemcpyAsync(g.b.ptr, g.a.ptr, static_cast<std::size_t>(n) * 3, cudaMemcpyDeviceToDevice);
+            cudaMemcpyAsync(g.d.ptr, g.c.ptr, static_cast<std::size_t>(n) * 3, cudaMemcpyDeviceToDevice);
+          },
+          n),
+      moved);
 }
 
 } // namespace
 
 int main(int argc, char** argv) {
   bench_args args{16, 28, "bench_apps.csv", ""};
-  if (const int rc = bench_start("carry_bench_apps", "[--min-log2 N] [--max-log2 N] [--op histogram|bin|slots] [--csv FILE]", argc, argv, args,
-                                [&](const std::string& a, int& i) {
-                                  (void)a;
-                                  (void)i;
-                                  return false;
-                                });
+  if (const int rc = bench_start("carry_bench_apps",
+                                 "[--min-log2 N] [--max-log2 N] [--op histogram|bin|slots] [--csv FILE]",
+                                 argc, argv, args,
+                                 [&](const std::string& a, int& i) {
+                                   (void)a;
+                                   (void)i;
+                                   return false;
+                                 });
       rc >= 0)
     return rc;
   const int min_log2 = args.min_log2, max_log2 = args.max_log2;
@@ -203,8 +276,8 @@ int main(int argc, char** argv) {
       }
     const double gbps = r.bytes / r.us / 1e3;
     const double vs_cub = cub < 1e29 ? cub / r.us : 0.0, frac = copy > 0 ? copy / r.us : 0;
-    std::printf("%-26s %-22s %12lld %10.2f %8.1f %8.3f %9.3f\n", r.op.c_str(), r.impl.c_str(), static_cast<long long>(r.n),
-                r.us, gbps, vs_cub, frac);
+    std::printf("%-26s %-22s %12lld %10.2f %8.1f %8.3f %9.3f\n", r.op.c_str(), r.impl.c_str(),
+                static_cast<long long>(r.n), r.us, gbps, vs_cub, frac);
     if (f)
       std::fprintf(f, "%s,%s,u32,%lld,%.2f,%.1f,%.4f,%.4f,cold-blocked\n", r.op.c_str(), r.impl.c_str(),
                    static_cast<long long>(r.n), r.us, gbps, vs_cub, frac);

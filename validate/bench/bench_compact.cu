@@ -39,23 +39,27 @@ std::vector<row> rows;
 
 enum class prim { select_if, select_flagged, select_unique, partition, partition_flagged };
 /// Whether p writes every item (the rejected after the selected).
-bool partitions(prim p) { return p == prim::partition || p == prim::partition_flagged; }
+bool partitions(prim p) {
+  return p == prim::partition || p == prim::partition_flagged;
+}
 /// The flags of select_flagged: u8 (0/1), bool, u32 or i32 (the same values, widened).
 enum class flag_type { u8, b8, u32, i32 };
 
 struct compact_case {
   std::string name;
   prim p;
-  int percent;               // selectivity (select_if, flagged, partition)
-  bool iota = false;         // items: a counting iterator of u32 (select_if, partition: hashed_less on the index)
+  int percent;       // selectivity (select_if, flagged, partition)
+  bool iota = false; // items: a counting iterator of u32 (select_if, partition: hashed_less on the index)
   flag_type flags = flag_type::u8;
 };
 
-int flag_bytes(flag_type f) { return f == flag_type::u32 || f == flag_type::i32 ? 4 : 1; }
+int flag_bytes(flag_type f) {
+  return f == flag_type::u32 || f == flag_type::i32 ? 4 : 1;
+}
 
 /// A carry call of case c on rotation r (inputs and outputs offset by r * n).
-cudaError_t carry_run(const compact_case& c, gpu_state& g, void* temp, std::size_t& bytes, std::int64_t n, int r,
-                      carry::compact_options opt) {
+cudaError_t carry_run(const compact_case& c, gpu_state& g, void* temp, std::size_t& bytes, std::int64_t n,
+                      int r, carry::compact_options opt) {
   const std::uint32_t* in = g.in + r * n;
   std::uint32_t* out = g.out + r * n;
   const std::uint32_t bound = static_cast<std::uint32_t>((std::uint64_t{1} << 32) * c.percent / 100);
@@ -65,36 +69,46 @@ cudaError_t carry_run(const compact_case& c, gpu_state& g, void* temp, std::size
   const std::uint32_t* f32 = g.flags32 + r * n;
   if (c.iota) {
     switch (c.p) {
-    case prim::select_if: return carry::select_if(temp, bytes, iota, out, g.num, n, hashed_less{bound}, opt);
-    case prim::partition: return carry::partition(temp, bytes, iota, out, g.num, n, hashed_less{bound}, opt);
+    case prim::select_if:
+      return carry::select_if(temp, bytes, iota, out, g.num, n, hashed_less{bound}, opt);
+    case prim::partition:
+      return carry::partition(temp, bytes, iota, out, g.num, n, hashed_less{bound}, opt);
     default: {
       auto by_flags = [&](const auto* flags) {
-        return c.p == prim::partition_flagged ? carry::partition_flagged(temp, bytes, iota, flags, out, g.num, n, opt)
-                                              : carry::select_flagged(temp, bytes, iota, flags, out, g.num, n, opt);
+        return c.p == prim::partition_flagged
+                   ? carry::partition_flagged(temp, bytes, iota, flags, out, g.num, n, opt)
+                   : carry::select_flagged(temp, bytes, iota, flags, out, g.num, n, opt);
       };
       switch (c.flags) {
-      case flag_type::u8: return by_flags(f8);
-      case flag_type::b8: return by_flags(reinterpret_cast<const bool*>(f8));
-      case flag_type::u32: return by_flags(f32);
-      default: return by_flags(reinterpret_cast<const int*>(f32));
+      case flag_type::u8:
+        return by_flags(f8);
+      case flag_type::b8:
+        return by_flags(reinterpret_cast<const bool*>(f8));
+      case flag_type::u32:
+        return by_flags(f32);
+      default:
+        return by_flags(reinterpret_cast<const int*>(f32));
       }
     }
     }
   }
   switch (c.p) {
-  case prim::select_if: return carry::select_if(temp, bytes, in, out, g.num, n, pred, opt);
+  case prim::select_if:
+    return carry::select_if(temp, bytes, in, out, g.num, n, pred, opt);
   case prim::select_flagged:
     if (c.flags == flag_type::u32) return carry::select_flagged(temp, bytes, in, f32, out, g.num, n, opt);
     return carry::select_flagged(temp, bytes, in, f8, out, g.num, n, opt);
-  case prim::select_unique: return carry::select_unique(temp, bytes, in, out, g.num, n, carry::equal_to{}, opt);
+  case prim::select_unique:
+    return carry::select_unique(temp, bytes, in, out, g.num, n, carry::equal_to{}, opt);
   case prim::partition_flagged:
     if (c.flags == flag_type::u32) return carry::partition_flagged(temp, bytes, in, f32, out, g.num, n, opt);
     return carry::partition_flagged(temp, bytes, in, f8, out, g.num, n, opt);
-  default: return carry::partition(temp, bytes, in, out, g.num, n, pred, opt);
+  default:
+    return carry::partition(temp, bytes, in, out, g.num, n, pred, opt);
   }
 }
-cudaError_t cub_run(const compact_case& c, gpu_state& g, void* temp, std::size_t& bytes, std::int64_t n, int r,
-                    bool offset64, std::uint32_t* out_override = nullptr) {
+cudaError_t cub_run(const compact_case& c, gpu_state& g, void* temp, std::size_t& bytes, std::int64_t n,
+                    int r, bool offset64, std::uint32_t* out_override = nullptr) {
   const std::uint32_t* in = g.in + r * n;
   std::uint32_t* out = out_override ? out_override : g.out + r * n;
   const auto bound = static_cast<std::uint32_t>((std::uint64_t{1} << 32) * c.percent / 100);
@@ -103,33 +117,41 @@ cudaError_t cub_run(const compact_case& c, gpu_state& g, void* temp, std::size_t
   const cudaStream_t s{};
   if (c.iota) {
     switch (c.p) {
-    case prim::select_if: return cub_select_if_iota(temp, bytes, out, g.num, n, bound, offset64, s);
-    case prim::partition: return cub_partition_iota(temp, bytes, out, g.num, n, bound, offset64, s);
+    case prim::select_if:
+      return cub_select_if_iota(temp, bytes, out, g.num, n, bound, offset64, s);
+    case prim::partition:
+      return cub_partition_iota(temp, bytes, out, g.num, n, bound, offset64, s);
     default: {
       const bool part = c.p == prim::partition_flagged;
       switch (c.flags) {
-      case flag_type::u8: return cub_flagged<std::uint32_t>(temp, bytes, nullptr, f8, out, g.num, n, part, offset64, s);
+      case flag_type::u8:
+        return cub_flagged<std::uint32_t>(temp, bytes, nullptr, f8, out, g.num, n, part, offset64, s);
       case flag_type::b8:
-        return cub_flagged<std::uint32_t>(temp, bytes, nullptr, reinterpret_cast<const bool*>(f8), out, g.num, n, part,
-                                          offset64, s);
-      case flag_type::u32: return cub_flagged<std::uint32_t>(temp, bytes, nullptr, f32, out, g.num, n, part, offset64, s);
+        return cub_flagged<std::uint32_t>(temp, bytes, nullptr, reinterpret_cast<const bool*>(f8), out, g.num,
+                                          n, part, offset64, s);
+      case flag_type::u32:
+        return cub_flagged<std::uint32_t>(temp, bytes, nullptr, f32, out, g.num, n, part, offset64, s);
       default:
-        return cub_flagged<std::uint32_t>(temp, bytes, nullptr, reinterpret_cast<const int*>(f32), out, g.num, n, part,
-                                          offset64, s);
+        return cub_flagged<std::uint32_t>(temp, bytes, nullptr, reinterpret_cast<const int*>(f32), out, g.num,
+                                          n, part, offset64, s);
       }
     }
     }
   }
   switch (c.p) {
-  case prim::select_if: return cub_select_if_less(temp, bytes, in, out, g.num, n, bound, offset64, s);
+  case prim::select_if:
+    return cub_select_if_less(temp, bytes, in, out, g.num, n, bound, offset64, s);
   case prim::select_flagged:
-    if (c.flags == flag_type::u32) return cub_flagged(temp, bytes, in, f32, out, g.num, n, false, offset64, s);
+    if (c.flags == flag_type::u32)
+      return cub_flagged(temp, bytes, in, f32, out, g.num, n, false, offset64, s);
     return cub_flagged(temp, bytes, in, f8, out, g.num, n, false, offset64, s);
-  case prim::select_unique: return cub_select_unique(temp, bytes, in, out, g.num, n, offset64, s);
+  case prim::select_unique:
+    return cub_select_unique(temp, bytes, in, out, g.num, n, offset64, s);
   case prim::partition_flagged:
     if (c.flags == flag_type::u32) return cub_flagged(temp, bytes, in, f32, out, g.num, n, true, offset64, s);
     return cub_flagged(temp, bytes, in, f8, out, g.num, n, true, offset64, s);
-  default: return cub_partition_less(temp, bytes, in, out, g.num, n, bound, offset64, s);
+  default:
+    return cub_partition_less(temp, bytes, in, out, g.num, n, bound, offset64, s);
   }
 }
 
@@ -220,13 +242,15 @@ void bench(const compact_case& c, gpu_state& g, std::int64_t n, bool forms) {
 int main(int argc, char** argv) {
   bench_args args{16, 30, "bench_compact.csv", ""};
   bool forms = true;
-  if (const int rc = bench_start("carry_bench_compact", "[--min-log2 N] [--max-log2 N] [--op NAME] [--no-forms] [--csv FILE]", argc, argv, args,
-                                [&](const std::string& a, int& i) {
-                                  if (a != "--no-forms") return false;
-                                  forms = false;
-                                  (void)i;
-                                  return true;
-                                });
+  if (const int rc =
+          bench_start("carry_bench_compact",
+                      "[--min-log2 N] [--max-log2 N] [--op NAME] [--no-forms] [--csv FILE]", argc, argv, args,
+                      [&](const std::string& a, int& i) {
+                        if (a != "--no-forms") return false;
+                        forms = false;
+                        (void)i;
+                        return true;
+                      });
       rc >= 0)
     return rc;
   const int min_log2 = args.min_log2, max_log2 = args.max_log2;
@@ -241,31 +265,35 @@ int main(int argc, char** argv) {
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.num, sizeof(std::int64_t)));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.bad, sizeof(unsigned long long)));
   CARRY_CUDA_OR_DIE(cudaMalloc(&g.flags32, 4 * g.capacity));
-  std::vector<compact_case> cases{{"select_if_1", prim::select_if, 1},
-                                  {"select_if_50", prim::select_if, 50},
-                                  {"select_if_99", prim::select_if, 99},
-                                  {"select_flagged_50", prim::select_flagged, 50},
-                                  {"partition_50", prim::partition, 50},
-                                  {"select_unique_runs4", prim::select_unique, 0},
-                                  {"flagged_u32flags_50", prim::select_flagged, 50, false, flag_type::u32},
-                                  {"partition_u8flags_50", prim::partition_flagged, 50, false, flag_type::u8},
-                                  {"partition_u32flags_50", prim::partition_flagged, 50, false, flag_type::u32}};
+  std::vector<compact_case> cases{
+      {"select_if_1", prim::select_if, 1},
+      {"select_if_50", prim::select_if, 50},
+      {"select_if_99", prim::select_if, 99},
+      {"select_flagged_50", prim::select_flagged, 50},
+      {"partition_50", prim::partition, 50},
+      {"select_unique_runs4", prim::select_unique, 0},
+      {"flagged_u32flags_50", prim::select_flagged, 50, false, flag_type::u32},
+      {"partition_u8flags_50", prim::partition_flagged, 50, false, flag_type::u8},
+      {"partition_u32flags_50", prim::partition_flagged, 50, false, flag_type::u32}};
   // counting-iterator items (the indices of the selected items): every flag type at 1, 50 and 99 %
   const std::pair<flag_type, const char*> flag_names[] = {
       {flag_type::u8, "u8"}, {flag_type::b8, "bool"}, {flag_type::u32, "u32"}, {flag_type::i32, "i32"}};
   for (const auto& [f, fname] : flag_names)
     for (int pc : {1, 50, 99})
-      cases.push_back({std::string("iota_flagged_") + fname + "_" + std::to_string(pc), prim::select_flagged, pc, true, f});
+      cases.push_back({std::string("iota_flagged_") + fname + "_" + std::to_string(pc), prim::select_flagged,
+                       pc, true, f});
   for (int pc : {1, 50, 99}) cases.push_back({"iota_if_" + std::to_string(pc), prim::select_if, pc, true});
-  for (int pc : {1, 50, 99}) cases.push_back({"iota_partition_" + std::to_string(pc), prim::partition, pc, true});
+  for (int pc : {1, 50, 99})
+    cases.push_back({"iota_partition_" + std::to_string(pc), prim::partition, pc, true});
   for (const auto& [f, fname] : flag_names)
     for (int pc : {1, 50, 99})
-      cases.push_back({std::string("iota_partition_") + fname + "_" + std::to_string(pc), prim::partition_flagged, pc,
-                       true, f});
+      cases.push_back({std::string("iota_partition_") + fname + "_" + std::to_string(pc),
+                       prim::partition_flagged, pc, true, f});
   for (const auto& c : cases) {
     if (!only.empty() && c.name != only && c.name.rfind(only, 0) != 0) continue;
     // inputs: random u32 (runs of exactly 4 for unique), flags selecting c.percent % (u8, and widened)
-    fill_u32<<<2048, 256>>>(g.in, static_cast<std::int64_t>(g.capacity), 7, c.p == prim::select_unique ? 4 : 1);
+    fill_u32<<<2048, 256>>>(g.in, static_cast<std::int64_t>(g.capacity), 7,
+                            c.p == prim::select_unique ? 4 : 1);
     fill_flags<<<2048, 256>>>(g.flags, g.in, static_cast<std::int64_t>(g.capacity),
                               static_cast<std::uint32_t>((std::uint64_t{1} << 32) * c.percent / 100));
     widen_flags<<<2048, 256>>>(g.flags32, g.flags, static_cast<std::int64_t>(g.capacity));
@@ -279,8 +307,8 @@ int main(int argc, char** argv) {
   FILE* f = std::fopen(csv.c_str(), "w");
   if (f) std::fprintf(f, "# %s\n", bench_banner(cccl_version()).c_str());
   if (f) std::fprintf(f, "op,impl,type,n,median_us,gbps,vs_cub,frac_copy,method\n");
-  std::printf("%-20s %-20s %12s %-13s %10s %8s %8s %9s\n", "op", "impl", "n", "method", "us", "GB/s", "vs cub",
-              "of copy");
+  std::printf("%-20s %-20s %12s %-13s %10s %8s %8s %9s\n", "op", "impl", "n", "method", "us", "GB/s",
+              "vs cub", "of copy");
   for (const auto& r : rows) {
     double cub = 0, copy = 0;
     for (const auto& o : rows)

@@ -77,8 +77,9 @@ unsigned long long mismatches(buffers& b, const std::uint32_t* x, const std::uin
 
 /// Times carry and CUB on one op (after checking carry's outputs against CUB's), plus a copy.
 /// outs: the u32 outputs each writes (0: b, the scan's values; 2: a and b); counted: they are `num` long.
-void bench_op(buffers& b, const std::string& op, int run, std::int64_t n, double bytes, const call_fn& carry_call,
-              const call_fn& cub_call, int outs, bool counted, bool floats = false) {
+void bench_op(buffers& b, const std::string& op, int run, std::int64_t n, double bytes,
+              const call_fn& carry_call, const call_fn& cub_call, int outs, bool counted,
+              bool floats = false) {
   // ---- the check: carry's outputs against CUB's ----
   prepare(b, carry_call);
   prepare(b, cub_call);
@@ -101,17 +102,16 @@ void bench_op(buffers& b, const std::string& op, int run, std::int64_t n, double
     bad = (outs > 0 ? mismatches(b, b.a, b.ca, m) : 0) + mismatches(b, b.b, b.cb, m);
   }
   if (bad) {
-    std::fprintf(stderr, "MISMATCH: %s run %d n=%lld: count %lld (CUB %lld), %llu items differ\n", op.c_str(), run,
-                 static_cast<long long>(n), static_cast<long long>(m), static_cast<long long>(cm), bad);
+    std::fprintf(stderr, "MISMATCH: %s run %d n=%lld: count %lld (CUB %lld), %llu items differ\n", op.c_str(),
+                 run, static_cast<long long>(n), static_cast<long long>(m), static_cast<long long>(cm), bad);
     std::exit(3);
   }
   auto record = [&](const std::string& impl, double moved, const std::function<void(int)>& call) {
     rows.push_back({op, impl, run, n, time_cold(b.g, call, 1, 25, false), moved, "cold"});
     rows.push_back({op, impl, run, n, time_cold(b.g, call, 1, 25, true), moved, "cold-blocked"});
   };
-  record("memcpy", 8.0 * n, [&](int) {
-    CARRY_CUDA_OR_DIE(cudaMemcpyAsync(b.a, b.keys, 4 * n, cudaMemcpyDeviceToDevice));
-  });
+  record("memcpy", 8.0 * n,
+         [&](int) { CARRY_CUDA_OR_DIE(cudaMemcpyAsync(b.a, b.keys, 4 * n, cudaMemcpyDeviceToDevice)); });
   record("cub", bytes, [&](int) {
     std::size_t tb = b.g.temp_bytes;
     CARRY_CUDA_OR_DIE(cub_call(b.g.temp, tb));
@@ -126,8 +126,9 @@ void bench_op(buffers& b, const std::string& op, int run, std::int64_t n, double
 
 int main(int argc, char** argv) {
   bench_args args{22, 28, "bench_keyed.csv", ""};
-  if (const int rc = bench_start("carry_bench_keyed", "[--min-log2 N] [--max-log2 N] [--op NAME] [--csv FILE]", argc,
-                                 argv, args, [](const std::string&, int&) { return false; });
+  if (const int rc =
+          bench_start("carry_bench_keyed", "[--min-log2 N] [--max-log2 N] [--op NAME] [--csv FILE]", argc,
+                      argv, args, [](const std::string&, int&) { return false; });
       rc >= 0)
     return rc;
   const std::int64_t cap = std::int64_t{1} << args.max_log2;
@@ -164,8 +165,12 @@ int main(int argc, char** argv) {
         const double bytes = c.item_bytes * n + c.run_bytes * static_cast<double>(n) / run;
         bench_op(
             b, c.name, run, n, bytes,
-            [&](void* t, std::size_t& s) { return carry_keyed(c.op, t, s, b.keys, b.values, b.a, b.b, b.num, n); },
-            [&](void* t, std::size_t& s) { return cub_keyed(c.op, t, s, b.keys, b.values, b.ca, b.cb, b.cnum, n); },
+            [&](void* t, std::size_t& s) {
+              return carry_keyed(c.op, t, s, b.keys, b.values, b.a, b.b, b.num, n);
+            },
+            [&](void* t, std::size_t& s) {
+              return cub_keyed(c.op, t, s, b.keys, b.values, b.ca, b.cb, b.cnum, n);
+            },
             c.op == keyed_op::scan_by_key ? 0 : 2, c.op != keyed_op::scan_by_key);
         if (c.op != keyed_op::scan_by_key) continue;
         // floats: carry's non-deterministic and deterministic scans against CUB's
@@ -188,8 +193,8 @@ int main(int argc, char** argv) {
   FILE* f = std::fopen(args.csv.c_str(), "w");
   if (f) std::fprintf(f, "# %s\n", bench_banner(cccl_version()).c_str());
   if (f) std::fprintf(f, "op,impl,type,n,median_us,gbps,vs_cub,frac_copy,method\n");
-  std::printf("%-28s %-8s %4s %12s %-13s %10s %8s %8s %9s\n", "op", "impl", "run", "n", "method", "us", "GB/s",
-              "vs cub", "of copy");
+  std::printf("%-28s %-8s %4s %12s %-13s %10s %8s %8s %9s\n", "op", "impl", "run", "n", "method", "us",
+              "GB/s", "vs cub", "of copy");
   for (const auto& r : rows) {
     double cub = 0, copy = 0;
     for (const auto& o : rows)

@@ -23,7 +23,8 @@ __global__ inline void fill_u32(std::uint32_t* p, std::int64_t n, std::uint64_t 
     p[i] = static_cast<std::uint32_t>(z ^ (z >> 31));
   }
 }
-__global__ inline void fill_flags(std::uint8_t* f, const std::uint32_t* in, std::int64_t n, std::uint32_t bound) {
+__global__ inline void fill_flags(std::uint8_t* f, const std::uint32_t* in, std::int64_t n,
+                                  std::uint32_t bound) {
   for (std::int64_t i = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x; i < n;
        i += std::int64_t{gridDim.x} * blockDim.x)
     f[i] = (in[i] * 0x2545F491u) < bound; // independent of the items' own order
@@ -72,7 +73,8 @@ constexpr std::size_t flush_bytes = std::size_t{192} << 20;
 
 /// Median microseconds of call(r) (r: the rotation) with a cold L2 before each (l2_flush); blocked:
 /// queued behind a spin kernel too (GPU time alone).
-inline double time_cold(gpu_state& g, const std::function<void(int)>& call, int rotations, int reps, bool blocked) {
+inline double time_cold(gpu_state& g, const std::function<void(int)>& call, int rotations, int reps,
+                        bool blocked) {
   return median_rotating_event_us_after(l2_flush{g.flush, flush_bytes}, call, rotations, reps, blocked);
 }
 
@@ -89,7 +91,9 @@ inline std::int64_t tuner_start(int argc, char** argv, gpu_state& g) {
   return n;
 }
 /// A tuner's repetitions of each timing at n items.
-inline int tuner_reps(std::int64_t n) { return n >= (std::int64_t{1} << 28) ? 15 : 41; }
+inline int tuner_reps(std::int64_t n) {
+  return n >= (std::int64_t{1} << 28) ? 15 : 41;
+}
 
 /// Median µs of run(temp, bytes) (a two-phase call) with a cold L2, GPU time: the tuners' and probes' timer.
 template <class Run>
@@ -97,10 +101,13 @@ double time_two_phase(gpu_state& g, Run run, int reps) {
   std::size_t bytes = 0;
   CARRY_CUDA_OR_DIE(run(nullptr, bytes));
   g.ensure_temp(bytes);
-  return time_cold(g, [&](int) {
-    std::size_t b = g.temp_bytes;
-    CARRY_CUDA_OR_DIE(run(g.temp, b));
-  }, 1, reps, true);
+  return time_cold(
+      g,
+      [&](int) {
+        std::size_t b = g.temp_bytes;
+        CARRY_CUDA_OR_DIE(run(g.temp, b));
+      },
+      1, reps, true);
 }
 
 } // namespace carry_validate

@@ -15,16 +15,16 @@ namespace carry_validate {
 /// The carry call cub_keyed(op, ...) names, with the same outputs; `options` reaches the scans
 /// (deterministic floats).
 template <class V>
-cudaError_t carry_keyed(keyed_op op, void* d_temp, std::size_t& temp_bytes, const std::uint32_t* k, const V* v,
-                        std::uint32_t* a, V* b, std::int64_t* num, std::int64_t n,
+cudaError_t carry_keyed(keyed_op op, void* d_temp, std::size_t& temp_bytes, const std::uint32_t* k,
+                        const V* v, std::uint32_t* a, V* b, std::int64_t* num, std::int64_t n,
                         carry::scan_options options = {}, cudaStream_t stream = 0) {
   switch (op) {
   case keyed_op::scan_by_key:
-    return carry::inclusive_scan_by_key(d_temp, temp_bytes, k, v, b, carry::sum{}, n, carry::equal_to{}, options,
-                                        stream);
+    return carry::inclusive_scan_by_key(d_temp, temp_bytes, k, v, b, carry::sum{}, n, carry::equal_to{},
+                                        options, stream);
   case keyed_op::reduce_by_key:
-    return carry::reduce_by_key(d_temp, temp_bytes, k, a, v, b, num, carry::sum{}, n, carry::equal_to{}, options,
-                                stream);
+    return carry::reduce_by_key(d_temp, temp_bytes, k, a, v, b, num, carry::sum{}, n, carry::equal_to{},
+                                options, stream);
   case keyed_op::unique_by_key:
     return carry::select_unique_by_key(d_temp, temp_bytes, k, v, a, b, num, n, stream);
   case keyed_op::encode:

@@ -78,9 +78,11 @@ struct l2_flush {
 /// median_event_us_after of `call(r)`, r = the rotation index (0, 1, .., rotations-1, 0, ..; the
 /// warm-up calls take the first indices), `before()` queued ahead of each timed call.
 template <class Before, class F>
-double median_rotating_event_us_after(Before&& before, F&& call, int rotations, int reps, bool blocked = false) {
+double median_rotating_event_us_after(Before&& before, F&& call, int rotations, int reps,
+                                      bool blocked = false) {
   int r = 0;
-  return median_event_us_after(before, [&] { call(r++ % rotations); }, reps, blocked);
+  return median_event_us_after(
+      before, [&] { call(r++ % rotations); }, reps, blocked);
 }
 
 /// median_rotating_event_us_after with nothing queued before each call.

@@ -27,7 +27,9 @@ struct mod_bins { // bin = key mod bins
 };
 struct stray_bins { // bins outside [0, bins): clamped
   int bins;
-  __host__ __device__ long long operator()(std::uint32_t k) const { return static_cast<long long>(k % (3u * bins)) - bins; }
+  __host__ __device__ long long operator()(std::uint32_t k) const {
+    return static_cast<long long>(k % (3u * bins)) - bins;
+  }
 };
 
 struct half_bin {
@@ -37,7 +39,8 @@ struct half_bin {
 template <class BinOp>
 void check_bin(std::int64_t n, int bins, BinOp op, bool pairs, std::uint64_t seed, bool with_offsets = true,
                bool counting_values = false) { // values i: from v_in, or from a counting iterator
-  INFO("n " << n << ", bins " << bins << (pairs ? ", pairs" : ", keys") << (counting_values ? ", counting" : ""));
+  INFO("n " << n << ", bins " << bins << (pairs ? ", pairs" : ", keys")
+            << (counting_values ? ", counting" : ""));
   const auto keys = random_bits<std::uint32_t>(static_cast<std::size_t>(n), seed);
   std::vector<std::uint32_t> values(pairs ? keys.size() : 0);
   for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::uint32_t>(i);
@@ -56,8 +59,8 @@ void check_bin(std::int64_t n, int bins, BinOp op, bool pairs, std::uint64_t see
   std::size_t bytes = 0;
   auto call = [&](void* t) {
     if (pairs && counting_values)
-      return carry::bin_by_key(t, bytes, k_in.ptr, k_out.ptr, thrust::counting_iterator<std::uint32_t>(0), v_out.ptr, o,
-                               bins, op, n);
+      return carry::bin_by_key(t, bytes, k_in.ptr, k_out.ptr, thrust::counting_iterator<std::uint32_t>(0),
+                               v_out.ptr, o, bins, op, n);
     return pairs ? carry::bin_by_key(t, bytes, k_in.ptr, k_out.ptr, v_in.ptr, v_out.ptr, o, bins, op, n)
                  : carry::bin_by_key(t, bytes, k_in.ptr, k_out.ptr, o, bins, op, n);
   };
@@ -83,17 +86,23 @@ void check_bin(std::int64_t n, int bins, BinOp op, bool pairs, std::uint64_t see
 TEST_CASE("bin_by_key: stable, keys and pairs, bins 1 .. 2^20, sizes around a tile", "[bin]") {
   const std::int64_t tile = 256 * 16;
   for (int bins : {1, 7, 256, 257, 4096, 1 << 20})
-    for (std::int64_t n : capped_sizes({1, 2, 31, tile - 1, tile, tile + 1, 65537, 1000003, (1 << 20) + 3, (1 << 22) + 1})) {
+    for (std::int64_t n :
+         capped_sizes({1, 2, 31, tile - 1, tile, tile + 1, 65537, 1000003, (1 << 20) + 3, (1 << 22) + 1})) {
       if (bins >= 4096 && n > (1 << 20) + 3) continue; // three passes at 2^22: covered by 2^20 + 3
-      check_bin(n, bins, mod_bins{static_cast<unsigned>(bins)}, true, static_cast<std::uint64_t>(n * 7 + bins));
-      if (n < 70000) check_bin(n, bins, mod_bins{static_cast<unsigned>(bins)}, false, static_cast<std::uint64_t>(n + bins));
+      check_bin(n, bins, mod_bins{static_cast<unsigned>(bins)}, true,
+                static_cast<std::uint64_t>(n * 7 + bins));
+      if (n < 70000)
+        check_bin(n, bins, mod_bins{static_cast<unsigned>(bins)}, false,
+                  static_cast<std::uint64_t>(n + bins));
     }
 }
 
-TEST_CASE("bin_by_key: values from a counting iterator (each key's index), one and several passes", "[bin][iterators]") {
+TEST_CASE("bin_by_key: values from a counting iterator (each key's index), one and several passes",
+          "[bin][iterators]") {
   for (int bins : {7, 256, 4096})
     for (std::int64_t n : capped_sizes({1, 4097, 1000003, (1 << 22) + 1}))
-      check_bin(n, bins, mod_bins{static_cast<unsigned>(bins)}, true, static_cast<std::uint64_t>(n + 3 * bins), true, true);
+      check_bin(n, bins, mod_bins{static_cast<unsigned>(bins)}, true,
+                static_cast<std::uint64_t>(n + 3 * bins), true, true);
 }
 
 TEST_CASE("bin_by_key: all keys in one bin, clamped bins, no offsets wanted", "[bin]") {
@@ -121,7 +130,8 @@ TEST_CASE("bin_by_key over 8 bits equals CUB's radix sort over bits [0, 8)", "[b
     REQUIRE(carry::bin_by_key(temp.ptr, bytes, k_in.ptr, k_out.ptr, v_in.ptr, v_out.ptr,
                               static_cast<std::uint32_t*>(nullptr), 256, low_bits{255}, n) == cudaSuccess);
     std::size_t cb = 0;
-    REQUIRE(cub_sort_pairs(nullptr, cb, k_in.ptr, ck.ptr, v_in.ptr, cv.ptr, n, 0, 8, false, 0) == cudaSuccess);
+    REQUIRE(cub_sort_pairs(nullptr, cb, k_in.ptr, ck.ptr, v_in.ptr, cv.ptr, n, 0, 8, false, 0) ==
+            cudaSuccess);
     device_buffer<unsigned char> ct(cb);
     REQUIRE(cub_sort_pairs(ct.ptr, cb, k_in.ptr, ck.ptr, v_in.ptr, cv.ptr, n, 0, 8, false, 0) == cudaSuccess);
     REQUIRE(k_out.download(keys.size()) == ck.download(keys.size()));
@@ -147,15 +157,22 @@ TEST_CASE("bin_by_key: the worked example, n = 0, bad arguments", "[bin][empty]"
   CHECK(k_out.download(8) == std::vector<std::uint32_t>(8, 0xA5A5A5A5u));
   // bad arguments: nothing written
   off.poison();
-  CHECK(carry::bin_by_key(temp.ptr, bytes, k_in.ptr, k_out.ptr, off.ptr, 0, half_bin{}, 8) == cudaErrorInvalidValue);
-  CHECK(carry::bin_by_key(temp.ptr, bytes, k_in.ptr, k_out.ptr, off.ptr, (1 << 24) + 1, half_bin{}, 8) == cudaErrorInvalidValue);
-  CHECK(carry::bin_by_key(temp.ptr, bytes, k_in.ptr, k_out.ptr, off.ptr, 4, half_bin{}, -1) == cudaErrorInvalidValue);
-  CHECK(carry::bin_by_key(temp.ptr, bytes, static_cast<const std::uint32_t*>(nullptr), k_out.ptr, off.ptr, 4, half_bin{}, 8) == cudaErrorInvalidValue);
-  CHECK(carry::bin_by_key(temp.ptr, bytes, k_in.ptr, k_in.ptr, off.ptr, 4, half_bin{}, 8) == cudaErrorInvalidValue);
-  std::size_t small = bytes - 1;
-  CHECK(carry::bin_by_key(temp.ptr, small, k_in.ptr, k_out.ptr, off.ptr, 4, half_bin{}, 8) == cudaErrorInvalidValue);
-  CHECK(carry::bin_by_key(temp.ptr, bytes, k_in.ptr, k_out.ptr, k_in.ptr, static_cast<std::uint32_t*>(nullptr), off.ptr, 4,
+  CHECK(carry::bin_by_key(temp.ptr, bytes, k_in.ptr, k_out.ptr, off.ptr, 0, half_bin{}, 8) ==
+        cudaErrorInvalidValue);
+  CHECK(carry::bin_by_key(temp.ptr, bytes, k_in.ptr, k_out.ptr, off.ptr, (1 << 24) + 1, half_bin{}, 8) ==
+        cudaErrorInvalidValue);
+  CHECK(carry::bin_by_key(temp.ptr, bytes, k_in.ptr, k_out.ptr, off.ptr, 4, half_bin{}, -1) ==
+        cudaErrorInvalidValue);
+  CHECK(carry::bin_by_key(temp.ptr, bytes, static_cast<const std::uint32_t*>(nullptr), k_out.ptr, off.ptr, 4,
                           half_bin{}, 8) == cudaErrorInvalidValue);
+  CHECK(carry::bin_by_key(temp.ptr, bytes, k_in.ptr, k_in.ptr, off.ptr, 4, half_bin{}, 8) ==
+        cudaErrorInvalidValue);
+  std::size_t small = bytes - 1;
+  CHECK(carry::bin_by_key(temp.ptr, small, k_in.ptr, k_out.ptr, off.ptr, 4, half_bin{}, 8) ==
+        cudaErrorInvalidValue);
+  CHECK(carry::bin_by_key(temp.ptr, bytes, k_in.ptr, k_out.ptr, k_in.ptr,
+                          static_cast<std::uint32_t*>(nullptr), off.ptr, 4, half_bin{},
+                          8) == cudaErrorInvalidValue);
   CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
   CHECK(k_out.download(8) == std::vector<std::uint32_t>(8, 0xA5A5A5A5u));
   CHECK(off.download(5) == std::vector<std::uint32_t>(5, 0xA5A5A5A5u));

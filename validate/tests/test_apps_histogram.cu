@@ -44,8 +44,8 @@ void require_equal(const std::vector<C>& got, const std::vector<std::uint64_t>& 
   std::size_t bad = 0, first = 0;
   for (std::size_t i = 0; i < got.size(); ++i)
     if (static_cast<std::uint64_t>(got[i]) != want[i] && bad++ == 0) first = i;
-  INFO("first differing bin " << first << ": got " << (bad ? static_cast<std::uint64_t>(got[first]) : 0) << ", want "
-                              << (bad ? want[first] : 0));
+  INFO("first differing bin " << first << ": got " << (bad ? static_cast<std::uint64_t>(got[first]) : 0)
+                              << ", want " << (bad ? want[first] : 0));
   REQUIRE(bad == 0);
 }
 
@@ -55,9 +55,11 @@ std::vector<C> cub_even(const std::vector<T>& x, int bins, L lower, L upper) {
   d_x.upload(x);
   device_buffer<C> d_h(static_cast<std::size_t>(bins));
   std::size_t bytes = 0;
-  REQUIRE(cub_histogram_even(nullptr, bytes, d_x.ptr, d_h.ptr, bins, lower, upper, static_cast<std::int64_t>(x.size()), 0) == cudaSuccess);
+  REQUIRE(cub_histogram_even(nullptr, bytes, d_x.ptr, d_h.ptr, bins, lower, upper,
+                             static_cast<std::int64_t>(x.size()), 0) == cudaSuccess);
   device_buffer<unsigned char> temp(bytes);
-  REQUIRE(cub_histogram_even(temp.ptr, bytes, d_x.ptr, d_h.ptr, bins, lower, upper, static_cast<std::int64_t>(x.size()), 0) == cudaSuccess);
+  REQUIRE(cub_histogram_even(temp.ptr, bytes, d_x.ptr, d_h.ptr, bins, lower, upper,
+                             static_cast<std::int64_t>(x.size()), 0) == cudaSuccess);
   return d_h.download(static_cast<std::size_t>(bins));
 }
 
@@ -66,7 +68,8 @@ struct hashed_sample {
   __host__ __device__ std::uint32_t operator()(std::uint32_t i) const { return (i * 2654435761u) >> 12; }
 };
 
-const std::vector<std::int64_t> base_sizes = {1, 2, 15, 16, 17, 31, 4095, 4096, 4097, 65537, 1000003, (1 << 20) + 7};
+const std::vector<std::int64_t> base_sizes = {1,    2,    15,   16,    17,      31,
+                                              4095, 4096, 4097, 65537, 1000003, (1 << 20) + 7};
 
 } // namespace
 
@@ -74,19 +77,22 @@ TEST_CASE("histogram_even u32: reference and CUB, bins 1 .. 2^20, sizes up to 2^
   for (int bins : {1, 7, 256, 4096, 1 << 20})
     for (std::int64_t n : capped_sizes({1, 17, 4097, 1000003, (1 << 22) + 3})) {
       INFO("bins " << bins << ", n " << n);
-      const auto x = random_bits<std::uint32_t>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(n + bins));
+      const auto x =
+          random_bits<std::uint32_t>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(n + bins));
       const auto got = run_even<std::uint32_t, int, std::uint32_t>(x, bins, 0u, 0xFFFFFFFFu);
       require_equal(got, reference_histogram_even<std::uint32_t, std::uint32_t>(x, bins, 0u, 0xFFFFFFFFu));
       const auto cub = cub_even<std::uint32_t, int, std::uint32_t>(x, bins, 0u, 0xFFFFFFFFu);
       REQUIRE(std::memcmp(got.data(), cub.data(), got.size() * sizeof(int)) == 0);
       // a narrower range: samples outside are not counted
       const auto part = run_even<std::uint32_t, std::uint32_t, std::uint32_t>(x, bins, 1000u, 3000000000u);
-      require_equal(part, reference_histogram_even<std::uint32_t, std::uint32_t>(x, bins, 1000u, 3000000000u));
+      require_equal(part,
+                    reference_histogram_even<std::uint32_t, std::uint32_t>(x, bins, 1000u, 3000000000u));
     }
 }
 
-TEMPLATE_TEST_CASE("histogram_even: every integer type, extremes of its range, 64-bit counters", "[histogram]",
-                   std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::int32_t, std::uint64_t, std::int64_t) {
+TEMPLATE_TEST_CASE("histogram_even: every integer type, extremes of its range, 64-bit counters",
+                   "[histogram]", std::uint8_t, std::int8_t, std::uint16_t, std::int16_t, std::int32_t,
+                   std::uint64_t, std::int64_t) {
   using T = TestType;
   const T lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
   for (int bins : {1, 7, 256, 4096})
@@ -99,7 +105,8 @@ TEMPLATE_TEST_CASE("histogram_even: every integer type, extremes of its range, 6
     }
 }
 
-TEST_CASE("histogram_even u8 samples with int levels [0, 256): every byte value has a bin, CUB agrees", "[histogram]") {
+TEST_CASE("histogram_even u8 samples with int levels [0, 256): every byte value has a bin, CUB agrees",
+          "[histogram]") {
   for (std::int64_t n : capped_sizes(base_sizes)) {
     const auto x = random_bits<std::uint8_t>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(n));
     for (int bins : {1, 7, 256}) {
@@ -112,7 +119,8 @@ TEST_CASE("histogram_even u8 samples with int levels [0, 256): every byte value 
   }
 }
 
-TEMPLATE_TEST_CASE("histogram_even floats: bin edges, NaN, infinities, denormals", "[histogram]", float, double) {
+TEMPLATE_TEST_CASE("histogram_even floats: bin edges, NaN, infinities, denormals", "[histogram]", float,
+                   double) {
   using T = TestType;
   std::vector<T> edges;
   for (int k = -8; k <= 8; ++k) edges.push_back(static_cast<T>(k) / 4); // every edge of 16 bins over [-2, 2)
@@ -131,7 +139,8 @@ TEMPLATE_TEST_CASE("histogram_even floats: bin edges, NaN, infinities, denormals
     for (std::size_t i = 0; i < x.size(); ++i) x[i] = i % 3 == 0 ? edges[i / 3 % edges.size()] : u(g);
     for (int bins : {1, 16, 4096}) {
       INFO("n " << n << ", bins " << bins);
-      require_equal(run_even<T, int, T>(x, bins, T(-2), T(2)), reference_histogram_even<T, T>(x, bins, T(-2), T(2)));
+      require_equal(run_even<T, int, T>(x, bins, T(-2), T(2)),
+                    reference_histogram_even<T, T>(x, bins, T(-2), T(2)));
     }
   }
 }
@@ -160,10 +169,13 @@ TEST_CASE("histogram_even: unaligned samples take the element path", "[histogram
   d_x.upload(shifted);
   device_buffer<int> d_h(256);
   std::size_t bytes = 0;
-  REQUIRE(carry::histogram_even(nullptr, bytes, d_x.ptr + 1, d_h.ptr, 256, 0u, 0xFFFFFFFFu, 100003) == cudaSuccess);
+  REQUIRE(carry::histogram_even(nullptr, bytes, d_x.ptr + 1, d_h.ptr, 256, 0u, 0xFFFFFFFFu, 100003) ==
+          cudaSuccess);
   device_buffer<unsigned char> temp(bytes);
-  REQUIRE(carry::histogram_even(temp.ptr, bytes, d_x.ptr + 1, d_h.ptr, 256, 0u, 0xFFFFFFFFu, 100003) == cudaSuccess);
-  require_equal(d_h.download(256), reference_histogram_even<std::uint32_t, std::uint32_t>(x, 256, 0u, 0xFFFFFFFFu));
+  REQUIRE(carry::histogram_even(temp.ptr, bytes, d_x.ptr + 1, d_h.ptr, 256, 0u, 0xFFFFFFFFu, 100003) ==
+          cudaSuccess);
+  require_equal(d_h.download(256),
+                reference_histogram_even<std::uint32_t, std::uint32_t>(x, 256, 0u, 0xFFFFFFFFu));
 }
 
 TEST_CASE("histogram_range: reference and CUB, integer and float levels", "[histogram]") {
@@ -218,19 +230,23 @@ TEST_CASE("histogram_offsets: the scan of the histogram, the total last", "[hist
   for (int bins : {1, 7, 256, 4096, 1 << 20})
     for (std::int64_t n : capped_sizes({1, 4097, 1000003})) {
       INFO("bins " << bins << ", n " << n);
-      const auto x = random_bits<std::uint32_t>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(n ^ bins));
+      const auto x =
+          random_bits<std::uint32_t>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(n ^ bins));
       device_buffer<std::uint32_t> d_x(x.size());
       d_x.upload(x);
       device_buffer<std::uint64_t> d_o(static_cast<std::size_t>(bins) + 1, 4);
       d_o.poison();
       std::size_t bytes = 0;
-      REQUIRE(carry::histogram_offsets(nullptr, bytes, d_x.ptr, d_o.ptr, bins, 0u, 0xFFFFFFFFu, n) == cudaSuccess);
+      REQUIRE(carry::histogram_offsets(nullptr, bytes, d_x.ptr, d_o.ptr, bins, 0u, 0xFFFFFFFFu, n) ==
+              cudaSuccess);
       device_buffer<unsigned char> temp(bytes);
       temp.poison();
-      REQUIRE(carry::histogram_offsets(temp.ptr, bytes, d_x.ptr, d_o.ptr, bins, 0u, 0xFFFFFFFFu, n) == cudaSuccess);
+      REQUIRE(carry::histogram_offsets(temp.ptr, bytes, d_x.ptr, d_o.ptr, bins, 0u, 0xFFFFFFFFu, n) ==
+              cudaSuccess);
       const auto got = d_o.download(static_cast<std::size_t>(bins) + 1);
       REQUIRE(d_o.guard_intact());
-      require_equal(got, reference_offsets(reference_histogram_even<std::uint32_t, std::uint32_t>(x, bins, 0u, 0xFFFFFFFFu)));
+      require_equal(got, reference_offsets(reference_histogram_even<std::uint32_t, std::uint32_t>(
+                             x, bins, 0u, 0xFFFFFFFFu)));
     }
   // the worked example
   const std::vector<std::uint32_t> x = {3, 1, 7, 0, 4, 1, 6, 3};
@@ -254,7 +270,8 @@ TEST_CASE("histograms: n = 0 writes zeros; bad arguments write nothing", "[histo
   REQUIRE(carry::histogram_even(nullptr, bytes, d_x.ptr, d_h.ptr, 8, 0u, 100u, 0) == cudaSuccess);
   device_buffer<unsigned char> temp(1 << 16);
   bytes = 1 << 16;
-  REQUIRE(carry::histogram_even(temp.ptr, bytes, static_cast<const std::uint32_t*>(nullptr), d_h.ptr, 8, 0u, 100u, 0) == cudaSuccess);
+  REQUIRE(carry::histogram_even(temp.ptr, bytes, static_cast<const std::uint32_t*>(nullptr), d_h.ptr, 8, 0u,
+                                100u, 0) == cudaSuccess);
   CHECK(d_h.download(8) == std::vector<std::uint32_t>(8, 0));
   d_o.poison();
   REQUIRE(carry::histogram_offsets(temp.ptr, bytes, d_x.ptr, d_o.ptr, 8, 0u, 100u, 0) == cudaSuccess);
@@ -263,34 +280,43 @@ TEST_CASE("histograms: n = 0 writes zeros; bad arguments write nothing", "[histo
   d_h.poison();
   const auto poisoned = d_h.download(8);
   CHECK(carry::histogram_even(temp.ptr, bytes, d_x.ptr, d_h.ptr, 0, 0u, 100u, 16) == cudaErrorInvalidValue);
-  CHECK(carry::histogram_even(temp.ptr, bytes, d_x.ptr, d_h.ptr, (1 << 24) + 1, 0u, 100u, 16) == cudaErrorInvalidValue);
+  CHECK(carry::histogram_even(temp.ptr, bytes, d_x.ptr, d_h.ptr, (1 << 24) + 1, 0u, 100u, 16) ==
+        cudaErrorInvalidValue);
   CHECK(carry::histogram_even(temp.ptr, bytes, d_x.ptr, d_h.ptr, 8, 100u, 100u, 16) == cudaErrorInvalidValue);
   CHECK(carry::histogram_even(temp.ptr, bytes, d_x.ptr, d_h.ptr, 8, 0u, 100u, -1) == cudaErrorInvalidValue);
-  CHECK(carry::histogram_even(temp.ptr, bytes, static_cast<const std::uint32_t*>(nullptr), d_h.ptr, 8, 0u, 100u, 16) == cudaErrorInvalidValue);
-  CHECK(carry::histogram_even(temp.ptr, bytes, d_x.ptr, static_cast<std::uint32_t*>(nullptr), 8, 0u, 100u, 16) == cudaErrorInvalidValue);
-  CHECK(carry::histogram_even(temp.ptr, bytes, reinterpret_cast<const float*>(d_x.ptr), d_h.ptr, 8, 0.f, INFINITY, 16) == cudaErrorInvalidValue);
-  CHECK(carry::histogram_range(temp.ptr, bytes, d_x.ptr, d_h.ptr, 8, static_cast<const std::uint32_t*>(nullptr), 16) == cudaErrorInvalidValue);
+  CHECK(carry::histogram_even(temp.ptr, bytes, static_cast<const std::uint32_t*>(nullptr), d_h.ptr, 8, 0u,
+                              100u, 16) == cudaErrorInvalidValue);
+  CHECK(carry::histogram_even(temp.ptr, bytes, d_x.ptr, static_cast<std::uint32_t*>(nullptr), 8, 0u, 100u,
+                              16) == cudaErrorInvalidValue);
+  CHECK(carry::histogram_even(temp.ptr, bytes, reinterpret_cast<const float*>(d_x.ptr), d_h.ptr, 8, 0.f,
+                              INFINITY, 16) == cudaErrorInvalidValue);
+  CHECK(carry::histogram_range(temp.ptr, bytes, d_x.ptr, d_h.ptr, 8,
+                               static_cast<const std::uint32_t*>(nullptr), 16) == cudaErrorInvalidValue);
   std::size_t small = 0;
   REQUIRE(carry::histogram_offsets(nullptr, small, d_x.ptr, d_o.ptr, 8, 0u, 100u, 16) == cudaSuccess);
   small -= 1;
   d_o.poison();
-  CHECK(carry::histogram_offsets(temp.ptr, small, d_x.ptr, d_o.ptr, 8, 0u, 100u, 16) == cudaErrorInvalidValue);
+  CHECK(carry::histogram_offsets(temp.ptr, small, d_x.ptr, d_o.ptr, 8, 0u, 100u, 16) ==
+        cudaErrorInvalidValue);
   CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
   CHECK(d_h.download(8) == poisoned);
   CHECK(d_o.download(9) == std::vector<std::uint32_t>(9, 0xA5A5A5A5u));
 }
 
-TEST_CASE("histograms over iterators: a transform of a counting iterator, a counting iterator of floats, against the CPU "
-          "and CUB",
-          "[histogram][iterators]") {
-  const auto samples = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), hashed_sample{});
+TEST_CASE(
+    "histograms over iterators: a transform of a counting iterator, a counting iterator of floats, against the CPU "
+    "and CUB",
+    "[histogram][iterators]") {
+  const auto samples =
+      thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), hashed_sample{});
   for (int bins : {1, 7, 256, 4096, 1 << 16})
     for (std::int64_t n : capped_sizes({1, 17, 4097, 1000003, (1 << 22) + 5})) {
       INFO("bins " << bins << ", n " << n);
       std::vector<std::uint32_t> x(static_cast<std::size_t>(n));
       for (std::size_t i = 0; i < x.size(); ++i) x[i] = hashed_sample{}(static_cast<std::uint32_t>(i));
       const auto want = reference_histogram_even<std::uint32_t, std::uint32_t>(x, bins, 0u, 1u << 20);
-      device_buffer<std::uint32_t> d_h(static_cast<std::size_t>(bins), 8), d_cub(static_cast<std::size_t>(bins));
+      device_buffer<std::uint32_t> d_h(static_cast<std::size_t>(bins), 8),
+          d_cub(static_cast<std::size_t>(bins));
       device_buffer<std::uint64_t> d_o(static_cast<std::size_t>(bins) + 1, 4);
       d_h.poison();
       d_o.poison();

@@ -46,8 +46,8 @@ void check_slots(const std::vector<R>& req, bool bounded, O capacity = 0, std::s
   d_f.poison();
   std::size_t bytes = 0;
   auto call = [&](void* t) {
-    return bounded ? carry::allocate_slots_bounded(t, bytes, d_r.ptr + shift, d_o.ptr + shift, d_t.ptr, capacity,
-                                                   d_f.ptr, n)
+    return bounded ? carry::allocate_slots_bounded(t, bytes, d_r.ptr + shift, d_o.ptr + shift, d_t.ptr,
+                                                   capacity, d_f.ptr, n)
                    : carry::allocate_slots(t, bytes, d_r.ptr + shift, d_o.ptr + shift, d_t.ptr, n);
   };
   REQUIRE(call(nullptr) == cudaSuccess);
@@ -80,7 +80,8 @@ struct request_of {
 __global__ void write_runs(const std::uint32_t* req, const std::uint64_t* off, std::uint32_t* buffer, int n) {
   const int i = blockIdx.x * blockDim.x + threadIdx.x;
   if (i < n)
-    for (std::uint32_t k = 0; k < req[i]; ++k) buffer[off[i] + k] = static_cast<std::uint32_t>(i); // my own slots
+    for (std::uint32_t k = 0; k < req[i]; ++k)
+      buffer[off[i] + k] = static_cast<std::uint32_t>(i); // my own slots
 }
 
 } // namespace
@@ -92,25 +93,30 @@ TEST_CASE("allocate_slots: sizes around each path's tile, unaligned pointers", "
   const std::int64_t st32 = carry::tuning::single_pass_policy<std::uint32_t>::tile_items;
   STATIC_REQUIRE(carry::apps_detail::slots_shape<false, std::uint32_t, std::uint64_t>::staged_types);
   STATIC_REQUIRE(carry::apps_detail::slots_shape<false, std::uint8_t, std::uint64_t>::staged_types);
-  for (std::int64_t n : capped_sizes({reg - 1, reg, reg + 1, st64 - 1, st64 + 1, 2 * st64, 2 * st64 + 1, st32 - 1,
-                                      st32, st32 + 1, 3 * st32 + 5, 131071, 1000003})) {
+  for (std::int64_t n : capped_sizes({reg - 1, reg, reg + 1, st64 - 1, st64 + 1, 2 * st64, 2 * st64 + 1,
+                                      st32 - 1, st32, st32 + 1, 3 * st32 + 5, 131071, 1000003})) {
     INFO("n " << n);
     const auto r = requests(n, 1000, static_cast<std::uint64_t>(n) + 11);
     for (std::size_t shift : {std::size_t{0}, std::size_t{1}, std::size_t{3}}) {
       INFO("shift " << shift);
       check_slots<std::uint32_t, std::uint64_t>(r, false, 0, shift);
       check_slots<std::uint32_t, std::uint32_t>(r, false, 0, shift);
-      check_slots<std::uint8_t, std::uint64_t>(std::vector<std::uint8_t>(r.begin(), r.end()), false, 0, shift);
-      check_slots<std::uint16_t, std::uint32_t>(std::vector<std::uint16_t>(r.begin(), r.end()), false, 0, shift);
-      check_slots<std::uint16_t, std::uint64_t>(std::vector<std::uint16_t>(r.begin(), r.end()), false, 0, shift);
-      check_slots<std::uint32_t, std::uint64_t>(r, true, std::uint64_t{1000} * static_cast<std::uint64_t>(n) / 3,
+      check_slots<std::uint8_t, std::uint64_t>(std::vector<std::uint8_t>(r.begin(), r.end()), false, 0,
+                                               shift);
+      check_slots<std::uint16_t, std::uint32_t>(std::vector<std::uint16_t>(r.begin(), r.end()), false, 0,
                                                 shift);
+      check_slots<std::uint16_t, std::uint64_t>(std::vector<std::uint16_t>(r.begin(), r.end()), false, 0,
+                                                shift);
+      check_slots<std::uint32_t, std::uint64_t>(
+          r, true, std::uint64_t{1000} * static_cast<std::uint64_t>(n) / 3, shift);
     }
   }
 }
 
-TEST_CASE("allocate_slots: requests from a transform iterator, both forms, against the CPU", "[slots][iterators]") {
-  const auto req_it = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), request_of{});
+TEST_CASE("allocate_slots: requests from a transform iterator, both forms, against the CPU",
+          "[slots][iterators]") {
+  const auto req_it =
+      thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), request_of{});
   const std::int64_t reg = carry::apps_detail::slots_shape<true, std::uint16_t, std::uint64_t>::register_tile;
   for (std::int64_t n : capped_sizes({1, reg - 1, reg, reg + 1, 3 * reg + 7, 1000003, (1 << 22) + 5})) {
     INFO("n " << n);
@@ -121,7 +127,8 @@ TEST_CASE("allocate_slots: requests from a transform iterator, both forms, again
       std::uint64_t want_total = 0;
       std::int64_t want_fit = 0;
       const std::uint64_t capacity = 18 * static_cast<std::uint64_t>(n) / 2; // about half of them fit
-      const auto want = reference_slots<std::uint16_t, std::uint64_t>(host, want_total, bounded, capacity, &want_fit);
+      const auto want =
+          reference_slots<std::uint16_t, std::uint64_t>(host, want_total, bounded, capacity, &want_fit);
       device_buffer<std::uint64_t> d_o(host.size(), 8), d_t(1);
       device_buffer<std::int64_t> d_f(1);
       d_o.poison();
@@ -129,8 +136,9 @@ TEST_CASE("allocate_slots: requests from a transform iterator, both forms, again
       d_f.poison();
       std::size_t bytes = 0;
       auto call = [&](void* t) {
-        return bounded ? carry::allocate_slots_bounded(t, bytes, req_it, d_o.ptr, d_t.ptr, capacity, d_f.ptr, n)
-                       : carry::allocate_slots(t, bytes, req_it, d_o.ptr, d_t.ptr, n);
+        return bounded
+                   ? carry::allocate_slots_bounded(t, bytes, req_it, d_o.ptr, d_t.ptr, capacity, d_f.ptr, n)
+                   : carry::allocate_slots(t, bytes, req_it, d_o.ptr, d_t.ptr, n);
       };
       REQUIRE(call(nullptr) == cudaSuccess);
       device_buffer<unsigned char> temp(bytes);
@@ -145,9 +153,11 @@ TEST_CASE("allocate_slots: requests from a transform iterator, both forms, again
   }
 }
 
-TEST_CASE("allocate_slots: u32 requests into u64 and u32 offsets, sizes around a tile, CUB agrees", "[slots]") {
+TEST_CASE("allocate_slots: u32 requests into u64 and u32 offsets, sizes around a tile, CUB agrees",
+          "[slots]") {
   const std::int64_t tile = 256 * 16;
-  for (std::int64_t n : capped_sizes({1, 2, 31, tile - 1, tile, tile + 1, 65537, 1000003, (1 << 20) + 7, (1 << 23) + 5})) {
+  for (std::int64_t n :
+       capped_sizes({1, 2, 31, tile - 1, tile, tile + 1, 65537, 1000003, (1 << 20) + 7, (1 << 23) + 5})) {
     INFO("n " << n);
     const auto r = requests(n, 1000, static_cast<std::uint64_t>(n));
     check_slots<std::uint32_t, std::uint64_t>(r, false);
@@ -184,7 +194,8 @@ TEST_CASE("allocate_slots_bounded: at, just under and far under the capacity; ze
     auto r = requests(n, 9, static_cast<std::uint64_t>(n) * 3);
     std::uint64_t need = 0;
     for (auto x : r) need += x;
-    for (std::uint64_t cap : {need, need > 0 ? need - 1 : 0, need / 2, need / 1000, std::uint64_t{0}, need + 100}) {
+    for (std::uint64_t cap :
+         {need, need > 0 ? need - 1 : 0, need / 2, need / 1000, std::uint64_t{0}, need + 100}) {
       INFO("capacity " << cap << " of " << need);
       check_slots<std::uint32_t, std::uint64_t>(r, true, cap);
       check_slots<std::uint32_t, std::uint32_t>(r, true, static_cast<std::uint32_t>(cap));
@@ -202,9 +213,11 @@ TEST_CASE("slots examples: the sandwich, CSR row pointers, variable-length outpu
     device_buffer<int> d_f(1);
     d_r.upload(cuts);
     std::size_t bytes = 0;
-    REQUIRE(carry::allocate_slots_bounded(nullptr, bytes, d_r.ptr, d_o.ptr, d_t.ptr, 100u, d_f.ptr, 10) == cudaSuccess);
+    REQUIRE(carry::allocate_slots_bounded(nullptr, bytes, d_r.ptr, d_o.ptr, d_t.ptr, 100u, d_f.ptr, 10) ==
+            cudaSuccess);
     device_buffer<unsigned char> temp(bytes);
-    REQUIRE(carry::allocate_slots_bounded(temp.ptr, bytes, d_r.ptr, d_o.ptr, d_t.ptr, 100u, d_f.ptr, 10) == cudaSuccess);
+    REQUIRE(carry::allocate_slots_bounded(temp.ptr, bytes, d_r.ptr, d_o.ptr, d_t.ptr, 100u, d_f.ptr, 10) ==
+            cudaSuccess);
     CHECK(d_o.download(10) == std::vector<std::uint32_t>{0, 3, 8, 10, 17, 45, 49, 52, 52, 60});
     CHECK(d_t.download(1)[0] == 61);
     CHECK(100 - d_t.download(1)[0] == 39);
@@ -240,7 +253,8 @@ TEST_CASE("slots examples: the sandwich, CSR row pointers, variable-length outpu
     CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
     const auto got = buffer.download(static_cast<std::size_t>(total));
     std::vector<std::uint32_t> want;
-    for (int i = 0; i < n; ++i) want.insert(want.end(), r[static_cast<std::size_t>(i)], static_cast<std::uint32_t>(i));
+    for (int i = 0; i < n; ++i)
+      want.insert(want.end(), r[static_cast<std::size_t>(i)], static_cast<std::uint32_t>(i));
     REQUIRE(got == want); // every slot written once, by its owner, in order
     REQUIRE(buffer.guard_intact());
   }
@@ -255,9 +269,11 @@ TEST_CASE("allocate_slots: the worked example, n = 0, bad arguments", "[slots][e
   device_buffer<std::int64_t> d_f(1);
   d_r.upload(r);
   std::size_t bytes = 0;
-  REQUIRE(carry::allocate_slots_bounded(nullptr, bytes, d_r.ptr, d_o.ptr, d_t.ptr, std::uint64_t{15}, d_f.ptr, 8) == cudaSuccess);
+  REQUIRE(carry::allocate_slots_bounded(nullptr, bytes, d_r.ptr, d_o.ptr, d_t.ptr, std::uint64_t{15}, d_f.ptr,
+                                        8) == cudaSuccess);
   device_buffer<unsigned char> temp(bytes);
-  REQUIRE(carry::allocate_slots_bounded(temp.ptr, bytes, d_r.ptr, d_o.ptr, d_t.ptr, std::uint64_t{15}, d_f.ptr, 8) == cudaSuccess);
+  REQUIRE(carry::allocate_slots_bounded(temp.ptr, bytes, d_r.ptr, d_o.ptr, d_t.ptr, std::uint64_t{15},
+                                        d_f.ptr, 8) == cudaSuccess);
   const std::uint64_t S = carry::slot_sentinel<std::uint64_t>();
   CHECK(d_o.download(8) == std::vector<std::uint64_t>{0, 3, 4, 11, 11, S, S, S});
   CHECK(d_f.download(1)[0] == 5);
@@ -266,8 +282,9 @@ TEST_CASE("allocate_slots: the worked example, n = 0, bad arguments", "[slots][e
   d_o.poison();
   d_t.poison();
   d_f.poison();
-  REQUIRE(carry::allocate_slots_bounded(temp.ptr, bytes, static_cast<const std::uint32_t*>(nullptr), static_cast<std::uint64_t*>(nullptr), d_t.ptr,
-                                        std::uint64_t{15}, d_f.ptr, 0) == cudaSuccess);
+  REQUIRE(carry::allocate_slots_bounded(temp.ptr, bytes, static_cast<const std::uint32_t*>(nullptr),
+                                        static_cast<std::uint64_t*>(nullptr), d_t.ptr, std::uint64_t{15},
+                                        d_f.ptr, 0) == cudaSuccess);
   CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
   CHECK(d_t.download(1)[0] == 0);
   CHECK(d_f.download(1)[0] == 0);
@@ -276,16 +293,21 @@ TEST_CASE("allocate_slots: the worked example, n = 0, bad arguments", "[slots][e
   d_f.poison();
   const auto poisoned = d_o.download(8);
   CHECK(carry::allocate_slots(temp.ptr, bytes, d_r.ptr, d_o.ptr, d_t.ptr, -1) == cudaErrorInvalidValue);
-  CHECK(carry::allocate_slots(temp.ptr, bytes, static_cast<const std::uint32_t*>(nullptr), d_o.ptr, d_t.ptr, 8) == cudaErrorInvalidValue);
-  CHECK(carry::allocate_slots(temp.ptr, bytes, d_r.ptr, static_cast<std::uint64_t*>(nullptr), d_t.ptr, 8) == cudaErrorInvalidValue);
-  CHECK(carry::allocate_slots(temp.ptr, bytes, d_r.ptr, d_o.ptr, static_cast<std::uint64_t*>(nullptr), 8) == cudaErrorInvalidValue);
-  CHECK(carry::allocate_slots_bounded(temp.ptr, bytes, d_r.ptr, d_o.ptr, d_t.ptr, std::uint64_t{15}, static_cast<int*>(nullptr), 8) == cudaErrorInvalidValue);
+  CHECK(carry::allocate_slots(temp.ptr, bytes, static_cast<const std::uint32_t*>(nullptr), d_o.ptr, d_t.ptr,
+                              8) == cudaErrorInvalidValue);
+  CHECK(carry::allocate_slots(temp.ptr, bytes, d_r.ptr, static_cast<std::uint64_t*>(nullptr), d_t.ptr, 8) ==
+        cudaErrorInvalidValue);
+  CHECK(carry::allocate_slots(temp.ptr, bytes, d_r.ptr, d_o.ptr, static_cast<std::uint64_t*>(nullptr), 8) ==
+        cudaErrorInvalidValue);
+  CHECK(carry::allocate_slots_bounded(temp.ptr, bytes, d_r.ptr, d_o.ptr, d_t.ptr, std::uint64_t{15},
+                                      static_cast<int*>(nullptr), 8) == cudaErrorInvalidValue);
   std::size_t big = 0;
   device_buffer<std::uint32_t> many(1 << 20);
   device_buffer<std::uint64_t> many_o(1 << 20);
   REQUIRE(carry::allocate_slots(nullptr, big, many.ptr, many_o.ptr, d_t.ptr, 1 << 20) == cudaSuccess);
   big -= 1;
-  CHECK(carry::allocate_slots(temp.ptr, big, many.ptr, many_o.ptr, d_t.ptr, 1 << 20) == cudaErrorInvalidValue);
+  CHECK(carry::allocate_slots(temp.ptr, big, many.ptr, many_o.ptr, d_t.ptr, 1 << 20) ==
+        cudaErrorInvalidValue);
   CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
   CHECK(d_o.download(8) == poisoned);
   CHECK(d_t.download(1)[0] == 0xA5A5A5A5A5A5A5A5ull);

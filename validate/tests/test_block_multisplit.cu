@@ -28,7 +28,8 @@ constexpr int bits = 8, radix = 1 << bits;
 /// `valid` counts in *dead_low). THREADS: the block (threads d < radix own digit d).
 template <int ITEMS, peer_method P, count_method C, tile_fill F, int MODE, int THREADS>
 __global__ void __launch_bounds__(THREADS)
-    multisplit_kernel(const unsigned* digits, int valid, int* positions, int* starts, int* counts, int* dead_low) {
+    multisplit_kernel(const unsigned* digits, int valid, int* positions, int* starts, int* counts,
+                      int* dead_low) {
   using ms = carry::block::multisplit<THREADS, ITEMS, bits, P, C>;
   __shared__ typename ms::temp_storage ts;
   unsigned d[ITEMS];
@@ -40,14 +41,18 @@ __global__ void __launch_bounds__(THREADS)
   const auto digit_at = [&](int j) { return d[j]; };
   const int dd = threadIdx.x;
   if constexpr (MODE == 2) {
-    ms::template rank_early_place_by<F>(ts, digit_at, valid, [&](int s, int c) { starts[dd] = s, counts[dd] = c; },
-                                        [&](int j, int p) {
-                                          const int i = ms::item_index(j);
-                                          if (i < valid) positions[i] = p;
-                                          else if (p < valid) atomicAdd(dead_low, 1);
-                                        });
+    ms::template rank_early_place_by<F>(
+        ts, digit_at, valid, [&](int s, int c) { starts[dd] = s, counts[dd] = c; },
+        [&](int j, int p) {
+          const int i = ms::item_index(j);
+          if (i < valid)
+            positions[i] = p;
+          else if (p < valid)
+            atomicAdd(dead_low, 1);
+        });
   } else if constexpr (MODE == 1) {
-    ms::template rank_early_by<F>(ts, digit_at, valid, pos, [&](int s, int c) { starts[dd] = s, counts[dd] = c; });
+    ms::template rank_early_by<F>(ts, digit_at, valid, pos,
+                                  [&](int s, int c) { starts[dd] = s, counts[dd] = c; });
   } else {
     ms::template rank_by<F>(ts, digit_at, valid, pos);
     if (dd < radix) starts[dd] = ms::start(ts, dd), counts[dd] = ms::count(ts, dd, valid);
@@ -70,11 +75,21 @@ std::vector<unsigned> make_digits(int n, digits_kind k, std::uint32_t seed) {
   for (auto& x : v) {
     const int i = index++;
     switch (k) {
-      case digits_kind::runs: x = static_cast<unsigned>(i / 1000 * 37 + 5) % radix; break;
-      case digits_kind::uniform: x = g() % radix; break;
-      case digits_kind::one_digit: x = 17; break;
-      case digits_kind::last_digit: x = radix - 1; break; // the padded form's dead items' digit
-      case digits_kind::few: x = (g() % 3 == 0) ? radix - 1 : (g() % 2 ? 0u : 128u); break;
+    case digits_kind::runs:
+      x = static_cast<unsigned>(i / 1000 * 37 + 5) % radix;
+      break;
+    case digits_kind::uniform:
+      x = g() % radix;
+      break;
+    case digits_kind::one_digit:
+      x = 17;
+      break;
+    case digits_kind::last_digit:
+      x = radix - 1;
+      break; // the padded form's dead items' digit
+    case digits_kind::few:
+      x = (g() % 3 == 0) ? radix - 1 : (g() % 2 ? 0u : 128u);
+      break;
     }
   }
   return v;
@@ -91,7 +106,8 @@ void check_rank(int valid, digits_kind kind, std::uint32_t seed) {
   for (unsigned d : digits) ++count[d];
   for (int d = 1; d < radix; ++d) start[d] = start[d - 1] + count[d - 1];
   std::vector<int> next = start;
-  for (int i = 0; i < valid; ++i) want[static_cast<std::size_t>(i)] = next[digits[static_cast<std::size_t>(i)]]++;
+  for (int i = 0; i < valid; ++i)
+    want[static_cast<std::size_t>(i)] = next[digits[static_cast<std::size_t>(i)]]++;
   // ---- GPU ----
   device_buffer<unsigned> d_digits(static_cast<std::size_t>(tile));
   device_buffer<int> d_pos(static_cast<std::size_t>(tile), 1), d_start(radix, 1), d_count(radix, 1);
@@ -106,15 +122,18 @@ void check_rank(int valid, digits_kind kind, std::uint32_t seed) {
   const auto pos = d_pos.download(static_cast<std::size_t>(valid));
   const auto got_start = d_start.download(radix), got_count = d_count.download(radix);
   int wrong = 0, wrong_start = 0, wrong_count = 0;
-  for (int i = 0; i < valid; ++i) wrong += pos[static_cast<std::size_t>(i)] != want[static_cast<std::size_t>(i)];
+  for (int i = 0; i < valid; ++i)
+    wrong += pos[static_cast<std::size_t>(i)] != want[static_cast<std::size_t>(i)];
   for (int d = 0; d < radix; ++d) {
     wrong_start += got_start[static_cast<std::size_t>(d)] != start[static_cast<std::size_t>(d)];
     wrong_count += got_count[static_cast<std::size_t>(d)] != count[static_cast<std::size_t>(d)];
   }
-  INFO(THREADS << " threads, " << ITEMS << " items, peers " << static_cast<int>(P) << ", counts " << static_cast<int>(C) << ", fill "
-             << static_cast<int>(F) << (MODE == 2 ? ", placed" : MODE == 1 ? ", early" : ", late") << ", valid "
-             << valid << " of " << tile
-             << ", digits " << static_cast<int>(kind));
+  INFO(THREADS << " threads, " << ITEMS << " items, peers " << static_cast<int>(P) << ", counts "
+               << static_cast<int>(C) << ", fill " << static_cast<int>(F)
+               << (MODE == 2   ? ", placed"
+                   : MODE == 1 ? ", early"
+                               : ", late")
+               << ", valid " << valid << " of " << tile << ", digits " << static_cast<int>(kind));
   CHECK(wrong == 0);
   CHECK(wrong_start == 0);
   CHECK(wrong_count == 0);
@@ -130,8 +149,8 @@ void check_form() {
   if (F != tile_fill::whole) valids.insert(valids.end(), {1, 31, 33, tile - 1, tile / 2 + 7});
   std::uint32_t seed = 1;
   for (int v : valids)
-    for (digits_kind k : {digits_kind::uniform, digits_kind::one_digit, digits_kind::last_digit, digits_kind::few,
-                          digits_kind::runs})
+    for (digits_kind k : {digits_kind::uniform, digits_kind::one_digit, digits_kind::last_digit,
+                          digits_kind::few, digits_kind::runs})
       check_rank<ITEMS, P, C, F, MODE, THREADS>(v, k, seed++);
 }
 
@@ -140,8 +159,9 @@ constexpr auto leader = count_method::leader_atomic;
 
 } // namespace
 
-TEST_CASE("multisplit: the radix pass's form (atomic_or peers, leader counts, 24 items), every fill, early and late",
-          "[gpu][block]") {
+TEST_CASE(
+    "multisplit: the radix pass's form (atomic_or peers, leader counts, 24 items), every fill, early and late",
+    "[gpu][block]") {
   check_form<24, atomic_or, leader, tile_fill::checked, 0>();
   check_form<24, atomic_or, leader, tile_fill::whole, 0>();
   check_form<24, atomic_or, leader, tile_fill::padded, 0>();
@@ -150,7 +170,8 @@ TEST_CASE("multisplit: the radix pass's form (atomic_or peers, leader counts, 24
   check_form<24, atomic_or, leader, tile_fill::padded, 1>();
 }
 
-TEST_CASE("multisplit: positions placed in the ranking rounds (rank_early_place_by), every fill", "[gpu][block]") {
+TEST_CASE("multisplit: positions placed in the ranking rounds (rank_early_place_by), every fill",
+          "[gpu][block]") {
   check_form<24, atomic_or, leader, tile_fill::checked, 2>();
   check_form<24, atomic_or, leader, tile_fill::whole, 2>();
   check_form<24, atomic_or, leader, tile_fill::padded, 2>();

@@ -19,8 +19,8 @@ struct buffers {
   device_buffer<std::uint8_t> flags;
   device_buffer<std::int64_t> num;
   explicit buffers(std::int64_t n)
-      : in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n), 16), flags(static_cast<std::size_t>(n)),
-        num(1) {}
+      : in(static_cast<std::size_t>(n)), out(static_cast<std::size_t>(n), 16),
+        flags(static_cast<std::size_t>(n)), num(1) {}
 };
 
 const std::uint32_t bound = u32_bound(40);
@@ -29,10 +29,14 @@ cudaError_t call(int p, void* t, std::size_t& b, buffers& d, std::int64_t n, car
                  cudaStream_t s) {
   const std::uint32_t* in = d.in.ptr;
   switch (p) {
-  case flagged: return carry::select_flagged(t, b, in, d.flags.ptr, d.out.ptr, d.num.ptr, n, opt, s);
-  case if_: return carry::select_if(t, b, in, d.out.ptr, d.num.ptr, n, less_than<std::uint32_t>{bound}, opt, s);
-  case unique: return carry::select_unique(t, b, in, d.out.ptr, d.num.ptr, n, carry::equal_to{}, opt, s);
-  default: return carry::partition(t, b, in, d.out.ptr, d.num.ptr, n, less_than<std::uint32_t>{bound}, opt, s);
+  case flagged:
+    return carry::select_flagged(t, b, in, d.flags.ptr, d.out.ptr, d.num.ptr, n, opt, s);
+  case if_:
+    return carry::select_if(t, b, in, d.out.ptr, d.num.ptr, n, less_than<std::uint32_t>{bound}, opt, s);
+  case unique:
+    return carry::select_unique(t, b, in, d.out.ptr, d.num.ptr, n, carry::equal_to{}, opt, s);
+  default:
+    return carry::partition(t, b, in, d.out.ptr, d.num.ptr, n, less_than<std::uint32_t>{bound}, opt, s);
   }
 }
 
@@ -53,10 +57,14 @@ replay_data make_replay(int p, std::int64_t n, int rep) {
   for (auto& f : r.flags) f = static_cast<std::uint8_t>(g() % 100 < percent ? 1 + g() % 200 : 0);
   auto selected = [&](std::size_t i) {
     switch (p) {
-    case flagged: return r.flags[i] != 0;
-    case if_: return r.in[i] < bound;
-    case unique: return i == 0 || r.in[i] != r.in[i - 1];
-    default: return r.in[i] < bound;
+    case flagged:
+      return r.flags[i] != 0;
+    case if_:
+      return r.in[i] < bound;
+    case unique:
+      return i == 0 || r.in[i] != r.in[i - 1];
+    default:
+      return r.in[i] < bound;
     }
   };
   r.expected = reference_partition(r.in, selected, r.num, p == part);

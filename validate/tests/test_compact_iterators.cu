@@ -13,8 +13,8 @@ namespace {
 constexpr std::int64_t tile_u32 = carry::compact_tuning::policy<std::uint32_t>::tile_items;
 
 std::vector<std::int64_t> iterator_sizes() {
-  return capped_sizes({1, 31, tile_u32 - 1, tile_u32, tile_u32 + 1, 5 * tile_u32 + 17, 300007, 1000003,
-                       (1 << 21) + 5});
+  return capped_sizes(
+      {1, 31, tile_u32 - 1, tile_u32, tile_u32 + 1, 5 * tile_u32 + 17, 300007, 1000003, (1 << 21) + 5});
 }
 
 /// The flag of item i: non-zero (of varied values, none of them 1 alone) for about `percent` % of items.
@@ -33,12 +33,14 @@ F flag_of(std::int64_t i, int percent) {
 /// reference and (select) CUB's DeviceSelect::Flagged on the same iterator and flags.
 template <class F>
 void counting_flagged(std::int64_t n, int percent, int shift) {
-  using S = std::conditional_t<std::is_same<F, bool>::value, unsigned char, F>; // bool flags as bytes host-side
+  using S =
+      std::conditional_t<std::is_same<F, bool>::value, unsigned char, F>; // bool flags as bytes host-side
   std::vector<S> flags(static_cast<std::size_t>(n + shift));
   std::vector<std::uint32_t> selected, rejected;
   for (std::int64_t i = 0; i < n; ++i) {
     flags[static_cast<std::size_t>(i + shift)] = static_cast<S>(flag_of<F>(i, percent));
-    (flags[static_cast<std::size_t>(i + shift)] != S(0) ? selected : rejected).push_back(static_cast<std::uint32_t>(i));
+    (flags[static_cast<std::size_t>(i + shift)] != S(0) ? selected : rejected)
+        .push_back(static_cast<std::uint32_t>(i));
   }
   device_buffer<S> d_flags(flags.size());
   d_flags.upload(flags);
@@ -50,7 +52,8 @@ void counting_flagged(std::int64_t n, int percent, int shift) {
   std::size_t bytes = 0;
   REQUIRE(cub::DeviceSelect::Flagged(nullptr, bytes, first, f, d_cub.ptr, d_cub_num.ptr, n) == cudaSuccess);
   device_buffer<unsigned char> cub_temp(bytes);
-  REQUIRE(cub::DeviceSelect::Flagged(cub_temp.ptr, bytes, first, f, d_cub.ptr, d_cub_num.ptr, n) == cudaSuccess);
+  REQUIRE(cub::DeviceSelect::Flagged(cub_temp.ptr, bytes, first, f, d_cub.ptr, d_cub_num.ptr, n) ==
+          cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   REQUIRE(d_cub_num.download(1)[0] == static_cast<std::int64_t>(selected.size()));
   REQUIRE(d_cub.download(selected.size()) == selected);
@@ -101,8 +104,9 @@ struct fifths {
 
 } // namespace
 
-TEST_CASE("select_flagged / partition_flagged over a counting iterator: every flag type, aligned or not, 1-99 %",
-          "[select][partition][iterator]") {
+TEST_CASE(
+    "select_flagged / partition_flagged over a counting iterator: every flag type, aligned or not, 1-99 %",
+    "[select][partition][iterator]") {
   for (std::int64_t n : iterator_sizes()) {
     for (int percent : {1, 50, 99}) {
       INFO("n = " << n << ", " << percent << " %");
@@ -119,7 +123,8 @@ TEST_CASE("select_flagged / partition_flagged over a counting iterator: every fl
   if (sanitize_mode()) return;
   // 32 MB of flags and more: the stable partition keeps its selection bits for the scatter
   const std::int64_t big = (std::int64_t{1} << 23) + 5;
-  static_assert(carry::compact_tuning::index_stored_bits_from_flag_bytes <= (std::int64_t{1} << 25), "test sizes");
+  static_assert(carry::compact_tuning::index_stored_bits_from_flag_bytes <= (std::int64_t{1} << 25),
+                "test sizes");
   INFO("n = " << big);
   counting_flagged<std::uint32_t>(big, 50, 0);
   counting_flagged<int>(big, 1, 1);
@@ -141,7 +146,8 @@ TEST_CASE("select_flagged: pointer items with wide flags, and flags through a tr
     device_buffer<std::uint32_t> d_in(static_cast<std::size_t>(n)), d_flags(static_cast<std::size_t>(n));
     d_in.upload(in);
     d_flags.upload(wide);
-    const auto through = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), fifths{});
+    const auto through =
+        thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), fifths{});
     for (int m = 0; m < 3; ++m) {
       INFO(compact_mode_name(m));
       for (bool in_place : {false, true}) {
@@ -168,7 +174,8 @@ TEST_CASE("select_flagged: pointer items with wide flags, and flags through a tr
   }
 }
 
-TEST_CASE("select_if / partition over a user's random-access iterator of u64", "[select][partition][iterator]") {
+TEST_CASE("select_if / partition over a user's random-access iterator of u64",
+          "[select][partition][iterator]") {
   for (std::int64_t n : iterator_sizes()) {
     INFO("n = " << n);
     const auto backing = uniform_values<std::uint64_t>(static_cast<std::size_t>(3 * n + 1), 9);
@@ -187,8 +194,10 @@ TEST_CASE("select_if / partition over a user's random-access iterator of u64", "
         device_buffer<std::int64_t> d_num(1);
         d_out.poison();
         auto call = [&](void* t, std::size_t& b) {
-          return partition ? carry::partition(t, b, first, d_out.ptr, d_num.ptr, n, low_bit_set{}, compact_modes[m])
-                           : carry::select_if(t, b, first, d_out.ptr, d_num.ptr, n, low_bit_set{}, compact_modes[m]);
+          return partition
+                     ? carry::partition(t, b, first, d_out.ptr, d_num.ptr, n, low_bit_set{}, compact_modes[m])
+                     : carry::select_if(t, b, first, d_out.ptr, d_num.ptr, n, low_bit_set{},
+                                        compact_modes[m]);
         };
         run_two_phase(call);
         auto expected = selected;
@@ -214,7 +223,8 @@ TEST_CASE("partition_flagged: u32 items with u8 and u32 flags; bad arguments wri
     std::int64_t num = 0;
     for (int pass = 0; pass < 2; ++pass)
       for (std::int64_t i = 0; i < n; ++i)
-        if ((f8[static_cast<std::size_t>(i)] != 0) == (pass == 0)) expected.push_back(in[static_cast<std::size_t>(i)]);
+        if ((f8[static_cast<std::size_t>(i)] != 0) == (pass == 0))
+          expected.push_back(in[static_cast<std::size_t>(i)]);
     for (std::int64_t i = 0; i < n; ++i) num += f8[static_cast<std::size_t>(i)] != 0;
     device_buffer<std::uint32_t> d_in(static_cast<std::size_t>(n)), d_f32(static_cast<std::size_t>(n));
     device_buffer<std::uint8_t> d_f8(static_cast<std::size_t>(n));
@@ -227,8 +237,10 @@ TEST_CASE("partition_flagged: u32 items with u8 and u32 flags; bad arguments wri
         device_buffer<int> d_num(1);
         d_out.poison();
         auto call = [&](void* t, std::size_t& b) {
-          return wide ? carry::partition_flagged(t, b, d_in.ptr, d_f32.ptr, d_out.ptr, d_num.ptr, n, compact_modes[m])
-                      : carry::partition_flagged(t, b, d_in.ptr, d_f8.ptr, d_out.ptr, d_num.ptr, n, compact_modes[m]);
+          return wide ? carry::partition_flagged(t, b, d_in.ptr, d_f32.ptr, d_out.ptr, d_num.ptr, n,
+                                                 compact_modes[m])
+                      : carry::partition_flagged(t, b, d_in.ptr, d_f8.ptr, d_out.ptr, d_num.ptr, n,
+                                                 compact_modes[m]);
         };
         run_two_phase(call);
         REQUIRE(d_num.download(1)[0] == num);
@@ -249,7 +261,8 @@ TEST_CASE("partition_flagged: u32 items with u8 and u32 flags; bad arguments wri
         INFO("u64 items, " << compact_mode_name(m));
         d_out64.poison();
         run_two_phase([&](void* t, std::size_t& b) {
-          return carry::partition_flagged(t, b, d_in64.ptr, d_f8.ptr, d_out64.ptr, d_num.ptr, n, compact_modes[m]);
+          return carry::partition_flagged(t, b, d_in64.ptr, d_f8.ptr, d_out64.ptr, d_num.ptr, n,
+                                          compact_modes[m]);
         });
         REQUIRE(d_num.download(1)[0] == num);
         REQUIRE(d_out64.download(in64.size()) == expected64);
@@ -297,9 +310,10 @@ TEST_CASE("select_unique over a transform_iterator (runs of 3); counting items w
         device_buffer<std::int64_t> d_num(1);
         d_out.poison();
         auto call = [&](void* t, std::size_t& b) {
-          return which == 0 ? carry::select_unique(t, b, runs, d_out.ptr, d_num.ptr, n, carry::equal_to{},
-                                                   compact_modes[m])
-                            : carry::select_flagged(t, b, first, fifth, d_out.ptr, d_num.ptr, n, compact_modes[m]);
+          return which == 0
+                     ? carry::select_unique(t, b, runs, d_out.ptr, d_num.ptr, n, carry::equal_to{},
+                                            compact_modes[m])
+                     : carry::select_flagged(t, b, first, fifth, d_out.ptr, d_num.ptr, n, compact_modes[m]);
         };
         run_two_phase(call);
         const auto& expected = which == 0 ? heads : picked;
@@ -311,8 +325,9 @@ TEST_CASE("select_unique over a transform_iterator (runs of 3); counting items w
   }
 }
 
-TEST_CASE("graph replay: partition_flagged and select_flagged over a counting iterator, changing flags, dirty temp",
-          "[select][partition][iterator][graph]") {
+TEST_CASE(
+    "graph replay: partition_flagged and select_flagged over a counting iterator, changing flags, dirty temp",
+    "[select][partition][iterator][graph]") {
   const std::int64_t n = sanitize_mode() ? 20000 : 7 * tile_u32 + 17;
   const thrust::counting_iterator<std::uint32_t> first(0);
   device_buffer<std::uint32_t> d_flags(static_cast<std::size_t>(n)), d_part(static_cast<std::size_t>(n)),
@@ -330,7 +345,8 @@ TEST_CASE("graph replay: partition_flagged and select_flagged over a counting it
     device_buffer<unsigned char> temp(bytes);
     captured_call graph([&](cudaStream_t s) {
       std::size_t b = bytes;
-      const cudaError_t e = carry::partition_flagged(temp.ptr, b, first, f, d_part.ptr, d_num.ptr, n, compact_modes[m], s);
+      const cudaError_t e =
+          carry::partition_flagged(temp.ptr, b, first, f, d_part.ptr, d_num.ptr, n, compact_modes[m], s);
       if (e != cudaSuccess) return e;
       return carry::select_flagged(temp.ptr, b, first, f, d_sel.ptr, d_num.ptr + 1, n, compact_modes[m], s);
     });
@@ -355,9 +371,10 @@ TEST_CASE("graph replay: partition_flagged and select_flagged over a counting it
   }
 }
 
-TEST_CASE("graph replay: stable partition_flagged keeping its selection bits (u32 items with u8 flags; indices with "
-          "32 MB of u32 flags), changing flags, dirty temp; n = 0",
-          "[partition][iterator][graph]") {
+TEST_CASE(
+    "graph replay: stable partition_flagged keeping its selection bits (u32 items with u8 flags; indices with "
+    "32 MB of u32 flags), changing flags, dirty temp; n = 0",
+    "[partition][iterator][graph]") {
   // one captured partition_flagged over `first` and flags of F in mode m, replayed with new flags and temp
   // storage zeroed, 0xFF, random or left over, against the CPU
   auto replays = [](auto first, auto item_of, auto flag_type, std::int64_t n, int reps) {
@@ -403,8 +420,9 @@ TEST_CASE("graph replay: stable partition_flagged keeping its selection bits (u3
   const auto in = uniform_values<std::uint32_t>(static_cast<std::size_t>(n), 91);
   device_buffer<std::uint32_t> d_in(in.size());
   d_in.upload(in);
-  replays(static_cast<const std::uint32_t*>(d_in.ptr), [&](std::int64_t i) { return in[static_cast<std::size_t>(i)]; },
-          std::uint8_t{}, n, test_reps(8, 4));
+  replays(
+      static_cast<const std::uint32_t*>(d_in.ptr),
+      [&](std::int64_t i) { return in[static_cast<std::size_t>(i)]; }, std::uint8_t{}, n, test_reps(8, 4));
   // ---- n = 0: the count 0 written, nothing else ----
   device_buffer<std::uint8_t> d_f8(1);
   device_buffer<std::uint32_t> d_none(4, 4);
@@ -421,7 +439,9 @@ TEST_CASE("graph replay: stable partition_flagged keeping its selection bits (u3
   if (sanitize_mode()) return;
   // ---- a counting iterator with 32 MB of u32 flags: the index tile keeps the bits from there ----
   const std::int64_t big = std::int64_t{1} << 23;
-  static_assert(carry::compact_tuning::index_stored_bits_from_flag_bytes <= (std::int64_t{1} << 25), "test sizes");
-  replays(thrust::counting_iterator<std::uint32_t>(0), [](std::int64_t i) { return static_cast<std::uint32_t>(i); },
-          std::uint32_t{}, big + 17, 3);
+  static_assert(carry::compact_tuning::index_stored_bits_from_flag_bytes <= (std::int64_t{1} << 25),
+                "test sizes");
+  replays(
+      thrust::counting_iterator<std::uint32_t>(0),
+      [](std::int64_t i) { return static_cast<std::uint32_t>(i); }, std::uint32_t{}, big + 17, 3);
 }

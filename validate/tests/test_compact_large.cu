@@ -21,7 +21,9 @@ __global__ void fill_items_flags(std::uint8_t* items, std::uint8_t* flags, std::
 }
 } // namespace
 
-TEST_CASE("select_flagged u8 over 2^31 + 2^25 + 4099 items (more than 2^31 selected) matches CUB's 64-bit path", "[large]") {
+TEST_CASE(
+    "select_flagged u8 over 2^31 + 2^25 + 4099 items (more than 2^31 selected) matches CUB's 64-bit path",
+    "[large]") {
   if (sanitize_mode()) return; // sizes past 2^31 (or 2^29): not for a sanitizer
   const std::int64_t n = (std::int64_t{1} << 31) + (std::int64_t{1} << 25) + 4099;
   std::size_t free_bytes = 0, total = 0;
@@ -40,15 +42,15 @@ TEST_CASE("select_flagged u8 over 2^31 + 2^25 + 4099 items (more than 2^31 selec
   std::size_t bytes = 0, cub_bytes = 0;
   const std::uint8_t* in = items.ptr;
   REQUIRE(carry::select_flagged(nullptr, bytes, in, flags.ptr, out.ptr, num.ptr, n) == cudaSuccess);
-  REQUIRE(cub_flagged(nullptr, cub_bytes, in, flags.ptr, cub_out.ptr, cub_num.ptr, n, false, true, cudaStream_t{}) ==
-          cudaSuccess);
+  REQUIRE(cub_flagged(nullptr, cub_bytes, in, flags.ptr, cub_out.ptr, cub_num.ptr, n, false, true,
+                      cudaStream_t{}) == cudaSuccess);
   device_buffer<unsigned char> temp(std::max(bytes, cub_bytes));
   temp.poison();
   REQUIRE(carry::select_flagged(temp.ptr, bytes, in, flags.ptr, out.ptr, num.ptr, n) == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   const std::int64_t got = num.download(1)[0];
-  REQUIRE(cub_flagged(temp.ptr, cub_bytes, in, flags.ptr, cub_out.ptr, cub_num.ptr, n, false, true, cudaStream_t{}) ==
-          cudaSuccess);
+  REQUIRE(cub_flagged(temp.ptr, cub_bytes, in, flags.ptr, cub_out.ptr, cub_num.ptr, n, false, true,
+                      cudaStream_t{}) == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   const std::int64_t expected = cub_num.download(1)[0];
   REQUIRE(got == expected);

@@ -76,7 +76,9 @@ std::vector<T> as(const std::vector<std::int64_t>& v) {
 /// keys[i] = i >> shift: runs of 2^shift items, for inputs past memory.
 struct shifted {
   int shift;
-  __host__ __device__ std::uint32_t operator()(std::int64_t i) const { return static_cast<std::uint32_t>(i >> shift); }
+  __host__ __device__ std::uint32_t operator()(std::int64_t i) const {
+    return static_cast<std::uint32_t>(i >> shift);
+  }
 };
 /// keys[i] = i / 3, values[i] = i % 7 (iterator inputs of the run calls).
 struct third {
@@ -88,13 +90,15 @@ struct mod7 {
 
 } // namespace
 
-TEST_CASE("reduce_by_key, run_length_encode, non_trivial_runs, select_unique_by_key u32: run lengths 1, 2, 4, 64, "
-          "one run; against the CPU and CUB",
-          "[runs]") {
+TEST_CASE(
+    "reduce_by_key, run_length_encode, non_trivial_runs, select_unique_by_key u32: run lengths 1, 2, 4, 64, "
+    "one run; against the CPU and CUB",
+    "[runs]") {
   for (std::int64_t n : sizes()) {
     for (int mean : {0, 1, 2, 4, 64, -1}) {
       INFO("n = " << n << ", mean run " << mean);
-      const auto keys = run_keys(n, mean, static_cast<std::uint64_t>(n) * 5 + static_cast<std::uint64_t>(mean + 2));
+      const auto keys =
+          run_keys(n, mean, static_cast<std::uint64_t>(n) * 5 + static_cast<std::uint64_t>(mean + 2));
       std::vector<std::uint32_t> values(keys.size());
       std::mt19937 g(static_cast<unsigned>(n));
       for (auto& v : values) v = g() % 1000;
@@ -142,7 +146,8 @@ TEST_CASE("reduce_by_key, run_length_encode, non_trivial_runs, select_unique_by_
       run_two_phase([&](void* t, std::size_t& b) {
         return carry::non_trivial_runs(t, b, k, d_a.ptr, d_b.ptr, d_num.ptr, n);
       });
-      check("non_trivial_runs", nt_offsets.size(), as<std::uint32_t>(nt_offsets), as<std::uint32_t>(nt_lengths));
+      check("non_trivial_runs", nt_offsets.size(), as<std::uint32_t>(nt_offsets),
+            as<std::uint32_t>(nt_lengths));
       poison();
       run_two_phase([&](void* t, std::size_t& b) {
         return carry::select_unique_by_key(t, b, k, v, d_a.ptr, d_b.ptr, d_num.ptr, n);
@@ -166,15 +171,16 @@ TEST_CASE("reduce_by_key, run_length_encode, non_trivial_runs, select_unique_by_
         REQUIRE((d_wide_out.guard_intact() && d_b.guard_intact()));
         poison();
         run_two_phase([&](void* t, std::size_t& b) {
-          return carry::non_trivial_runs(t, b, static_cast<const std::uint64_t*>(d_wide.ptr), d_a.ptr, d_b.ptr,
-                                         d_num.ptr, n);
+          return carry::non_trivial_runs(t, b, static_cast<const std::uint64_t*>(d_wide.ptr), d_a.ptr,
+                                         d_b.ptr, d_num.ptr, n);
         });
         check("non_trivial_runs, u64 keys", nt_offsets.size(), as<std::uint32_t>(nt_offsets),
               as<std::uint32_t>(nt_lengths));
         d_wide_out.poison(); // reduce_by_key over 8-byte keys and 4-byte values
         d_b.poison();
         run_two_phase([&](void* t, std::size_t& b) {
-          return carry::reduce_by_key(t, b, d_wide.ptr, d_wide_out.ptr, v, d_b.ptr, d_num.ptr, carry::sum{}, n);
+          return carry::reduce_by_key(t, b, d_wide.ptr, d_wide_out.ptr, v, d_b.ptr, d_num.ptr, carry::sum{},
+                                      n);
         });
         INFO("reduce_by_key, u64 keys");
         REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(runs));
@@ -184,14 +190,16 @@ TEST_CASE("reduce_by_key, run_length_encode, non_trivial_runs, select_unique_by_
       }
       if (n > 1) { // keys one item past a 16-byte boundary: the run-length calls' element-wise staging
         const std::vector<std::uint32_t> later(keys.begin() + 1, keys.end());
-        const auto lref = runs_of(later, std::vector<std::uint32_t>(later.size()), carry::equal_to{}, carry::sum{});
+        const auto lref =
+            runs_of(later, std::vector<std::uint32_t>(later.size()), carry::equal_to{}, carry::sum{});
         std::vector<std::int64_t> l_offsets, l_lengths;
         non_trivial_of(lref, l_offsets, l_lengths);
         poison();
         run_two_phase([&](void* t, std::size_t& b) {
           return carry::run_length_encode(t, b, k + 1, d_a.ptr, d_b.ptr, d_num.ptr, n - 1);
         });
-        check("run_length_encode, keys misaligned", lref.keys.size(), lref.keys, as<std::uint32_t>(lref.lengths));
+        check("run_length_encode, keys misaligned", lref.keys.size(), lref.keys,
+              as<std::uint32_t>(lref.lengths));
         poison();
         run_two_phase([&](void* t, std::size_t& b) {
           return carry::non_trivial_runs(t, b, k + 1, d_a.ptr, d_b.ptr, d_num.ptr, n - 1);
@@ -228,7 +236,8 @@ TEST_CASE("reduce_by_key, run_length_encode, non_trivial_runs, select_unique_by_
         REQUIRE((a1[0] == 0xA5A5A5A5u && b1[0] == 0xA5A5A5A5u));
         REQUIRE((d_a1.guard_intact() && d_b1.guard_intact()));
       }
-      for (carry::compact_algorithm a : {carry::compact_algorithm::three_kernel, carry::compact_algorithm::single_pass}) {
+      for (carry::compact_algorithm a :
+           {carry::compact_algorithm::three_kernel, carry::compact_algorithm::single_pass}) {
         poison(); // the compaction of (key, value) pairs, on request
         run_two_phase([&](void* t, std::size_t& b) {
           return carry::select_unique_by_key(t, b, k, v, d_a.ptr, d_b.ptr, d_num.ptr, n, carry::equal_to{},
@@ -255,13 +264,14 @@ TEST_CASE("reduce_by_key, run_length_encode, non_trivial_runs, select_unique_by_
         REQUIRE(d_b.download(count) == b);
       };
       cub_check("ReduceByKey", runs, ref.keys, ref.folds, [&](void* t, std::size_t& b) {
-        return cub::DeviceReduce::ReduceByKey(t, b, k, d_a.ptr, v, d_b.ptr, d_num.ptr, cuda::std::plus<>{}, ni);
+        return cub::DeviceReduce::ReduceByKey(t, b, k, d_a.ptr, v, d_b.ptr, d_num.ptr, cuda::std::plus<>{},
+                                              ni);
       });
       cub_check("Encode", runs, ref.keys, as<std::uint32_t>(ref.lengths), [&](void* t, std::size_t& b) {
         return cub::DeviceRunLengthEncode::Encode(t, b, k, d_a.ptr, d_b.ptr, d_num.ptr, ni);
       });
-      cub_check("NonTrivialRuns", nt_offsets.size(), as<std::uint32_t>(nt_offsets), as<std::uint32_t>(nt_lengths),
-                [&](void* t, std::size_t& b) {
+      cub_check("NonTrivialRuns", nt_offsets.size(), as<std::uint32_t>(nt_offsets),
+                as<std::uint32_t>(nt_lengths), [&](void* t, std::size_t& b) {
                   return cub::DeviceRunLengthEncode::NonTrivialRuns(t, b, k, d_a.ptr, d_b.ptr, d_num.ptr, ni);
                 });
       cub_check("UniqueByKey", runs, ref.keys, firsts, [&](void* t, std::size_t& b) {
@@ -271,9 +281,10 @@ TEST_CASE("reduce_by_key, run_length_encode, non_trivial_runs, select_unique_by_
   }
 }
 
-TEST_CASE("reduce_by_key: a non-commutative operator over 16-byte keys with a custom equality; run calls over "
-          "iterators",
-          "[runs]") {
+TEST_CASE(
+    "reduce_by_key: a non-commutative operator over 16-byte keys with a custom equality; run calls over "
+    "iterators",
+    "[runs]") {
   for (std::int64_t n : sizes()) {
     INFO("n = " << n);
     std::vector<wide_key> keys;
@@ -324,7 +335,8 @@ TEST_CASE("reduce_by_key: a non-commutative operator over 16-byte keys with a cu
     device_buffer<std::uint64_t> d_sums(sz, 4);
     device_buffer<std::int64_t> d_lens(sz, 4), d_offs(sz, 4);
     run_two_phase([&](void* t, std::size_t& b) {
-      return carry::reduce_by_key<std::uint64_t>(t, b, tk, d_ukeys.ptr, tv, d_sums.ptr, d_num.ptr, carry::sum{}, n);
+      return carry::reduce_by_key<std::uint64_t>(t, b, tk, d_ukeys.ptr, tv, d_sums.ptr, d_num.ptr,
+                                                 carry::sum{}, n);
     });
     REQUIRE(d_num.download(1)[0] == it_runs);
     REQUIRE(d_ukeys.download(it_runs) == it_ref.keys);
@@ -356,15 +368,17 @@ TEST_CASE("reduce_by_key: a non-commutative operator over 16-byte keys with a cu
   }
 }
 
-TEST_CASE("output iterators: unique keys discarded, aggregates, lengths, offsets and values through a transform "
-          "output",
-          "[runs][iterator]") {
+TEST_CASE(
+    "output iterators: unique keys discarded, aggregates, lengths, offsets and values through a transform "
+    "output",
+    "[runs][iterator]") {
   for (std::int64_t n : capped_sizes({1, tile + 1, 3 * span_tile + 7, 1000003})) {
     for (int mean : {4, 64}) {
       INFO("n = " << n << ", mean run " << mean);
       const auto keys = run_keys(n, mean, static_cast<std::uint64_t>(n) + 11);
       std::vector<std::uint32_t> values(keys.size());
-      for (std::size_t i = 0; i < values.size(); ++i) values[i] = static_cast<std::uint32_t>(i * 40503u) >> 22;
+      for (std::size_t i = 0; i < values.size(); ++i)
+        values[i] = static_cast<std::uint32_t>(i * 40503u) >> 22;
       const auto ref = runs_of(keys, values, carry::equal_to{}, carry::sum{});
       const std::size_t runs = ref.keys.size(), sz = keys.size();
       auto twice = [](const auto& v) {
@@ -388,14 +402,17 @@ TEST_CASE("output iterators: unique keys discarded, aggregates, lengths, offsets
       REQUIRE(d_out.download(runs) == twice(ref.folds));
       REQUIRE(d_out.guard_intact());
       d_out.poison();
-      run_two_phase([&](void* t, std::size_t& b) { return carry::run_length_encode(t, b, k, none, out, d_num.ptr, n); });
+      run_two_phase([&](void* t, std::size_t& b) {
+        return carry::run_length_encode(t, b, k, none, out, d_num.ptr, n);
+      });
       REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(runs));
       REQUIRE(d_out.download(runs) == twice(ref.lengths));
       REQUIRE(d_out.guard_intact());
       std::vector<std::int64_t> nt_offsets, nt_lengths;
       non_trivial_of(ref, nt_offsets, nt_lengths);
       d_out.poison();
-      run_two_phase([&](void* t, std::size_t& b) { return carry::non_trivial_runs(t, b, k, out, none, d_num.ptr, n); });
+      run_two_phase(
+          [&](void* t, std::size_t& b) { return carry::non_trivial_runs(t, b, k, out, none, d_num.ptr, n); });
       REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(nt_offsets.size()));
       REQUIRE(d_out.download(nt_offsets.size()) == twice(nt_offsets));
       REQUIRE(d_out.guard_intact());
@@ -420,8 +437,8 @@ TEST_CASE("reduce_by_key of floats, deterministic: the same bits every run and o
   std::vector<float> values(keys.size());
   std::mt19937 g(6);
   for (auto& v : values) v = static_cast<float>(g() % 100000) / 7.0f;
-  const auto ref = runs_of(keys, std::vector<double>(values.begin(), values.end()), carry::equal_to{},
-                           carry::sum{});
+  const auto ref =
+      runs_of(keys, std::vector<double>(values.begin(), values.end()), carry::equal_to{}, carry::sum{});
   const std::size_t sz = keys.size(), runs = ref.keys.size();
   device_buffer<std::uint32_t> d_keys(sz), d_unique(sz);
   device_buffer<float> d_values(sz), d_out(sz);
@@ -436,8 +453,8 @@ TEST_CASE("reduce_by_key of floats, deterministic: the same bits every run and o
   const std::vector<float> first = same_bits_every_run(
       bytes,
       [&](void* t, std::size_t b, cudaStream_t s) {
-        return carry::reduce_by_key(t, b, d_keys.ptr, d_unique.ptr, d_values.ptr, d_out.ptr, d_num.ptr, carry::sum{},
-                                    n, carry::equal_to{}, det, s);
+        return carry::reduce_by_key(t, b, d_keys.ptr, d_unique.ptr, d_values.ptr, d_out.ptr, d_num.ptr,
+                                    carry::sum{}, n, carry::equal_to{}, det, s);
       },
       [&] {
         REQUIRE(d_num.download(1)[0] == static_cast<std::int32_t>(runs));
@@ -455,11 +472,12 @@ TEST_CASE("reduce_by_key of floats, deterministic: the same bits every run and o
   auto all_calls = [&](std::int64_t items, const std::uint32_t* keys_in, std::int32_t* num) {
     std::vector<cudaError_t> e;
     const std::uint32_t* vals = d_keys.ptr;
-    e.push_back(carry::reduce_by_key(temp.ptr, bytes, keys_in, d_none.ptr, vals, d_none.ptr + 2, num, carry::sum{},
-                                     items));
+    e.push_back(carry::reduce_by_key(temp.ptr, bytes, keys_in, d_none.ptr, vals, d_none.ptr + 2, num,
+                                     carry::sum{}, items));
     e.push_back(carry::run_length_encode(temp.ptr, bytes, keys_in, d_none.ptr, d_none.ptr + 2, num, items));
     e.push_back(carry::non_trivial_runs(temp.ptr, bytes, keys_in, d_none.ptr, d_none.ptr + 2, num, items));
-    e.push_back(carry::select_unique_by_key(temp.ptr, bytes, keys_in, vals, d_none.ptr, d_none.ptr + 2, num, items));
+    e.push_back(
+        carry::select_unique_by_key(temp.ptr, bytes, keys_in, vals, d_none.ptr, d_none.ptr + 2, num, items));
     return e;
   };
   for (cudaError_t e : all_calls(0, d_keys.ptr, d_count.ptr)) REQUIRE(e == cudaSuccess);
@@ -484,11 +502,13 @@ TEST_CASE("reduce_by_key of floats, deterministic: the same bits every run and o
     case 0:
       return carry::reduce_by_key(t, b, d_keys.ptr, d_unique.ptr, d_keys.ptr, d_second.ptr, d_count.ptr,
                                   carry::sum{}, many);
-    case 1: return carry::run_length_encode(t, b, d_keys.ptr, d_unique.ptr, d_second.ptr, d_count.ptr, many);
-    case 2: return carry::non_trivial_runs(t, b, d_keys.ptr, d_unique.ptr, d_second.ptr, d_count.ptr, many);
+    case 1:
+      return carry::run_length_encode(t, b, d_keys.ptr, d_unique.ptr, d_second.ptr, d_count.ptr, many);
+    case 2:
+      return carry::non_trivial_runs(t, b, d_keys.ptr, d_unique.ptr, d_second.ptr, d_count.ptr, many);
     default:
-      return carry::select_unique_by_key(t, b, d_keys.ptr, d_keys.ptr, d_unique.ptr, d_second.ptr, d_count.ptr,
-                                         many);
+      return carry::select_unique_by_key(t, b, d_keys.ptr, d_keys.ptr, d_unique.ptr, d_second.ptr,
+                                         d_count.ptr, many);
     }
   };
   for (int which = 0; which < 4; ++which) {
@@ -518,21 +538,26 @@ TEST_CASE("run calls under graph replay: changing keys and values, dirty temp st
   const std::uint32_t* k = d_keys.ptr;
   const std::uint32_t* v = d_values.ptr;
   std::size_t b[4] = {};
-  REQUIRE(carry::reduce_by_key(nullptr, b[0], k, d_u.ptr, v, d_agg.ptr, d_num.ptr, carry::sum{}, n) == cudaSuccess);
+  REQUIRE(carry::reduce_by_key(nullptr, b[0], k, d_u.ptr, v, d_agg.ptr, d_num.ptr, carry::sum{}, n) ==
+          cudaSuccess);
   REQUIRE(carry::run_length_encode(nullptr, b[1], k, d_rk.ptr, d_rl.ptr, d_num.ptr + 1, n) == cudaSuccess);
   REQUIRE(carry::non_trivial_runs(nullptr, b[2], k, d_off.ptr, d_len.ptr, d_num.ptr + 2, n) == cudaSuccess);
-  REQUIRE(carry::select_unique_by_key(nullptr, b[3], k, v, d_uk.ptr, d_uv.ptr, d_num.ptr + 3, n) == cudaSuccess);
+  REQUIRE(carry::select_unique_by_key(nullptr, b[3], k, v, d_uk.ptr, d_uv.ptr, d_num.ptr + 3, n) ==
+          cudaSuccess);
   const std::size_t bytes = *std::max_element(b, b + 4);
   device_buffer<unsigned char> temp(bytes);
   captured_call graph([&](cudaStream_t s) {
     std::size_t t = bytes;
     cudaError_t e = carry::reduce_by_key(temp.ptr, t, k, d_u.ptr, v, d_agg.ptr, d_num.ptr, carry::sum{}, n,
                                          carry::equal_to{}, s);
-    if (e == cudaSuccess) e = carry::run_length_encode(temp.ptr, t, k, d_rk.ptr, d_rl.ptr, d_num.ptr + 1, n,
-                                                       carry::equal_to{}, s);
-    if (e == cudaSuccess) e = carry::non_trivial_runs(temp.ptr, t, k, d_off.ptr, d_len.ptr, d_num.ptr + 2, n,
-                                                      carry::equal_to{}, s);
-    if (e == cudaSuccess) e = carry::select_unique_by_key(temp.ptr, t, k, v, d_uk.ptr, d_uv.ptr, d_num.ptr + 3, n, s);
+    if (e == cudaSuccess)
+      e = carry::run_length_encode(temp.ptr, t, k, d_rk.ptr, d_rl.ptr, d_num.ptr + 1, n, carry::equal_to{},
+                                   s);
+    if (e == cudaSuccess)
+      e = carry::non_trivial_runs(temp.ptr, t, k, d_off.ptr, d_len.ptr, d_num.ptr + 2, n, carry::equal_to{},
+                                  s);
+    if (e == cudaSuccess)
+      e = carry::select_unique_by_key(temp.ptr, t, k, v, d_uk.ptr, d_uv.ptr, d_num.ptr + 3, n, s);
     return e;
   });
   REQUIRE(graph.status == cudaSuccess);
@@ -571,12 +596,14 @@ TEST_CASE("run calls under graph replay: changing keys and values, dirty temp st
   }
 }
 
-TEST_CASE("run calls past 2^31 and 2^32 items (keys from a counting iterator, runs of 2^20)", "[runs][large]") {
+TEST_CASE("run calls past 2^31 and 2^32 items (keys from a counting iterator, runs of 2^20)",
+          "[runs][large]") {
   if (sanitize_mode()) return; // the sanitizer mode skips the sizes past 2^31
   const int shift = 20;
   for (std::int64_t n : {(std::int64_t{1} << 31) + 7, (std::int64_t{1} << 32) + 5}) {
     INFO("n = " << n);
-    const auto keys = thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), shifted{shift});
+    const auto keys =
+        thrust::make_transform_iterator(thrust::counting_iterator<std::int64_t>(0), shifted{shift});
     const thrust::constant_iterator<std::uint32_t> ones(1);
     const std::int64_t runs = (n + (std::int64_t{1} << shift) - 1) >> shift;
     const std::size_t rs = static_cast<std::size_t>(runs);

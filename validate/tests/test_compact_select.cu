@@ -13,8 +13,18 @@ constexpr std::int64_t tile_u32 = carry::compact_tuning::policy<std::uint32_t>::
 
 /// Sizes around the tile, primes, several waves of the single pass, a seeded random size.
 std::vector<std::int64_t> select_sizes(std::int64_t tile) {
-  std::vector<std::int64_t> s{1,        2,        31,        tile - 1,         tile,         tile + 1,
-                              2 * tile, 7919,     104729,    3 * tile + 17,    1000003,      (1 << 20) + 7,
+  std::vector<std::int64_t> s{1,
+                              2,
+                              31,
+                              tile - 1,
+                              tile,
+                              tile + 1,
+                              2 * tile,
+                              7919,
+                              104729,
+                              3 * tile + 17,
+                              1000003,
+                              (1 << 20) + 7,
                               (1 << 22) + 3};
   std::mt19937_64 g(tile);
   s.push_back(1 + static_cast<std::int64_t>(g() % (1 << 21)));
@@ -31,7 +41,8 @@ compact_call<T> carry_select_if(T bound, carry::compact_options opt) {
 
 template <class T>
 std::vector<T> expected_select_if(const std::vector<T>& in, T bound, std::size_t& num) {
-  return reference_partition(in, [&](std::size_t i) { return in[i] < bound; }, num, false);
+  return reference_partition(
+      in, [&](std::size_t i) { return in[i] < bound; }, num, false);
 }
 
 /// CUB on the same input: count and selected items.
@@ -67,7 +78,8 @@ TEST_CASE("select_if u32: sizes x selectivity x algorithm, against the CPU and C
         check_compact(r, expected, num, num);
         if (m == 0 && (percent == 50 || percent == 1))
           check_against_cub<std::uint32_t>(
-              [&](void* t, std::size_t& b, const std::uint32_t* i, std::uint32_t* o, std::int64_t* c, std::int64_t k) {
+              [&](void* t, std::size_t& b, const std::uint32_t* i, std::uint32_t* o, std::int64_t* c,
+                  std::int64_t k) {
                 return cub_select_if_less(t, b, i, o, c, k, bound, false, cudaStream_t{});
               },
               in, r);
@@ -84,7 +96,8 @@ TEST_CASE("select_if: other item types (u8, u64, float)", "[select]") {
       std::size_t num = 0;
       const auto expected = expected_select_if<std::uint8_t>(in, 77, num);
       for (int m = 0; m < 3; ++m)
-        check_compact(run_compact(carry_select_if<std::uint8_t>(77, compact_modes[m]), in, false), expected, num, num);
+        check_compact(run_compact(carry_select_if<std::uint8_t>(77, compact_modes[m]), in, false), expected,
+                      num, num);
     }
     {
       const auto in = uniform_values<std::uint64_t>(static_cast<std::size_t>(n), 12);
@@ -96,7 +109,8 @@ TEST_CASE("select_if: other item types (u8, u64, float)", "[select]") {
         check_compact(r, expected, num, num);
         if (m == 0)
           check_against_cub<std::uint64_t>(
-              [&](void* t, std::size_t& b, const std::uint64_t* i, std::uint64_t* o, std::int64_t* c, std::int64_t k) {
+              [&](void* t, std::size_t& b, const std::uint64_t* i, std::uint64_t* o, std::int64_t* c,
+                  std::int64_t k) {
                 return cub_select_if_less(t, b, i, o, c, k, bound, false, cudaStream_t{});
               },
               in, r);
@@ -107,7 +121,8 @@ TEST_CASE("select_if: other item types (u8, u64, float)", "[select]") {
       std::size_t num = 0;
       const auto expected = expected_select_if(in, 0.3f, num);
       for (int m = 0; m < 3; ++m)
-        check_compact(run_compact(carry_select_if<float>(0.3f, compact_modes[m]), in, false), expected, num, num);
+        check_compact(run_compact(carry_select_if<float>(0.3f, compact_modes[m]), in, false), expected, num,
+                      num);
     }
   }
 }
@@ -123,7 +138,8 @@ void flagged_case(const std::vector<T>& in, FlagOf flag_of, int mode, bool in_pl
   device_buffer<F> d_flags(n);
   if (n) CARRY_CUDA_OR_DIE(cudaMemcpy(d_flags.ptr, flags.data(), n * sizeof(F), cudaMemcpyHostToDevice));
   std::size_t num = 0;
-  const auto expected = reference_partition(in, [&](std::size_t i) { return flags[i] != H(0); }, num, false);
+  const auto expected = reference_partition(
+      in, [&](std::size_t i) { return flags[i] != H(0); }, num, false);
   const F* fp = d_flags.ptr;
   const carry::compact_options opt = compact_modes[mode];
   const auto r = run_compact<T>(
@@ -151,14 +167,20 @@ TEST_CASE("select_flagged: flag types and values that are neither 0 nor 1", "[se
     for (int m = 0; m < 3; ++m) {
       INFO(compact_mode_name(m));
       flagged_case<std::uint32_t, std::uint8_t>(
-          in, [](std::size_t i) { return static_cast<std::uint8_t>((i * 2654435761u >> 7) % 4 == 0 ? 0 : (i % 7) * 37); },
+          in,
+          [](std::size_t i) {
+            return static_cast<std::uint8_t>((i * 2654435761u >> 7) % 4 == 0 ? 0 : (i % 7) * 37);
+          },
           m, false);
-      flagged_case<std::uint32_t, int>(in, [](std::size_t i) { return (i * 40503u >> 5) % 3 == 0 ? -7 : 0; }, m, false);
-      flagged_case<std::uint32_t, bool>(in, [](std::size_t i) { return (i * 2654435761u >> 9) % 100 < 50; }, m,
-                                        false);
+      flagged_case<std::uint32_t, int>(
+          in, [](std::size_t i) { return (i * 40503u >> 5) % 3 == 0 ? -7 : 0; }, m, false);
+      flagged_case<std::uint32_t, bool>(
+          in, [](std::size_t i) { return (i * 2654435761u >> 9) % 100 < 50; }, m, false);
     }
-    flagged_case<std::uint32_t, std::uint8_t>(in, [](std::size_t) { return std::uint8_t{0}; }, 0, false);
-    flagged_case<std::uint32_t, std::uint8_t>(in, [](std::size_t) { return std::uint8_t{1}; }, 0, false);
+    flagged_case<std::uint32_t, std::uint8_t>(
+        in, [](std::size_t) { return std::uint8_t{0}; }, 0, false);
+    flagged_case<std::uint32_t, std::uint8_t>(
+        in, [](std::size_t) { return std::uint8_t{1}; }, 0, false);
   }
 }
 
@@ -180,13 +202,14 @@ TEST_CASE("select_flagged: 12-byte items and u64 items", "[select]") {
     INFO("n = " << n);
     std::vector<triple> in(static_cast<std::size_t>(n));
     for (std::size_t i = 0; i < in.size(); ++i)
-      in[i] = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i * 3), static_cast<std::uint32_t>(~i)};
+      in[i] = {static_cast<std::uint32_t>(i), static_cast<std::uint32_t>(i * 3),
+               static_cast<std::uint32_t>(~i)};
     const auto in64 = uniform_values<std::uint64_t>(static_cast<std::size_t>(n), 31);
     for (int m = 0; m < 3; ++m) {
-      flagged_case<triple, std::uint8_t>(in, [](std::size_t i) { return static_cast<std::uint8_t>(i % 3 == 1); }, m,
-                                         false);
-      flagged_case<std::uint64_t, std::uint8_t>(in64, [](std::size_t i) { return static_cast<std::uint8_t>(i % 5); },
-                                                m, false);
+      flagged_case<triple, std::uint8_t>(
+          in, [](std::size_t i) { return static_cast<std::uint8_t>(i % 3 == 1); }, m, false);
+      flagged_case<std::uint64_t, std::uint8_t>(
+          in64, [](std::size_t i) { return static_cast<std::uint8_t>(i % 5); }, m, false);
     }
   }
 }
@@ -194,27 +217,29 @@ TEST_CASE("select_flagged: 12-byte items and u64 items", "[select]") {
 TEST_CASE("select_unique: runs, all equal, all distinct, a custom equality; against CUB", "[select]") {
   for (std::int64_t n : select_sizes(tile_u32)) {
     INFO("n = " << n);
-    std::vector<std::vector<std::uint32_t>> inputs{runs_of<std::uint32_t>(static_cast<std::size_t>(n), 4, 41),
-                                                   std::vector<std::uint32_t>(static_cast<std::size_t>(n), 9u),
-                                                   uniform_values<std::uint32_t>(static_cast<std::size_t>(n), 42)};
+    std::vector<std::vector<std::uint32_t>> inputs{
+        runs_of<std::uint32_t>(static_cast<std::size_t>(n), 4, 41),
+        std::vector<std::uint32_t>(static_cast<std::size_t>(n), 9u),
+        uniform_values<std::uint32_t>(static_cast<std::size_t>(n), 42)};
     for (const auto& in : inputs) {
       std::size_t num = 0;
-      const auto expected =
-          reference_partition(in, [&](std::size_t i) { return i == 0 || in[i] != in[i - 1]; }, num, false);
+      const auto expected = reference_partition(
+          in, [&](std::size_t i) { return i == 0 || in[i] != in[i - 1]; }, num, false);
       for (int m = 0; m < 3; ++m) {
         INFO(compact_mode_name(m));
         const carry::compact_options opt = compact_modes[m];
         const auto r = run_compact<std::uint32_t>(
-            [&](void* t, std::size_t& b, std::uint32_t* i, std::uint32_t* o, std::int64_t* c, std::int64_t k) {
-              return carry::select_unique(t, b, static_cast<const std::uint32_t*>(i), o, c, k, carry::equal_to{}, opt);
+            [&](void* t, std::size_t& b, std::uint32_t* i, std::uint32_t* o, std::int64_t* c,
+                std::int64_t k) {
+              return carry::select_unique(t, b, static_cast<const std::uint32_t*>(i), o, c, k,
+                                          carry::equal_to{}, opt);
             },
             in, false);
         check_compact(r, expected, num, num);
         if (m == 0)
           check_against_cub<std::uint32_t>(
-              [&](void* t, std::size_t& b, const std::uint32_t* i, std::uint32_t* o, std::int64_t* c, std::int64_t k) {
-                return cub_select_unique(t, b, i, o, c, k, false, cudaStream_t{});
-              },
+              [&](void* t, std::size_t& b, const std::uint32_t* i, std::uint32_t* o, std::int64_t* c,
+                  std::int64_t k) { return cub_select_unique(t, b, i, o, c, k, false, cudaStream_t{}); },
               in, r);
       }
     }
@@ -222,10 +247,11 @@ TEST_CASE("select_unique: runs, all equal, all distinct, a custom equality; agai
     const auto in = runs_of<std::uint32_t>(static_cast<std::size_t>(n), 3, 43);
     const high_bits_equal eq{};
     std::size_t num = 0;
-    const auto expected =
-        reference_partition(in, [&](std::size_t i) { return i == 0 || !eq(in[i - 1], in[i]); }, num, false);
+    const auto expected = reference_partition(
+        in, [&](std::size_t i) { return i == 0 || !eq(in[i - 1], in[i]); }, num, false);
     check_compact(run_compact<std::uint32_t>(
-                      [&](void* t, std::size_t& b, std::uint32_t* i, std::uint32_t* o, std::int64_t* c, std::int64_t k) {
+                      [&](void* t, std::size_t& b, std::uint32_t* i, std::uint32_t* o, std::int64_t* c,
+                          std::int64_t k) {
                         return carry::select_unique(t, b, static_cast<const std::uint32_t*>(i), o, c, k, eq);
                       },
                       in, false),
@@ -243,16 +269,15 @@ TEST_CASE("in place: select_flagged, select_if, select_unique at every size", "[
       const auto expected = expected_select_if(in, bound, num);
       check_compact(run_compact(carry_select_if<std::uint32_t>(bound, {}), in, true), expected, num, num);
     }
-    flagged_case<std::uint32_t, std::uint8_t>(in, [](std::size_t i) { return static_cast<std::uint8_t>(i % 3 != 0); },
-                                              0, true);
+    flagged_case<std::uint32_t, std::uint8_t>(
+        in, [](std::size_t i) { return static_cast<std::uint8_t>(i % 3 != 0); }, 0, true);
     const auto runs = runs_of<std::uint32_t>(static_cast<std::size_t>(n), 4, 52);
     std::size_t num = 0;
-    const auto expected =
-        reference_partition(runs, [&](std::size_t i) { return i == 0 || runs[i] != runs[i - 1]; }, num, false);
+    const auto expected = reference_partition(
+        runs, [&](std::size_t i) { return i == 0 || runs[i] != runs[i - 1]; }, num, false);
     check_compact(run_compact<std::uint32_t>(
-                      [](void* t, std::size_t& b, std::uint32_t* i, std::uint32_t*, std::int64_t* c, std::int64_t k) {
-                        return carry::select_unique(t, b, i, c, k);
-                      },
+                      [](void* t, std::size_t& b, std::uint32_t* i, std::uint32_t*, std::int64_t* c,
+                         std::int64_t k) { return carry::select_unique(t, b, i, c, k); },
                       runs, true),
                   expected, num, num);
   }
@@ -268,10 +293,12 @@ TEST_CASE("select_if over a counting iterator: the indices of the selected items
       thrust::counting_iterator<int> first(0);
       const multiple_of_3_or_7 pred{};
       std::size_t bytes = 0;
-      REQUIRE(carry::select_if(nullptr, bytes, first, d_out.ptr, d_num.ptr, n, pred, compact_modes[m]) == cudaSuccess);
+      REQUIRE(carry::select_if(nullptr, bytes, first, d_out.ptr, d_num.ptr, n, pred, compact_modes[m]) ==
+              cudaSuccess);
       device_buffer<unsigned char> temp(bytes);
       temp.poison();
-      REQUIRE(carry::select_if(temp.ptr, bytes, first, d_out.ptr, d_num.ptr, n, pred, compact_modes[m]) == cudaSuccess);
+      REQUIRE(carry::select_if(temp.ptr, bytes, first, d_out.ptr, d_num.ptr, n, pred, compact_modes[m]) ==
+              cudaSuccess);
       REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
       std::vector<int> expected;
       for (int i = 0; i < n; ++i)
@@ -283,9 +310,10 @@ TEST_CASE("select_if over a counting iterator: the indices of the selected items
   }
 }
 
-TEST_CASE("output iterators: select_if, select_flagged and partition into a transform output; select_if into a "
-          "discard iterator (the count alone)",
-          "[select][iterator]") {
+TEST_CASE(
+    "output iterators: select_if, select_flagged and partition into a transform output; select_if into a "
+    "discard iterator (the count alone)",
+    "[select][iterator]") {
   for (std::int64_t n : capped_sizes({1, tile_u32 - 1, tile_u32 + 1, 3 * tile_u32 + 17, 1000003})) {
     const auto in = uniform_values<std::uint32_t>(static_cast<std::size_t>(n), 17);
     const std::uint32_t bound = 0x80000000u;
@@ -308,7 +336,8 @@ TEST_CASE("output iterators: select_if, select_flagged and partition into a tran
       INFO("n = " << n << ", " << compact_mode_name(m));
       d_out.poison();
       run_two_phase([&](void* t, std::size_t& b) {
-        return carry::select_if(t, b, p, out, d_num.ptr, n, less_than<std::uint32_t>{bound}, compact_modes[m]);
+        return carry::select_if(t, b, p, out, d_num.ptr, n, less_than<std::uint32_t>{bound},
+                                compact_modes[m]);
       });
       REQUIRE(d_num.download(1)[0] == static_cast<std::int64_t>(picked.size()));
       REQUIRE(d_out.download(picked.size()) == picked);
@@ -321,7 +350,8 @@ TEST_CASE("output iterators: select_if, select_flagged and partition into a tran
       REQUIRE(d_out.download(flagged.size()) == flagged);
       d_out.poison();
       run_two_phase([&](void* t, std::size_t& b) {
-        return carry::partition(t, b, p, out, d_num.ptr, n, less_than<std::uint32_t>{bound}, compact_modes[m]);
+        return carry::partition(t, b, p, out, d_num.ptr, n, less_than<std::uint32_t>{bound},
+                                compact_modes[m]);
       });
       std::vector<std::uint64_t> parted = picked;
       parted.insert(parted.end(), rejected.begin(), rejected.end());
@@ -338,7 +368,8 @@ TEST_CASE("output iterators: select_if, select_flagged and partition into a tran
   }
 }
 
-TEST_CASE("empty input writes a count of 0 and nothing else; null item pointers are fine", "[select][empty]") {
+TEST_CASE("empty input writes a count of 0 and nothing else; null item pointers are fine",
+          "[select][empty]") {
   device_buffer<int> d_num(1);
   device_buffer<std::uint32_t> d_out(4);
   for (int prim = 0; prim < 4; ++prim) {
@@ -349,10 +380,14 @@ TEST_CASE("empty input writes a count of 0 and nothing else; null item pointers 
     const std::uint8_t* flags = nullptr;
     auto run = [&](void* t) {
       switch (prim) {
-      case 0: return carry::select_flagged(t, bytes, in, flags, d_out.ptr, d_num.ptr, 0);
-      case 1: return carry::select_if(t, bytes, in, d_out.ptr, d_num.ptr, 0, less_than<std::uint32_t>{5});
-      case 2: return carry::select_unique(t, bytes, in, d_out.ptr, d_num.ptr, 0);
-      default: return carry::partition(t, bytes, in, d_out.ptr, d_num.ptr, 0, less_than<std::uint32_t>{5});
+      case 0:
+        return carry::select_flagged(t, bytes, in, flags, d_out.ptr, d_num.ptr, 0);
+      case 1:
+        return carry::select_if(t, bytes, in, d_out.ptr, d_num.ptr, 0, less_than<std::uint32_t>{5});
+      case 2:
+        return carry::select_unique(t, bytes, in, d_out.ptr, d_num.ptr, 0);
+      default:
+        return carry::partition(t, bytes, in, d_out.ptr, d_num.ptr, 0, less_than<std::uint32_t>{5});
       }
     };
     REQUIRE(run(nullptr) == cudaSuccess);
@@ -375,8 +410,8 @@ TEST_CASE("bad arguments: cudaErrorInvalidValue and nothing written", "[select][
   d_out.poison();
   d_num.poison();
   std::size_t bytes = 0;
-  REQUIRE(carry::select_flagged(nullptr, bytes, static_cast<const std::uint32_t*>(d_in.ptr), d_flags.ptr, d_out.ptr,
-                                d_num.ptr, n) == cudaSuccess);
+  REQUIRE(carry::select_flagged(nullptr, bytes, static_cast<const std::uint32_t*>(d_in.ptr), d_flags.ptr,
+                                d_out.ptr, d_num.ptr, n) == cudaSuccess);
   device_buffer<unsigned char> temp(bytes);
   const std::uint32_t* in = d_in.ptr;
   const std::uint8_t* nf = nullptr;
@@ -385,13 +420,18 @@ TEST_CASE("bad arguments: cudaErrorInvalidValue and nothing written", "[select][
   std::uint32_t* no_out = nullptr;
   const std::uint32_t* no_in = nullptr;
   const less_than<std::uint32_t> pred{1u << 31};
-  CHECK(carry::select_flagged(temp.ptr, bytes, in, d_flags.ptr, d_out.ptr, d_num.ptr, -1) == cudaErrorInvalidValue);
+  CHECK(carry::select_flagged(temp.ptr, bytes, in, d_flags.ptr, d_out.ptr, d_num.ptr, -1) ==
+        cudaErrorInvalidValue);
   CHECK(carry::select_flagged(temp.ptr, bytes, in, nf, d_out.ptr, d_num.ptr, n) == cudaErrorInvalidValue);
-  CHECK(carry::select_flagged(temp.ptr, bytes, no_in, d_flags.ptr, d_out.ptr, d_num.ptr, n) == cudaErrorInvalidValue);
-  CHECK(carry::select_flagged(temp.ptr, bytes, in, d_flags.ptr, no_out, d_num.ptr, n) == cudaErrorInvalidValue);
-  CHECK(carry::select_flagged(temp.ptr, bytes, in, d_flags.ptr, d_out.ptr, no_num, n) == cudaErrorInvalidValue);
+  CHECK(carry::select_flagged(temp.ptr, bytes, no_in, d_flags.ptr, d_out.ptr, d_num.ptr, n) ==
+        cudaErrorInvalidValue);
+  CHECK(carry::select_flagged(temp.ptr, bytes, in, d_flags.ptr, no_out, d_num.ptr, n) ==
+        cudaErrorInvalidValue);
+  CHECK(carry::select_flagged(temp.ptr, bytes, in, d_flags.ptr, d_out.ptr, no_num, n) ==
+        cudaErrorInvalidValue);
   CHECK(carry::select_flagged(temp.ptr, bytes, in, d_flags.ptr, no_out, no_num, 0) == cudaErrorInvalidValue);
-  CHECK(carry::select_flagged(temp.ptr, small, in, d_flags.ptr, d_out.ptr, d_num.ptr, n) == cudaErrorInvalidValue);
+  CHECK(carry::select_flagged(temp.ptr, small, in, d_flags.ptr, d_out.ptr, d_num.ptr, n) ==
+        cudaErrorInvalidValue);
   CHECK(carry::select_if(temp.ptr, small, in, d_out.ptr, d_num.ptr, n, pred) == cudaErrorInvalidValue);
   CHECK(carry::select_if(temp.ptr, bytes, in, d_out.ptr, d_num.ptr, -5, pred) == cudaErrorInvalidValue);
   CHECK(carry::select_unique(temp.ptr, small, in, d_out.ptr, d_num.ptr, n) == cudaErrorInvalidValue);

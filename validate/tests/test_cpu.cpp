@@ -55,13 +55,14 @@ TEST_CASE("operators keep operand order", "[cpu][operators]") {
   CHECK(!(c(f, g) == c(g, f)));
 }
 
-TEST_CASE("an equality functor argument: not a stream, a number, a pointer or an options struct", "[cpu][operators]") {
+TEST_CASE("an equality functor argument: not a stream, a number, a pointer or an options struct",
+          "[cpu][operators]") {
   CHECK(equality_functor<equal_to>);
   CHECK(equality_functor<compose_affine>);
-  CHECK(!equality_functor<int>);            // a literal 0 as the stream
+  CHECK(!equality_functor<int>);                 // a literal 0 as the stream
   CHECK(!equality_functor<struct stream_like*>); // a pointer, as a cudaStream_t is
   CHECK(!equality_functor<std::nullptr_t>);
-  CHECK(!equality_functor<scan_options>);    // options come after the functor
+  CHECK(!equality_functor<scan_options>); // options come after the functor
   CHECK(!equality_functor<compact_options>);
 }
 
@@ -109,7 +110,8 @@ TEST_CASE("tile planning", "[cpu][plan]") {
   CHECK(next_pow2(1024) == 1024);
 }
 
-TEST_CASE("temp-storage layout: aligned, disjoint parts inside the allocation; nested layouts", "[cpu][plan]") {
+TEST_CASE("temp-storage layout: aligned, disjoint parts inside the allocation; nested layouts",
+          "[cpu][plan]") {
   lookback::temp_builder b;
   const lookback::temp_part p0 = b.add(8), p1 = b.add(1000), p2 = b.add(0);
   CHECK(p0.offset == 0);
@@ -137,8 +139,10 @@ TEST_CASE("temp-storage layout: aligned, disjoint parts inside the allocation; n
   CHECK(st.groups.within(engine).offset + st.groups.bytes <= tail.offset);
 }
 
-TEST_CASE("look-back state: counter, status words and groups, all inside the cleared span", "[cpu][lookback]") {
-  for (std::int64_t tiles : {std::int64_t{1}, std::int64_t{31}, std::int64_t{32}, std::int64_t{33}, std::int64_t{100000}}) {
+TEST_CASE("look-back state: counter, status words and groups, all inside the cleared span",
+          "[cpu][lookback]") {
+  for (std::int64_t tiles :
+       {std::int64_t{1}, std::int64_t{31}, std::int64_t{32}, std::int64_t{33}, std::int64_t{100000}}) {
     for (int chains : {1, 256}) {
       for (bool canonical : {false, true}) {
         lookback::temp_builder b;
@@ -228,7 +232,8 @@ TEST_CASE("pass choice", "[cpu][plan]") {
   CHECK_FALSE(canonical_look_back(a));
 }
 
-TEST_CASE("the carry fix-up: with_carry, extend, apply_carry (carry always the earlier operand)", "[cpu][plan]") {
+TEST_CASE("the carry fix-up: with_carry, extend, apply_carry (carry always the earlier operand)",
+          "[cpu][plan]") {
   int run[3] = {3, 4, 11};
   carry::apply_carry<false>(run, carry::tile_prefix<int>{10, true}, carry::sum{});
   CHECK(std::vector<int>(run, run + 3) == std::vector<int>{13, 14, 21});
@@ -282,7 +287,8 @@ TEST_CASE("keyed prefetch: the tile a tile asks for ahead", "[cpu][plan]") {
   CHECK(tile_ahead(6, 7, 132, 396) == 7 + 3 * 132);
   CHECK(tile_ahead(4, 528, 132, 660) == 660); // from past one wave (the compaction): the first asked for
   CHECK(tile_ahead(4, 527, 132, 660) == -1);  // its block asks for its own
-  for (int mode : {0, 1, 2}) CHECK(tile_ahead(mode, 7000, 132, 0) == -1); // the other modes ask for none ahead
+  for (int mode : {0, 1, 2})
+    CHECK(tile_ahead(mode, 7000, 132, 0) == -1); // the other modes ask for none ahead
   // where asking starts: the keyed agent from the tile its first tile asks for, the compaction past one wave
   CHECK(first_tile_asked(1, 132, 0) == 132);
   CHECK(first_tile_asked(3, 132, 0) == 396);
@@ -472,22 +478,29 @@ struct writes_anything { // an output iterator without a value type (as a discar
 };
 } // namespace
 
-TEST_CASE("scan accumulators: CUB's rule, sums in the output's type, a named one, the overload split", "[cpu]") {
+TEST_CASE("scan accumulators: CUB's rule, sums in the output's type, a named one, the overload split",
+          "[cpu]") {
   using carry::default_accumulator;
   using carry::detail::scan_accumulator_t;
   using u8p = const std::uint8_t*;
   // sums: the output's type (u8 flags into u32 offsets), the input's where the output has none
-  STATIC_REQUIRE(std::is_same<scan_accumulator_t<default_accumulator, true, carry::sum, std::uint8_t, u8p,
-                                                 std::uint32_t*>, std::uint32_t>::value);
-  STATIC_REQUIRE(std::is_same<scan_accumulator_t<default_accumulator, true, carry::sum, std::uint8_t, u8p,
-                                                 writes_anything>, std::uint8_t>::value);
+  STATIC_REQUIRE(std::is_same<
+                 scan_accumulator_t<default_accumulator, true, carry::sum, std::uint8_t, u8p, std::uint32_t*>,
+                 std::uint32_t>::value);
+  STATIC_REQUIRE(
+      std::is_same<
+          scan_accumulator_t<default_accumulator, true, carry::sum, std::uint8_t, u8p, writes_anything>,
+          std::uint8_t>::value);
   // other operators: op(init, item)'s type; where that does not compile, the output's
-  STATIC_REQUIRE(std::is_same<scan_accumulator_t<default_accumulator, false, pair_sum, long long, const int*,
-                                                 short*>, long long>::value);
-  STATIC_REQUIRE(std::is_same<scan_accumulator_t<default_accumulator, false, carry::maximum, long, const int*,
-                                                 double*>, double>::value);
-  STATIC_REQUIRE(std::is_same<scan_accumulator_t<default_accumulator, false, carry::maximum, int, const int*,
-                                                 long*>, int>::value);
+  STATIC_REQUIRE(
+      std::is_same<scan_accumulator_t<default_accumulator, false, pair_sum, long long, const int*, short*>,
+                   long long>::value);
+  STATIC_REQUIRE(
+      std::is_same<scan_accumulator_t<default_accumulator, false, carry::maximum, long, const int*, double*>,
+                   double>::value);
+  STATIC_REQUIRE(
+      std::is_same<scan_accumulator_t<default_accumulator, false, carry::maximum, int, const int*, long*>,
+                   int>::value);
   // named
   STATIC_REQUIRE(std::is_same<scan_accumulator_t<std::int64_t, true, carry::sum, bool, const bool*, int*>,
                               std::int64_t>::value);
@@ -510,14 +523,17 @@ struct compose16 {
 };
 } // namespace
 
-TEST_CASE("by-key pieces: the segmented operator is associative; the scans' behaviour on the keyed agent's model "
-          "gives the by-key scans",
-          "[cpu]") {
+TEST_CASE(
+    "by-key pieces: the segmented operator is associative; the scans' behaviour on the keyed agent's model "
+    "gives the by-key scans",
+    "[cpu]") {
   using carry::detail::keyed;
   const carry::detail::segmented<compose16> seg{compose16{}};
   std::mt19937 g(5);
   for (int t = 0; t < 20000; ++t) {
-    auto pick = [&] { return keyed<std::uint32_t>{static_cast<std::uint32_t>(g() % 2), static_cast<std::uint32_t>(g())}; };
+    auto pick = [&] {
+      return keyed<std::uint32_t>{static_cast<std::uint32_t>(g() % 2), static_cast<std::uint32_t>(g())};
+    };
     const keyed<std::uint32_t> a = pick(), b = pick(), c = pick();
     const auto l = seg(seg(a, b), c), r = seg(a, seg(b, c));
     REQUIRE((l.head == r.head && l.value == r.value));
@@ -543,8 +559,9 @@ TEST_CASE("by-key pieces: the segmented operator is associative; the scans' beha
     std::function<keyed<std::uint32_t>(const std::vector<keyed<std::uint32_t>>&, int, int, int&)> tree =
         [&](const std::vector<keyed<std::uint32_t>>& x, int lo, int hi, int& k) {
           if (hi - lo == 1) return x[static_cast<std::size_t>(lo)];
-          const int m = lo + 1 + static_cast<int>(splits[static_cast<std::size_t>(k++ % 64)] %
-                                                  static_cast<unsigned>(hi - lo - 1));
+          const int m = lo + 1 +
+                        static_cast<int>(splits[static_cast<std::size_t>(k++ % 64)] %
+                                         static_cast<unsigned>(hi - lo - 1));
           const auto left = tree(x, lo, m, k);
           return seg(left, tree(x, m, hi, k));
         };

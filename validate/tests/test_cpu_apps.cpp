@@ -52,7 +52,8 @@ TEST_CASE("even bins: the worked example", "[apps]") {
 }
 
 TEMPLATE_TEST_CASE("even bins: exact for integers over the whole range of the type", "[apps]", std::uint8_t,
-                   std::int8_t, std::uint16_t, std::int16_t, std::uint32_t, std::int32_t, std::uint64_t, std::int64_t) {
+                   std::int8_t, std::uint16_t, std::int16_t, std::uint32_t, std::int32_t, std::uint64_t,
+                   std::int64_t) {
   using T = TestType;
   const T lo = std::numeric_limits<T>::min(), hi = std::numeric_limits<T>::max();
   std::mt19937_64 g(sizeof(T) * 7 + std::is_signed<T>::value);
@@ -190,7 +191,8 @@ TEST_CASE("even bins: the reciprocal path equals plain division on every span sh
     const int bins = 1 + static_cast<int>(g() % (1u << 24));
     const even_bins<std::uint32_t> b(lo, hi, bins);
     const std::uint32_t x = lo + static_cast<std::uint32_t>(g() % (std::uint64_t{hi} - lo));
-    const std::uint64_t want = (std::uint64_t{x} - lo) * static_cast<std::uint64_t>(bins) / (std::uint64_t{hi} - lo);
+    const std::uint64_t want =
+        (std::uint64_t{x} - lo) * static_cast<std::uint64_t>(bins) / (std::uint64_t{hi} - lo);
     REQUIRE(b.bin_of(x) == static_cast<int>(want));
   }
 }
@@ -232,7 +234,8 @@ TEST_CASE("bin_by_key helpers: clamped bins, digit passes, plans, layouts", "[ap
   CHECK(p.tiles_per_block == 64);
   CHECK(p.passes == 1);
   // every tile belongs to exactly one block, in order, no block empty
-  for (std::int64_t n : {std::int64_t{1}, std::int64_t{4095}, std::int64_t{4097}, std::int64_t{5000000}, (std::int64_t{1} << 31) + 5}) {
+  for (std::int64_t n : {std::int64_t{1}, std::int64_t{4095}, std::int64_t{4097}, std::int64_t{5000000},
+                         (std::int64_t{1} << 31) + 5}) {
     const bin_plan q = plan_bins(n, 4096, 1000);
     INFO("n " << n);
     CHECK(q.passes == 2);
@@ -253,7 +256,8 @@ TEST_CASE("bin_by_key helpers: clamped bins, digit passes, plans, layouts", "[ap
   CHECK(l2.values.bytes == 8000000);
   CHECK(l2.bin_counts.bytes == 4097 * 8);
   CHECK(l2.allocation >= l2.bin_scan.offset + l2.bin_scan.bytes + 255);
-  for (auto part : {l2.counts, l2.scan, l2.keys, l2.values, l2.bin_counts, l2.bin_scan}) CHECK(part.offset % 256 == 0);
+  for (auto part : {l2.counts, l2.scan, l2.keys, l2.values, l2.bin_counts, l2.bin_scan})
+    CHECK(part.offset % 256 == 0);
 }
 
 TEST_CASE("bin_by_key's one-pass form: when, and its temp layout", "[apps]") {
@@ -268,11 +272,11 @@ TEST_CASE("bin_by_key's one-pass form: when, and its temp layout", "[apps]") {
   CHECK(l.sort.portions == 1);
   CHECK(l.sort.alt_keys.bytes == 0);
   CHECK(l.sort.alt_values.bytes == 0);
-  CHECK(l.sort.hist.bytes == 256 * 8);     // the bin counts, scanned into
+  CHECK(l.sort.hist.bytes == 256 * 8);      // the bin counts, scanned into
   CHECK(l.sort.bases.bytes == 2 * 256 * 8); // portion 0's digit offsets and the next portion's
   CHECK_FALSE(l.sort.clear_once);           // 64 MB of look-back words: cleared by the call's memset
   CHECK(l.sort.alternate);
-  CHECK(l.sort.state_sets == 1);            // one pass: one set
+  CHECK(l.sort.state_sets == 1); // one pass: one set
   CHECK(l.sort.cleared().offset + l.sort.cleared().bytes == l.sort.state.offset + l.sort.state_set_bytes);
   CHECK(l.nested.bytes == l.sort.allocation);
   CHECK(l.scan.offset >= l.nested.offset + l.nested.bytes);
@@ -301,7 +305,8 @@ TEST_CASE("histogram planning: path, shared bytes, grid", "[apps]") {
   CHECK(choose_histogram_path(10, 48 * 1024, 0, 227 * 1024) == histogram_path::shared);
   CHECK(choose_histogram_path(10, 48 * 1024 + 1, 0, 227 * 1024) == histogram_path::global);
   CHECK(choose_histogram_path(10, 1 << 20, 0, 227 * 1024) == histogram_path::global);
-  CHECK(choose_histogram_path(10, 40000, 8, 227 * 1024) == histogram_path::global); // 160 KB + 320 KB of levels
+  CHECK(choose_histogram_path(10, 40000, 8, 227 * 1024) ==
+        histogram_path::global); // 160 KB + 320 KB of levels
   CHECK(choose_histogram_path(10, 4096, 8, 227 * 1024) == histogram_path::shared);
   CHECK(histogram_smem_bytes(7, 0) == 32);
   CHECK(histogram_smem_bytes(7, 4) == 32 + 32);
@@ -437,7 +442,8 @@ std::vector<sort_sample> choose_splitters(std::vector<weighted_sample> samples, 
 }
 } // namespace
 
-TEST_CASE("dist sort: which exchanges code their keys (the policy's rank counts, or the caller's choice)", "[cpu][dist]") {
+TEST_CASE("dist sort: which exchanges code their keys (the policy's rank counts, or the caller's choice)",
+          "[cpu][dist]") {
   using carry::dist::detail::codes_keys;
   using carry::dist::detail::key_coding;
   for (bool pairs : {false, true}) {
@@ -445,22 +451,25 @@ TEST_CASE("dist sort: which exchanges code their keys (the policy's rank counts,
     for (int ranks = 1; ranks <= 16; ++ranks) {
       INFO("ranks " << ranks << (pairs ? ", pairs" : ", keys"));
       REQUIRE(codes_keys<coding_rows>(key_coding::by_policy, ranks, pairs) == (ranks >= from && ranks >= 2));
-      REQUIRE(codes_keys<coding_rows>(key_coding::delta, ranks, pairs) == (ranks >= 2)); // one rank exchanges nothing
+      REQUIRE(codes_keys<coding_rows>(key_coding::delta, ranks, pairs) ==
+              (ranks >= 2)); // one rank exchanges nothing
       REQUIRE_FALSE(codes_keys<coding_rows>(key_coding::raw, ranks, pairs));
     }
   }
 }
 
-TEST_CASE("dist sort plan: the device's splitter rule (fixed-point weights) picks what choose_splitters picks",
-          "[cpu][dist]") {
+TEST_CASE(
+    "dist sort plan: the device's splitter rule (fixed-point weights) picks what choose_splitters picks",
+    "[cpu][dist]") {
   using carry::dist::detail::sort_sample;
   namespace dd = carry::dist::detail;
   // targets: exact floors, no overflow near 2^63
-  for (std::uint64_t total : {std::uint64_t{0}, std::uint64_t{7}, std::uint64_t{1} << 40, ~std::uint64_t{0} >> 1})
+  for (std::uint64_t total :
+       {std::uint64_t{0}, std::uint64_t{7}, std::uint64_t{1} << 40, ~std::uint64_t{0} >> 1})
     for (int ranks : {2, 3, 7, 64, 65536})
       for (int j : {1, ranks / 2, ranks - 1}) {
-        const auto want = static_cast<std::uint64_t>(static_cast<unsigned __int128>(total) * static_cast<unsigned>(j) /
-                                                     static_cast<unsigned>(ranks));
+        const auto want = static_cast<std::uint64_t>(static_cast<unsigned __int128>(total) *
+                                                     static_cast<unsigned>(j) / static_cast<unsigned>(ranks));
         REQUIRE(dd::splitter_target(total, j, ranks) == want);
       }
   CHECK(dd::sample_weight_fixed(300, 4) == (std::uint64_t{75} << dd::sample_weight_bits));
@@ -472,10 +481,11 @@ TEST_CASE("dist sort plan: the device's splitter rule (fixed-point weights) pick
     const int ranks = 2 + static_cast<int>(rng() % 9);
     std::vector<weighted_sample> host;
     std::vector<std::pair<std::uint64_t, std::uint64_t>> gathered; // (image, fixed weight), in rank order
-    std::vector<std::int64_t> index_of;                           // each gathered sample's global index
+    std::vector<std::int64_t> index_of;                            // each gathered sample's global index
     std::int64_t first = 0;
     for (int q = 0; q < ranks; ++q) {
-      const std::int64_t taken = static_cast<std::int64_t>(rng() % 6), m = 1 + static_cast<std::int64_t>(rng() % 50);
+      const std::int64_t taken = static_cast<std::int64_t>(rng() % 6),
+                         m = 1 + static_cast<std::int64_t>(rng() % 50);
       std::vector<std::uint64_t> im(static_cast<std::size_t>(taken));
       for (auto& x : im) x = rng() % (round % 2 ? 4 : 1000); // few images: ties across ranks
       std::sort(im.begin(), im.end());
@@ -522,7 +532,8 @@ TEST_CASE("dist sort plan: the gathered sample blocks (counts, samples, weights,
     b[0] = {0, counts[static_cast<std::size_t>(q)]};
     const std::int64_t taken = std::min<std::int64_t>(counts[static_cast<std::size_t>(q)], dd::sort_samples);
     for (int k = 0; k < dd::sort_samples; ++k)
-      b[1 + k] = k < taken ? dd::sample_slot{static_cast<std::uint64_t>(q * 100000 + k), k} : dd::sample_slot{0, -1};
+      b[1 + k] =
+          k < taken ? dd::sample_slot{static_cast<std::uint64_t>(q * 100000 + k), k} : dd::sample_slot{0, -1};
   }
   // every rank's first global index as the device computes it: the inclusive sum of block_count over the
   // blocks read as whole elements (into first[1..ranks]; first[0] = 0)
@@ -566,8 +577,8 @@ TEST_CASE("dist sort plan: splitters, destinations, the exchange", "[cpu][dist]"
   CHECK(sp[1].image == 2);
   CHECK(sp[1].index == 9);
   CHECK(carry::dist::detail::destination(sp.data(), 3, {0, 100}) == 0);
-  CHECK(carry::dist::detail::destination(sp.data(), 3, {1, 5}) == 0);  // before (1, 6)
-  CHECK(carry::dist::detail::destination(sp.data(), 3, {1, 6}) == 1);  // the splitter itself goes up
+  CHECK(carry::dist::detail::destination(sp.data(), 3, {1, 5}) == 0); // before (1, 6)
+  CHECK(carry::dist::detail::destination(sp.data(), 3, {1, 6}) == 1); // the splitter itself goes up
   CHECK(carry::dist::detail::destination(sp.data(), 3, {2, 4}) == 1);
   CHECK(carry::dist::detail::destination(sp.data(), 3, {9, 0}) == 2);
   CHECK(carry::dist::detail::destination(sp.data(), 1, {9, 0}) == 0); // one rank: no splitter
@@ -592,7 +603,8 @@ TEST_CASE("dist sort plan: splitters, destinations, the exchange", "[cpu][dist]"
   }
   // the exchange of 2 ranks: rank 0 sends 3 to itself and 2 to rank 1; rank 1 sends 4 and 1
   const std::vector<std::vector<std::int64_t>> offsets{{0, 3, 5}, {0, 4, 5}};
-  const auto x0 = carry::dist::detail::plan_exchange(offsets, 0), x1 = carry::dist::detail::plan_exchange(offsets, 1);
+  const auto x0 = carry::dist::detail::plan_exchange(offsets, 0),
+             x1 = carry::dist::detail::plan_exchange(offsets, 1);
   CHECK(x0.received == 7);
   CHECK(x0.recv_count == std::vector<std::int64_t>{3, 4});
   CHECK(x0.recv_at == std::vector<std::int64_t>{0, 3});
@@ -656,7 +668,8 @@ TEST_CASE("dist exchange plan: parts widened to aligned granules, the exact runs
             end = d.recv_at[q] + d.recv_count[q];
           }
           CHECK(x[static_cast<std::size_t>(j)].landed == end);
-          CHECK(end <= x[static_cast<std::size_t>(j)].received + carry::dist::detail::exchange_slack(ranks, g));
+          CHECK(end <=
+                x[static_cast<std::size_t>(j)].received + carry::dist::detail::exchange_slack(ranks, g));
         }
       }
 }
@@ -706,7 +719,8 @@ void delta_round_trip(const std::vector<U>& images) {
     std::vector<std::uint32_t> words(delta_words(64) + 1, 0xDEADBEEFu);
     const delta_header<U> h = delta_encode(images.data() + first, count, words.data());
     U largest = 0;
-    for (int i = 1; i < count; ++i) largest = std::max<U>(largest, static_cast<U>(images[first + i] - images[first + i - 1]));
+    for (int i = 1; i < count; ++i)
+      largest = std::max<U>(largest, static_cast<U>(images[first + i] - images[first + i - 1]));
     CHECK(h.base == images[first]);
     CHECK(static_cast<int>(h.width) == delta_bit_width(largest));
     CHECK(words[delta_words(static_cast<int>(h.width))] == 0xDEADBEEFu);
@@ -734,8 +748,8 @@ TEST_CASE("delta coding of sorted images: the worked example", "[cpu][dist]") {
   CHECK(delta_bit_width(~std::uint64_t{0}) == 64);
 }
 
-TEMPLATE_TEST_CASE("delta coding of sorted images: every width, partial blocks, the type's extremes", "[cpu][dist]",
-                   std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t) {
+TEMPLATE_TEST_CASE("delta coding of sorted images: every width, partial blocks, the type's extremes",
+                   "[cpu][dist]", std::uint8_t, std::uint16_t, std::uint32_t, std::uint64_t) {
   using U = TestType;
   std::mt19937_64 rng(11);
   for (int bits = 0; bits <= 8 * static_cast<int>(sizeof(U)); ++bits)
@@ -752,12 +766,13 @@ TEMPLATE_TEST_CASE("delta coding of sorted images: every width, partial blocks, 
       }
       delta_round_trip(v);
     }
-  delta_round_trip(std::vector<U>{0, static_cast<U>(~U{0})}); // the largest step the type holds
+  delta_round_trip(std::vector<U>{0, static_cast<U>(~U{0})});   // the largest step the type holds
   delta_round_trip(std::vector<U>(200, static_cast<U>(~U{0}))); // all equal: width 0, no words
 }
 
-TEST_CASE("coded exchange plans: headers and payload words agree between ranks and land where the scan puts them",
-          "[cpu][dist]") {
+TEST_CASE(
+    "coded exchange plans: headers and payload words agree between ranks and land where the scan puts them",
+    "[cpu][dist]") {
   using namespace carry::dist::detail;
   const std::int64_t g = delta_block;
   std::mt19937_64 rng(5);
@@ -766,9 +781,11 @@ TEST_CASE("coded exchange plans: headers and payload words agree between ranks a
       // every rank's shard size, bucket bounds, and each block's payload words (4 x a width in [0, 32])
       std::vector<std::vector<std::int64_t>> offsets(ranks), words(ranks), block_words(ranks), pofs(ranks);
       for (int q = 0; q < ranks; ++q) {
-        const std::int64_t n = rep % 5 == 0 ? static_cast<std::int64_t>(rng() % 3) : static_cast<std::int64_t>(rng() % 5000);
+        const std::int64_t n =
+            rep % 5 == 0 ? static_cast<std::int64_t>(rng() % 3) : static_cast<std::int64_t>(rng() % 5000);
         std::vector<std::int64_t> cut(ranks - 1);
-        for (auto& c : cut) c = n > 0 ? static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n + 1)) : 0;
+        for (auto& c : cut)
+          c = n > 0 ? static_cast<std::int64_t>(rng() % static_cast<std::uint64_t>(n + 1)) : 0;
         std::sort(cut.begin(), cut.end());
         offsets[q].push_back(0);
         for (auto c : cut) offsets[q].push_back(c);
@@ -794,7 +811,8 @@ TEST_CASE("coded exchange plans: headers and payload words agree between ranks a
         for (int q = 0; q < ranks; ++q) {
           INFO("ranks " << ranks << " rep " << rep << " receiver " << r << " sender " << q);
           // sender and receiver agree on every count
-          CHECK(c[q].headers.send_count[r] == (q == r ? c[q].headers.send_count[r] : c[r].headers.recv_count[q]));
+          CHECK(c[q].headers.send_count[r] ==
+                (q == r ? c[q].headers.send_count[r] : c[r].headers.recv_count[q]));
           if (q != r) CHECK(c[q].payload.send_count[r] == c[r].payload.recv_count[q]);
           if (q == r || c[r].payload.recv_count[q] == 0) continue;
           // the sender's part is whole blocks, and its words are those blocks' words
@@ -819,8 +837,8 @@ TEST_CASE("coded exchange plans: headers and payload words agree between ranks a
     }
 }
 
-TEMPLATE_TEST_CASE("delta images: one to one, ascending with the sort's order, -0.0 kept", "[cpu][dist]", std::uint8_t,
-                   std::int16_t, std::int32_t, std::uint64_t, float, double) {
+TEMPLATE_TEST_CASE("delta images: one to one, ascending with the sort's order, -0.0 kept", "[cpu][dist]",
+                   std::uint8_t, std::int16_t, std::int32_t, std::uint64_t, float, double) {
   using namespace carry::dist::detail;
   using K = TestType;
   std::mt19937_64 rng(3);

@@ -69,14 +69,16 @@ TEST_CASE("count kernel of computed inputs: warps a tile", "[compact]") {
   }
 }
 
-TEST_CASE("a flagged stable partition keeps its selection bits: staged items from 2 tiles, computed items from "
-          "the tuned bytes of flags",
-          "[compact]") {
+TEST_CASE(
+    "a flagged stable partition keeps its selection bits: staged items from 2 tiles, computed items from "
+    "the tuned bytes of flags",
+    "[compact]") {
   using carry::compact_tuning::index_stored_bits_from_flag_bytes;
   using carry::compact_tuning::keeps_selection_bits;
   for (bool staged : {false, true}) {
     CHECK_FALSE(keeps_selection_bits(staged, 0, 0));
-    CHECK_FALSE(keeps_selection_bits(staged, 1, index_stored_bits_from_flag_bytes)); // one tile: no count pass
+    CHECK_FALSE(
+        keeps_selection_bits(staged, 1, index_stored_bits_from_flag_bytes)); // one tile: no count pass
   }
   CHECK(keeps_selection_bits(true, 2, 8));
   CHECK(keeps_selection_bits(true, 1 << 20, index_stored_bits_from_flag_bytes - 1));
@@ -141,7 +143,8 @@ TEST_CASE("stable partition offsets", "[compact]") {
   CHECK(out[7] == 42);
   // 64-bit offsets past 2^32
   const std::uint64_t big = std::uint64_t{5} << 32;
-  CHECK(rejected_offset(big, std::int64_t{3} << 32, std::uint64_t{1} << 32) == big + (std::uint64_t{2} << 32));
+  CHECK(rejected_offset(big, std::int64_t{3} << 32, std::uint64_t{1} << 32) ==
+        big + (std::uint64_t{2} << 32));
 }
 
 TEST_CASE("reversed partition offsets (CUB's layout)", "[compact]") {
@@ -178,7 +181,9 @@ TEST_CASE("reversed partition offsets (CUB's layout)", "[compact]") {
     CHECK(bottom % 32 == 0);
   }
   CHECK(group_lead(rejected_output<int*, -1>{ints, 63}, 0) == 0); // already a group's top slot
-  struct three { char c[3]; };
+  struct three {
+    char c[3];
+  };
   alignas(256) static three odd3[8];
   CHECK(group_lead(rejected_output<three*, -1>{odd3, 5}, 0) == 0); // no lead for 3-byte items
 }
@@ -186,7 +191,9 @@ TEST_CASE("reversed partition offsets (CUB's layout)", "[compact]") {
 TEST_CASE("group lead: items before the 32-item group an output sits in", "[compact]") {
   alignas(256) static int ints[128];
   alignas(256) static std::uint64_t wide[128];
-  struct three { char c[3]; };
+  struct three {
+    char c[3];
+  };
   alignas(256) static three odd[64];
   int* const i0 = ints;
   std::uint64_t* const w0 = wide;
@@ -196,7 +203,7 @@ TEST_CASE("group lead: items before the 32-item group an output sits in", "[comp
   CHECK(group_lead(ints + 1, 0) == 1);
   CHECK(group_lead(w0, 33) == 1);
   CHECK(group_lead(wide + 31, 1) == 0);
-  CHECK(group_lead(+odd, 7) == 0);     // not a power-of-two size: no shift
+  CHECK(group_lead(+odd, 7) == 0);                         // not a power-of-two size: no shift
   CHECK(group_lead(std::vector<int>::iterator{}, 9) == 0); // not a pointer
 }
 
@@ -237,11 +244,16 @@ TEST_CASE("run calls on the keyed agent's model: reduce_by_key, run_length_encod
   std::mt19937 g(9);
   const counted_segments<carry::sum> cs{carry::sum{}};
   for (int t = 0; t < 20000; ++t) {
-    auto pick = [&] { return keyed<std::uint32_t>{static_cast<std::uint32_t>(g() % 3), static_cast<std::uint32_t>(g() % 100)}; };
+    auto pick = [&] {
+      return keyed<std::uint32_t>{static_cast<std::uint32_t>(g() % 3), static_cast<std::uint32_t>(g() % 100)};
+    };
     const auto a = pick(), b = pick(), c = pick();
     const auto l = cs(cs(a, b), c), r = cs(a, cs(b, c));
     REQUIRE((l.head == r.head && l.value == r.value));
-    auto span = [&] { return run_span<std::uint32_t>{static_cast<std::uint32_t>(g() % 3), static_cast<std::uint32_t>(g() % 1000)}; };
+    auto span = [&] {
+      return run_span<std::uint32_t>{static_cast<std::uint32_t>(g() % 3),
+                                     static_cast<std::uint32_t>(g() % 1000)};
+    };
     const auto x = span(), y = span(), z = span();
     const auto p = span_op{}(span_op{}(x, y), z), q = span_op{}(x, span_op{}(y, z));
     REQUIRE((p.count == q.count && p.start == q.start));
@@ -265,7 +277,8 @@ TEST_CASE("run calls on the keyed agent's model: reduce_by_key, run_length_encod
     run_keyed_model<4>(rbk{carry::equal_to{}, carry::sum{}, unique.data(), sums.data(), &num}, keys, values);
     REQUIRE(num == static_cast<std::int64_t>(runs));
     REQUIRE(std::vector<int>(unique.begin(), unique.begin() + static_cast<std::ptrdiff_t>(runs)) == ref.keys);
-    REQUIRE(std::vector<std::uint32_t>(sums.begin(), sums.begin() + static_cast<std::ptrdiff_t>(runs)) == ref.sums);
+    REQUIRE(std::vector<std::uint32_t>(sums.begin(), sums.begin() + static_cast<std::ptrdiff_t>(runs)) ==
+            ref.sums);
     REQUIRE((runs == keys.size() || unique[runs] == -1)); // nothing past the runs
     // select_unique_by_key: each run's first key and the value beside it
     std::fill(unique.begin(), unique.end(), -1);
@@ -283,7 +296,8 @@ TEST_CASE("run calls on the keyed agent's model: reduce_by_key, run_length_encod
     const std::vector<no_value> none(keys.size());
     std::vector<std::int64_t> lengths(keys.size(), -1), offsets(keys.size(), -1);
     std::fill(unique.begin(), unique.end(), -1);
-    using rle = span_behaviour<false, int, std::uint32_t, carry::equal_to, int*, std::int64_t*, std::int64_t*>;
+    using rle =
+        span_behaviour<false, int, std::uint32_t, carry::equal_to, int*, std::int64_t*, std::int64_t*>;
     run_keyed_model<16>(rle{carry::equal_to{}, unique.data(), lengths.data(), &num}, keys, none);
     REQUIRE(num == static_cast<std::int64_t>(runs));
     run_keyed_model<32>(rle{carry::equal_to{}, unique.data(), lengths.data(), &num}, keys, none);
@@ -298,13 +312,14 @@ TEST_CASE("run calls on the keyed agent's model: reduce_by_key, run_length_encod
         nt_len.push_back(ref.lengths[r]);
       }
     std::fill(lengths.begin(), lengths.end(), -1);
-    using ntr = span_behaviour<true, int, std::uint64_t, carry::equal_to, std::int64_t*, std::int64_t*, std::int64_t*>;
+    using ntr = span_behaviour<true, int, std::uint64_t, carry::equal_to, std::int64_t*, std::int64_t*,
+                               std::int64_t*>;
     run_keyed_model<4>(ntr{carry::equal_to{}, offsets.data(), lengths.data(), &num}, keys, none);
     REQUIRE(num == static_cast<std::int64_t>(nt_off.size()));
-    REQUIRE(std::vector<std::int64_t>(offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(nt_off.size())) ==
-            nt_off);
-    REQUIRE(std::vector<std::int64_t>(lengths.begin(), lengths.begin() + static_cast<std::ptrdiff_t>(nt_off.size())) ==
-            nt_len);
+    REQUIRE(std::vector<std::int64_t>(
+                offsets.begin(), offsets.begin() + static_cast<std::ptrdiff_t>(nt_off.size())) == nt_off);
+    REQUIRE(std::vector<std::int64_t>(
+                lengths.begin(), lengths.begin() + static_cast<std::ptrdiff_t>(nt_off.size())) == nt_len);
   }
 }
 

@@ -30,8 +30,12 @@ bool image_order_matches(const std::vector<K>& v) {
 }
 template <class K>
 void integer_order() {
-  std::vector<K> v{std::numeric_limits<K>::min(), static_cast<K>(std::numeric_limits<K>::min() + 1), K(0), K(1),
-                   static_cast<K>(std::numeric_limits<K>::max() - 1), std::numeric_limits<K>::max()};
+  std::vector<K> v{std::numeric_limits<K>::min(),
+                   static_cast<K>(std::numeric_limits<K>::min() + 1),
+                   K(0),
+                   K(1),
+                   static_cast<K>(std::numeric_limits<K>::max() - 1),
+                   std::numeric_limits<K>::max()};
   std::mt19937_64 g(sizeof(K));
   for (int i = 0; i < 40; ++i) v.push_back(static_cast<K>(g()));
   REQUIRE(image_order_matches(v));
@@ -106,9 +110,9 @@ TEST_CASE("radix digits: passes, widths and descending flips over a bit range", 
   REQUIRE(p1.bits == 8);
   const digit_spec q = pass_digit(0, 13, 1, 8, true);
   REQUIRE(q.bits == 5);
-  REQUIRE(q.of(0x1F00) == 0);      // bits 8..12 all set, flipped: 0
+  REQUIRE(q.of(0x1F00) == 0); // bits 8..12 all set, flipped: 0
   REQUIRE(q.of(0x0000) == 31);
-  REQUIRE(q.of(0xE000) == 31);     // bits above the range do not count
+  REQUIRE(q.of(0xE000) == 31); // bits above the range do not count
   REQUIRE(digit_extract(q)(std::uint16_t{0x1F00}) == 0);
   REQUIRE(digit_extract(q)(std::uint32_t{0xE000}) == 31);
   STATIC_REQUIRE(digit_extract(pass_digit(0, 32, 3, 8, false))(0xAB000000u) == 0xABu);
@@ -134,7 +138,8 @@ void check_sort_bits(std::mt19937_64& rng) {
           const U got = carry::radix_detail::sort_bits<U>(v, begin, end, desc);
           const std::uint64_t want = carry_validate::reference_sort_bits<U>(v, begin, end, desc);
           if (static_cast<std::uint64_t>(got) != want) {
-            INFO("width " << w << ", value " << static_cast<std::uint64_t>(v) << ", bits [" << begin << ", " << end << ")");
+            INFO("width " << w << ", value " << static_cast<std::uint64_t>(v) << ", bits [" << begin << ", "
+                          << end << ")");
             REQUIRE(static_cast<std::uint64_t>(got) == want);
           }
         }
@@ -203,8 +208,10 @@ void digit_pass(std::vector<K>& k, int begin, int end, int p, bool descending) {
 
 /// A CPU model's result `got` must be `keys` stably sorted by the bits [begin, end).
 template <class K>
-void require_stable_sort(const std::vector<K>& got, const std::vector<K>& keys, int begin, int end, bool descending) {
-  const auto want = carry_validate::permuted(keys, carry_validate::reference_sort_order(keys, begin, end, descending));
+void require_stable_sort(const std::vector<K>& got, const std::vector<K>& keys, int begin, int end,
+                         bool descending) {
+  const auto want =
+      carry_validate::permuted(keys, carry_validate::reference_sort_order(keys, begin, end, descending));
   REQUIRE(carry_validate::same_bits(got, want));
 }
 
@@ -219,7 +226,8 @@ template <class K>
 void lsd_case(key_dist dist) {
   const auto keys = carry_validate::make_keys<K>(3000, dist, 7);
   const int bits = 8 * static_cast<int>(sizeof(K));
-  for (auto [b, e] : std::vector<std::pair<int, int>>{{0, bits}, {4, bits < 20 ? bits : 20}, {bits - 1, bits}, {3, 4}, {0, 0}})
+  for (auto [b, e] : std::vector<std::pair<int, int>>{
+           {0, bits}, {4, bits < 20 ? bits : 20}, {bits - 1, bits}, {3, 4}, {0, 0}})
     for (bool desc : {false, true}) {
       INFO("bits " << b << ".." << e << (desc ? " descending" : ""));
       require_stable_sort(lsd_model(keys, b, e, desc), keys, b, e, desc);
@@ -227,7 +235,8 @@ void lsd_case(key_dist dist) {
 }
 } // namespace
 
-TEST_CASE("radix passes: the LSD model of the device passes equals a stable sort by the bit range", "[radix]") {
+TEST_CASE("radix passes: the LSD model of the device passes equals a stable sort by the bit range",
+          "[radix]") {
   for (key_dist d : {key_dist::uniform, key_dist::low_entropy, key_dist::specials, key_dist::two_values}) {
     lsd_case<std::uint8_t>(d);
     lsd_case<std::int16_t>(d);
@@ -280,9 +289,11 @@ void bucket_case(key_dist dist) {
         u &= static_cast<decltype(u)>(~(decltype(u){0xFF} << (bits - 8)));
         x = radix_key<K>::from_ordered(u);
       }
-    for (auto [b, e] : std::vector<std::pair<int, int>>{{0, bits}, {4, bits < 20 ? bits : 20}, {0, bits < 13 ? bits : 13}})
+    for (auto [b, e] :
+         std::vector<std::pair<int, int>>{{0, bits}, {4, bits < 20 ? bits : 20}, {0, bits < 13 ? bits : 13}})
       for (bool desc : {false, true}) {
-        INFO("bits " << b << ".." << e << (desc ? " descending" : "") << (masked ? " top byte constant" : ""));
+        INFO("bits " << b << ".." << e << (desc ? " descending" : "")
+                     << (masked ? " top byte constant" : ""));
         std::vector<K> got;
         if (!bucket_model(keys, b, e, desc, got)) continue;
         require_stable_sort(got, keys, b, e, desc);
@@ -291,7 +302,8 @@ void bucket_case(key_dist dist) {
 }
 } // namespace
 
-TEST_CASE("radix bucket form: an MSD pass, then each bucket by the lower passes that run, is a stable sort", "[radix]") {
+TEST_CASE("radix bucket form: an MSD pass, then each bucket by the lower passes that run, is a stable sort",
+          "[radix]") {
   for (key_dist d : {key_dist::uniform, key_dist::low_entropy, key_dist::specials, key_dist::two_values}) {
     bucket_case<std::uint16_t>(d);
     bucket_case<std::uint32_t>(d);
@@ -322,7 +334,7 @@ TEST_CASE("radix cluster local form: local_owner and local_ranges", "[radix]") {
     const int kind = trial % 4; // uniform, skewed, one digit, sparse
     std::int64_t n = 0;
     for (int d = 0; d < 256; ++d) {
-      std::uint32_t c = kind == 0 ? static_cast<std::uint32_t>(rng() % 600)
+      std::uint32_t c = kind == 0   ? static_cast<std::uint32_t>(rng() % 600)
                         : kind == 1 ? static_cast<std::uint32_t>(d < 3 ? rng() % 20000 : rng() % 5)
                         : kind == 2 ? (d == 77 ? 4000u : 0u)
                                     : (rng() % 9 == 0 ? static_cast<std::uint32_t>(rng() % 3000) : 0u);
@@ -363,8 +375,8 @@ namespace {
 /// each range on its own LSD over every pass; returns false when a range is too large (the device runs
 /// the LSD passes then). `out` must equal a stable sort by the bit range.
 template <class K>
-bool local_model(const std::vector<K>& k, int begin, int end, bool descending, std::int64_t tile, std::int64_t cap,
-                 std::vector<K>& out) {
+bool local_model(const std::vector<K>& k, int begin, int end, bool descending, std::int64_t tile,
+                 std::int64_t cap, std::vector<K>& out) {
   const int passes = radix_passes(begin, end, 8);
   if (passes < 2) return false;
   const std::int64_t n = static_cast<std::int64_t>(k.size());
@@ -378,7 +390,8 @@ bool local_model(const std::vector<K>& k, int begin, int end, bool descending, s
   digit_pass(mid, begin, end, passes - 1, descending);
   out.clear();
   for (int r = 0; r < blocks; ++r) {
-    std::vector<K> range(mid.begin() + lo[static_cast<std::size_t>(r)], mid.begin() + lo[static_cast<std::size_t>(r) + 1]);
+    std::vector<K> range(mid.begin() + lo[static_cast<std::size_t>(r)],
+                         mid.begin() + lo[static_cast<std::size_t>(r) + 1]);
     for (int p = 0; p < passes; ++p) digit_pass(range, begin, end, p, descending);
     out.insert(out.end(), range.begin(), range.end());
   }
@@ -399,7 +412,8 @@ void local_case(key_dist dist, std::size_t n, std::int64_t tile, std::int64_t ca
 }
 } // namespace
 
-TEST_CASE("radix cluster local form: the top digit's pass, then each range by every pass, is a stable sort", "[radix]") {
+TEST_CASE("radix cluster local form: the top digit's pass, then each range by every pass, is a stable sort",
+          "[radix]") {
   // u32 keys at 2^16 in 16 tiles of 4096, ranges of at most 256 x cluster_local_items(16) keys (the wide
   // blocks' 512 x cluster_local_items(8), the same): uniform
   // keys take the form; low-entropy ones (a third in one digit) do not
@@ -408,8 +422,10 @@ TEST_CASE("radix cluster local form: the top digit's pass, then each range by ev
   local_case<std::uint32_t>(key_dist::uniform, 60001, 4096, cap, true);
   local_case<std::uint32_t>(key_dist::low_entropy, 65536, 4096, cap, false);
   local_case<float>(key_dist::uniform, 16384, 1024, 256 * carry::radix_tuning::cluster_local_items(4), true);
-  local_case<std::int64_t>(key_dist::uniform, 20000, 2048, 256 * carry::radix_tuning::cluster_local_items(8), true);
-  local_case<std::uint16_t>(key_dist::uniform, 5000, 1024, 256 * carry::radix_tuning::cluster_local_items(4), true);
+  local_case<std::int64_t>(key_dist::uniform, 20000, 2048, 256 * carry::radix_tuning::cluster_local_items(8),
+                           true);
+  local_case<std::uint16_t>(key_dist::uniform, 5000, 1024, 256 * carry::radix_tuning::cluster_local_items(4),
+                            true);
   STATIC_REQUIRE(carry::radix_tuning::cluster_local_items(16) == 18);
   STATIC_REQUIRE(carry::radix_tuning::cluster_local_items(4) == 5);
 }
@@ -420,7 +436,8 @@ void sorted_keys_case() {
   for (std::size_t n : {std::size_t{0}, std::size_t{1}, std::size_t{1000}, std::size_t{100003}})
     for (key_dist d : {key_dist::uniform, key_dist::low_entropy, key_dist::two_values})
       for (bool desc : {false, true}) {
-        INFO("bytes " << sizeof(K) << " n " << n << " " << carry_validate::dist_name(d) << (desc ? " desc" : ""));
+        INFO("bytes " << sizeof(K) << " n " << n << " " << carry_validate::dist_name(d)
+                      << (desc ? " desc" : ""));
         const auto keys = carry_validate::make_keys<K>(n, d, 5);
         std::vector<K> want = keys;
         if (desc)
@@ -491,22 +508,27 @@ TEST_CASE("radix temp layout: parts apart, aligned, the memset covers counts and
           REQUIRE(c.offset + c.bytes == l.control.offset + l.control.bytes);
         }
         REQUIRE(l.state.bytes == static_cast<std::size_t>(l.state_sets) * l.state_set_bytes);
-        REQUIRE(l.state_set_bytes >= l.state_words_offset + static_cast<std::size_t>(l.portion_tiles) * 256 * 4);
-        std::vector<carry::lookback::temp_part> parts{l.alt_keys, l.alt_values, l.hist, l.control, l.state, l.bases};
+        REQUIRE(l.state_set_bytes >=
+                l.state_words_offset + static_cast<std::size_t>(l.portion_tiles) * 256 * 4);
+        std::vector<carry::lookback::temp_part> parts{l.alt_keys, l.alt_values, l.hist,
+                                                      l.control,  l.state,      l.bases};
         for (auto& p : parts) REQUIRE(p.offset % carry::lookback::temp_alignment == 0);
         for (std::size_t i = 0; i < parts.size(); ++i)
           for (std::size_t j = i + 1; j < parts.size(); ++j)
             if (parts[i].bytes && parts[j].bytes)
-              REQUIRE((parts[i].offset + parts[i].bytes <= parts[j].offset || parts[j].offset + parts[j].bytes <= parts[i].offset));
+              REQUIRE((parts[i].offset + parts[i].bytes <= parts[j].offset ||
+                       parts[j].offset + parts[j].bytes <= parts[i].offset));
         REQUIRE(l.allocation >= l.bases.offset + l.bases.bytes + carry::lookback::temp_alignment - 1);
       }
   // 2^28 u32 keys in tiles of 5120 (not a whole number of tiles): one portion, one launch a pass
-  const sort_layout l28 = make_sort_layout(sort_path::onesweep, std::int64_t{1} << 28, 4, 5120, 4, 0, false, 0, 0);
+  const sort_layout l28 =
+      make_sort_layout(sort_path::onesweep, std::int64_t{1} << 28, 4, 5120, 4, 0, false, 0, 0);
   REQUIRE(l28.portions == 1);
   REQUIRE(l28.alternate);
   REQUIRE(l28.state_sets == 2);
   // past a portion (2^29 keys at most): several launches a pass, each prepared
-  const sort_layout l31 = make_sort_layout(sort_path::onesweep, (std::int64_t{1} << 31) + 5, 4, 5120, 1, 0, false, 0, 0);
+  const sort_layout l31 =
+      make_sort_layout(sort_path::onesweep, (std::int64_t{1} << 31) + 5, 4, 5120, 1, 0, false, 0, 0);
   REQUIRE(l31.portions == 5);
   REQUIRE_FALSE(l31.alternate);
   REQUIRE_FALSE(l31.clear_once);
@@ -514,7 +536,8 @@ TEST_CASE("radix temp layout: parts apart, aligned, the memset covers counts and
   REQUIRE(make_sort_layout(sort_path::cluster, 5000, 1, 4096, 4, 0, false, 0, 0).alt_keys.bytes == 0);
   REQUIRE(make_sort_layout(sort_path::cluster, 5000, 4, 4096, 4, 0, false, 0, 0).alt_keys.bytes == 5000 * 4);
   REQUIRE(make_sort_layout(sort_path::cluster, 5000, 4, 4096, 4, 0, true, 0, 0).allocation == 1);
-  const sort_layout three = make_sort_layout(sort_path::three_kernel, 1 << 20, 4, 2048, 4, 0, false, 512, 9999);
+  const sort_layout three =
+      make_sort_layout(sort_path::three_kernel, 1 << 20, 4, 2048, 4, 0, false, 512, 9999);
   REQUIRE(three.counts.bytes == 512u * 256 * 8);
   REQUIRE(three.scan.bytes == 9999);
 }
@@ -526,7 +549,8 @@ TEST_CASE("radix cluster wide blocks: the largest tiles' threads", "[radix]") {
   REQUIRE(cluster_full_threads(768, 3, true, 512, 256) == 256);    // items that do not split evenly
   REQUIRE(cluster_full_threads(256, 2, true, 512, 256) == 256);    // a tile smaller than a wide block
   // the wide block's local capacity is the 256-thread one's (the CPU model above): 512 x 9 = 256 x 18
-  STATIC_REQUIRE(512 * carry::radix_tuning::cluster_local_items(8) == 256 * carry::radix_tuning::cluster_local_items(16));
+  STATIC_REQUIRE(512 * carry::radix_tuning::cluster_local_items(8) ==
+                 256 * carry::radix_tuning::cluster_local_items(16));
 }
 
 TEST_CASE("radix cluster items: the fewest items a thread that still fit the cluster", "[radix]") {
@@ -536,9 +560,9 @@ TEST_CASE("radix cluster items: the fewest items a thread that still fit the clu
   REQUIRE(cluster_items(1 << 15, 256, 16, 16) == 8);
   REQUIRE(cluster_items(1 << 16, 256, 16, 16) == 16);
   REQUIRE(cluster_items(1, 256, 16, 16) == 4);
-  REQUIRE(cluster_items(1 << 14, 256, 16, 8) == 8);  // a device that co-schedules 8 blocks
-  REQUIRE(cluster_items(1 << 13, 256, 8, 16) == 2);  // 8-byte keys: 2, 4 or 8
-  REQUIRE(cluster_items(100, 256, 2, 16) == 1);      // never below one
+  REQUIRE(cluster_items(1 << 14, 256, 16, 8) == 8); // a device that co-schedules 8 blocks
+  REQUIRE(cluster_items(1 << 13, 256, 8, 16) == 2); // 8-byte keys: 2, 4 or 8
+  REQUIRE(cluster_items(100, 256, 2, 16) == 1);     // never below one
   // the cluster path's largest tiles: 16 items for 4-byte types and 8 for 8-byte types whatever the
   // onesweep tile (the cluster's inbox beside them must fit 48 KB), else the onesweep tile's; their 16
   // tiles hold 2^16 u32 keys
@@ -546,29 +570,45 @@ TEST_CASE("radix cluster items: the fewest items a thread that still fit the clu
   STATIC_REQUIRE(rt::cluster_items_max<carry::radix_tuning::default_policy, 1>() == 16);
   STATIC_REQUIRE(rt::cluster_items_max<carry::radix_tuning::default_policy, 4>() == 16);
   STATIC_REQUIRE(rt::cluster_items_max<carry::radix_tuning::default_policy, 8>() == 8);
-  STATIC_REQUIRE(rt::cluster_items_max<carry::radix_tuning::default_policy, 8>() <= rt::items<carry::radix_tuning::default_policy, 8>());
-  STATIC_REQUIRE(rt::cluster_items_max<carry::radix_tuning::default_policy, 16>() == rt::items<carry::radix_tuning::default_policy, 16>());
-  REQUIRE(std::int64_t{rt::cluster_tiles} * rt::threads * rt::cluster_items_max<carry::radix_tuning::default_policy, 4>() == (1 << 16));
-  REQUIRE(cluster_items(1 << 16, rt::threads, rt::cluster_items_max<carry::radix_tuning::default_policy, 4>(), rt::cluster_tiles) == 16);
+  STATIC_REQUIRE(rt::cluster_items_max<carry::radix_tuning::default_policy, 8>() <=
+                 rt::items<carry::radix_tuning::default_policy, 8>());
+  STATIC_REQUIRE(rt::cluster_items_max<carry::radix_tuning::default_policy, 16>() ==
+                 rt::items<carry::radix_tuning::default_policy, 16>());
+  REQUIRE(std::int64_t{rt::cluster_tiles} * rt::threads *
+              rt::cluster_items_max<carry::radix_tuning::default_policy, 4>() ==
+          (1 << 16));
+  REQUIRE(cluster_items(1 << 16, rt::threads, rt::cluster_items_max<carry::radix_tuning::default_policy, 4>(),
+                        rt::cluster_tiles) == 16);
   STATIC_REQUIRE(cluster_items(1 << 16, 256, 16, 16) == 16);
 }
 
 TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and pairs apart", "[radix]") {
   namespace rt = carry::radix_tuning;
-  STATIC_REQUIRE(rt::items<carry::radix_tuning::default_policy, 1>() == rt::items<carry::radix_tuning::default_policy, 4>());
-  STATIC_REQUIRE(rt::items<carry::radix_tuning::default_policy, 4>() == carry::radix_tuning::default_policy::items4);             // u32 keys (24)
-  STATIC_REQUIRE(rt::items<carry::radix_tuning::default_policy, 4, true>() == carry::radix_tuning::default_policy::items4_pairs); // 4-byte pairs (20)
-  STATIC_REQUIRE(rt::items<carry::radix_tuning::default_policy, 8>() == carry::radix_tuning::default_policy::items8);             // u64 / i64 / f64 keys (12)
-  STATIC_REQUIRE(rt::items<carry::radix_tuning::default_policy, 8, true>() == carry::radix_tuning::default_policy::items8_pairs);
+  STATIC_REQUIRE(rt::items<carry::radix_tuning::default_policy, 1>() ==
+                 rt::items<carry::radix_tuning::default_policy, 4>());
+  STATIC_REQUIRE(rt::items<carry::radix_tuning::default_policy, 4>() ==
+                 carry::radix_tuning::default_policy::items4); // u32 keys (24)
+  STATIC_REQUIRE(rt::items<carry::radix_tuning::default_policy, 4, true>() ==
+                 carry::radix_tuning::default_policy::items4_pairs); // 4-byte pairs (20)
+  STATIC_REQUIRE(rt::items<carry::radix_tuning::default_policy, 8>() ==
+                 carry::radix_tuning::default_policy::items8); // u64 / i64 / f64 keys (12)
+  STATIC_REQUIRE(rt::items<carry::radix_tuning::default_policy, 8, true>() ==
+                 carry::radix_tuning::default_policy::items8_pairs);
   STATIC_REQUIRE(rt::items<carry::radix_tuning::default_policy, 16, true>() == 4);
   // the block's threads: 4-byte keys (and narrower) 256, 8-byte keys and pairs up to 8 bytes 384,
   // 16-byte values 256; every one a whole number of warps with a thread for every digit
-  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 1> == carry::radix_tuning::default_policy::threads_keys4);
-  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 4> == carry::radix_tuning::default_policy::threads_keys4);
-  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 8> == carry::radix_tuning::default_policy::threads_onesweep);
-  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 1> == carry::radix_tuning::default_policy::threads_onesweep);
-  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 4> == carry::radix_tuning::default_policy::threads_onesweep);
-  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 8> == carry::radix_tuning::default_policy::threads_onesweep);
+  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 1> ==
+                 carry::radix_tuning::default_policy::threads_keys4);
+  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 4> ==
+                 carry::radix_tuning::default_policy::threads_keys4);
+  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 8> ==
+                 carry::radix_tuning::default_policy::threads_onesweep);
+  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 1> ==
+                 carry::radix_tuning::default_policy::threads_onesweep);
+  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 4> ==
+                 carry::radix_tuning::default_policy::threads_onesweep);
+  STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 8> ==
+                 carry::radix_tuning::default_policy::threads_onesweep);
   STATIC_REQUIRE(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 16> == rt::threads);
   // the shared memory of every onesweep tile (threads x items): the stage (keys, or values in the same
   // bytes) shares its bytes with the multisplit's counters and masks (a warp x 256 each, and the
@@ -588,13 +628,27 @@ TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and p
   constexpr auto fits_dynamic = [=](int threads, int items, int bytes, bool digits, bool placed) {
     return shared_bytes(threads, items, bytes, digits, placed) <= 227 * 1024;
   };
-  STATIC_REQUIRE(fits(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 4>, rt::items<carry::radix_tuning::default_policy, 4>(), 4, false, rt::placed_stage<carry::radix_tuning::default_policy, false, true, 4>));
-  STATIC_REQUIRE(fits(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 4>, rt::items<carry::radix_tuning::default_policy, 4>(), 4, true, false)); // bin_by_key, keys only
-  STATIC_REQUIRE(fits(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 4>, rt::items<carry::radix_tuning::default_policy, 4, true>(), 4, true, rt::placed_stage<carry::radix_tuning::default_policy, true, true, 4>));
-  STATIC_REQUIRE(fits_dynamic(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 8>, rt::items<carry::radix_tuning::default_policy, 8>(), 8, false, rt::placed_stage<carry::radix_tuning::default_policy, false, true, 8>));
-  STATIC_REQUIRE(fits_dynamic(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 8>, rt::items<carry::radix_tuning::default_policy, 8>(), 8, true, false)); // bin_by_key, u64 keys
-  STATIC_REQUIRE(fits(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 8>, rt::items<carry::radix_tuning::default_policy, 8, true>(), 8, true, rt::placed_stage<carry::radix_tuning::default_policy, true, true, 8>));
-  STATIC_REQUIRE(fits(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 16>, rt::items<carry::radix_tuning::default_policy, 16, true>(), 16, true, rt::placed_stage<carry::radix_tuning::default_policy, true, true, 16>));
+  STATIC_REQUIRE(fits(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 4>,
+                      rt::items<carry::radix_tuning::default_policy, 4>(), 4, false,
+                      rt::placed_stage<carry::radix_tuning::default_policy, false, true, 4>));
+  STATIC_REQUIRE(fits(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 4>,
+                      rt::items<carry::radix_tuning::default_policy, 4>(), 4, true,
+                      false)); // bin_by_key, keys only
+  STATIC_REQUIRE(fits(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 4>,
+                      rt::items<carry::radix_tuning::default_policy, 4, true>(), 4, true,
+                      rt::placed_stage<carry::radix_tuning::default_policy, true, true, 4>));
+  STATIC_REQUIRE(fits_dynamic(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 8>,
+                              rt::items<carry::radix_tuning::default_policy, 8>(), 8, false,
+                              rt::placed_stage<carry::radix_tuning::default_policy, false, true, 8>));
+  STATIC_REQUIRE(fits_dynamic(rt::onesweep_threads<carry::radix_tuning::default_policy, false, 8>,
+                              rt::items<carry::radix_tuning::default_policy, 8>(), 8, true,
+                              false)); // bin_by_key, u64 keys
+  STATIC_REQUIRE(fits(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 8>,
+                      rt::items<carry::radix_tuning::default_policy, 8, true>(), 8, true,
+                      rt::placed_stage<carry::radix_tuning::default_policy, true, true, 8>));
+  STATIC_REQUIRE(fits(rt::onesweep_threads<carry::radix_tuning::default_policy, true, 16>,
+                      rt::items<carry::radix_tuning::default_policy, 16, true>(), 16, true,
+                      rt::placed_stage<carry::radix_tuning::default_policy, true, true, 16>));
   STATIC_REQUIRE(!fits(256, 40, 4, true, false)); // what the rule refuses
   STATIC_REQUIRE(!fits(256, 32, 4, false, true)); // 32 KB of placed stage beside the ranker
   STATIC_REQUIRE(!fits(384, 12, 8, false, true)); // 8-byte keys placed at 384 threads: dynamic (63.5 KB)
@@ -605,71 +659,117 @@ TEST_CASE("radix tiles: items a thread by the wider of key and value, keys and p
   STATIC_REQUIRE(!rt::placed_stage<carry::radix_tuning::default_policy, true, true>);
   STATIC_REQUIRE(!rt::placed_stage<carry::radix_tuning::default_policy, true, true, 8>);
   STATIC_REQUIRE(!rt::placed_stage<carry::radix_tuning::default_policy, false, false>);
-  STATIC_REQUIRE(rt::placed_stage<carry::radix_tuning::default_policy, false, true> == (carry::radix_tuning::default_policy::placed != 0 && carry::radix_tuning::default_policy::early_counts));
-  STATIC_REQUIRE(rt::placed_stage<carry::radix_tuning::default_policy, false, true, 2> == rt::placed_stage<carry::radix_tuning::default_policy, false, true, 4>);
-  STATIC_REQUIRE(rt::placed_stage<carry::radix_tuning::default_policy, false, true, 8> == (8 <= carry::radix_tuning::default_policy::placed_key_bytes && rt::placed_stage<carry::radix_tuning::default_policy, false, true>));
+  STATIC_REQUIRE(rt::placed_stage<carry::radix_tuning::default_policy, false, true> ==
+                 (carry::radix_tuning::default_policy::placed != 0 &&
+                  carry::radix_tuning::default_policy::early_counts));
+  STATIC_REQUIRE(rt::placed_stage<carry::radix_tuning::default_policy, false, true, 2> ==
+                 rt::placed_stage<carry::radix_tuning::default_policy, false, true, 4>);
+  STATIC_REQUIRE(rt::placed_stage<carry::radix_tuning::default_policy, false, true, 8> ==
+                 (8 <= carry::radix_tuning::default_policy::placed_key_bytes &&
+                  rt::placed_stage<carry::radix_tuning::default_policy, false, true>));
   // blocks an SM: 4-byte keys, 8-byte keys, pairs up to 8-byte types, pairs with 16-byte values
-  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, false, 4, 1> == carry::radix_tuning::default_policy::min_blocks);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, false, 1, 1> == carry::radix_tuning::default_policy::min_blocks);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, false, 8, 1> == carry::radix_tuning::default_policy::min_blocks_keys8);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 4, 4> == carry::radix_tuning::default_policy::min_blocks_pairs);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 4, 8> == carry::radix_tuning::default_policy::min_blocks_pairs);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 8, 4> == carry::radix_tuning::default_policy::min_blocks_pairs);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 8, 8> == carry::radix_tuning::default_policy::min_blocks_pairs);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 8, 16> == carry::radix_tuning::default_policy::min_blocks_pairs16);
-  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 1, 16> == carry::radix_tuning::default_policy::min_blocks_pairs16);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, false, 4, 1> ==
+                 carry::radix_tuning::default_policy::min_blocks);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, false, 1, 1> ==
+                 carry::radix_tuning::default_policy::min_blocks);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, false, 8, 1> ==
+                 carry::radix_tuning::default_policy::min_blocks_keys8);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 4, 4> ==
+                 carry::radix_tuning::default_policy::min_blocks_pairs);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 4, 8> ==
+                 carry::radix_tuning::default_policy::min_blocks_pairs);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 8, 4> ==
+                 carry::radix_tuning::default_policy::min_blocks_pairs);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 8, 8> ==
+                 carry::radix_tuning::default_policy::min_blocks_pairs);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 8, 16> ==
+                 carry::radix_tuning::default_policy::min_blocks_pairs16);
+  STATIC_REQUIRE(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 1, 16> ==
+                 carry::radix_tuning::default_policy::min_blocks_pairs16);
   // and those blocks' static shared memory and threads fit an SM (228 KB, 1 KB of it reserved a block;
   // 2048 threads)
   constexpr auto sm_fits = [=](int blocks, int threads, int items, int bytes, bool digits, bool placed) {
-    return blocks * (shared_bytes(threads, items, bytes, digits, placed) + 1024) <= 228 * 1024 && blocks * threads <= 2048;
+    return blocks * (shared_bytes(threads, items, bytes, digits, placed) + 1024) <= 228 * 1024 &&
+           blocks * threads <= 2048;
   };
-  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, false, 4, 1>, rt::onesweep_threads<carry::radix_tuning::default_policy, false, 4>, rt::items<carry::radix_tuning::default_policy, 4>(), 4, false,
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, false, 4, 1>,
+                         rt::onesweep_threads<carry::radix_tuning::default_policy, false, 4>,
+                         rt::items<carry::radix_tuning::default_policy, 4>(), 4, false,
                          rt::placed_stage<carry::radix_tuning::default_policy, false, true, 4>));
-  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, false, 8, 1>, rt::onesweep_threads<carry::radix_tuning::default_policy, false, 8>, rt::items<carry::radix_tuning::default_policy, 8>(), 8, false,
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, false, 8, 1>,
+                         rt::onesweep_threads<carry::radix_tuning::default_policy, false, 8>,
+                         rt::items<carry::radix_tuning::default_policy, 8>(), 8, false,
                          rt::placed_stage<carry::radix_tuning::default_policy, false, true, 8>));
-  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 4, 4>, rt::onesweep_threads<carry::radix_tuning::default_policy, true, 4>, rt::items<carry::radix_tuning::default_policy, 4, true>(), 4, true, false));
-  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 8, 8>, rt::onesweep_threads<carry::radix_tuning::default_policy, true, 8>, rt::items<carry::radix_tuning::default_policy, 8, true>(), 8, true, false));
-  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 4, 16>, rt::onesweep_threads<carry::radix_tuning::default_policy, true, 16>, rt::items<carry::radix_tuning::default_policy, 16, true>(), 16, true,
-                         false));
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 4, 4>,
+                         rt::onesweep_threads<carry::radix_tuning::default_policy, true, 4>,
+                         rt::items<carry::radix_tuning::default_policy, 4, true>(), 4, true, false));
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 8, 8>,
+                         rt::onesweep_threads<carry::radix_tuning::default_policy, true, 8>,
+                         rt::items<carry::radix_tuning::default_policy, 8, true>(), 8, true, false));
+  STATIC_REQUIRE(sm_fits(rt::onesweep_min_blocks<carry::radix_tuning::default_policy, true, 4, 16>,
+                         rt::onesweep_threads<carry::radix_tuning::default_policy, true, 16>,
+                         rt::items<carry::radix_tuning::default_policy, 16, true>(), 16, true, false));
   // the wide tile of large 4-byte keys-only inputs: 384 x 24 placed, past 48 KB (dynamic), 2 an SM
-  STATIC_REQUIRE(fits_dynamic(rt::wide_threads<carry::radix_tuning::default_policy, false, 4>, rt::items<carry::radix_tuning::default_policy, 4>(), 4, false, rt::placed_stage<carry::radix_tuning::default_policy, false, true, 4>));
-  STATIC_REQUIRE(sm_fits(carry::radix_tuning::default_policy::min_blocks_wide, rt::wide_threads<carry::radix_tuning::default_policy, false, 4>, rt::items<carry::radix_tuning::default_policy, 4>(), 4, false,
+  STATIC_REQUIRE(fits_dynamic(rt::wide_threads<carry::radix_tuning::default_policy, false, 4>,
+                              rt::items<carry::radix_tuning::default_policy, 4>(), 4, false,
+                              rt::placed_stage<carry::radix_tuning::default_policy, false, true, 4>));
+  STATIC_REQUIRE(sm_fits(carry::radix_tuning::default_policy::min_blocks_wide,
+                         rt::wide_threads<carry::radix_tuning::default_policy, false, 4>,
+                         rt::items<carry::radix_tuning::default_policy, 4>(), 4, false,
                          rt::placed_stage<carry::radix_tuning::default_policy, false, true, 4>));
-  STATIC_REQUIRE(rt::wide_threads<carry::radix_tuning::default_policy, false, 4> % 32 == 0 && rt::wide_threads<carry::radix_tuning::default_policy, false, 4> >= rt::radix);
-  STATIC_REQUIRE(rt::wide_threads<carry::radix_tuning::default_policy, true, 4> == 0); // pairs, other key widths: no wide tile
+  STATIC_REQUIRE(rt::wide_threads<carry::radix_tuning::default_policy, false, 4> % 32 == 0 &&
+                 rt::wide_threads<carry::radix_tuning::default_policy, false, 4> >= rt::radix);
+  STATIC_REQUIRE(rt::wide_threads<carry::radix_tuning::default_policy, true, 4> ==
+                 0); // pairs, other key widths: no wide tile
   STATIC_REQUIRE(rt::wide_threads<carry::radix_tuning::default_policy, false, 2> == 0);
   STATIC_REQUIRE(rt::wide_threads<carry::radix_tuning::default_policy, false, 8> == 0);
 }
 
 TEST_CASE("radix tile forms: whole and padded tiles by one rule", "[radix]") {
   namespace rt = carry::radix_tuning;
-  STATIC_REQUIRE(rt::tile_form_on<carry::radix_tuning::default_policy>(true, 4, 1, 0) == false); // pairs follow their own switch
-  STATIC_REQUIRE(rt::tile_form_on<carry::radix_tuning::default_policy>(true, 4, 0, 1, 4) == (4 <= carry::radix_tuning::default_policy::whole_pair_bytes)); // u32/u32 pairs
-  STATIC_REQUIRE(rt::tile_form_on<carry::radix_tuning::default_policy>(true, 4, 0, 1, 8) == (8 <= carry::radix_tuning::default_policy::whole_pair_bytes)); // an 8-byte value
-  STATIC_REQUIRE(rt::tile_form_on<carry::radix_tuning::default_policy>(true, 8, 0, 1, 4) == (8 <= carry::radix_tuning::default_policy::whole_pair_bytes)); // an 8-byte key
+  STATIC_REQUIRE(rt::tile_form_on<carry::radix_tuning::default_policy>(true, 4, 1, 0) ==
+                 false); // pairs follow their own switch
+  STATIC_REQUIRE(rt::tile_form_on<carry::radix_tuning::default_policy>(true, 4, 0, 1, 4) ==
+                 (4 <= carry::radix_tuning::default_policy::whole_pair_bytes)); // u32/u32 pairs
+  STATIC_REQUIRE(rt::tile_form_on<carry::radix_tuning::default_policy>(true, 4, 0, 1, 8) ==
+                 (8 <= carry::radix_tuning::default_policy::whole_pair_bytes)); // an 8-byte value
+  STATIC_REQUIRE(rt::tile_form_on<carry::radix_tuning::default_policy>(true, 8, 0, 1, 4) ==
+                 (8 <= carry::radix_tuning::default_policy::whole_pair_bytes)); // an 8-byte key
   STATIC_REQUIRE(!rt::tile_form_on<carry::radix_tuning::default_policy>(true, 1, 0, 0, 1));
-  STATIC_REQUIRE(rt::tile_form_on<carry::radix_tuning::default_policy>(false, 4, 1, 0));        // keys theirs, up to WHOLE_KEY_BYTES
-  STATIC_REQUIRE(rt::tile_form_on<carry::radix_tuning::default_policy>(false, 8, 1, 0) == (8 <= carry::radix_tuning::default_policy::whole_key_bytes));
+  STATIC_REQUIRE(rt::tile_form_on<carry::radix_tuning::default_policy>(
+      false, 4, 1, 0)); // keys theirs, up to WHOLE_KEY_BYTES
+  STATIC_REQUIRE(rt::tile_form_on<carry::radix_tuning::default_policy>(false, 8, 1, 0) ==
+                 (8 <= carry::radix_tuning::default_policy::whole_key_bytes));
   STATIC_REQUIRE(!rt::tile_form_on<carry::radix_tuning::default_policy>(false, 1, 0, 1));
-  STATIC_REQUIRE(rt::whole_tiles<carry::radix_tuning::default_policy, false, 4> == (carry::radix_tuning::default_policy::whole_keys != 0));
-  STATIC_REQUIRE(rt::whole_tiles<carry::radix_tuning::default_policy, true, 4> == (carry::radix_tuning::default_policy::whole_pairs != 0));
-  STATIC_REQUIRE(rt::padded_partial_tiles<carry::radix_tuning::default_policy, false, 4> == (carry::radix_tuning::default_policy::padded_keys != 0));
-  STATIC_REQUIRE(rt::padded_partial_tiles<carry::radix_tuning::default_policy, true, 8> == (carry::radix_tuning::default_policy::padded_pairs != 0 && 8 <= carry::radix_tuning::default_policy::whole_pair_bytes));
-  STATIC_REQUIRE(rt::padded_partial_tiles<carry::radix_tuning::default_policy, true, 4, 4> == (carry::radix_tuning::default_policy::padded_pairs != 0));
-  STATIC_REQUIRE(rt::whole_tiles<carry::radix_tuning::default_policy, true, 4, 16> == (16 <= carry::radix_tuning::default_policy::whole_pair_bytes && carry::radix_tuning::default_policy::whole_pairs != 0));
+  STATIC_REQUIRE(rt::whole_tiles<carry::radix_tuning::default_policy, false, 4> ==
+                 (carry::radix_tuning::default_policy::whole_keys != 0));
+  STATIC_REQUIRE(rt::whole_tiles<carry::radix_tuning::default_policy, true, 4> ==
+                 (carry::radix_tuning::default_policy::whole_pairs != 0));
+  STATIC_REQUIRE(rt::padded_partial_tiles<carry::radix_tuning::default_policy, false, 4> ==
+                 (carry::radix_tuning::default_policy::padded_keys != 0));
+  STATIC_REQUIRE(rt::padded_partial_tiles<carry::radix_tuning::default_policy, true, 8> ==
+                 (carry::radix_tuning::default_policy::padded_pairs != 0 &&
+                  8 <= carry::radix_tuning::default_policy::whole_pair_bytes));
+  STATIC_REQUIRE(rt::padded_partial_tiles<carry::radix_tuning::default_policy, true, 4, 4> ==
+                 (carry::radix_tuning::default_policy::padded_pairs != 0));
+  STATIC_REQUIRE(rt::whole_tiles<carry::radix_tuning::default_policy, true, 4, 16> ==
+                 (16 <= carry::radix_tuning::default_policy::whole_pair_bytes &&
+                  carry::radix_tuning::default_policy::whole_pairs != 0));
 }
 
 TEST_CASE("radix onesweep tiles: wide blocks for large inputs of 4-byte keys", "[radix]") {
   using carry::radix_detail::onesweep_threads_for;
   constexpr std::int64_t m = std::int64_t{1} << 25;
-  REQUIRE(onesweep_threads_for(m, 24, 24, 256, 384, m) == 384);          // at the threshold
-  REQUIRE(onesweep_threads_for(m - 1, 24, 24, 256, 384, m) == 256);      // below it
-  REQUIRE(onesweep_threads_for(std::int64_t{1} << 40, 8, 24, 256, 384, m) == 256); // the mid tile keeps its blocks
-  REQUIRE(onesweep_threads_for(std::int64_t{1} << 40, 24, 24, 256, 0, m) == 256);  // no wide tile
+  REQUIRE(onesweep_threads_for(m, 24, 24, 256, 384, m) == 384);     // at the threshold
+  REQUIRE(onesweep_threads_for(m - 1, 24, 24, 256, 384, m) == 256); // below it
+  REQUIRE(onesweep_threads_for(std::int64_t{1} << 40, 8, 24, 256, 384, m) ==
+          256); // the mid tile keeps its blocks
+  REQUIRE(onesweep_threads_for(std::int64_t{1} << 40, 24, 24, 256, 0, m) == 256);   // no wide tile
   REQUIRE(onesweep_threads_for(std::int64_t{1} << 40, 24, 24, 384, 384, m) == 384); // wide == the tile's own
   STATIC_REQUIRE(onesweep_threads_for(std::int64_t{1} << 30, 24, 24, 256, 384, std::int64_t{1} << 30) == 384);
   // the threshold lies above the mid-size tiles, so a wide tile is always a large one
-  STATIC_REQUIRE(carry::radix_tuning::wide_min_n<carry::radix_tuning::default_policy> > carry::radix_tuning::mid_items_max_n<carry::radix_tuning::default_policy>);
+  STATIC_REQUIRE(carry::radix_tuning::wide_min_n<carry::radix_tuning::default_policy> >
+                 carry::radix_tuning::mid_items_max_n<carry::radix_tuning::default_policy>);
 }
 
 TEST_CASE("radix bucket form: when the call launches it, and what the histogram chooses", "[radix]") {
@@ -679,7 +779,7 @@ TEST_CASE("radix bucket form: when the call launches it, and what the histogram 
   using A = carry::radix_sort_algorithm;
   constexpr std::int64_t m = std::int64_t{1} << 18;
   REQUIRE(bucket_applies(m, 4, A::automatic, 4, true, 1, m, 12));
-  REQUIRE(bucket_applies(70000, 2, A::automatic, 12, true, 1, m, 12));     // u32/u64 pairs, two passes
+  REQUIRE(bucket_applies(70000, 2, A::automatic, 12, true, 1, m, 12));      // u32/u64 pairs, two passes
   REQUIRE_FALSE(bucket_applies(m + 1, 4, A::automatic, 4, true, 1, m, 12)); // above the limit
   REQUIRE_FALSE(bucket_applies(m, 1, A::automatic, 4, true, 1, m, 12));     // one pass: nothing below it
   REQUIRE_FALSE(bucket_applies(m, 4, A::onesweep, 4, true, 1, m, 12));      // an algorithm asked for
@@ -689,7 +789,7 @@ TEST_CASE("radix bucket form: when the call launches it, and what the histogram 
   REQUIRE_FALSE(bucket_applies(0, 4, A::automatic, 4, true, 1, m, 12));     // empty
   REQUIRE_FALSE(bucket_applies(m, 4, A::automatic, 4, true, 1, 0, 12));     // turned off
   REQUIRE(bucket_msd_pass(0b0000u, 4) == 3);
-  REQUIRE(bucket_msd_pass(0b1000u, 4) == 2);  // a constant top digit: the next one splits
+  REQUIRE(bucket_msd_pass(0b1000u, 4) == 2); // a constant top digit: the next one splits
   REQUIRE(bucket_msd_pass(0b0101u, 4) == 3);
   REQUIRE(bucket_msd_pass(0b1110u, 4) == -1); // one pass runs
   REQUIRE(bucket_msd_pass(0b1111u, 4) == -1); // none (sorted, or all equal)
@@ -712,7 +812,8 @@ TEST_CASE("radix bucket form: when the call launches it, and what the histogram 
     REQUIRE(lower == ((~skip & 0xfu) & ~(1u << top)));
   }
   // the bucket form lies within the mid tiles (its MSD pass runs them)
-  STATIC_REQUIRE(carry::radix_tuning::bucket_max_n<carry::radix_tuning::default_policy> <= carry::radix_tuning::mid_items_max_n<carry::radix_tuning::default_policy>);
+  STATIC_REQUIRE(carry::radix_tuning::bucket_max_n<carry::radix_tuning::default_policy> <=
+                 carry::radix_tuning::mid_items_max_n<carry::radix_tuning::default_policy>);
 }
 
 TEST_CASE("radix onesweep tiles: shorter tiles up to the mid-size limit", "[radix]") {
@@ -724,11 +825,17 @@ TEST_CASE("radix onesweep tiles: shorter tiles up to the mid-size limit", "[radi
   REQUIRE(onesweep_items(1 << 10, 20, 0, 1 << 18) == 20); // no mid tile: the large one at every size
   STATIC_REQUIRE(onesweep_items(std::int64_t{1} << 40, 12, 6, 1 << 18) == 12);
   // the mid tiles are shorter than the large ones (or off), and 16-byte values keep theirs
-  STATIC_REQUIRE(rt::mid_items<carry::radix_tuning::default_policy, 4>() < rt::items<carry::radix_tuning::default_policy, 4>());
-  STATIC_REQUIRE(rt::mid_items<carry::radix_tuning::default_policy, 8>() < rt::items<carry::radix_tuning::default_policy, 8>());
-  STATIC_REQUIRE(rt::mid_items<carry::radix_tuning::default_policy, 8>() < rt::items<carry::radix_tuning::default_policy, 8, true>());
+  STATIC_REQUIRE(rt::mid_items<carry::radix_tuning::default_policy, 4>() <
+                 rt::items<carry::radix_tuning::default_policy, 4>());
+  STATIC_REQUIRE(rt::mid_items<carry::radix_tuning::default_policy, 8>() <
+                 rt::items<carry::radix_tuning::default_policy, 8>());
+  STATIC_REQUIRE(rt::mid_items<carry::radix_tuning::default_policy, 8>() <
+                 rt::items<carry::radix_tuning::default_policy, 8, true>());
   STATIC_REQUIRE(rt::mid_items<carry::radix_tuning::default_policy, 16>() == 0);
-  STATIC_REQUIRE(rt::mid_items_max_n<carry::radix_tuning::default_policy> >= rt::onesweep_threads<carry::radix_tuning::default_policy, true, 4> * rt::items<carry::radix_tuning::default_policy, 4, true>()); // a mid-size input is several tiles
+  STATIC_REQUIRE(
+      rt::mid_items_max_n<carry::radix_tuning::default_policy> >=
+      rt::onesweep_threads<carry::radix_tuning::default_policy, true, 4> *
+          rt::items<carry::radix_tuning::default_policy, 4, true>()); // a mid-size input is several tiles
 }
 
 TEST_CASE("radix onesweep grid: a block a tile, or one wave of persistent blocks", "[radix]") {
@@ -744,18 +851,25 @@ TEST_CASE("radix onesweep grid: a block a tile, or one wave of persistent blocks
 
 TEST_CASE("radix argument checks, in order", "[radix]") {
   int a, b, c, d;
-  REQUIRE(check_sort_args(&a, &b, &c, &d, true, -1, 0, 32, 32, 10, 10, false, 1) == sort_error::negative_count);
+  REQUIRE(check_sort_args(&a, &b, &c, &d, true, -1, 0, 32, 32, 10, 10, false, 1) ==
+          sort_error::negative_count);
   REQUIRE(check_sort_args(&a, &b, &c, &d, true, 0, 0, 33, 32, 10, 10, false, 1) == sort_error::bad_bits);
   REQUIRE(check_sort_args(&a, &b, &c, &d, true, 0, -1, 8, 32, 10, 10, false, 1) == sort_error::bad_bits);
   REQUIRE(check_sort_args(&a, &b, &c, &d, true, 0, 9, 8, 32, 10, 10, false, 1) == sort_error::bad_bits);
-  REQUIRE(check_sort_args(nullptr, nullptr, nullptr, nullptr, true, 0, 0, 32, 32, 0, 10, false, 0) == sort_error::none);
-  REQUIRE(check_sort_args(nullptr, &b, &c, &d, true, 5, 0, 32, 32, 10, 10, false, 1) == sort_error::null_keys);
-  REQUIRE(check_sort_args(&a, nullptr, &c, &d, true, 5, 0, 32, 32, 10, 10, false, 1) == sort_error::null_keys);
-  REQUIRE(check_sort_args(&a, &b, nullptr, &d, true, 5, 0, 32, 32, 10, 10, false, 1) == sort_error::null_values);
-  REQUIRE(check_sort_args(&a, &b, nullptr, nullptr, false, 5, 0, 32, 32, 10, 10, false, 1) == sort_error::none);
+  REQUIRE(check_sort_args(nullptr, nullptr, nullptr, nullptr, true, 0, 0, 32, 32, 0, 10, false, 0) ==
+          sort_error::none);
+  REQUIRE(check_sort_args(nullptr, &b, &c, &d, true, 5, 0, 32, 32, 10, 10, false, 1) ==
+          sort_error::null_keys);
+  REQUIRE(check_sort_args(&a, nullptr, &c, &d, true, 5, 0, 32, 32, 10, 10, false, 1) ==
+          sort_error::null_keys);
+  REQUIRE(check_sort_args(&a, &b, nullptr, &d, true, 5, 0, 32, 32, 10, 10, false, 1) ==
+          sort_error::null_values);
+  REQUIRE(check_sort_args(&a, &b, nullptr, nullptr, false, 5, 0, 32, 32, 10, 10, false, 1) ==
+          sort_error::none);
   REQUIRE(check_sort_args(&a, &b, &c, &d, true, 5, 0, 32, 32, 9, 10, false, 1) == sort_error::temp_too_small);
   REQUIRE(check_sort_args(&a, &b, &c, &d, true, 5, 0, 32, 32, 10, 10, true, 1) == sort_error::overlap);
-  REQUIRE(check_sort_args(&a, &b, &c, &d, true, 5, 7, 7, 32, 10, 10, false, 1) == sort_error::none); // empty range
+  REQUIRE(check_sort_args(&a, &b, &c, &d, true, 5, 7, 7, 32, 10, 10, false, 1) ==
+          sort_error::none); // empty range
 }
 
 namespace {
@@ -808,16 +922,19 @@ TEST_CASE("radix key images: from_ordered inverts ordered (-0.0 comes back as +0
     const std::uint32_t u = static_cast<std::uint32_t>(g());
     REQUIRE(radix_key<std::uint32_t>::ordered(radix_key<std::uint32_t>::from_ordered(u)) == u);
     REQUIRE(radix_key<std::int32_t>::ordered(radix_key<std::int32_t>::from_ordered(u)) == u);
-    REQUIRE(radix_key<float>::ordered(radix_key<float>::from_ordered(u)) == (u == 0x7fffffffu ? 0x80000000u : u));
+    REQUIRE(radix_key<float>::ordered(radix_key<float>::from_ordered(u)) ==
+            (u == 0x7fffffffu ? 0x80000000u : u));
     const std::uint64_t w = g();
-    REQUIRE(radix_key<double>::ordered(radix_key<double>::from_ordered(w)) == (w == 0x7fffffffffffffffull ? 0x8000000000000000ull : w));
+    REQUIRE(radix_key<double>::ordered(radix_key<double>::from_ordered(w)) ==
+            (w == 0x7fffffffffffffffull ? 0x8000000000000000ull : w));
     REQUIRE(radix_key<std::int64_t>::ordered(radix_key<std::int64_t>::from_ordered(w)) == w);
   }
   REQUIRE(radix_key<float>::from_ordered(0x80000000u) == 0.0f);
   REQUIRE(radix_key<float>::from_ordered(0xbf800000u) == 1.0f);
 }
 
-TEST_CASE("merge_path: a's share of every prefix of the stable merge (ties: a first), both directions", "[cpu][radix][merge]") {
+TEST_CASE("merge_path: a's share of every prefix of the stable merge (ties: a first), both directions",
+          "[cpu][radix][merge]") {
   std::mt19937 rng(11);
   for (bool desc : {false, true})
     for (int trial = 0; trial < 200; ++trial) {
@@ -845,7 +962,8 @@ TEST_CASE("merge_path: a's share of every prefix of the stable merge (ties: a fi
     }
 }
 
-TEST_CASE("merge_order: the radix sort's key order (floats by image, -0.0 with +0.0), descending flipped", "[cpu][radix][merge]") {
+TEST_CASE("merge_order: the radix sort's key order (floats by image, -0.0 with +0.0), descending flipped",
+          "[cpu][radix][merge]") {
   const carry::radix_detail::merge_order<float> up{false}, down{true};
   CHECK(up(-1.0f, 0.0f));
   CHECK(up(-0.0f, 1.0f));

@@ -20,7 +20,9 @@ struct affine { // x -> a x + b; composition is associative, not commutative
   bool operator==(const affine& o) const { return a == o.a && b == o.b; }
 };
 struct compose {
-  __host__ __device__ affine operator()(const affine& f, const affine& g) const { return {f.a * g.a, f.b * g.a + g.b}; }
+  __host__ __device__ affine operator()(const affine& f, const affine& g) const {
+    return {f.a * g.a, f.b * g.a + g.b};
+  }
 };
 struct third {
   __host__ __device__ bool operator()(std::uint32_t x) const { return x % 3 == 0; }
@@ -44,8 +46,8 @@ std::vector<T> cpu_scan(const std::vector<T>& in, Op op, T init) {
 
 /// One distributed scan over `sizes` against `want`; returns the gathered output.
 template <bool EXCLUSIVE, class T, class Op>
-std::vector<T> run_scan(dist::local_group& g, const std::vector<T>& all, const std::vector<std::int64_t>& sizes, Op op,
-                        T init, carry::scan_options opt = {}) {
+std::vector<T> run_scan(dist::local_group& g, const std::vector<T>& all,
+                        const std::vector<std::int64_t>& sizes, Op op, T init, carry::scan_options opt = {}) {
   sharded<T> in(sizes), out(sizes);
   std::vector<std::unique_ptr<device_buffer<unsigned char>>> temp(sizes.size());
   REQUIRE(g.run([&](int r) {
@@ -53,11 +55,11 @@ std::vector<T> run_scan(dist::local_group& g, const std::vector<T>& all, const s
     out.make(r);
     return with_dirty_temp(temp[static_cast<std::size_t>(r)], [&](void* t, std::size_t& b) {
       if constexpr (EXCLUSIVE)
-        return dist::exclusive_scan(t, b, static_cast<const T*>(in.ptr(r)), out.ptr(r), op, init, in.size(r), opt,
-                                    g.comm(r), g.stream(r));
+        return dist::exclusive_scan(t, b, static_cast<const T*>(in.ptr(r)), out.ptr(r), op, init, in.size(r),
+                                    opt, g.comm(r), g.stream(r));
       else
-        return dist::inclusive_scan(t, b, static_cast<const T*>(in.ptr(r)), out.ptr(r), op, in.size(r), opt, g.comm(r),
-                                    g.stream(r));
+        return dist::inclusive_scan(t, b, static_cast<const T*>(in.ptr(r)), out.ptr(r), op, in.size(r), opt,
+                                    g.comm(r), g.stream(r));
     });
   }) == cudaSuccess);
   REQUIRE(g.synchronize() == cudaSuccess);
@@ -65,7 +67,9 @@ std::vector<T> run_scan(dist::local_group& g, const std::vector<T>& all, const s
   return out.gather();
 }
 
-std::vector<std::int64_t> totals() { return {0, 1, 7, 4097, 1000003, (1 << 22) + 5}; }
+std::vector<std::int64_t> totals() {
+  return {0, 1, 7, 4097, 1000003, (1 << 22) + 5};
+}
 
 } // namespace
 
@@ -73,7 +77,8 @@ TEST_CASE("dist scans of u32 sums: every shard layout, against the CPU and one G
   for (int ranks : dist_rank_counts()) {
     auto& g = *dist_group(ranks);
     for (std::int64_t total : totals()) {
-      const auto all = random_bits<std::uint32_t>(static_cast<std::size_t>(total), static_cast<std::uint64_t>(total) + 5);
+      const auto all =
+          random_bits<std::uint32_t>(static_cast<std::size_t>(total), static_cast<std::uint64_t>(total) + 5);
       // one GPU's carry on the concatenated input
       std::vector<std::uint32_t> one(all.size());
       if (total > 0) {
@@ -81,14 +86,17 @@ TEST_CASE("dist scans of u32 sums: every shard layout, against the CPU and one G
         device_buffer<std::uint32_t> d_in(all.size()), d_out(all.size());
         d_in.upload(all);
         std::size_t bytes = 0;
-        CARRY_CUDA_OR_DIE(carry::inclusive_sum(nullptr, bytes, static_cast<const std::uint32_t*>(d_in.ptr), d_out.ptr, total));
+        CARRY_CUDA_OR_DIE(carry::inclusive_sum(nullptr, bytes, static_cast<const std::uint32_t*>(d_in.ptr),
+                                               d_out.ptr, total));
         device_buffer<unsigned char> t(bytes);
-        CARRY_CUDA_OR_DIE(carry::inclusive_sum(t.ptr, bytes, static_cast<const std::uint32_t*>(d_in.ptr), d_out.ptr, total));
+        CARRY_CUDA_OR_DIE(carry::inclusive_sum(t.ptr, bytes, static_cast<const std::uint32_t*>(d_in.ptr),
+                                               d_out.ptr, total));
         one = d_out.download(all.size());
       }
       REQUIRE(one == cpu_scan<false>(all, carry::sum{}, 0u));
       for (const auto& sizes : shard_layouts(total, ranks)) {
-        INFO("ranks " << ranks << ", total " << total << ", first shard " << sizes[0] << ", last " << sizes.back());
+        INFO("ranks " << ranks << ", total " << total << ", first shard " << sizes[0] << ", last "
+                      << sizes.back());
         REQUIRE(run_scan<false>(g, all, sizes, carry::sum{}, 0u) == one);
         REQUIRE(run_scan<true>(g, all, sizes, carry::sum{}, 10u) == cpu_scan<true>(all, carry::sum{}, 10u));
       }
@@ -105,8 +113,10 @@ TEST_CASE("dist scans of a non-commutative operator (affine maps): rank order is
       for (std::size_t i = 0; i < all.size(); ++i) all[i] = {bits[2 * i] | 1u, bits[2 * i + 1]};
       for (const auto& sizes : shard_layouts(total, ranks)) {
         INFO("ranks " << ranks << ", total " << total << ", first shard " << sizes[0]);
-        REQUIRE(run_scan<false>(g, all, sizes, compose{}, affine{1, 0}) == cpu_scan<false>(all, compose{}, affine{1, 0}));
-        REQUIRE(run_scan<true>(g, all, sizes, compose{}, affine{3, 7}) == cpu_scan<true>(all, compose{}, affine{3, 7}));
+        REQUIRE(run_scan<false>(g, all, sizes, compose{}, affine{1, 0}) ==
+                cpu_scan<false>(all, compose{}, affine{1, 0}));
+        REQUIRE(run_scan<true>(g, all, sizes, compose{}, affine{3, 7}) ==
+                cpu_scan<true>(all, compose{}, affine{3, 7}));
       }
     }
   }
@@ -123,7 +133,8 @@ TEST_CASE("dist float sums: the same bits every run (deterministic), close to th
     opt.deterministic = true;
     const auto sizes = shard_layouts(total, ranks)[1];
     const auto first = run_scan<false>(g, all, sizes, carry::sum{}, 0.0f, opt);
-    for (int rep = 0; rep < 3; ++rep) REQUIRE(same_bits(run_scan<false>(g, all, sizes, carry::sum{}, 0.0f, opt), first));
+    for (int rep = 0; rep < 3; ++rep)
+      REQUIRE(same_bits(run_scan<false>(g, all, sizes, carry::sum{}, 0.0f, opt), first));
     double acc = 0;
     for (std::size_t i = 0; i < all.size(); ++i) {
       acc += all[i];
@@ -136,9 +147,11 @@ TEST_CASE("dist select_if, select_flagged, partition: sharded outputs and shard_
   for (int ranks : dist_rank_counts()) {
     auto& g = *dist_group(ranks);
     for (std::int64_t total : totals()) {
-      const auto all = random_bits<std::uint32_t>(static_cast<std::size_t>(total), static_cast<std::uint64_t>(total) + 1);
+      const auto all =
+          random_bits<std::uint32_t>(static_cast<std::size_t>(total), static_cast<std::uint64_t>(total) + 1);
       std::vector<std::uint8_t> flags(all.size());
-      for (std::size_t i = 0; i < all.size(); ++i) flags[i] = static_cast<std::uint8_t>((all[i] >> 7) % 4 == 0 ? 0 : 2);
+      for (std::size_t i = 0; i < all.size(); ++i)
+        flags[i] = static_cast<std::uint8_t>((all[i] >> 7) % 4 == 0 ? 0 : 2);
       for (const auto& sizes : shard_layouts(total, ranks)) {
         INFO("ranks " << ranks << ", total " << total << ", first shard " << sizes[0]);
         for (int form = 0; form < 3; ++form) {
@@ -156,10 +169,11 @@ TEST_CASE("dist select_if, select_flagged, partition: sharded outputs and shard_
             dist::shard_info* s = info[static_cast<std::size_t>(r)]->ptr;
             const std::uint32_t* x = in.ptr(r);
             return with_dirty_temp(temp[static_cast<std::size_t>(r)], [&](void* t, std::size_t& b) {
-              if (form == 0) return dist::select_if(t, b, x, out.ptr(r), s, in.size(r), third{}, g.comm(r), g.stream(r));
+              if (form == 0)
+                return dist::select_if(t, b, x, out.ptr(r), s, in.size(r), third{}, g.comm(r), g.stream(r));
               if (form == 1)
-                return dist::select_flagged(t, b, x, static_cast<const std::uint8_t*>(fl.ptr(r)), out.ptr(r), s, in.size(r),
-                                            g.comm(r), g.stream(r));
+                return dist::select_flagged(t, b, x, static_cast<const std::uint8_t*>(fl.ptr(r)), out.ptr(r),
+                                            s, in.size(r), g.comm(r), g.stream(r));
               return dist::partition(t, b, x, out.ptr(r), s, in.size(r), third{}, g.comm(r), g.stream(r));
             });
           }) == cudaSuccess);
@@ -179,7 +193,8 @@ TEST_CASE("dist select_if, select_flagged, partition: sharded outputs and shard_
           }
           for (std::size_t r = 0; r < sizes.size(); ++r) {
             const auto s = info[r]->download(1)[0];
-            const auto kept = static_cast<std::int64_t>(form == 2 ? want[r].size() - (sizes[r] - s.count) : want[r].size());
+            const auto kept =
+                static_cast<std::int64_t>(form == 2 ? want[r].size() - (sizes[r] - s.count) : want[r].size());
             REQUIRE(s.count == kept);
             REQUIRE(s.offset == offset);
             REQUIRE(s.total == global);
@@ -203,7 +218,9 @@ TEST_CASE("dist histogram_even and histogram_offsets: every rank gets the global
       std::vector<std::uint64_t> hist(bins, 0), offs(bins + 1, 0);
       for (auto x : all)
         if (x < 1000) ++hist[static_cast<std::size_t>(static_cast<std::uint64_t>(x) * bins / 1000)];
-      for (int b = 0; b < bins; ++b) offs[static_cast<std::size_t>(b) + 1] = offs[static_cast<std::size_t>(b)] + hist[static_cast<std::size_t>(b)];
+      for (int b = 0; b < bins; ++b)
+        offs[static_cast<std::size_t>(b) + 1] =
+            offs[static_cast<std::size_t>(b)] + hist[static_cast<std::size_t>(b)];
       for (const auto& sizes : shard_layouts(total, ranks)) {
         INFO("ranks " << ranks << ", total " << total << ", first shard " << sizes[0]);
         sharded<std::uint32_t> in(sizes);
@@ -217,13 +234,17 @@ TEST_CASE("dist histogram_even and histogram_offsets: every rank gets the global
           h[k]->poison();
           o[k]->poison();
           const std::uint32_t* x = in.ptr(r);
-          if (const cudaError_t e = with_dirty_temp(t1[k], [&](void* t, std::size_t& b) {
-                return dist::histogram_even(t, b, x, h[k]->ptr, bins, 0u, 1000u, in.size(r), g.comm(r), g.stream(r));
-              });
+          if (const cudaError_t e = with_dirty_temp(t1[k],
+                                                    [&](void* t, std::size_t& b) {
+                                                      return dist::histogram_even(t, b, x, h[k]->ptr, bins,
+                                                                                  0u, 1000u, in.size(r),
+                                                                                  g.comm(r), g.stream(r));
+                                                    });
               e != cudaSuccess)
             return e;
           return with_dirty_temp(t2[k], [&](void* t, std::size_t& b) {
-            return dist::histogram_offsets(t, b, x, o[k]->ptr, bins, 0u, 1000u, in.size(r), g.comm(r), g.stream(r));
+            return dist::histogram_offsets(t, b, x, o[k]->ptr, bins, 0u, 1000u, in.size(r), g.comm(r),
+                                           g.stream(r));
           });
         }) == cudaSuccess);
         REQUIRE(g.synchronize() == cudaSuccess);
@@ -238,7 +259,8 @@ TEST_CASE("dist histogram_even and histogram_offsets: every rank gets the global
   }
 }
 
-TEST_CASE("dist calls captured into a CUDA graph on every rank, replayed with new inputs and dirty temp", "[dist][graph]") {
+TEST_CASE("dist calls captured into a CUDA graph on every rank, replayed with new inputs and dirty temp",
+          "[dist][graph]") {
   const int bins = 37;
   for (int ranks : dist_rank_counts())
     for (int form = 0; form < 3; ++form) { // exclusive_sum, select_if, histogram_even
@@ -260,15 +282,19 @@ TEST_CASE("dist calls captured into a CUDA graph on every rank, replayed with ne
         std::size_t bytes = 0;
         const std::uint32_t* x = in.ptr(r);
         auto call = [&](void* t) {
-          if (form == 0) return dist::exclusive_sum(t, bytes, x, out.ptr(r), in.size(r), g.comm(r), g.stream(r));
+          if (form == 0)
+            return dist::exclusive_sum(t, bytes, x, out.ptr(r), in.size(r), g.comm(r), g.stream(r));
           if (form == 1)
-            return dist::select_if(t, bytes, x, out.ptr(r), info[k]->ptr, in.size(r), third{}, g.comm(r), g.stream(r));
-          return dist::histogram_even(t, bytes, x, hist[k]->ptr, bins, 0u, 0xFFFFFFFFu, in.size(r), g.comm(r), g.stream(r));
+            return dist::select_if(t, bytes, x, out.ptr(r), info[k]->ptr, in.size(r), third{}, g.comm(r),
+                                   g.stream(r));
+          return dist::histogram_even(t, bytes, x, hist[k]->ptr, bins, 0u, 0xFFFFFFFFu, in.size(r), g.comm(r),
+                                      g.stream(r));
         };
         if (const cudaError_t e = call(nullptr); e != cudaSuccess) return e;
         temp[k] = std::make_unique<device_buffer<unsigned char>>(bytes);
         cudaGraph_t graph;
-        if (const cudaError_t e = cudaStreamBeginCapture(g.stream(r), cudaStreamCaptureModeThreadLocal); e != cudaSuccess)
+        if (const cudaError_t e = cudaStreamBeginCapture(g.stream(r), cudaStreamCaptureModeThreadLocal);
+            e != cudaSuccess)
           return e;
         const cudaError_t called = call(temp[k]->ptr);
         const cudaError_t ended = cudaStreamEndCapture(g.stream(r), &graph);
@@ -280,17 +306,22 @@ TEST_CASE("dist calls captured into a CUDA graph on every rank, replayed with ne
       }) == cudaSuccess);
       for (int rep = 0; rep < 4; ++rep) {
         INFO("ranks " << ranks << ", form " << form << ", replay " << rep);
-        const auto all = random_bits<std::uint32_t>(static_cast<std::size_t>(total), 100 + static_cast<std::uint64_t>(rep));
+        const auto all = random_bits<std::uint32_t>(static_cast<std::size_t>(total),
+                                                    100 + static_cast<std::uint64_t>(rep));
         REQUIRE(g.run([&](int r) {
           const auto k = static_cast<std::size_t>(r);
-          CARRY_CUDA_OR_DIE(cudaMemcpy(in.ptr(r), all.data() + in.offsets[k], static_cast<std::size_t>(in.size(r)) * 4,
-                                       cudaMemcpyHostToDevice));
+          CARRY_CUDA_OR_DIE(cudaMemcpy(in.ptr(r), all.data() + in.offsets[k],
+                                       static_cast<std::size_t>(in.size(r)) * 4, cudaMemcpyHostToDevice));
           out.bufs[k]->poison();
           info[k]->poison();
           hist[k]->poison();
           // dirty temp storage before every replay: 0xFF, zeros, the poison, then what replay 2 left
           if (rep < 3)
-            CARRY_CUDA_OR_DIE(cudaMemset(temp[k]->ptr, rep == 0 ? 0xFF : rep == 1 ? 0 : poison_byte, temp[k]->n));
+            CARRY_CUDA_OR_DIE(cudaMemset(temp[k]->ptr,
+                                         rep == 0   ? 0xFF
+                                         : rep == 1 ? 0
+                                                    : poison_byte,
+                                         temp[k]->n));
           // the uploads, poison and dirty temp (legacy stream, asynchronous to the host) land before the graph
           // runs on the rank's non-blocking stream: else a late dirty-temp memset can overwrite the look-back
           // state the graph has just cleared (a hang seen with another process on the GPUs)
@@ -313,7 +344,8 @@ TEST_CASE("dist calls captured into a CUDA graph on every rank, replayed with ne
           }
         }
         if (form == 2) {
-          const auto want = reference_histogram_even<std::uint32_t, std::uint32_t, std::uint64_t>(all, bins, 0u, 0xFFFFFFFFu);
+          const auto want = reference_histogram_even<std::uint32_t, std::uint32_t, std::uint64_t>(
+              all, bins, 0u, 0xFFFFFFFFu);
           for (std::size_t r = 0; r < sizes.size(); ++r) {
             REQUIRE(hist[r]->download(bins) == want);
             REQUIRE(hist[r]->guard_intact());
@@ -325,7 +357,8 @@ TEST_CASE("dist calls captured into a CUDA graph on every rank, replayed with ne
     }
 }
 
-TEST_CASE("dist calls: n = 0 everywhere writes the whole-input outputs; bad arguments write nothing", "[dist][empty]") {
+TEST_CASE("dist calls: n = 0 everywhere writes the whole-input outputs; bad arguments write nothing",
+          "[dist][empty]") {
   auto& g = *dist_group(2);
   std::vector<std::unique_ptr<device_buffer<std::uint32_t>>> in(2), out(2);
   std::vector<std::unique_ptr<device_buffer<dist::shard_info>>> info(2);
@@ -341,19 +374,30 @@ TEST_CASE("dist calls: n = 0 everywhere writes the whole-input outputs; bad argu
     out[k]->poison();
     info[k]->poison();
     hist[k]->poison();
-    CARRY_CUDA_OR_DIE(cudaDeviceSynchronize()); // the poison lands before the rank's non-blocking stream writes
+    CARRY_CUDA_OR_DIE(
+        cudaDeviceSynchronize()); // the poison lands before the rank's non-blocking stream writes
     const std::uint32_t* x = in[k]->ptr;
     std::size_t bytes = 0;
-    if (const cudaError_t e = dist::select_if(nullptr, bytes, x, out[k]->ptr, info[k]->ptr, 0, third{}, g.comm(r), g.stream(r)); e != cudaSuccess) return e;
+    if (const cudaError_t e =
+            dist::select_if(nullptr, bytes, x, out[k]->ptr, info[k]->ptr, 0, third{}, g.comm(r), g.stream(r));
+        e != cudaSuccess)
+      return e;
     temp[k] = std::make_unique<device_buffer<unsigned char>>(bytes + (1 << 20));
     std::size_t big = bytes + (1 << 20);
     // bad arguments on every rank: refused before any collective
     bad[k] = dist::inclusive_sum(temp[k]->ptr, big, x, out[k]->ptr, -1, g.comm(r), g.stream(r));
     std::size_t tiny = 1;
-    short_temp[k] = dist::select_if(temp[k]->ptr, tiny, x, out[k]->ptr, info[k]->ptr, 16, third{}, g.comm(r), g.stream(r));
+    short_temp[k] = dist::select_if(temp[k]->ptr, tiny, x, out[k]->ptr, info[k]->ptr, 16, third{}, g.comm(r),
+                                    g.stream(r));
     // n = 0 on every rank
-    if (const cudaError_t e = dist::inclusive_sum(temp[k]->ptr, big, x, out[k]->ptr, 0, g.comm(r), g.stream(r)); e != cudaSuccess) return e;
-    if (const cudaError_t e = dist::select_if(temp[k]->ptr, big, x, out[k]->ptr, info[k]->ptr, 0, third{}, g.comm(r), g.stream(r)); e != cudaSuccess) return e;
+    if (const cudaError_t e =
+            dist::inclusive_sum(temp[k]->ptr, big, x, out[k]->ptr, 0, g.comm(r), g.stream(r));
+        e != cudaSuccess)
+      return e;
+    if (const cudaError_t e = dist::select_if(temp[k]->ptr, big, x, out[k]->ptr, info[k]->ptr, 0, third{},
+                                              g.comm(r), g.stream(r));
+        e != cudaSuccess)
+      return e;
     return dist::histogram_even(temp[k]->ptr, big, x, hist[k]->ptr, 4, 0u, 8u, 0, g.comm(r), g.stream(r));
   }) == cudaSuccess);
   REQUIRE(g.synchronize() == cudaSuccess);
@@ -385,12 +429,14 @@ std::vector<K> sort_input(std::int64_t total, dist_keys d, const std::vector<std
     if (d == dist_keys::sorted) v = static_cast<std::uint32_t>(i);
     if (d == dist_keys::reversed) v = static_cast<std::uint32_t>(k.size() - i);
     if constexpr (std::is_floating_point<K>::value)
-      k[i] = d == dist_keys::zeros ? (v % 2 ? -0.0f : 0.0f) : static_cast<K>(static_cast<std::int32_t>(v)) / 1024.0f;
+      k[i] = d == dist_keys::zeros ? (v % 2 ? -0.0f : 0.0f)
+                                   : static_cast<K>(static_cast<std::int32_t>(v)) / 1024.0f;
     else
       k[i] = static_cast<K>(v);
   }
   if (d == dist_keys::skewed) { // the first rank's keys all in one narrow interval in the middle
-    for (std::int64_t i = 0; i < sizes[0]; ++i) k[static_cast<std::size_t>(i)] = static_cast<K>(1u << 30) + static_cast<K>(i % 100);
+    for (std::int64_t i = 0; i < sizes[0]; ++i)
+      k[static_cast<std::size_t>(i)] = static_cast<K>(1u << 30) + static_cast<K>(i % 100);
   }
   return k;
 }
@@ -399,8 +445,9 @@ std::vector<K> sort_input(std::int64_t total, dist_keys d, const std::vector<std
 /// `capacity` items), then each rank's shard_info checked: offsets in rank order, the total, every count
 /// within 5 % of an even share (and the samples' grain). Returns the outputs; `counts` gets the counts.
 template <class K>
-sharded<K> run_dist_sort(dist::local_group& g, const std::vector<K>& all, const std::vector<std::int64_t>& sizes,
-                         std::int64_t capacity, bool desc, std::vector<std::int64_t>& counts,
+sharded<K> run_dist_sort(dist::local_group& g, const std::vector<K>& all,
+                         const std::vector<std::int64_t>& sizes, std::int64_t capacity, bool desc,
+                         std::vector<std::int64_t>& counts,
                          dist::detail::key_coding coding = dist::detail::key_coding::by_policy) {
   const auto total = static_cast<std::int64_t>(all.size());
   const int ranks = g.size();
@@ -419,11 +466,12 @@ sharded<K> run_dist_sort(dist::local_group& g, const std::vector<K>& all, const 
       if (coding != dist::detail::key_coding::by_policy) // a named exchange (the public calls: the policy's)
         return dist::detail::dispatch_sort(t, b, static_cast<const K*>(in.ptr(r)), out.ptr(r),
                                            static_cast<const N*>(nullptr), static_cast<N*>(nullptr), capacity,
-                                           info[k]->ptr, in.size(r), desc, g.comm(r), g.stream(r), nullptr, coding);
-      return desc ? dist::sort_keys_descending(t, b, static_cast<const K*>(in.ptr(r)), out.ptr(r), capacity, info[k]->ptr,
-                                               in.size(r), g.comm(r), g.stream(r))
-                  : dist::sort_keys(t, b, static_cast<const K*>(in.ptr(r)), out.ptr(r), capacity, info[k]->ptr, in.size(r),
-                                    g.comm(r), g.stream(r));
+                                           info[k]->ptr, in.size(r), desc, g.comm(r), g.stream(r), nullptr,
+                                           coding);
+      return desc ? dist::sort_keys_descending(t, b, static_cast<const K*>(in.ptr(r)), out.ptr(r), capacity,
+                                               info[k]->ptr, in.size(r), g.comm(r), g.stream(r))
+                  : dist::sort_keys(t, b, static_cast<const K*>(in.ptr(r)), out.ptr(r), capacity,
+                                    info[k]->ptr, in.size(r), g.comm(r), g.stream(r));
     });
   }) == cudaSuccess);
   REQUIRE(g.synchronize() == cudaSuccess);
@@ -443,11 +491,12 @@ sharded<K> run_dist_sort(dist::local_group& g, const std::vector<K>& all, const 
 }
 
 template <class K>
-void check_dist_sort(dist::local_group& g, const std::vector<K>& all, const std::vector<std::int64_t>& sizes, bool desc,
-                     dist::detail::key_coding coding = dist::detail::key_coding::by_policy) {
+void check_dist_sort(dist::local_group& g, const std::vector<K>& all, const std::vector<std::int64_t>& sizes,
+                     bool desc, dist::detail::key_coding coding = dist::detail::key_coding::by_policy) {
   const auto total = static_cast<std::int64_t>(all.size());
   std::vector<std::int64_t> counts;
-  const sharded<K> out = run_dist_sort(g, all, sizes, total / g.size() + total / 8 + 2048, desc, counts, coding);
+  const sharded<K> out =
+      run_dist_sort(g, all, sizes, total / g.size() + total / 8 + 2048, desc, counts, coding);
   std::vector<K> want = all;
   std::stable_sort(want.begin(), want.end(), [&](const K& a, const K& b) {
     return dist::detail::sort_image(a, desc) < dist::detail::sort_image(b, desc);
@@ -458,14 +507,17 @@ void check_dist_sort(dist::local_group& g, const std::vector<K>& all, const std:
 
 } // namespace
 
-TEST_CASE("dist sort_keys: every shard layout and key distribution, both directions, balanced, stable", "[dist][sort]") {
+TEST_CASE("dist sort_keys: every shard layout and key distribution, both directions, balanced, stable",
+          "[dist][sort]") {
   for (int ranks : dist_rank_counts()) {
     auto& g = *dist_group(ranks);
-    for (std::int64_t total : {std::int64_t{0}, std::int64_t{1}, std::int64_t{1000}, std::int64_t{1000003}, std::int64_t{(1 << 22) + 5}})
+    for (std::int64_t total : {std::int64_t{0}, std::int64_t{1}, std::int64_t{1000}, std::int64_t{1000003},
+                               std::int64_t{(1 << 22) + 5}})
       for (const auto& sizes : shard_layouts(total, ranks))
-        for (dist_keys d : {dist_keys::uniform, dist_keys::equal, dist_keys::few, dist_keys::sorted, dist_keys::reversed,
-                            dist_keys::skewed}) {
-          INFO("ranks " << ranks << ", total " << total << ", first shard " << sizes[0] << ", keys " << static_cast<int>(d));
+        for (dist_keys d : {dist_keys::uniform, dist_keys::equal, dist_keys::few, dist_keys::sorted,
+                            dist_keys::reversed, dist_keys::skewed}) {
+          INFO("ranks " << ranks << ", total " << total << ", first shard " << sizes[0] << ", keys "
+                        << static_cast<int>(d));
           const auto all = sort_input<std::uint32_t>(total, d, sizes);
           check_dist_sort(g, all, sizes, false);
           if (total < 2000000) check_dist_sort(g, all, sizes, true);
@@ -481,7 +533,8 @@ namespace {
 /// dist::sort_pairs(_descending) of `keys` with each key's global index as its value (V), sharded by
 /// `sizes` (dirty temp), against the CPU's stable sort: keys and values in global order.
 template <class K, class V>
-void check_dist_pairs(dist::local_group& g, const std::vector<K>& keys, const std::vector<std::int64_t>& sizes, bool desc,
+void check_dist_pairs(dist::local_group& g, const std::vector<K>& keys,
+                      const std::vector<std::int64_t>& sizes, bool desc,
                       dist::detail::key_coding coding = dist::detail::key_coding::by_policy) {
   const auto total = static_cast<std::int64_t>(keys.size());
   const int ranks = g.size();
@@ -504,12 +557,12 @@ void check_dist_pairs(dist::local_group& g, const std::vector<K>& keys, const st
       const K* ki = kin.ptr(r);
       const V* vi = vin.ptr(r);
       if (coding != dist::detail::key_coding::by_policy)
-        return dist::detail::dispatch_sort(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity, info[k]->ptr, kin.size(r),
-                                           desc, g.comm(r), g.stream(r), nullptr, coding);
-      return desc ? dist::sort_pairs_descending(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity, info[k]->ptr,
-                                                kin.size(r), g.comm(r), g.stream(r))
-                  : dist::sort_pairs(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity, info[k]->ptr, kin.size(r),
-                                     g.comm(r), g.stream(r));
+        return dist::detail::dispatch_sort(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity, info[k]->ptr,
+                                           kin.size(r), desc, g.comm(r), g.stream(r), nullptr, coding);
+      return desc ? dist::sort_pairs_descending(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity,
+                                                info[k]->ptr, kin.size(r), g.comm(r), g.stream(r))
+                  : dist::sort_pairs(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity, info[k]->ptr,
+                                     kin.size(r), g.comm(r), g.stream(r));
     });
   }) == cudaSuccess);
   REQUIRE(g.synchronize() == cudaSuccess);
@@ -538,7 +591,8 @@ TEST_CASE("dist sort_pairs: values (each key's global index) follow their keys, 
           for (bool desc : {false, true}) {
             INFO("ranks " << ranks << ", total " << total << ", first shard " << sizes[0] << ", keys "
                           << static_cast<int>(d) << (desc ? ", descending" : ""));
-            check_dist_pairs<std::uint32_t, std::uint32_t>(g, sort_input<std::uint32_t>(total, d, sizes), sizes, desc);
+            check_dist_pairs<std::uint32_t, std::uint32_t>(g, sort_input<std::uint32_t>(total, d, sizes),
+                                                           sizes, desc);
           }
   }
 }
@@ -554,17 +608,18 @@ TEST_CASE("dist sorts of other key and value widths: u8, i16 and u64 keys; u64 v
         check_dist_sort(g, sort_input<std::uint8_t>(total, dist_keys::uniform, sizes), sizes, desc);
         check_dist_sort(g, sort_input<std::int16_t>(total, dist_keys::uniform, sizes), sizes, desc);
         check_dist_sort(g, sort_input<std::uint64_t>(total, dist_keys::uniform, sizes), sizes, desc);
-        check_dist_pairs<std::uint64_t, std::uint64_t>(g, sort_input<std::uint64_t>(total, dist_keys::few, sizes), sizes,
-                                                       desc);
-        check_dist_pairs<std::uint32_t, std::uint64_t>(g, sort_input<std::uint32_t>(total, dist_keys::few, sizes), sizes,
-                                                       desc);
-        check_dist_pairs<std::uint8_t, std::uint32_t>(g, sort_input<std::uint8_t>(total, dist_keys::uniform, sizes), sizes,
-                                                      desc);
+        check_dist_pairs<std::uint64_t, std::uint64_t>(
+            g, sort_input<std::uint64_t>(total, dist_keys::few, sizes), sizes, desc);
+        check_dist_pairs<std::uint32_t, std::uint64_t>(
+            g, sort_input<std::uint32_t>(total, dist_keys::few, sizes), sizes, desc);
+        check_dist_pairs<std::uint8_t, std::uint32_t>(
+            g, sort_input<std::uint8_t>(total, dist_keys::uniform, sizes), sizes, desc);
       }
   }
 }
 
-TEST_CASE("dist sorts with each key exchange named: delta-coded and raw, whatever the policy picks", "[dist][sort]") {
+TEST_CASE("dist sorts with each key exchange named: delta-coded and raw, whatever the policy picks",
+          "[dist][sort]") {
   // coded blocks straddle the kept run's ends, parts narrower than a block, wide steps (u64, floats' signs)
   using dist::detail::key_coding;
   for (int ranks : dist_rank_counts()) {
@@ -572,20 +627,22 @@ TEST_CASE("dist sorts with each key exchange named: delta-coded and raw, whateve
     for (key_coding coding : {key_coding::delta, key_coding::raw})
       for (std::int64_t total : {std::int64_t{0}, std::int64_t{1}, std::int64_t{129}, std::int64_t{1000003}})
         for (const auto& sizes : shard_layouts(total, ranks))
-          for (dist_keys d : {dist_keys::uniform, dist_keys::equal, dist_keys::few, dist_keys::sorted, dist_keys::skewed})
+          for (dist_keys d :
+               {dist_keys::uniform, dist_keys::equal, dist_keys::few, dist_keys::sorted, dist_keys::skewed})
             for (bool desc : {false, true}) {
               // the large total: even shards and one full shard, three key distributions (the CPU's sorts)
               const bool large = total > 1000;
-              if (large && ((sizes != shard_layouts(total, ranks)[0] && sizes != shard_layouts(total, ranks)[3]) ||
-                            d == dist_keys::equal || d == dist_keys::sorted))
+              if (large &&
+                  ((sizes != shard_layouts(total, ranks)[0] && sizes != shard_layouts(total, ranks)[3]) ||
+                   d == dist_keys::equal || d == dist_keys::sorted))
                 continue;
-              INFO("ranks " << ranks << ", " << (coding == key_coding::delta ? "delta" : "raw") << ", total " << total
-                            << ", first shard " << sizes[0] << ", keys " << static_cast<int>(d)
+              INFO("ranks " << ranks << ", " << (coding == key_coding::delta ? "delta" : "raw") << ", total "
+                            << total << ", first shard " << sizes[0] << ", keys " << static_cast<int>(d)
                             << (desc ? ", descending" : ""));
               check_dist_sort(g, sort_input<std::uint32_t>(total, d, sizes), sizes, desc, coding);
               check_dist_sort(g, sort_input<std::uint64_t>(total, d, sizes), sizes, desc, coding);
-              check_dist_pairs<std::uint32_t, std::uint32_t>(g, sort_input<std::uint32_t>(total, d, sizes), sizes, desc,
-                                                             coding);
+              check_dist_pairs<std::uint32_t, std::uint32_t>(g, sort_input<std::uint32_t>(total, d, sizes),
+                                                             sizes, desc, coding);
               if (d == dist_keys::uniform) {
                 check_dist_sort(g, sort_input<std::int16_t>(total, d, sizes), sizes, desc, coding);
                 check_dist_sort(g, sort_input<float>(total, dist_keys::zeros, sizes), sizes, desc, coding);
@@ -618,14 +675,17 @@ TEST_CASE("dist rebalance after select_if: even shards in global order", "[dist]
           s1[k] = std::make_unique<device_buffer<dist::shard_info>>(1);
           s2[k] = std::make_unique<device_buffer<dist::shard_info>>(1);
           const std::uint32_t* x = in.ptr(r);
-          if (const cudaError_t e = with_dirty_temp(t1[k], [&](void* t, std::size_t& b) {
-                return dist::select_if(t, b, x, mid.ptr(r), s1[k]->ptr, in.size(r), third{}, g.comm(r), g.stream(r));
-              });
+          if (const cudaError_t e = with_dirty_temp(t1[k],
+                                                    [&](void* t, std::size_t& b) {
+                                                      return dist::select_if(t, b, x, mid.ptr(r), s1[k]->ptr,
+                                                                             in.size(r), third{}, g.comm(r),
+                                                                             g.stream(r));
+                                                    });
               e != cudaSuccess)
             return e;
           return with_dirty_temp(t2[k], [&](void* t, std::size_t& b) {
-            return dist::rebalance(t, b, static_cast<const std::uint32_t*>(mid.ptr(r)), s1[k]->ptr, out.ptr(r), capacity,
-                                   s2[k]->ptr, g.comm(r), g.stream(r));
+            return dist::rebalance(t, b, static_cast<const std::uint32_t*>(mid.ptr(r)), s1[k]->ptr,
+                                   out.ptr(r), capacity, s2[k]->ptr, g.comm(r), g.stream(r));
           });
         }) == cudaSuccess);
         REQUIRE(g.synchronize() == cudaSuccess);
@@ -644,7 +704,8 @@ TEST_CASE("dist rebalance after select_if: even shards in global order", "[dist]
   }
 }
 
-TEST_CASE("dist sort_keys: a shard above 2^31 items on one rank (u8 keys), the other almost empty", "[dist][sort][large]") {
+TEST_CASE("dist sort_keys: a shard above 2^31 items on one rank (u8 keys), the other almost empty",
+          "[dist][sort][large]") {
   if (sanitize_mode()) return; // past 2^31: not for a sanitizer
   auto& g = *dist_group(2);
   const std::int64_t big = (std::int64_t{1} << 31) + 4099, total = big + 1000;

@@ -26,7 +26,7 @@ struct odd {
   do {                                                                                                       \
     const cudaError_t e_ = (x);                                                                              \
     if (e_ != cudaSuccess) {                                                                                 \
-      std::printf("rank %d: %s failed: %s\n", rank, #x, cudaGetErrorString(e_));                            \
+      std::printf("rank %d: %s failed: %s\n", rank, #x, cudaGetErrorString(e_));                             \
       return 1;                                                                                              \
     }                                                                                                        \
   } while (0)
@@ -95,7 +95,8 @@ int run(int rank, int ranks, std::int64_t total) {
   OK_OR_FAIL(cudaMemcpy(got.data(), out, got.size() * 4, cudaMemcpyDeviceToHost));
   std::size_t k = 0;
   for (std::int64_t i = 0; i < n; ++i)
-    if (h[static_cast<std::size_t>(i)] & 1u) bad += k < got.size() && got[k++] != h[static_cast<std::size_t>(i)];
+    if (h[static_cast<std::size_t>(i)] & 1u)
+      bad += k < got.size() && got[k++] != h[static_cast<std::size_t>(i)];
   // ---- histogram_even: 16 bins over all u32, the global counts on every rank ----
   bytes = 1 << 20;
   OK_OR_FAIL(carry::dist::histogram_even(temp, bytes, cin, hist, 16, 0ull, 1ull << 32, n, comm, s));
@@ -111,7 +112,8 @@ int run(int rank, int ranks, std::int64_t total) {
     const std::int64_t cap = total / ranks + total / 8 + 4096;
     std::vector<std::uint32_t> hk(static_cast<std::size_t>(n)), hv(static_cast<std::size_t>(n));
     for (std::int64_t i = 0; i < n; ++i) {
-      hk[static_cast<std::size_t>(i)] = pairs ? h[static_cast<std::size_t>(i)] >> 28 : h[static_cast<std::size_t>(i)];
+      hk[static_cast<std::size_t>(i)] =
+          pairs ? h[static_cast<std::size_t>(i)] >> 28 : h[static_cast<std::size_t>(i)];
       hv[static_cast<std::size_t>(i)] = static_cast<std::uint32_t>(begin + i);
     }
     std::uint32_t *kin, *vin, *kout, *vout;
@@ -155,12 +157,14 @@ int run(int rank, int ranks, std::int64_t total) {
         bad += gk[i] != w.first || (pairs && gv[i] != w.second);
       }
     }
-    for (void* p : {static_cast<void*>(kin), static_cast<void*>(vin), static_cast<void*>(kout), static_cast<void*>(vout), sort_temp})
+    for (void* p : {static_cast<void*>(kin), static_cast<void*>(vin), static_cast<void*>(kout),
+                    static_cast<void*>(vout), sort_temp})
       cudaFree(p);
   }
   std::printf("rank %d of %d (GPU %d): shard [%lld, %lld): %s\n", rank, ranks, comm.device(),
               static_cast<long long>(begin), static_cast<long long>(begin + n), bad == 0 ? "ok" : "MISMATCH");
-  for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(hist), static_cast<void*>(info), temp})
+  for (void* p : {static_cast<void*>(in), static_cast<void*>(out), static_cast<void*>(hist),
+                  static_cast<void*>(info), temp})
     cudaFree(p);
   cudaStreamDestroy(s);
   ncclCommDestroy(raw);
@@ -177,8 +181,9 @@ int main(int argc, char** argv) {
   int devices = 0;
   if (cudaGetDeviceCount(&devices) != cudaSuccess || ranks < 2 || devices < ranks) {
     if (rank == 0)
-      std::printf("%d GPU(s), %d process(es): the MPI test needs 2 processes or more and a GPU each, skipped\n",
-                  devices, ranks);
+      std::printf(
+          "%d GPU(s), %d process(es): the MPI test needs 2 processes or more and a GPU each, skipped\n",
+          devices, ranks);
     MPI_Finalize();
     return 77;
   }

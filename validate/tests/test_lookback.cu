@@ -23,7 +23,8 @@ namespace {
 
 /// The count of chain c in tile t (a hash: the CPU reference recomputes it).
 __host__ __device__ std::uint32_t chain_count(std::int64_t t, int c) {
-  std::uint64_t x = static_cast<std::uint64_t>(t) * 0x9E3779B97F4A7C15ull + static_cast<std::uint64_t>(c) * 0xBF58476D1CE4E5B9ull;
+  std::uint64_t x = static_cast<std::uint64_t>(t) * 0x9E3779B97F4A7C15ull +
+                    static_cast<std::uint64_t>(c) * 0xBF58476D1CE4E5B9ull;
   x ^= x >> 31;
   x *= 0x94D049BB133111EBull;
   x ^= x >> 29;
@@ -69,10 +70,10 @@ void check_chains(std::int64_t tiles, int chains, int fill) {
   cudaStream_t s;
   CARRY_CUDA_OR_DIE(cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking));
   CARRY_CUDA_OR_DIE(cudaDeviceSynchronize()); // the fill and the poison (legacy stream) are done
-  for (int rep = 0; rep < 3; ++rep) { // again on its own leftovers
+  for (int rep = 0; rep < 3; ++rep) {         // again on its own leftovers
     REQUIRE(lb::launch_prepare(tmp.ptr, parts.cleared, s) == cudaSuccess);
-    REQUIRE(lb::launch_prepared(chains_kernel<WINDOW, Format>, dim3(static_cast<unsigned>(tiles)), dim3(chains), s, state,
-                                out.ptr, tiles) == cudaSuccess);
+    REQUIRE(lb::launch_prepared(chains_kernel<WINDOW, Format>, dim3(static_cast<unsigned>(tiles)),
+                                dim3(chains), s, state, out.ptr, tiles) == cudaSuccess);
     REQUIRE(cudaStreamSynchronize(s) == cudaSuccess);
     const auto got = out.download(static_cast<std::size_t>(tiles * chains));
     std::vector<std::uint32_t> run(chains, 0);
@@ -82,19 +83,23 @@ void check_chains(std::int64_t tiles, int chains, int fill) {
         if (got[t * chains + c] != run[c]) ++bad;
         run[c] += chain_count(t, c);
       }
-    INFO("tiles " << tiles << ", chains " << chains << ", window " << WINDOW << ", fill " << fill << ", repeat " << rep);
+    INFO("tiles " << tiles << ", chains " << chains << ", window " << WINDOW << ", fill " << fill
+                  << ", repeat " << rep);
     CHECK(bad == 0);
   }
   // the module's part before the state was not touched by the prepare step
   std::vector<unsigned char> h(before.bytes);
-  CARRY_CUDA_OR_DIE(cudaMemcpy(h.data(), before.as<unsigned char>(tmp.ptr), h.size(), cudaMemcpyDeviceToHost));
-  CHECK(std::all_of(h.begin(), h.end(), [&](unsigned char x) { return x == static_cast<unsigned char>(fill); }));
+  CARRY_CUDA_OR_DIE(
+      cudaMemcpy(h.data(), before.as<unsigned char>(tmp.ptr), h.size(), cudaMemcpyDeviceToHost));
+  CHECK(std::all_of(h.begin(), h.end(),
+                    [&](unsigned char x) { return x == static_cast<unsigned char>(fill); }));
   cudaStreamDestroy(s);
 }
 
 } // namespace
 
-TEST_CASE("multi-chain look-back: 256 chains per tile, packed 32-bit words, against the CPU", "[gpu][lookback]") {
+TEST_CASE("multi-chain look-back: 256 chains per tile, packed 32-bit words, against the CPU",
+          "[gpu][lookback]") {
   // 0xA5 and 0xFF fills: words whose state bits read 2 (prefix) or 3; only the prepare step makes them
   // invalid. Tiles from one to several waves of 256-thread blocks.
   for (int fill : {0x00, 0xA5, 0xFF})
@@ -126,7 +131,9 @@ namespace {
 /// A counting iterator: item i is base + 3 i (read through operator[] only).
 struct counting {
   std::uint32_t base;
-  __host__ __device__ std::uint32_t operator[](std::int64_t i) const { return base + 3u * static_cast<std::uint32_t>(i); }
+  __host__ __device__ std::uint32_t operator[](std::int64_t i) const {
+    return base + 3u * static_cast<std::uint32_t>(i);
+  }
 };
 
 template <int THREADS, int ITEMS, bool TRANSPOSE, class It>
@@ -149,10 +156,11 @@ void check_tile_loads() {
     for (int from_pointer = 0; from_pointer < 2; ++from_pointer) {
       out.poison();
       if (from_pointer)
-        tile_load_kernel<THREADS, ITEMS, TRANSPOSE><<<1, THREADS>>>(static_cast<const std::uint32_t*>(src.ptr), valid, 0u,
-                                                                    true, out.ptr);
+        tile_load_kernel<THREADS, ITEMS, TRANSPOSE>
+            <<<1, THREADS>>>(static_cast<const std::uint32_t*>(src.ptr), valid, 0u, true, out.ptr);
       else
-        tile_load_kernel<THREADS, ITEMS, TRANSPOSE><<<1, THREADS>>>(counting{1000u}, valid, 0u, false, out.ptr);
+        tile_load_kernel<THREADS, ITEMS, TRANSPOSE>
+            <<<1, THREADS>>>(counting{1000u}, valid, 0u, false, out.ptr);
       REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
       const auto got = out.download(tile);
       std::size_t bad = 0;
@@ -188,9 +196,11 @@ __global__ void __launch_bounds__(256) mailbox_kernel(int exchanges, unsigned* b
   lb::cluster_wait(); // every block started (its barrier initialised)
   unsigned wrong = 0;
   for (int e = 0; e < exchanges; ++e) {
-    lb::mailbox_send<256>(&inbox[0][0], &full, mailbox_value<T>(rank, static_cast<int>(threadIdx.x), e), rank, blocks);
+    lb::mailbox_send<256>(&inbox[0][0], &full, mailbox_value<T>(rank, static_cast<int>(threadIdx.x), e), rank,
+                          blocks);
     lb::mailbox_wait(&full, static_cast<unsigned>(e) & 1u);
-    for (int r = 0; r < blocks; ++r) wrong += inbox[r][threadIdx.x] != mailbox_value<T>(r, static_cast<int>(threadIdx.x), e);
+    for (int r = 0; r < blocks; ++r)
+      wrong += inbox[r][threadIdx.x] != mailbox_value<T>(r, static_cast<int>(threadIdx.x), e);
     if (threadIdx.x == 0 && e + 1 < exchanges) lb::mailbox_expect(&full, bytes);
     cluster.sync(); // every inbox read before the next exchange's sends
   }
@@ -208,7 +218,8 @@ void check_mailbox() {
     if (blocks > 1 && blocks > limit) continue;
     for (int exchanges : {1, 2, 7}) {
       REQUIRE(cudaMemset(bad.ptr, 0, 16 * sizeof(unsigned)) == cudaSuccess);
-      REQUIRE(lb::launch_cluster(kernel, static_cast<unsigned>(blocks), 256, 0, nullptr, exchanges, bad.ptr) == cudaSuccess);
+      REQUIRE(lb::launch_cluster(kernel, static_cast<unsigned>(blocks), 256, 0, nullptr, exchanges,
+                                 bad.ptr) == cudaSuccess);
       REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
       const auto got = bad.download(16);
       unsigned wrong = 0;
@@ -221,7 +232,8 @@ void check_mailbox() {
 
 } // namespace
 
-TEST_CASE("cluster mailbox: every block's row in every block, 1-16 blocks, repeated exchanges", "[gpu][lookback]") {
+TEST_CASE("cluster mailbox: every block's row in every block, 1-16 blocks, repeated exchanges",
+          "[gpu][lookback]") {
   check_mailbox<std::uint16_t>();
   check_mailbox<std::uint32_t>();
 }

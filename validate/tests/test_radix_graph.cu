@@ -25,8 +25,8 @@ struct same_value { // values read through a transform iterator (not a pointer):
 template <class K = std::uint32_t, class V = std::uint32_t, bool KEYS_ONLY = false>
 void graph_case(std::int64_t n, A algorithm, bool double_buffer, bool iterator_values = false) {
   INFO("n " << n << " " << algorithm_name(algorithm) << (double_buffer ? " double buffer" : "")
-            << (iterator_values ? " values through an iterator" : "") << " key bytes "
-            << sizeof(K) << (KEYS_ONLY ? " keys only" : " value bytes ") << (KEYS_ONLY ? 0 : sizeof(V)));
+            << (iterator_values ? " values through an iterator" : "") << " key bytes " << sizeof(K)
+            << (KEYS_ONLY ? " keys only" : " value bytes ") << (KEYS_ONLY ? 0 : sizeof(V)));
   const std::size_t un = static_cast<std::size_t>(n);
   constexpr int bits = 8 * static_cast<int>(sizeof(K));
   device_buffer<K> kin(un), kout(un, 16);
@@ -39,23 +39,28 @@ void graph_case(std::int64_t n, A algorithm, bool double_buffer, bool iterator_v
     if (double_buffer) {
       carry::double_buffer<K> k = kb; // the captured call's selectors start at 0
       carry::double_buffer<V> v = vb;
-      if constexpr (KEYS_ONLY) return carry::sort_keys(t, b, k, m, 0, end, s);
-      else return carry::sort_pairs(t, b, k, v, m, 0, end, s);
+      if constexpr (KEYS_ONLY)
+        return carry::sort_keys(t, b, k, m, 0, end, s);
+      else
+        return carry::sort_pairs(t, b, k, v, m, 0, end, s);
     }
-    if constexpr (KEYS_ONLY) return carry::sort_keys(t, b, kin.ptr, kout.ptr, m, 0, end, opt, s);
+    if constexpr (KEYS_ONLY)
+      return carry::sort_keys(t, b, kin.ptr, kout.ptr, m, 0, end, opt, s);
     else if (iterator_values)
       return carry::sort_pairs(t, b, static_cast<const K*>(kin.ptr), kout.ptr,
-                               carry::make_transform_input(static_cast<const V*>(vin.ptr), same_value{}), vout.ptr, m, 0,
-                               end, opt, s);
-    else return carry::sort_pairs(t, b, kin.ptr, kout.ptr, vin.ptr, vout.ptr, m, 0, end, opt, s);
+                               carry::make_transform_input(static_cast<const V*>(vin.ptr), same_value{}),
+                               vout.ptr, m, 0, end, opt, s);
+    else
+      return carry::sort_pairs(t, b, kin.ptr, kout.ptr, vin.ptr, vout.ptr, m, 0, end, opt, s);
   };
   std::size_t bytes = 0;
   REQUIRE(call(nullptr, bytes, 0, n, bits) == cudaSuccess);
   device_buffer<unsigned char> temp(bytes);
   captured_call g([&](cudaStream_t s) { return call(temp.ptr, bytes, s, n, bits); });
   REQUIRE(g.status == cudaSuccess);
-  const key_dist dists[] = {key_dist::uniform, key_dist::sorted,  key_dist::all_equal, key_dist::two_values,
-                            key_dist::uniform, key_dist::reversed, key_dist::uniform,   key_dist::low_entropy};
+  const key_dist dists[] = {key_dist::uniform,    key_dist::sorted,     key_dist::all_equal,
+                            key_dist::two_values, key_dist::uniform,    key_dist::reversed,
+                            key_dist::uniform,    key_dist::low_entropy};
   for (int rep = 0; rep < 8; ++rep) {
     INFO("replay " << rep << " " << dist_name(dists[rep]) << " temp " << rep % 4);
     if (rep % 4 == 0) CARRY_CUDA_OR_DIE(cudaMemset(temp.ptr, 0xFF, bytes));
@@ -91,11 +96,13 @@ TEST_CASE("radix sort under graph replay: changing inputs, dirty temp storage, t
   // kernel's dynamic-memory limit)
   for (std::int64_t n : capped_sizes({100003}))
     for (bool db : {false, true}) graph_case<std::uint32_t, std::uint32_t, true>(n, A::automatic, db);
-  for (std::int64_t n : capped_sizes({carry::radix_tuning::wide_min_n<carry::radix_tuning::default_policy> + 3}))
+  for (std::int64_t n :
+       capped_sizes({carry::radix_tuning::wide_min_n<carry::radix_tuning::default_policy> + 3}))
     graph_case<std::uint32_t, std::uint32_t, true>(n, A::automatic, false);
 }
 
-TEST_CASE("radix sort under graph replay: values through an iterator, staged into temp storage", "[graph][iterators]") {
+TEST_CASE("radix sort under graph replay: values through an iterator, staged into temp storage",
+          "[graph][iterators]") {
   for (std::int64_t n : capped_sizes({1, 4097, 100003, (1 << 20) + 3}))
     for (A a : {A::automatic, A::onesweep}) graph_case(n, a, false, true);
   graph_case<std::uint32_t, std::uint64_t>(100003, A::automatic, false, true);
@@ -105,8 +112,8 @@ TEST_CASE("radix sort under graph replay: 8-byte keys and values (8-byte tiles)"
   using u64 = std::uint64_t;
   for (std::int64_t n : capped_sizes({3000, 50001, 100003, (1 << 20) + 3})) {
     for (A a : {A::automatic, A::onesweep}) {
-      graph_case<u64, u64, true>(n, a, false);  // u64 keys
-      graph_case<u64, u64>(n, a, false);        // u64 / u64 pairs
+      graph_case<u64, u64, true>(n, a, false);     // u64 keys
+      graph_case<u64, u64>(n, a, false);           // u64 / u64 pairs
       graph_case<std::uint32_t, u64>(n, a, false); // u32 keys, 8-byte values: the value sets the tile
     }
     graph_case<u64, u64, true>(n, A::automatic, true);
@@ -120,7 +127,9 @@ TEST_CASE("radix sort under graph replay with n = 0: nothing written", "[graph][
   std::size_t bytes = 0;
   REQUIRE(carry::sort_pairs(nullptr, bytes, k.ptr, k.ptr + 4, v.ptr, v.ptr + 4, 0) == cudaSuccess);
   device_buffer<unsigned char> temp(bytes);
-  captured_call g([&](cudaStream_t s) { return carry::sort_pairs(temp.ptr, bytes, k.ptr, k.ptr + 4, v.ptr, v.ptr + 4, 0, 0, 32, s); });
+  captured_call g([&](cudaStream_t s) {
+    return carry::sort_pairs(temp.ptr, bytes, k.ptr, k.ptr + 4, v.ptr, v.ptr + 4, 0, 0, 32, s);
+  });
   REQUIRE(g.status == cudaSuccess);
   for (int rep = 0; rep < 3; ++rep) {
     REQUIRE(g.replay(rep) == cudaSuccess);
@@ -130,12 +139,12 @@ TEST_CASE("radix sort under graph replay with n = 0: nothing written", "[graph][
   // values through an iterator: nothing staged, nothing written
   const auto values = carry::make_transform_input(static_cast<const std::uint32_t*>(v.ptr), same_value{});
   std::size_t it_bytes = 0;
-  REQUIRE(carry::sort_pairs(nullptr, it_bytes, static_cast<const std::uint32_t*>(k.ptr), k.ptr + 4, values, v.ptr + 4, 0) ==
-          cudaSuccess);
+  REQUIRE(carry::sort_pairs(nullptr, it_bytes, static_cast<const std::uint32_t*>(k.ptr), k.ptr + 4, values,
+                            v.ptr + 4, 0) == cudaSuccess);
   device_buffer<unsigned char> it_temp(it_bytes);
   captured_call gi([&](cudaStream_t s) {
-    return carry::sort_pairs(it_temp.ptr, it_bytes, static_cast<const std::uint32_t*>(k.ptr), k.ptr + 4, values,
-                             v.ptr + 4, 0, 0, 32, s);
+    return carry::sort_pairs(it_temp.ptr, it_bytes, static_cast<const std::uint32_t*>(k.ptr), k.ptr + 4,
+                             values, v.ptr + 4, 0, 0, 32, s);
   });
   REQUIRE(gi.status == cudaSuccess);
   for (int rep = 0; rep < 3; ++rep) {

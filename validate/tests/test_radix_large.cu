@@ -30,7 +30,8 @@ void large_case(std::int64_t n, bool desc) {
   out.poison();
   std::size_t bytes = 0;
   auto call = [&](void* t, std::size_t& b) {
-    return desc ? carry::sort_keys_descending(t, b, in.ptr, out.ptr, n) : carry::sort_keys(t, b, in.ptr, out.ptr, n);
+    return desc ? carry::sort_keys_descending(t, b, in.ptr, out.ptr, n)
+                : carry::sort_keys(t, b, in.ptr, out.ptr, n);
   };
   REQUIRE(call(nullptr, bytes) == cudaSuccess);
   {
@@ -47,9 +48,11 @@ void large_case(std::int64_t n, bool desc) {
   // ---- CUB's 64-bit path ----
   device_buffer<K> cub_out(un);
   std::size_t cb = 0;
-  REQUIRE(cub_radix_keys(nullptr, cb, in.ptr, cub_out.ptr, n, 0, 8 * static_cast<int>(sizeof(K)), desc, true, 0) == cudaSuccess);
+  REQUIRE(cub_radix_keys(nullptr, cb, in.ptr, cub_out.ptr, n, 0, 8 * static_cast<int>(sizeof(K)), desc, true,
+                         0) == cudaSuccess);
   device_buffer<unsigned char> ct(cb);
-  REQUIRE(cub_radix_keys(ct.ptr, cb, in.ptr, cub_out.ptr, n, 0, 8 * static_cast<int>(sizeof(K)), desc, true, 0) == cudaSuccess);
+  REQUIRE(cub_radix_keys(ct.ptr, cb, in.ptr, cub_out.ptr, n, 0, 8 * static_cast<int>(sizeof(K)), desc, true,
+                         0) == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   REQUIRE(same_bits(cub_out.download(un), got));
 }

@@ -28,12 +28,14 @@ void pairs_case(std::int64_t max_n, key_dist d = key_dist::uniform, bool every_f
   const std::int64_t tile = carry::radix_detail::tile_shape<K, V>::tile_items;
   const std::int64_t ctile = carry::radix_detail::cluster_shape<K, V>::tile_items;
   auto sizes = edge_sizes(tile);
-  for (std::int64_t extra : {16 * ctile, 16 * ctile + 1, 16 * tile + 1}) sizes.push_back(extra); // path limits
+  for (std::int64_t extra : {16 * ctile, 16 * ctile + 1, 16 * tile + 1})
+    sizes.push_back(extra);                               // path limits
   for (std::int64_t n : sort_sizes<K, V>(sizes, max_n)) { // and both onesweep tiles, whatever max_n
     const auto keys = make_keys<K>(static_cast<std::size_t>(n), d, static_cast<std::uint64_t>(n) + 3);
     const auto values = make_values<V>(static_cast<std::size_t>(n), static_cast<std::uint64_t>(n) + 4);
     for (A a : sort_forms(every_form))
-      for (bool desc : test_directions()) check_sort<true>(keys, values, 0, 8 * static_cast<int>(sizeof(K)), desc, with_algorithm(a));
+      for (bool desc : test_directions())
+        check_sort<true>(keys, values, 0, 8 * static_cast<int>(sizeof(K)), desc, with_algorithm(a));
   }
 }
 
@@ -56,7 +58,8 @@ static_assert(rd::padded_form<true, std::uint32_t, std::uint32_t, rd::radix_digi
               rt::padded_partial_tiles<carry::radix_tuning::default_policy, true, 4, 4>);
 static_assert(!rd::whole_form<true, std::uint32_t, std::uint32_t, held_digit>);
 static_assert(!rd::padded_form<true, std::uint32_t, std::uint32_t, held_digit>);
-static_assert(rd::whole_form<false, std::uint32_t, rd::null_value, held_digit> == rt::whole_tiles<carry::radix_tuning::default_policy, false, 4>);
+static_assert(rd::whole_form<false, std::uint32_t, rd::null_value, held_digit> ==
+              rt::whole_tiles<carry::radix_tuning::default_policy, false, 4>);
 static_assert(!rd::whole_form<true, std::uint64_t, std::uint64_t, rd::radix_digit<std::uint64_t>> ||
               8 <= rt::default_policy::whole_pair_bytes);
 } // namespace form_checks
@@ -64,7 +67,8 @@ static_assert(!rd::whole_form<true, std::uint64_t, std::uint64_t, rd::radix_digi
 TEST_CASE("sort_pairs u32 keys with values of 1, 2, 4, 8, 12 and 16 bytes", "[radix]") {
   pairs_case<std::uint32_t, std::uint32_t>(std::int64_t{1} << 21);
   pairs_case<std::uint32_t, std::uint8_t>(70000);
-  pairs_case<std::uint32_t, std::uint16_t>(70000, key_dist::uniform, false); // sanitizer mode: automatic alone
+  pairs_case<std::uint32_t, std::uint16_t>(70000, key_dist::uniform,
+                                           false); // sanitizer mode: automatic alone
   pairs_case<std::uint32_t, std::uint64_t>(70000);
   pairs_case<std::uint32_t, value12>(70000, key_dist::uniform, false);
   pairs_case<std::uint32_t, value16>(70000, key_dist::uniform, false);
@@ -81,12 +85,14 @@ TEST_CASE("sort_pairs: u64, f32 and i16 keys; equal and two-valued keys keep val
   pairs_case<float, std::uint32_t>(200000, key_dist::specials);
 }
 
-TEST_CASE("sort_pairs: mid sizes by buckets (u32 keys with 2- and 4-byte values), and by the passes", "[radix]") {
+TEST_CASE("sort_pairs: mid sizes by buckets (u32 keys with 2- and 4-byte values), and by the passes",
+          "[radix]") {
   namespace rt = carry::radix_tuning;
   STATIC_REQUIRE(rt::bucket_max_n<carry::radix_tuning::default_policy> >= 100003);
   for (std::int64_t n : capped_sizes({70001, 100003})) {
     for (key_dist d : {key_dist::uniform, key_dist::low_entropy}) {
-      const auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), d, static_cast<std::uint64_t>(n));
+      const auto keys =
+          make_keys<std::uint32_t>(static_cast<std::size_t>(n), d, static_cast<std::uint64_t>(n));
       const auto v32 = make_values<std::uint32_t>(static_cast<std::size_t>(n), 3);
       const auto v16 = make_values<std::uint16_t>(static_cast<std::size_t>(n), 4);
       // MSD pass 3, or the passes (bucket 0 too large; or a build whose mid tiles stop below n)
@@ -94,21 +100,24 @@ TEST_CASE("sort_pairs: mid sizes by buckets (u32 keys with 2- and 4-byte values)
       for (bool desc : test_directions()) {
         INFO(dist_name(d));
         unsigned top = 99;
-        check_sort<true>(keys, v32, 0, 32, desc, with_algorithm(A::automatic), true, [&](const unsigned char* t) {
-          top = mid_control_after<std::uint32_t, std::uint32_t>(t, n, 4).bucket_top;
-        });
+        check_sort<true>(keys, v32, 0, 32, desc, with_algorithm(A::automatic), true,
+                         [&](const unsigned char* t) {
+                           top = mid_control_after<std::uint32_t, std::uint32_t>(t, n, 4).bucket_top;
+                         });
         REQUIRE(top == want);
         top = 99;
-        check_sort<true>(keys, v16, 0, 32, desc, with_algorithm(A::automatic), true, [&](const unsigned char* t) {
-          top = mid_control_after<std::uint32_t, std::uint16_t>(t, n, 4).bucket_top;
-        });
+        check_sort<true>(keys, v16, 0, 32, desc, with_algorithm(A::automatic), true,
+                         [&](const unsigned char* t) {
+                           top = mid_control_after<std::uint32_t, std::uint16_t>(t, n, 4).bucket_top;
+                         });
         REQUIRE(top == want);
       }
     }
   }
 }
 
-TEST_CASE("sort_pairs: cluster sizes by the local form and by the passes (u32 keys, 1- and 4-byte values)", "[radix]") {
+TEST_CASE("sort_pairs: cluster sizes by the local form and by the passes (u32 keys, 1- and 4-byte values)",
+          "[radix]") {
   // radix_tuning::cluster_local: uniform keys take it, low-entropy ones and keys below 2^24 the passes
   // (where the local storage of keys and values fits the kernel's budget; otherwise the passes always)
   using nv = carry::radix_detail::null_value;
@@ -116,19 +125,24 @@ TEST_CASE("sort_pairs: cluster sizes by the local form and by the passes (u32 ke
   for (std::int64_t n : capped_sizes({3, 1000, 4097, 16384, 40000, 16 * ctile - 1}))
     for (key_dist d : {key_dist::uniform, key_dist::low_entropy})
       for (std::uint32_t mask : {~0u, 0x00FFFFFFu}) {
-        auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), d, static_cast<std::uint64_t>(n) + 21);
+        auto keys =
+            make_keys<std::uint32_t>(static_cast<std::size_t>(n), d, static_cast<std::uint64_t>(n) + 21);
         for (auto& k : keys) k &= mask;
         INFO(dist_name(d) << " mask " << std::hex << mask);
         for (bool desc : test_directions()) {
-          check_sort<true>(keys, make_values<std::uint32_t>(keys.size(), 22), 0, 32, desc, with_algorithm(A::automatic));
-          check_sort<true>(keys, make_values<std::uint8_t>(keys.size(), 23), 0, 32, desc, with_algorithm(A::automatic));
+          check_sort<true>(keys, make_values<std::uint32_t>(keys.size(), 22), 0, 32, desc,
+                           with_algorithm(A::automatic));
+          check_sort<true>(keys, make_values<std::uint8_t>(keys.size(), 23), 0, 32, desc,
+                           with_algorithm(A::automatic));
         }
       }
 }
 
-TEST_CASE("sort_pairs: keys grouped by their low byte (bin_by_key's output; the demo's sort step)", "[radix]") {
+TEST_CASE("sort_pairs: keys grouped by their low byte (bin_by_key's output; the demo's sort step)",
+          "[radix]") {
   for (std::int64_t n : capped_sizes({1000, 100003, (1 << 20) + 3})) {
-    const auto keys = grouped_by_low_byte(make_keys<std::uint32_t>(static_cast<std::size_t>(n), key_dist::uniform, 41));
+    const auto keys =
+        grouped_by_low_byte(make_keys<std::uint32_t>(static_cast<std::size_t>(n), key_dist::uniform, 41));
     const auto values = make_values<std::uint32_t>(keys.size(), 42);
     for (A a : {A::automatic, A::onesweep})
       for (bool desc : test_directions()) check_sort<true>(keys, values, 0, 32, desc, with_algorithm(a));
@@ -141,7 +155,8 @@ struct widen_index { // value i of the transform-iterator case: a u64 that shows
 };
 } // namespace
 
-TEST_CASE("sort_pairs: values from a counting iterator (argsort) and a transform iterator", "[radix][iterators]") {
+TEST_CASE("sort_pairs: values from a counting iterator (argsort) and a transform iterator",
+          "[radix][iterators]") {
   for (std::int64_t n : capped_sizes({0, 1, 1000, 65537, 1000003, (1 << 22) + 3})) {
     INFO("n " << n);
     const auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), key_dist::uniform, 77);
@@ -201,7 +216,8 @@ namespace {
 template <bool HAS_VALUES>
 void double_buffer_case(std::int64_t n, key_dist d, int begin, int end, bool desc,
                         carry::radix_sort_options opt = carry::radix_sort_options{}) {
-  INFO("double buffer n " << n << " " << dist_name(d) << " bits " << begin << ".." << end << (desc ? " desc" : ""));
+  INFO("double buffer n " << n << " " << dist_name(d) << " bits " << begin << ".." << end
+                          << (desc ? " desc" : ""));
   const auto keys = make_keys<std::uint32_t>(static_cast<std::size_t>(n), d, 41);
   const auto values = make_values<std::uint64_t>(static_cast<std::size_t>(n), 42);
   device_buffer<std::uint32_t> k0(keys.size(), 16), k1(keys.size(), 16);
@@ -217,11 +233,12 @@ void double_buffer_case(std::int64_t n, key_dist d, int begin, int end, bool des
       return desc ? carry::sort_pairs_descending(t, b, kb, vb, n, begin, end, opt)
                   : carry::sort_pairs(t, b, kb, vb, n, begin, end, opt);
     else
-      return desc ? carry::sort_keys_descending(t, b, kb, n, begin, end, opt) : carry::sort_keys(t, b, kb, n, begin, end, opt);
+      return desc ? carry::sort_keys_descending(t, b, kb, n, begin, end, opt)
+                  : carry::sort_keys(t, b, kb, n, begin, end, opt);
   };
   std::size_t bytes = 0;
   REQUIRE(call(nullptr, bytes) == cudaSuccess);
-  REQUIRE(kb.selector == 0); // the size query flips nothing
+  REQUIRE(kb.selector == 0);                                                 // the size query flips nothing
   REQUIRE(bytes < static_cast<std::size_t>(n) * 4 + (std::size_t{1} << 22)); // no n-sized scratch
   auto temp = dirty_temp(bytes, 0xFF, 1);
   REQUIRE(call(temp.ptr, bytes) == cudaSuccess);
@@ -277,7 +294,8 @@ void merge_case(const std::vector<std::int64_t>& sizes, bool desc, bool with_val
   std::vector<std::pair<K, V>> want;
   std::int64_t at = 0;
   for (std::size_t r = 0; r < sizes.size(); ++r) {
-    auto k = make_keys<K>(static_cast<std::size_t>(sizes[r]), r % 2 ? key_dist::two_values : key_dist::low_entropy, 7 * r + 1);
+    auto k = make_keys<K>(static_cast<std::size_t>(sizes[r]),
+                          r % 2 ? key_dist::two_values : key_dist::low_entropy, 7 * r + 1);
     std::stable_sort(k.begin(), k.end(), less);
     for (std::size_t i = 0; i < k.size(); ++i) {
       all_keys.push_back(k[i]);
@@ -286,7 +304,8 @@ void merge_case(const std::vector<std::int64_t>& sizes, bool desc, bool with_val
   }
   std::vector<std::size_t> order(n);
   for (std::size_t i = 0; i < n; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(), [&](std::size_t a, std::size_t b) { return less(all_keys[a], all_keys[b]); });
+  std::stable_sort(order.begin(), order.end(),
+                   [&](std::size_t a, std::size_t b) { return less(all_keys[a], all_keys[b]); });
   keys.upload(all_keys);
   vals.upload(all_vals);
   pong.upload(all_keys); // pong holds the first level's runs in the distributed sort: here, copies of them
@@ -306,12 +325,12 @@ void merge_case(const std::vector<std::int64_t>& sizes, bool desc, bool with_val
   device_buffer<std::int64_t> splits(static_cast<std::size_t>(carry::radix_detail::merge_splits<K>(total)));
   splits.poison();
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-  const cudaError_t e =
-      with_values ? carry::radix_detail::merge_runs(runs, out.ptr, vout.ptr, ping.ptr, vping.ptr, pong.ptr, vpong.ptr,
-                                                    splits.ptr, desc, 0)
-                  : carry::radix_detail::merge_runs(key_runs, out.ptr, static_cast<N*>(nullptr), ping.ptr,
-                                                    static_cast<N*>(nullptr), pong.ptr, static_cast<N*>(nullptr),
-                                                    splits.ptr, desc, 0);
+  const cudaError_t e = with_values
+                            ? carry::radix_detail::merge_runs(runs, out.ptr, vout.ptr, ping.ptr, vping.ptr,
+                                                              pong.ptr, vpong.ptr, splits.ptr, desc, 0)
+                            : carry::radix_detail::merge_runs(key_runs, out.ptr, static_cast<N*>(nullptr),
+                                                              ping.ptr, static_cast<N*>(nullptr), pong.ptr,
+                                                              static_cast<N*>(nullptr), splits.ptr, desc, 0);
   REQUIRE(e == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   const auto got = out.download(n);
@@ -328,19 +347,33 @@ void merge_case(const std::vector<std::int64_t>& sizes, bool desc, bool with_val
 }
 } // namespace merge_checks
 
-TEST_CASE("merge_runs: the stable merge of 1 to 7 sorted runs (empty runs, ties, tile edges), keys and pairs", "[radix][merge]") {
+TEST_CASE("merge_runs: the stable merge of 1 to 7 sorted runs (empty runs, ties, tile edges), keys and pairs",
+          "[radix][merge]") {
   // the tiles of keys alone and of keys with u32 values: merges of whole tiles, one item over and under
   const std::int64_t tile = carry::radix_detail::merge_shape<std::uint32_t, 0>::tile,
                      ptile = carry::radix_detail::merge_shape<std::uint32_t, 4>::tile;
-  const std::vector<std::vector<std::int64_t>> layouts = {
-      {}, {5}, {0, 0}, {1, 0}, {0, 7}, {tile, tile}, {tile - 1, tile + 1}, {3 * tile + 5, 1}, {ptile, ptile},
-      {ptile - 1, ptile + 1}, {2 * ptile, ptile}, {100000, 123457}, {1000, 0, 2000}, {tile, 5, ptile * 2, 1},
-      {7, 77, 777, 7777, 77777}, {50000, 0, 50001, 3, 49999, 1, 12345}};
+  const std::vector<std::vector<std::int64_t>> layouts = {{},
+                                                          {5},
+                                                          {0, 0},
+                                                          {1, 0},
+                                                          {0, 7},
+                                                          {tile, tile},
+                                                          {tile - 1, tile + 1},
+                                                          {3 * tile + 5, 1},
+                                                          {ptile, ptile},
+                                                          {ptile - 1, ptile + 1},
+                                                          {2 * ptile, ptile},
+                                                          {100000, 123457},
+                                                          {1000, 0, 2000},
+                                                          {tile, 5, ptile * 2, 1},
+                                                          {7, 77, 777, 7777, 77777},
+                                                          {50000, 0, 50001, 3, 49999, 1, 12345}};
   for (const auto& l : layouts)
     for (bool desc : {false, true})
       for (bool values : {false, true}) merge_checks::merge_case<std::uint32_t>(l, desc, values);
   for (bool desc : {false, true}) {
-    merge_checks::merge_case<float>({30000, 30001, 29999}, desc, true); // -0.0 before +0.0, NaNs by their bits
+    merge_checks::merge_case<float>({30000, 30001, 29999}, desc,
+                                    true); // -0.0 before +0.0, NaNs by their bits
     merge_checks::merge_case<std::uint64_t>({1, 70000, 65535}, desc, true);
     const std::int64_t wide = carry::radix_detail::merge_shape<std::uint64_t, 0>::tile; // 8-byte keys' tile
     merge_checks::merge_case<std::uint64_t>({wide, wide + 1, 40000}, desc, false);

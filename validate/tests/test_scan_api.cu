@@ -47,9 +47,10 @@ void check_public_entry(Op op, T init) {
   using P = carry::tuning::single_pass_policy<T>;
   std::uint64_t seed = 500;
   for (const auto& opt : all_modes)
-    for (std::int64_t n : capped_sizes({1, S::tile_items - 1, S::tile_items, S::tile_items + 1, 3 * S::tile_items + 5,
-                                        carry::tuning::small_n_max - 1, carry::tuning::small_n_max,
-                                        carry::tuning::small_n_max + 1, P::tile_items + 1, 5 * P::tile_items + 3}))
+    for (std::int64_t n :
+         capped_sizes({1, S::tile_items - 1, S::tile_items, S::tile_items + 1, 3 * S::tile_items + 5,
+                       carry::tuning::small_n_max - 1, carry::tuning::small_n_max,
+                       carry::tuning::small_n_max + 1, P::tile_items + 1, 5 * P::tile_items + 3}))
       for (int exclusive = 0; exclusive < 2; ++exclusive) {
         const auto in = random_values<T>(n, seed++);
         const auto ref = exclusive ? reference_exclusive(in, init, op) : reference_inclusive(in, op);
@@ -182,16 +183,16 @@ TEST_CASE("reduce: in order, non-commutative, against the CPU (CUB's reduce assu
   REQUIRE(carry::reduce(nullptr, zero_bytes, d_in.ptr, d_out.ptr, carry::sum{}, 0u, 0) == cudaSuccess);
   device_buffer<unsigned char> tmp0(zero_bytes);
   tmp0.poison();
-  REQUIRE(carry::reduce(tmp0.ptr, zero_bytes, static_cast<const std::uint32_t*>(nullptr), d_out.ptr, carry::sum{},
-                        77u, 0) == cudaSuccess);
+  REQUIRE(carry::reduce(tmp0.ptr, zero_bytes, static_cast<const std::uint32_t*>(nullptr), d_out.ptr,
+                        carry::sum{}, 77u, 0) == cudaSuccess);
   CHECK(d_out.download(1)[0] == 77u);
   device_buffer<affine> a_out(1);
   a_out.poison();
-  REQUIRE(carry::reduce(tmp0.ptr, zero_bytes, static_cast<const affine*>(nullptr), a_out.ptr, compose_affine{},
-                        affine{3, 7}, 0) == cudaSuccess);
+  REQUIRE(carry::reduce(tmp0.ptr, zero_bytes, static_cast<const affine*>(nullptr), a_out.ptr,
+                        compose_affine{}, affine{3, 7}, 0) == cudaSuccess);
   CHECK(a_out.download(1)[0] == affine{3, 7});
-  CHECK(carry::reduce(tmp0.ptr, zero_bytes, d_in.ptr, static_cast<std::uint32_t*>(nullptr), carry::sum{}, 0u, 0) ==
-        cudaErrorInvalidValue);
+  CHECK(carry::reduce(tmp0.ptr, zero_bytes, d_in.ptr, static_cast<std::uint32_t*>(nullptr), carry::sum{}, 0u,
+                      0) == cudaErrorInvalidValue);
 }
 
 TEST_CASE("single pass: many back-to-back launches on one stream reusing temp storage",
@@ -360,8 +361,8 @@ TEST_CASE("deterministic mode: one grouping on every look-back path, shown by a 
     return carry::inclusive_scan(t, b, d_in.ptr, d_out.ptr, thrice_plus{}, n, single_det, s);
   };
   auto by_key = [&](void* t, std::size_t& b, cudaStream_t s) {
-    return carry::inclusive_scan_by_key(t, b, d_keys.ptr, d_in.ptr, d_out.ptr, thrice_plus{}, n, carry::equal_to{},
-                                        single_det, s);
+    return carry::inclusive_scan_by_key(t, b, d_keys.ptr, d_in.ptr, d_out.ptr, thrice_plus{}, n,
+                                        carry::equal_to{}, single_det, s);
   };
   auto check = [&](auto call, bool keyed) {
     std::size_t bytes = 0, noise_bytes = 0;
@@ -393,6 +394,10 @@ TEST_CASE("deterministic mode: one grouping on every look-back path, shown by a 
     }
     cudaStreamDestroy(noise);
   };
-  SECTION("inclusive_scan") { check(scan, false); }
-  SECTION("inclusive_scan_by_key") { check(by_key, true); }
+  SECTION("inclusive_scan") {
+    check(scan, false);
+  }
+  SECTION("inclusive_scan_by_key") {
+    check(by_key, true);
+  }
 }

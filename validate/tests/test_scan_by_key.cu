@@ -22,8 +22,8 @@ std::vector<std::int64_t> sizes() {
 }
 
 template <class K, class V, class Eq, class Op>
-void reference(const std::vector<K>& keys, const std::vector<V>& values, Eq eq, Op op, V init, std::vector<V>& inc,
-               std::vector<V>& exc) {
+void reference(const std::vector<K>& keys, const std::vector<V>& values, Eq eq, Op op, V init,
+               std::vector<V>& inc, std::vector<V>& exc) {
   inc.resize(keys.size());
   exc.resize(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i) {
@@ -40,7 +40,8 @@ TEST_CASE("inclusive/exclusive_sum_by_key u32: run lengths 1, 2, 8, one run; aga
   for (std::int64_t n : sizes()) {
     for (int mean : {0, 1, 2, 8, -1}) {
       INFO("n = " << n << ", mean run " << mean);
-      const auto keys = run_keys(n, mean, static_cast<std::uint64_t>(n) * 7 + static_cast<std::uint64_t>(mean + 2));
+      const auto keys =
+          run_keys(n, mean, static_cast<std::uint64_t>(n) * 7 + static_cast<std::uint64_t>(mean + 2));
       std::vector<std::uint32_t> values(keys.size());
       std::mt19937 g(static_cast<unsigned>(n));
       for (auto& v : values) v = g() % 1000;
@@ -95,10 +96,10 @@ TEST_CASE("scan_by_key: a non-commutative operator, 16-byte keys with a custom e
         d_out.poison();
         byte_matrix* out = in_place ? d_values.ptr : d_out.ptr;
         run_two_phase([&](void* t, std::size_t& b) {
-          return exclusive ? carry::exclusive_scan_by_key(t, b, d_keys.ptr, d_values.ptr, out, byte_product{}, init, n,
-                                                          same_id{})
-                           : carry::inclusive_scan_by_key(t, b, d_keys.ptr, d_values.ptr, out, byte_product{}, n,
-                                                          same_id{});
+          return exclusive ? carry::exclusive_scan_by_key(t, b, d_keys.ptr, d_values.ptr, out, byte_product{},
+                                                          init, n, same_id{})
+                           : carry::inclusive_scan_by_key(t, b, d_keys.ptr, d_values.ptr, out, byte_product{},
+                                                          n, same_id{});
         });
         const auto got = (in_place ? d_values : d_out).download(keys.size());
         const auto& want = exclusive ? exc : inc;
@@ -108,8 +109,9 @@ TEST_CASE("scan_by_key: a non-commutative operator, 16-byte keys with a custom e
   }
 }
 
-TEST_CASE("scan_by_key of floats, deterministic: the same bits every run and on every stream; n = 0; bad arguments",
-          "[scan][by_key]") {
+TEST_CASE(
+    "scan_by_key of floats, deterministic: the same bits every run and on every stream; n = 0; bad arguments",
+    "[scan][by_key]") {
   const std::int64_t n = sanitize_mode() ? 20000 : (1 << 22) + 3;
   const auto keys = run_keys(n, 8, 3);
   std::vector<float> values(keys.size());
@@ -134,17 +136,17 @@ TEST_CASE("scan_by_key of floats, deterministic: the same bits every run and on 
   // the sums take the options after the equality functor too: the same bits
   {
     device_buffer<unsigned char> t(bytes);
-    REQUIRE(carry::inclusive_sum_by_key(t.ptr, bytes, d_keys.ptr, d_values.ptr, d_out.ptr, n, carry::equal_to{}, det,
-                                        cudaStream_t{}) == cudaSuccess);
+    REQUIRE(carry::inclusive_sum_by_key(t.ptr, bytes, d_keys.ptr, d_values.ptr, d_out.ptr, n,
+                                        carry::equal_to{}, det, cudaStream_t{}) == cudaSuccess);
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
     const auto again = d_out.download(keys.size());
     REQUIRE(std::memcmp(again.data(), first.data(), first.size() * sizeof(float)) == 0);
     std::size_t ebytes = 0;
-    REQUIRE(carry::exclusive_sum_by_key(nullptr, ebytes, d_keys.ptr, d_values.ptr, d_out.ptr, n, carry::equal_to{},
-                                        det) == cudaSuccess);
+    REQUIRE(carry::exclusive_sum_by_key(nullptr, ebytes, d_keys.ptr, d_values.ptr, d_out.ptr, n,
+                                        carry::equal_to{}, det) == cudaSuccess);
     device_buffer<unsigned char> et(ebytes);
-    REQUIRE(carry::exclusive_sum_by_key(et.ptr, ebytes, d_keys.ptr, d_values.ptr, d_out.ptr, n, carry::equal_to{}, det,
-                                        cudaStream_t{}) == cudaSuccess);
+    REQUIRE(carry::exclusive_sum_by_key(et.ptr, ebytes, d_keys.ptr, d_values.ptr, d_out.ptr, n,
+                                        carry::equal_to{}, det, cudaStream_t{}) == cudaSuccess);
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
     const auto excl = d_out.download(keys.size());
     // each run seeded with 0: 0 at its first item, that item's value at its second
@@ -164,9 +166,10 @@ TEST_CASE("scan_by_key of floats, deterministic: the same bits every run and on 
   // n = 0 writes nothing; a null key pointer is refused and writes nothing
   device_buffer<float> d_none(4, 4);
   d_none.poison();
-  REQUIRE(carry::inclusive_sum_by_key(temp.ptr, bytes, d_keys.ptr, d_values.ptr, d_none.ptr, 0) == cudaSuccess);
-  REQUIRE(carry::inclusive_sum_by_key(temp.ptr, bytes, static_cast<const std::uint32_t*>(nullptr), d_values.ptr,
-                                      d_none.ptr, 4) == cudaErrorInvalidValue);
+  REQUIRE(carry::inclusive_sum_by_key(temp.ptr, bytes, d_keys.ptr, d_values.ptr, d_none.ptr, 0) ==
+          cudaSuccess);
+  REQUIRE(carry::inclusive_sum_by_key(temp.ptr, bytes, static_cast<const std::uint32_t*>(nullptr),
+                                      d_values.ptr, d_none.ptr, 4) == cudaErrorInvalidValue);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   REQUIRE(d_none.guard_intact());
   const auto untouched = d_none.download(4);
@@ -192,7 +195,7 @@ std::vector<std::uint32_t> mixed_run_keys(std::int64_t n, std::uint64_t seed) {
   std::uint32_t v = 3;
   for (std::size_t i = 0; i < k.size(); ++v) {
     const std::uint64_t pick = g() % 100;
-    const std::uint64_t len = pick < 90 ? 1 + g() % 16
+    const std::uint64_t len = pick < 90   ? 1 + g() % 16
                               : pick < 97 ? 1 + g() % (3 * tile)
                                           : 20 * tile + g() % (50 * tile);
     for (std::uint64_t j = 0; j < len && i < k.size(); ++j) k[i++] = v;
@@ -218,13 +221,15 @@ TEST_CASE("scan_by_key stopping the look-back at a run start: deterministic floa
   d_values.upload(values);
   for (int shape = 0; shape < 3; ++shape) {
     // mixed runs; one run of all n (only tile 0 starts a run); runs of one to three tiles
-    const auto keys = shape == 0 ? mixed_run_keys(n, 21) : run_keys(n, shape == 1 ? -1 : static_cast<int>(2 * tile), 22);
+    const auto keys =
+        shape == 0 ? mixed_run_keys(n, 21) : run_keys(n, shape == 1 ? -1 : static_cast<int>(2 * tile), 22);
     d_keys.upload(keys);
     auto both = [&](auto b) {
       using B = decltype(b);
       auto call = [&](auto behaviour, void* t, std::size_t& bytes, cudaStream_t s) {
         return carry::detail::dispatch_keyed<P>(t, bytes, static_cast<const K*>(d_keys.ptr),
-                                                static_cast<const float*>(d_values.ptr), behaviour, n, det, true, s);
+                                                static_cast<const float*>(d_values.ptr), behaviour, n, det,
+                                                true, s);
       };
       std::size_t bytes = 0;
       REQUIRE(call(b, nullptr, bytes, cudaStream_t{}) == cudaSuccess);
@@ -241,8 +246,8 @@ TEST_CASE("scan_by_key stopping the look-back at a run start: deterministic floa
     using carry::detail::scan_by_key_behaviour;
     const auto sums = both(scan_by_key_behaviour<false, K, float, carry::sum, carry::equal_to, float*>{
         carry::equal_to{}, carry::sum{}, 0.0f, d_out.ptr});
-    both(scan_by_key_behaviour<true, K, float, leaky_sum, carry::equal_to, float*>{carry::equal_to{}, leaky_sum{},
-                                                                                  1.5f, d_out.ptr});
+    both(scan_by_key_behaviour<true, K, float, leaky_sum, carry::equal_to, float*>{
+        carry::equal_to{}, leaky_sum{}, 1.5f, d_out.ptr});
     // the fast look-back (it stops at a run start too) on u32 values: exact against the CPU
     {
       std::vector<std::uint32_t> u(keys.size()), want;
@@ -267,7 +272,8 @@ TEST_CASE("scan_by_key stopping the look-back at a run start: deterministic floa
   }
 }
 
-TEST_CASE("scan_by_key under graph replay: changing keys and values, dirty temp storage", "[scan][by_key][graph]") {
+TEST_CASE("scan_by_key under graph replay: changing keys and values, dirty temp storage",
+          "[scan][by_key][graph]") {
   const std::int64_t n = sanitize_mode() ? 20000 : 9 * tile + 5;
   device_buffer<std::uint32_t> d_keys(static_cast<std::size_t>(n)), d_values(static_cast<std::size_t>(n)),
       d_inc(static_cast<std::size_t>(n)), d_exc(static_cast<std::size_t>(n));
@@ -282,7 +288,8 @@ TEST_CASE("scan_by_key under graph replay: changing keys and values, dirty temp 
     std::size_t b = bytes;
     const cudaError_t e = carry::inclusive_sum_by_key(temp.ptr, b, k, v, d_inc.ptr, n, carry::equal_to{}, s);
     if (e != cudaSuccess) return e;
-    return carry::exclusive_scan_by_key(temp.ptr, b, k, v, d_exc.ptr, carry::sum{}, 5u, n, carry::equal_to{}, s);
+    return carry::exclusive_scan_by_key(temp.ptr, b, k, v, d_exc.ptr, carry::sum{}, 5u, n, carry::equal_to{},
+                                        s);
   });
   REQUIRE(graph.status == cudaSuccess);
   for (int rep = 0; rep < test_reps(8, 4); ++rep) {

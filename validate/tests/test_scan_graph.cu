@@ -51,8 +51,8 @@ struct graph {
 };
 
 /// One u32 scan call (exclusive or inclusive sum) on `stream`.
-cudaError_t scan_call(void* tmp, std::size_t& bytes, const std::uint32_t* in, std::uint32_t* out, std::int64_t n,
-                      bool exclusive, const carry::scan_options& opt, cudaStream_t stream) {
+cudaError_t scan_call(void* tmp, std::size_t& bytes, const std::uint32_t* in, std::uint32_t* out,
+                      std::int64_t n, bool exclusive, const carry::scan_options& opt, cudaStream_t stream) {
   return exclusive ? carry::exclusive_sum(tmp, bytes, in, out, n, opt, stream)
                    : carry::inclusive_sum(tmp, bytes, in, out, n, opt, stream);
 }
@@ -60,8 +60,8 @@ cudaError_t scan_call(void* tmp, std::size_t& bytes, const std::uint32_t* in, st
 /// Captures one scan into a graph (capture mode `cm`) on stream a, then replays it `replays` times,
 /// alternating streams a and b, with a new input uploaded and the output poisoned before each replay;
 /// every replay is checked against the CPU reference.
-void check_graph_replays(cudaStreamCaptureMode cm, const carry::scan_options& opt, std::int64_t n, bool exclusive,
-                         bool in_place, int replays, std::uint64_t seed) {
+void check_graph_replays(cudaStreamCaptureMode cm, const carry::scan_options& opt, std::int64_t n,
+                         bool exclusive, bool in_place, int replays, std::uint64_t seed) {
   streams st;
   device_buffer<std::uint32_t> d_in(n), d_out(n, 16);
   std::size_t bytes = 0;
@@ -77,7 +77,8 @@ void check_graph_replays(cudaStreamCaptureMode cm, const carry::scan_options& op
   REQUIRE(cudaGraphInstantiate(&gr.exec, gr.g, 0) == cudaSuccess);
   for (int r = 0; r < replays; ++r) {
     const auto in = random_values<std::uint32_t>(static_cast<std::size_t>(n), seed + 7919 * r);
-    const auto ref = exclusive ? reference_exclusive(in, 0u, carry::sum{}) : reference_inclusive(in, carry::sum{});
+    const auto ref =
+        exclusive ? reference_exclusive(in, 0u, carry::sum{}) : reference_inclusive(in, carry::sum{});
     if (in_place) {
       d_out.upload(in);
     } else {
@@ -130,7 +131,8 @@ TEST_CASE("graphs: two graphs share one temp buffer, launched in turn", "[gpu][g
     bool exclusive;
     carry::scan_options opt;
   };
-  const spec specs[3] = {{(1 << 20) + 3, true, modes[2]}, {200003, false, modes[3]}, {(1 << 19) + 5, true, modes[1]}};
+  const spec specs[3] = {
+      {(1 << 20) + 3, true, modes[2]}, {200003, false, modes[3]}, {(1 << 19) + 5, true, modes[1]}};
   std::size_t bytes = 0;
   for (const auto& sp : specs) {
     std::size_t b = 0;
@@ -145,8 +147,8 @@ TEST_CASE("graphs: two graphs share one temp buffer, launched in turn", "[gpu][g
     ins.emplace_back(specs[i].n);
     outs.emplace_back(specs[i].n);
     REQUIRE(cudaStreamBeginCapture(st.a, cudaStreamCaptureModeThreadLocal) == cudaSuccess);
-    const cudaError_t call =
-        scan_call(tmp.ptr, bytes, ins[i].ptr, outs[i].ptr, specs[i].n, specs[i].exclusive, specs[i].opt, st.a);
+    const cudaError_t call = scan_call(tmp.ptr, bytes, ins[i].ptr, outs[i].ptr, specs[i].n,
+                                       specs[i].exclusive, specs[i].opt, st.a);
     REQUIRE(cudaStreamEndCapture(st.a, &gr[i].g) == cudaSuccess);
     REQUIRE(call == cudaSuccess);
     REQUIRE(cudaGraphInstantiate(&gr[i].exec, gr[i].g, 0) == cudaSuccess);
@@ -154,7 +156,8 @@ TEST_CASE("graphs: two graphs share one temp buffer, launched in turn", "[gpu][g
   for (int r = 0; r < 12; ++r) {
     const int i = r % 3 == 2 ? (r / 3) % 3 : r % 3; // in turn, and now and then the same twice
     const auto in = random_values<std::uint32_t>(static_cast<std::size_t>(specs[i].n), 1600 + r);
-    const auto ref = specs[i].exclusive ? reference_exclusive(in, 0u, carry::sum{}) : reference_inclusive(in, carry::sum{});
+    const auto ref = specs[i].exclusive ? reference_exclusive(in, 0u, carry::sum{})
+                                        : reference_inclusive(in, carry::sum{});
     ins[i].upload(in);
     outs[i].poison();
     CARRY_CUDA_OR_DIE(cudaDeviceSynchronize()); // uploads and poison (legacy stream) are done
@@ -184,7 +187,7 @@ TEST_CASE("graphs: reduce (many tiles, one tile, empty) replayed", "[gpu][graph]
       d_in.upload(in);
       d_out.poison();
       CARRY_CUDA_OR_DIE(cudaDeviceSynchronize()); // uploads and poison (legacy stream) are done
-    REQUIRE(cudaGraphLaunch(gr.exec, st.b) == cudaSuccess);
+      REQUIRE(cudaGraphLaunch(gr.exec, st.b) == cudaSuccess);
       REQUIRE(cudaStreamSynchronize(st.b) == cudaSuccess);
       INFO("n = " << n << ", replay " << r);
       CHECK(d_out.download(1)[0] == reference_reduce(in, 5u, carry::sum{}));
@@ -225,7 +228,8 @@ TEST_CASE("dirty temp storage: zeros, ones, random bytes, the poison, other data
             CARRY_CUDA_OR_DIE(cudaMemcpy(tmp.ptr, small.data(), small.size() * 4, cudaMemcpyHostToDevice));
           }
           const auto in = random_values<std::uint32_t>(static_cast<std::size_t>(n), seed++);
-          const auto ref = exclusive ? reference_exclusive(in, 0u, carry::sum{}) : reference_inclusive(in, carry::sum{});
+          const auto ref =
+              exclusive ? reference_exclusive(in, 0u, carry::sum{}) : reference_inclusive(in, carry::sum{});
           device_buffer<std::uint32_t> d_in(n), d_out(n, 16);
           d_in.upload(in);
           d_out.poison();
@@ -261,8 +265,8 @@ TEST_CASE("dirty temp storage: leftovers of other operations (a scan's output, a
     switch (round) {
     case 0: // the temp storage was a scan's output: prefix sums of random words
       REQUIRE(carry::inclusive_sum(d_out.ptr, b, d_in.ptr, reinterpret_cast<std::uint32_t*>(tmp.ptr),
-                                   std::min<std::int64_t>(static_cast<std::int64_t>(big / 4), n), modes[2]) ==
-              cudaSuccess);
+                                   std::min<std::int64_t>(static_cast<std::int64_t>(big / 4), n),
+                                   modes[2]) == cudaSuccess);
       break;
     case 1:
       REQUIRE(carry::reduce(tmp.ptr, b, d_in.ptr, d_out.ptr, carry::sum{}, 1u, n) == cudaSuccess);

@@ -21,8 +21,8 @@ namespace {
 constexpr std::int64_t tile_u32 = carry::tuning::any_input_policy<std::uint32_t>::tile_items;
 
 std::vector<std::int64_t> sizes() {
-  return capped_sizes({1, 2, 31, tile_u32 - 1, tile_u32, tile_u32 + 1, 3 * tile_u32 + 17, 100003, 1000003,
-                       (1 << 22) + 5});
+  return capped_sizes(
+      {1, 2, 31, tile_u32 - 1, tile_u32, tile_u32 + 1, 3 * tile_u32 + 17, 100003, 1000003, (1 << 22) + 5});
 }
 
 const carry::scan_options modes[2] = {carry::scan_options{},
@@ -31,7 +31,9 @@ const carry::scan_options modes[2] = {carry::scan_options{},
 /// A 2x2 matrix of u32 (mod 2^32) products: associative, not commutative; 16 bytes.
 struct matrix2 {
   std::uint32_t a, b, c, d;
-  __host__ __device__ bool operator==(const matrix2& o) const { return a == o.a && b == o.b && c == o.c && d == o.d; }
+  __host__ __device__ bool operator==(const matrix2& o) const {
+    return a == o.a && b == o.b && c == o.c && d == o.d;
+  }
 };
 struct mat_product {
   __host__ __device__ matrix2 operator()(const matrix2& x, const matrix2& y) const {
@@ -39,7 +41,9 @@ struct mat_product {
   }
 };
 struct matrix_of {
-  __host__ __device__ matrix2 operator()(std::uint32_t i) const { return {1 + i % 3, i % 5, i % 7, 1 + (i >> 3) % 2}; }
+  __host__ __device__ matrix2 operator()(std::uint32_t i) const {
+    return {1 + i % 3, i % 5, i % 7, 1 + (i >> 3) % 2};
+  }
 };
 
 } // namespace
@@ -51,14 +55,18 @@ TEST_CASE("the accumulator rule", "[scan][iterator]") {
   static_assert(std::is_same<scan_accumulator_t<default_accumulator, true, carry::sum, std::uint8_t,
                                                 const std::uint8_t*, std::uint32_t*>,
                              std::uint32_t>::value);
-  static_assert(std::is_same<scan_accumulator_t<default_accumulator, false, carry::sum, std::int64_t,
-                                                const int*, std::int64_t*>,
-                             std::int64_t>::value); // sum(i64, int) does not deduce: the output's type
-  static_assert(std::is_same<scan_accumulator_t<default_accumulator, false, mat_product, matrix2,
-                                                thrust::transform_iterator<matrix_of, thrust::counting_iterator<std::uint32_t>>,
-                                                matrix2*>,
-                             matrix2>::value);
-  static_assert(std::is_same<scan_accumulator_t<double, true, carry::sum, float, const float*, float*>, double>::value);
+  static_assert(
+      std::is_same<
+          scan_accumulator_t<default_accumulator, false, carry::sum, std::int64_t, const int*, std::int64_t*>,
+          std::int64_t>::value); // sum(i64, int) does not deduce: the output's type
+  static_assert(
+      std::is_same<
+          scan_accumulator_t<default_accumulator, false, mat_product, matrix2,
+                             thrust::transform_iterator<matrix_of, thrust::counting_iterator<std::uint32_t>>,
+                             matrix2*>,
+          matrix2>::value);
+  static_assert(
+      std::is_same<scan_accumulator_t<double, true, carry::sum, float, const float*, float*>, double>::value);
   static_assert(!carry::detail::iterator_scan_args<const int*, int*>());
   static_assert(carry::detail::iterator_scan_args<const int*, int*, long>());
   static_assert(carry::detail::iterator_scan_args<const std::uint8_t*, std::uint32_t*>());
@@ -97,7 +105,9 @@ TEST_CASE("u8 flags into u32 offsets, bool into i64, an explicit accumulator; ag
       });
       REQUIRE(d32.download(u8.size()) == inc);
       REQUIRE(d32.guard_intact());
-      run_two_phase([&](void* tmp, std::size_t& bytes) { return carry::exclusive_sum(tmp, bytes, flags, d64.ptr, n, opt); });
+      run_two_phase([&](void* tmp, std::size_t& bytes) {
+        return carry::exclusive_sum(tmp, bytes, flags, d64.ptr, n, opt);
+      });
       REQUIRE(d64.download(u8.size()) == exc);
       REQUIRE(d64.guard_intact());
       // the accumulator named: u8 into i64 through an i64 sum, written as i64
@@ -122,8 +132,10 @@ TEST_CASE("counting and transform inputs; a non-commutative operator; an init of
   for (std::int64_t n : sizes()) {
     INFO("n = " << n);
     const thrust::counting_iterator<std::int64_t> count(1);
-    const auto squares = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), square_mod_1000{});
-    const auto mats = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), matrix_of{});
+    const auto squares =
+        thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), square_mod_1000{});
+    const auto mats =
+        thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), matrix_of{});
     std::vector<std::int64_t> tri(static_cast<std::size_t>(n));
     std::vector<std::uint32_t> maxes(static_cast<std::size_t>(n)), offsets(static_cast<std::size_t>(n));
     std::vector<matrix2> prods(static_cast<std::size_t>(n));
@@ -146,7 +158,9 @@ TEST_CASE("counting and transform inputs; a non-commutative operator; an init of
       d64.poison();
       d32.poison();
       dm.poison();
-      run_two_phase([&](void* t, std::size_t& b) { return carry::inclusive_scan(t, b, count, d64.ptr, carry::sum{}, n, opt); });
+      run_two_phase([&](void* t, std::size_t& b) {
+        return carry::inclusive_scan(t, b, count, d64.ptr, carry::sum{}, n, opt);
+      });
       REQUIRE(d64.download(tri.size()) == tri);
       run_two_phase([&](void* t, std::size_t& b) {
         return carry::inclusive_scan(t, b, squares, d32.ptr, carry::maximum{}, n, opt);
@@ -156,7 +170,9 @@ TEST_CASE("counting and transform inputs; a non-commutative operator; an init of
         return carry::exclusive_scan(t, b, squares, d32.ptr, carry::sum{}, 7, n, opt);
       });
       REQUIRE(d32.download(tri.size()) == offsets);
-      run_two_phase([&](void* t, std::size_t& b) { return carry::inclusive_scan(t, b, mats, dm.ptr, mat_product{}, n, opt); });
+      run_two_phase([&](void* t, std::size_t& b) {
+        return carry::inclusive_scan(t, b, mats, dm.ptr, mat_product{}, n, opt);
+      });
       const auto got = dm.download(tri.size());
       REQUIRE(std::equal(got.begin(), got.end(), prods.begin()));
       REQUIRE(dm.guard_intact());
@@ -183,8 +199,8 @@ TEST_CASE("iterator scans: n = 0, bad arguments (nothing written), graph replay 
           cudaErrorInvalidValue);
   std::size_t one = 1;
   REQUIRE(carry::inclusive_sum(temp.ptr, one, in, d_out.ptr, n) == cudaErrorInvalidValue);
-  REQUIRE(carry::inclusive_sum(temp.ptr, big, reinterpret_cast<const std::uint8_t*>(d_out.ptr), d_out.ptr, n) ==
-          cudaErrorInvalidValue);
+  REQUIRE(carry::inclusive_sum(temp.ptr, big, reinterpret_cast<const std::uint8_t*>(d_out.ptr), d_out.ptr,
+                               n) == cudaErrorInvalidValue);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   REQUIRE(d_out.guard_intact());
   const auto untouched = d_out.download(static_cast<std::size_t>(n));
@@ -217,7 +233,8 @@ struct square_u64 {
 };
 } // namespace
 
-TEST_CASE("reduce and transform_reduce over iterators and of mixed types; n = 0 writes init", "[reduce][iterator]") {
+TEST_CASE("reduce and transform_reduce over iterators and of mixed types; n = 0 writes init",
+          "[reduce][iterator]") {
   for (std::int64_t n : sizes()) {
     INFO("n = " << n);
     std::mt19937 g(static_cast<unsigned>(n) + 3);
@@ -237,7 +254,9 @@ TEST_CASE("reduce and transform_reduce over iterators and of mixed types; n = 0 
     d64.poison();
     dm.poison();
     const std::uint8_t* in = d_u8.ptr;
-    run_two_phase([&](void* t, std::size_t& b) { return carry::reduce(t, b, in, d64.ptr, carry::sum{}, std::uint64_t{5}, n); });
+    run_two_phase([&](void* t, std::size_t& b) {
+      return carry::reduce(t, b, in, d64.ptr, carry::sum{}, std::uint64_t{5}, n);
+    });
     REQUIRE(d64.download(1)[0] == sum8);
     run_two_phase([&](void* t, std::size_t& b) {
       return carry::transform_reduce(t, b, thrust::counting_iterator<std::uint32_t>(0), d64.ptr, carry::sum{},
@@ -254,11 +273,11 @@ TEST_CASE("reduce and transform_reduce over iterators and of mixed types; n = 0 
     // CUB on the u8 -> u64 call
     device_buffer<std::uint64_t> d_cub(1);
     std::size_t bytes = 0;
-    REQUIRE(cub::DeviceReduce::Reduce(nullptr, bytes, in, d_cub.ptr, n, cuda::std::plus<>{}, std::uint64_t{5}) ==
-            cudaSuccess);
+    REQUIRE(cub::DeviceReduce::Reduce(nullptr, bytes, in, d_cub.ptr, n, cuda::std::plus<>{},
+                                      std::uint64_t{5}) == cudaSuccess);
     device_buffer<unsigned char> temp(bytes);
-    REQUIRE(cub::DeviceReduce::Reduce(temp.ptr, bytes, in, d_cub.ptr, n, cuda::std::plus<>{}, std::uint64_t{5}) ==
-            cudaSuccess);
+    REQUIRE(cub::DeviceReduce::Reduce(temp.ptr, bytes, in, d_cub.ptr, n, cuda::std::plus<>{},
+                                      std::uint64_t{5}) == cudaSuccess);
     REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
     REQUIRE(d_cub.download(1)[0] == sum8);
   }
@@ -272,28 +291,29 @@ TEST_CASE("reduce and transform_reduce over iterators and of mixed types; n = 0 
   REQUIRE(carry::reduce(temp.ptr, bytes, none, d64.ptr, carry::sum{}, std::uint64_t{42}, 0) == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
   REQUIRE(d64.download(1)[0] == 42);
-  REQUIRE(carry::reduce(temp.ptr, bytes, none, static_cast<std::uint64_t*>(nullptr), carry::sum{}, std::uint64_t{42},
-                        0) == cudaErrorInvalidValue);
+  REQUIRE(carry::reduce(temp.ptr, bytes, none, static_cast<std::uint64_t*>(nullptr), carry::sum{},
+                        std::uint64_t{42}, 0) == cudaErrorInvalidValue);
 }
 
-TEST_CASE("reduce of u8 into u64 and transform_reduce under graph replay: changing inputs, dirty temp storage",
-          "[reduce][iterator][graph]") {
+TEST_CASE(
+    "reduce of u8 into u64 and transform_reduce under graph replay: changing inputs, dirty temp storage",
+    "[reduce][iterator][graph]") {
   const std::int64_t n = sanitize_mode() ? 20000 : 5 * tile_u32 + 3;
   device_buffer<std::uint8_t> d_in(static_cast<std::size_t>(n));
   device_buffer<std::uint64_t> d_sum(2);
   const std::uint8_t* in = d_in.ptr;
   std::size_t bytes = 0, b2 = 0;
   REQUIRE(carry::reduce(nullptr, bytes, in, d_sum.ptr, carry::sum{}, std::uint64_t{1}, n) == cudaSuccess);
-  REQUIRE(carry::transform_reduce(nullptr, b2, in, d_sum.ptr + 1, carry::sum{}, square_u64{}, std::uint64_t{0}, n) ==
-          cudaSuccess);
+  REQUIRE(carry::transform_reduce(nullptr, b2, in, d_sum.ptr + 1, carry::sum{}, square_u64{},
+                                  std::uint64_t{0}, n) == cudaSuccess);
   bytes = std::max(bytes, b2);
   device_buffer<unsigned char> temp(bytes);
   captured_call graph([&](cudaStream_t s) {
     std::size_t b = bytes;
     const cudaError_t e = carry::reduce(temp.ptr, b, in, d_sum.ptr, carry::sum{}, std::uint64_t{1}, n, s);
     if (e != cudaSuccess) return e;
-    return carry::transform_reduce(temp.ptr, b, in, d_sum.ptr + 1, carry::sum{}, square_u64{}, std::uint64_t{0}, n,
-                                   s);
+    return carry::transform_reduce(temp.ptr, b, in, d_sum.ptr + 1, carry::sum{}, square_u64{},
+                                   std::uint64_t{0}, n, s);
   });
   REQUIRE(graph.status == cudaSuccess);
   for (int rep = 0; rep < test_reps(8, 4); ++rep) {

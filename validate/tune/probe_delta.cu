@@ -56,7 +56,8 @@ int main(int argc, char** argv) {
   fill_kernel<<<1024, 256>>>(keys, n, 12345u);
   std::size_t sort_bytes = 0, scan_bytes = 0;
   CARRY_CUDA_OR_DIE(carry::sort_keys(nullptr, sort_bytes, keys, sorted, n, 0));
-  const auto words = carry::make_transform_input(static_cast<const header*>(hd), delta_header_words<std::uint32_t>{});
+  const auto words =
+      carry::make_transform_input(static_cast<const header*>(hd), delta_header_words<std::uint32_t>{});
   CARRY_CUDA_OR_DIE(carry::exclusive_sum(nullptr, scan_bytes, words, po, blocks + 1, 0));
   void* temp = device<char>(static_cast<std::int64_t>(sort_bytes > scan_bytes ? sort_bytes : scan_bytes));
   CARRY_CUDA_OR_DIE(carry::sort_keys(temp, sort_bytes, keys, sorted, n, 0));
@@ -66,7 +67,8 @@ int main(int argc, char** argv) {
   const double key_bytes = 4.0 * static_cast<double>(n), head_bytes = 16.0 * static_cast<double>(blocks),
                off_bytes = 8.0 * static_cast<double>(blocks);
   const double copy_us = carry_validate::median_event_us_after(
-      f, [&] { CARRY_CUDA_OR_DIE(cudaMemcpyAsync(out, sorted, n * 4, cudaMemcpyDeviceToDevice)); }, reps, true);
+      f, [&] { CARRY_CUDA_OR_DIE(cudaMemcpyAsync(out, sorted, n * 4, cudaMemcpyDeviceToDevice)); }, reps,
+      true);
   std::printf("delta coding of 2^%d sorted u32 keys (%lld blocks of %d); copy of the keys %.1f us\n", lg,
               static_cast<long long>(blocks), delta_block, copy_us);
   std::printf("%-6s %-24s %9s %10s %8s\n", "batch", "pass", "us", "GB/s", "of copy");
@@ -84,16 +86,16 @@ int main(int argc, char** argv) {
       CARRY_CUDA_OR_DIE(cudaGetLastError());
     };
     auto pack = [&] {
-      delta_pack_kernel<batch><<<grid, delta_threads>>>(static_cast<const std::uint32_t*>(sorted), n, blocks, false,
-                                                        static_cast<const std::uint64_t*>(kept),
+      delta_pack_kernel<batch><<<grid, delta_threads>>>(static_cast<const std::uint32_t*>(sorted), n, blocks,
+                                                        false, static_cast<const std::uint64_t*>(kept),
                                                         static_cast<const header*>(hd),
                                                         static_cast<const std::uint64_t*>(po), pay);
       CARRY_CUDA_OR_DIE(cudaGetLastError());
     };
     auto decode = [&] {
-      delta_decode_kernel<batch><<<grid, delta_threads>>>(static_cast<const header*>(hd),
-                                                          static_cast<const std::uint64_t*>(ro),
-                                                          static_cast<const std::uint32_t*>(pay), blocks, false, out);
+      delta_decode_kernel<batch>
+          <<<grid, delta_threads>>>(static_cast<const header*>(hd), static_cast<const std::uint64_t*>(ro),
+                                    static_cast<const std::uint32_t*>(pay), blocks, false, out);
       CARRY_CUDA_OR_DIE(cudaGetLastError());
     };
     // ---- once, in order, to check the round trip and count the payload ----
@@ -121,10 +123,14 @@ int main(int argc, char** argv) {
                 ok ? "round trip ok" : "ROUND TRIP WRONG");
     row("width pass", carry_validate::median_event_us_after(f, width, reps, true), key_bytes + head_bytes);
     row("scan of payload words",
-        carry_validate::median_event_us_after(f, [&] { scan(po, blocks + 1); }, reps, true), head_bytes + off_bytes);
+        carry_validate::median_event_us_after(
+            f, [&] { scan(po, blocks + 1); }, reps, true),
+        head_bytes + off_bytes);
     row("pack pass", carry_validate::median_event_us_after(f, pack, reps, true),
         key_bytes + head_bytes + off_bytes + pay_bytes);
-    row("receiver's scan", carry_validate::median_event_us_after(f, [&] { scan(ro, blocks); }, reps, true),
+    row("receiver's scan",
+        carry_validate::median_event_us_after(
+            f, [&] { scan(ro, blocks); }, reps, true),
         head_bytes + off_bytes);
     row("decode", carry_validate::median_event_us_after(f, decode, reps, true),
         head_bytes + off_bytes + pay_bytes + key_bytes);

@@ -20,9 +20,12 @@ int main(int argc, char** argv) {
   std::vector<int> sizes;
   for (int a = 1; a < argc; ++a) {
     const std::string s = argv[a];
-    if (s.rfind("reps=", 0) == 0) reps = std::atoi(argv[a] + 5);
-    else if (s == "once") once = true;
-    else sizes.push_back(std::atoi(argv[a]));
+    if (s.rfind("reps=", 0) == 0)
+      reps = std::atoi(argv[a] + 5);
+    else if (s == "once")
+      once = true;
+    else
+      sizes.push_back(std::atoi(argv[a]));
   }
   for (const int lg : sizes) {
     const std::int64_t n = std::int64_t{1} << lg;
@@ -39,7 +42,8 @@ int main(int argc, char** argv) {
     for (int s = 0; s < 2; ++s) cudaMalloc(&ko[s], n * 4), cudaMalloc(&vo[s], n * 4);
     cudaMemcpy(vi, vals.data(), n * 4, cudaMemcpyHostToDevice);
     std::size_t cb = 0, c32 = 0, c64 = 0;
-    carry::sort_pairs(nullptr, cb, static_cast<const unsigned*>(ki), ko[0], static_cast<const unsigned*>(vi), vo[0], n, 0, 32);
+    carry::sort_pairs(nullptr, cb, static_cast<const unsigned*>(ki), ko[0], static_cast<const unsigned*>(vi),
+                      vo[0], n, 0, 32);
     cub::DeviceRadixSort::SortPairs(nullptr, c32, ki, ko[0], vi, vo[0], static_cast<int>(n), 0, 32);
     cub::DeviceRadixSort::SortPairs(nullptr, c64, ki, ko[0], vi, vo[0], n, 0, 32);
     const std::size_t bytes = std::max({cb, c32, c64});
@@ -49,33 +53,44 @@ int main(int argc, char** argv) {
       cudaMemcpy(ki, (g ? grouped : random).data(), n * 4, cudaMemcpyHostToDevice);
       const auto run_carry = [&](int s) {
         std::size_t t = bytes;
-        carry::sort_pairs(temp, t, static_cast<const unsigned*>(ki), ko[s], static_cast<const unsigned*>(vi), vo[s], n, 0, 32);
+        carry::sort_pairs(temp, t, static_cast<const unsigned*>(ki), ko[s], static_cast<const unsigned*>(vi),
+                          vo[s], n, 0, 32);
       };
       const auto run_cub = [&](int s, bool wide) {
         std::size_t t = bytes;
-        if (wide) cub::DeviceRadixSort::SortPairs(temp, t, static_cast<const unsigned*>(ki), ko[s], static_cast<const unsigned*>(vi), vo[s], n, 0, 32);
-        else cub::DeviceRadixSort::SortPairs(temp, t, static_cast<const unsigned*>(ki), ko[s], static_cast<const unsigned*>(vi), vo[s], static_cast<int>(n), 0, 32);
+        if (wide)
+          cub::DeviceRadixSort::SortPairs(temp, t, static_cast<const unsigned*>(ki), ko[s],
+                                          static_cast<const unsigned*>(vi), vo[s], n, 0, 32);
+        else
+          cub::DeviceRadixSort::SortPairs(temp, t, static_cast<const unsigned*>(ki), ko[s],
+                                          static_cast<const unsigned*>(vi), vo[s], static_cast<int>(n), 0,
+                                          32);
       };
       run_carry(0), run_cub(1, true);
       std::vector<unsigned> a0(n), a1(n), b0(n), b1(n);
-      cudaMemcpy(a0.data(), ko[0], n * 4, cudaMemcpyDeviceToHost), cudaMemcpy(a1.data(), ko[1], n * 4, cudaMemcpyDeviceToHost);
-      cudaMemcpy(b0.data(), vo[0], n * 4, cudaMemcpyDeviceToHost), cudaMemcpy(b1.data(), vo[1], n * 4, cudaMemcpyDeviceToHost);
+      cudaMemcpy(a0.data(), ko[0], n * 4, cudaMemcpyDeviceToHost),
+          cudaMemcpy(a1.data(), ko[1], n * 4, cudaMemcpyDeviceToHost);
+      cudaMemcpy(b0.data(), vo[0], n * 4, cudaMemcpyDeviceToHost),
+          cudaMemcpy(b1.data(), vo[1], n * 4, cudaMemcpyDeviceToHost);
       const bool same = a0 == a1 && b0 == b1;
       if (once) {
         run_carry(0), run_cub(1, false), run_cub(1, true);
         cudaDeviceSynchronize();
-        std::printf("2^%d %s: once, %s, %s\n", lg, g ? "grouped" : "random", same ? "equal to CUB" : "DIFFERS FROM CUB",
-                    cudaGetErrorString(cudaGetLastError()));
+        std::printf("2^%d %s: once, %s, %s\n", lg, g ? "grouped" : "random",
+                    same ? "equal to CUB" : "DIFFERS FROM CUB", cudaGetErrorString(cudaGetLastError()));
         continue;
       }
       int set = 0;
       const auto before = [&](int) { set ^= 1; };
-      const double tc = carry_validate::median_event_us_after(before, [&] { run_carry(set); }, reps);
-      const double t32 = carry_validate::median_event_us_after(before, [&] { run_cub(set, false); }, reps);
-      const double t64 = carry_validate::median_event_us_after(before, [&] { run_cub(set, true); }, reps);
+      const double tc = carry_validate::median_event_us_after(
+          before, [&] { run_carry(set); }, reps);
+      const double t32 = carry_validate::median_event_us_after(
+          before, [&] { run_cub(set, false); }, reps);
+      const double t64 = carry_validate::median_event_us_after(
+          before, [&] { run_cub(set, true); }, reps);
       std::printf("2^%d %s: carry %.1f us, cub-i32 %.1f, cub-i64 %.1f, ratio to best %.3f, %s, %s\n", lg,
-                  g ? "grouped" : "random", tc, t32, t64, std::min(t32, t64) / tc, same ? "equal to CUB" : "DIFFERS FROM CUB",
-                  cudaGetErrorString(cudaGetLastError()));
+                  g ? "grouped" : "random", tc, t32, t64, std::min(t32, t64) / tc,
+                  same ? "equal to CUB" : "DIFFERS FROM CUB", cudaGetErrorString(cudaGetLastError()));
     }
     cudaFree(temp), cudaFree(ki), cudaFree(vi);
     for (int s = 0; s < 2; ++s) cudaFree(ko[s]), cudaFree(vo[s]);

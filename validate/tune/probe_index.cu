@@ -65,11 +65,12 @@ double time_policy(gpu_state& g, std::int64_t n, op o, int reps) {
   auto run = [&](void* t, std::size_t& b) {
     switch (o) {
     case op::if99:
-      return dispatch_compact<P, false, std::uint32_t>(t, b, iota, by_predicate<hashed_less>{hashed_less{b99}}, false,
+      return dispatch_compact<P, false, std::uint32_t>(t, b, iota,
+                                                       by_predicate<hashed_less>{hashed_less{b99}}, false,
                                                        g.out, g.num, n, opt, cudaStream_t{});
     case op::part50:
-      return dispatch_compact<P, true, std::uint32_t>(t, b, iota, by_predicate<hashed_less>{hashed_less{b50}}, false,
-                                                      g.out, g.num, n, opt, cudaStream_t{});
+      return dispatch_compact<P, true, std::uint32_t>(t, b, iota, by_predicate<hashed_less>{hashed_less{b50}},
+                                                      false, g.out, g.num, n, opt, cudaStream_t{});
     case op::rev50: // CUB's layout: the automatic choice, and the single pass
     case op::rev50_single:
       return dispatch_compact<P, true, std::uint32_t, true>(
@@ -78,9 +79,10 @@ double time_policy(gpu_state& g, std::int64_t n, op o, int reps) {
                                                 : carry::compact_algorithm::single_pass},
           cudaStream_t{});
     default:
-      return dispatch_compact<P, false, std::uint32_t>(t, b, iota, flag_selector<P, std::uint32_t, decltype(iota)>(
-                                                                       static_cast<const std::uint32_t*>(g.flags32)),
-                                                       false, g.out, g.num, n, opt, cudaStream_t{});
+      return dispatch_compact<P, false, std::uint32_t>(
+          t, b, iota,
+          flag_selector<P, std::uint32_t, decltype(iota)>(static_cast<const std::uint32_t*>(g.flags32)),
+          false, g.out, g.num, n, opt, cudaStream_t{});
     }
   };
   return time_two_phase(g, run, reps);
@@ -109,7 +111,8 @@ int main(int argc, char** argv) {
   const bool reversed_only = argc > 2 && std::string(argv[2]) == "reversed";   // the pass choice's sweep
   const bool select_only = argc > 2 && std::string(argv[2]) == "select";
   fill_u32<<<2048, 256>>>(g.in, n, 7, 1);
-  fill_flags<<<2048, 256>>>(g.flags, g.in, n, static_cast<std::uint32_t>((std::uint64_t{1} << 32) * 99 / 100));
+  fill_flags<<<2048, 256>>>(g.flags, g.in, n,
+                            static_cast<std::uint32_t>((std::uint64_t{1} << 32) * 99 / 100));
   widen_flags<<<2048, 256>>>(g.flags32, g.flags, n);
   CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
   if (partition_only) {
@@ -123,26 +126,36 @@ int main(int argc, char** argv) {
     using carry::compact_algorithm;
     auto carry_call = [&](std::uint32_t bound, bool flagged, compact_algorithm a) {
       const carry::compact_options opt{a};
-      return time_two_phase(g, [&](void* t, std::size_t& b) {
-        using namespace carry::compact_detail;
-        if (flagged)
-          return dispatch_compact<P, true, std::uint32_t, true>(
-              t, b, iota, flag_selector<P, std::uint32_t, decltype(iota)>(static_cast<const std::uint32_t*>(g.flags32)),
-              false, g.out, g.num, n, opt, cudaStream_t{});
-        return dispatch_compact<P, false, std::uint32_t>(t, b, iota, by_predicate<hashed_less>{hashed_less{bound}},
-                                                         false, g.out, g.num, n, opt, cudaStream_t{});
-      }, reps);
+      return time_two_phase(
+          g,
+          [&](void* t, std::size_t& b) {
+            using namespace carry::compact_detail;
+            if (flagged)
+              return dispatch_compact<P, true, std::uint32_t, true>(
+                  t, b, iota,
+                  flag_selector<P, std::uint32_t, decltype(iota)>(
+                      static_cast<const std::uint32_t*>(g.flags32)),
+                  false, g.out, g.num, n, opt, cudaStream_t{});
+            return dispatch_compact<P, false, std::uint32_t>(t, b, iota,
+                                                             by_predicate<hashed_less>{hashed_less{bound}},
+                                                             false, g.out, g.num, n, opt, cudaStream_t{});
+          },
+          reps);
     };
     for (int pct : {1, 50, 99, -99}) { // -99: the flagged reversed partition
       const auto bound = static_cast<std::uint32_t>((std::uint64_t{1} << 32) * (pct < 0 ? -pct : pct) / 100);
-      const double cub = time_two_phase(g, [&](void* t, std::size_t& b) {
-        return pct < 0 ? cub_flagged<std::uint32_t>(t, b, nullptr, static_cast<const std::uint32_t*>(g.flags32), g.out,
-                                                    g.num, n, true, false, cudaStream_t{})
-                       : cub_select_if_iota(t, b, g.out, g.num, n, bound, false, cudaStream_t{});
-      }, reps);
+      const double cub = time_two_phase(
+          g,
+          [&](void* t, std::size_t& b) {
+            return pct < 0 ? cub_flagged<std::uint32_t>(t, b, nullptr,
+                                                        static_cast<const std::uint32_t*>(g.flags32), g.out,
+                                                        g.num, n, true, false, cudaStream_t{})
+                           : cub_select_if_iota(t, b, g.out, g.num, n, bound, false, cudaStream_t{});
+          },
+          reps);
       std::printf("n %lld %s %d %%: CUB %.2f us, automatic %.2f, single pass %.2f, count first %.2f\n",
-                  static_cast<long long>(n), pct < 0 ? "flagged reversed partition" : "select_if", pct < 0 ? -pct : pct,
-                  cub, carry_call(bound, pct < 0, compact_algorithm::automatic),
+                  static_cast<long long>(n), pct < 0 ? "flagged reversed partition" : "select_if",
+                  pct < 0 ? -pct : pct, cub, carry_call(bound, pct < 0, compact_algorithm::automatic),
                   carry_call(bound, pct < 0, compact_algorithm::single_pass),
                   carry_call(bound, pct < 0, compact_algorithm::three_kernel));
     }
@@ -151,11 +164,14 @@ int main(int argc, char** argv) {
   if (reversed_only) { // CUB's partition against carry's reversed one, automatic and single pass
     using P = carry::compact_tuning::policy<std::uint32_t>;
     const auto b50 = static_cast<std::uint32_t>((std::uint64_t{1} << 32) * 50 / 100);
-    const double cub = time_two_phase(g, [&](void* t, std::size_t& b) {
-      return cub_partition_iota(t, b, g.out, g.num, n, b50, false, cudaStream_t{});
-    }, reps);
-    std::printf("n %lld: CUB %.2f us, reversed automatic %.2f, single pass %.2f\n", static_cast<long long>(n), cub,
-                time_policy<P>(g, n, op::rev50, reps), time_policy<P>(g, n, op::rev50_single, reps));
+    const double cub = time_two_phase(
+        g,
+        [&](void* t, std::size_t& b) {
+          return cub_partition_iota(t, b, g.out, g.num, n, b50, false, cudaStream_t{});
+        },
+        reps);
+    std::printf("n %lld: CUB %.2f us, reversed automatic %.2f, single pass %.2f\n", static_cast<long long>(n),
+                cub, time_policy<P>(g, n, op::rev50, reps), time_policy<P>(g, n, op::rev50_single, reps));
     return 0;
   }
   // ---- writes alone ----
@@ -173,19 +189,28 @@ int main(int argc, char** argv) {
   const auto b99 = static_cast<std::uint32_t>((std::uint64_t{1} << 32) * 99 / 100);
   const auto b50 = static_cast<std::uint32_t>((std::uint64_t{1} << 32) * 50 / 100);
   double cub[5];
-  cub[0] = time_two_phase(g, [&](void* t, std::size_t& b) {
-    return cub_select_if_iota(t, b, g.out, g.num, n, b99, false, cudaStream_t{});
-  }, reps);
-  cub[1] = time_two_phase(g, [&](void* t, std::size_t& b) {
-    return cub_partition_iota(t, b, g.out, g.num, n, b50, false, cudaStream_t{});
-  }, reps);
-  cub[2] = time_two_phase(g, [&](void* t, std::size_t& b) {
-    return cub_flagged<std::uint32_t>(t, b, nullptr, static_cast<const std::uint32_t*>(g.flags32), g.out, g.num, n,
-                                      false, false, cudaStream_t{});
-  }, reps);
+  cub[0] = time_two_phase(
+      g,
+      [&](void* t, std::size_t& b) {
+        return cub_select_if_iota(t, b, g.out, g.num, n, b99, false, cudaStream_t{});
+      },
+      reps);
+  cub[1] = time_two_phase(
+      g,
+      [&](void* t, std::size_t& b) {
+        return cub_partition_iota(t, b, g.out, g.num, n, b50, false, cudaStream_t{});
+      },
+      reps);
+  cub[2] = time_two_phase(
+      g,
+      [&](void* t, std::size_t& b) {
+        return cub_flagged<std::uint32_t>(t, b, nullptr, static_cast<const std::uint32_t*>(g.flags32), g.out,
+                                          g.num, n, false, false, cudaStream_t{});
+      },
+      reps);
   cub[3] = cub[4] = cub[1]; // CUB's partition is the reversed layout
-  std::printf("%-28s  %8.1f us           %8.1f us           %8.1f us\n", "CUB (if99, part50, flag99)", cub[0], cub[1],
-              cub[2]);
+  std::printf("%-28s  %8.1f us           %8.1f us           %8.1f us\n", "CUB (if99, part50, flag99)", cub[0],
+              cub[1], cub[2]);
   using carry::compact_tuning::compact_policy;
   row<carry::compact_tuning::policy<std::uint32_t>>("256x32 (shipped)", g, n, cub, reps);
   row<compact_policy<256, 16, 5>>("256x16", g, n, cub, reps);

@@ -37,7 +37,8 @@ struct bufs {
 
 /// run_length_encode's behaviour without its per-run writes (the count only): what the scattered writes cost.
 template <class K, class I>
-struct rle_count_only : carry::compact_detail::span_behaviour<false, K, I, carry::equal_to, K*, K*, std::int64_t*> {
+struct rle_count_only
+    : carry::compact_detail::span_behaviour<false, K, I, carry::equal_to, K*, K*, std::int64_t*> {
   using base = carry::compact_detail::span_behaviour<false, K, I, carry::equal_to, K*, K*, std::int64_t*>;
   template <int ITEMS, class Sink>
   CARRY_HD void emit(const carry::detail::keyed_thread<K, carry::compact_detail::no_value, ITEMS>& t,
@@ -55,10 +56,13 @@ void time_row(bufs& d, const char* op, const char* name, Run run) {
   std::size_t need = 0;
   CARRY_CUDA_OR_DIE(run(nullptr, need));
   d.g.ensure_temp(need);
-  const double us = time_cold(d.g, [&](int) {
-    std::size_t s = d.g.temp_bytes;
-    CARRY_CUDA_OR_DIE(run(d.g.temp, s));
-  }, 1, d.reps, true);
+  const double us = time_cold(
+      d.g,
+      [&](int) {
+        std::size_t s = d.g.temp_bytes;
+        CARRY_CUDA_OR_DIE(run(d.g.temp, s));
+      },
+      1, d.reps, true);
   std::printf("%-22s %-24s %10.2f us\n", op, name, us);
 }
 
@@ -73,7 +77,8 @@ void probe(bufs& d, const char* name) {
   using namespace carry;
   using K = std::uint32_t;
   using rle_b = compact_detail::span_behaviour<false, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>;
-  using rbk_b = compact_detail::reduce_by_key_behaviour<K, K, std::uint32_t, sum, equal_to, K*, K*, std::int64_t*>;
+  using rbk_b =
+      compact_detail::reduce_by_key_behaviour<K, K, std::uint32_t, sum, equal_to, K*, K*, std::int64_t*>;
   using sbk_b = detail::scan_by_key_behaviour<false, K, K, sum, equal_to, K*>;
   using sbk_f = detail::scan_by_key_behaviour<false, K, float, sum, equal_to, float*>;
   scan_options det;
@@ -91,11 +96,12 @@ void probe(bufs& d, const char* name) {
                                          rle_b{equal_to{}, d.a, d.b, d.num}, n, d.num, scan_options{}, 0);
     if (which == 1)
       return compact_detail::run_pass<P>(t, s, static_cast<const K*>(d.k), static_cast<const K*>(d.v),
-                                         rbk_b{equal_to{}, sum{}, d.a, d.b, d.num}, n, d.num, scan_options{}, 0);
+                                         rbk_b{equal_to{}, sum{}, d.a, d.b, d.num}, n, d.num, scan_options{},
+                                         0);
     if (which >= 6) // the look-back not stopping at a run start (6: deterministic, 7: not)
       return detail::dispatch_keyed<P>(t, s, static_cast<const K*>(d.k), reinterpret_cast<const float*>(d.v),
-                                       uncut<sbk_f>{{equal_to{}, sum{}, 0.0f, reinterpret_cast<float*>(d.b)}}, n,
-                                       which == 6 ? det : scan_options{}, true, 0);
+                                       uncut<sbk_f>{{equal_to{}, sum{}, 0.0f, reinterpret_cast<float*>(d.b)}},
+                                       n, which == 6 ? det : scan_options{}, true, 0);
     if (which >= 4) // f32 values (the u32 values' bits: small denormals, full speed on the GPU)
       return detail::dispatch_keyed<P>(t, s, static_cast<const K*>(d.k), reinterpret_cast<const float*>(d.v),
                                        sbk_f{equal_to{}, sum{}, 0.0f, reinterpret_cast<float*>(d.b)}, n,
@@ -103,9 +109,9 @@ void probe(bufs& d, const char* name) {
     return detail::dispatch_keyed<P>(t, s, static_cast<const K*>(d.k), static_cast<const K*>(d.v),
                                      sbk_b{equal_to{}, sum{}, 0u, d.b}, n, scan_options{}, true, 0);
   };
-  const char* names[] = {"run_length_encode", "reduce_by_key", "inclusive_sum_by_key", "rle_count_only",
-                         "sum_by_key_f32",    "sum_by_key_f32_det", "sum_by_key_f32_det_uncut",
-                         "sum_by_key_f32_uncut"};
+  const char* names[] = {"run_length_encode",        "reduce_by_key",       "inclusive_sum_by_key",
+                         "rle_count_only",           "sum_by_key_f32",      "sum_by_key_f32_det",
+                         "sum_by_key_f32_det_uncut", "sum_by_key_f32_uncut"};
   for (int which = 0; which < 8; ++which) {
     time_row(d, names[which], name, [&](void* t, std::size_t& bytes) { return run(which, t, bytes); });
   }
@@ -122,11 +128,13 @@ void probe_spans(bufs& d, const char* name) {
       if (which == 0)
         return compact_detail::run_pass<P, Agent>(
             t, s, static_cast<const K*>(d.k), none,
-            compact_detail::span_behaviour<false, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>{equal_to{}, d.a, d.b, d.num},
+            compact_detail::span_behaviour<false, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>{
+                equal_to{}, d.a, d.b, d.num},
             d.n, d.num, scan_options{}, 0);
       return compact_detail::run_pass<P, Agent>(
           t, s, static_cast<const K*>(d.k), none,
-          compact_detail::span_behaviour<true, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>{equal_to{}, d.a, d.b, d.num},
+          compact_detail::span_behaviour<true, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>{
+              equal_to{}, d.a, d.b, d.num},
           d.n, d.num, scan_options{}, 0);
     };
     time_row(d, which == 0 ? "run_length_encode" : "non_trivial_runs", name, run);
@@ -138,17 +146,19 @@ template <class P, class E>
 void probe_run_calls(bufs& d, const char* name) {
   using namespace carry;
   using K = std::uint32_t;
-  using rbk_b = compact_detail::reduce_by_key_behaviour<K, K, std::uint32_t, sum, equal_to, K*, K*, std::int64_t*>;
+  using rbk_b =
+      compact_detail::reduce_by_key_behaviour<K, K, std::uint32_t, sum, equal_to, K*, K*, std::int64_t*>;
   using unique_b = compact_detail::unique_behaviour<K, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>;
   using rle_b = compact_detail::span_behaviour<false, K, std::uint32_t, equal_to, K*, K*, std::int64_t*>;
   const K* keys = d.k;
   time_row(d, "reduce_by_key", name, [&](void* t, std::size_t& s) {
-    return compact_detail::run_pass<P>(t, s, keys, static_cast<const K*>(d.v), rbk_b{equal_to{}, sum{}, d.a, d.b, d.num},
-                                       d.n, d.num, scan_options{}, 0);
+    return compact_detail::run_pass<P>(t, s, keys, static_cast<const K*>(d.v),
+                                       rbk_b{equal_to{}, sum{}, d.a, d.b, d.num}, d.n, d.num, scan_options{},
+                                       0);
   });
   time_row(d, "select_unique_by_key", name, [&](void* t, std::size_t& s) {
-    return compact_detail::run_pass<P>(t, s, keys, static_cast<const K*>(d.v), unique_b{equal_to{}, d.a, d.b, d.num},
-                                       d.n, d.num, scan_options{}, 0);
+    return compact_detail::run_pass<P>(t, s, keys, static_cast<const K*>(d.v),
+                                       unique_b{equal_to{}, d.a, d.b, d.num}, d.n, d.num, scan_options{}, 0);
   });
   time_row(d, "run_length_encode", name, [&](void* t, std::size_t& s) {
     return compact_detail::run_pass<E>(t, s, keys, static_cast<const compact_detail::no_value*>(nullptr),
@@ -171,13 +181,15 @@ void probe_scan_by_key(bufs& d, const char* name) {
   });
   time_row(d, "sum_by_key_f32_det", name, [&](void* t, std::size_t& s) {
     return detail::dispatch_keyed<P>(t, s, static_cast<const K*>(d.k), reinterpret_cast<const float*>(d.v),
-                                     sbk_f{equal_to{}, sum{}, 0.0f, reinterpret_cast<float*>(d.b)}, d.n, det, true, 0);
+                                     sbk_f{equal_to{}, sum{}, 0.0f, reinterpret_cast<float*>(d.b)}, d.n, det,
+                                     true, 0);
   });
 }
 
 /// The keyed agent's run-length calls (the shipped encode policy), beside the staged ones.
 void probe_keyed_spans(bufs& d) {
-  probe_spans<carry::tuning::keyed_encode_policy<std::uint32_t, std::uint32_t>, carry::detail::keyed_agent>(d, "keyed agent");
+  probe_spans<carry::tuning::keyed_encode_policy<std::uint32_t, std::uint32_t>, carry::detail::keyed_agent>(
+      d, "keyed agent");
 }
 
 } // namespace
@@ -193,9 +205,9 @@ int main(int argc, char** argv) {
   CARRY_CUDA_OR_DIE(cudaMalloc(&d.num, 8));
   CARRY_CUDA_OR_DIE(cudaMalloc(&d.g.flush, flush_bytes));
   fill<<<2048, 256>>>(d.k, d.v, d.n, run);
-  const double copy = time_cold(d.g, [&](int) {
-    CARRY_CUDA_OR_DIE(cudaMemcpyAsync(d.a, d.k, 4 * d.n, cudaMemcpyDeviceToDevice));
-  }, 1, d.reps, true);
+  const double copy = time_cold(
+      d.g, [&](int) { CARRY_CUDA_OR_DIE(cudaMemcpyAsync(d.a, d.k, 4 * d.n, cudaMemcpyDeviceToDevice)); }, 1,
+      d.reps, true);
   std::printf("copy of the keys: %.2f us (n = %lld)\n", copy, static_cast<long long>(d.n));
   using carry::staged_tile_policy;
   using carry::compact_tuning::compact_policy;
@@ -209,9 +221,10 @@ int main(int argc, char** argv) {
     for (int round = 0; round < 2; ++round) {
       probe_run_calls<runs_tile, encode_tile>(d, "Brent-Kung, block flush");
       probe_run_calls<warp_flushed<runs_tile>, warp_flushed<encode_tile>>(d, "Brent-Kung, warp flush");
-      probe_run_calls<kogge_stone_warps<runs_tile>, kogge_stone_warps<encode_tile>>(d, "Kogge-Stone, block flush");
-      probe_run_calls<kogge_stone_warps<warp_flushed<runs_tile>>, kogge_stone_warps<warp_flushed<encode_tile>>>(
-          d, "Kogge-Stone, warp flush");
+      probe_run_calls<kogge_stone_warps<runs_tile>, kogge_stone_warps<encode_tile>>(
+          d, "Kogge-Stone, block flush");
+      probe_run_calls<kogge_stone_warps<warp_flushed<runs_tile>>,
+                      kogge_stone_warps<warp_flushed<encode_tile>>>(d, "Kogge-Stone, warp flush");
       using scans = carry::tuning::keyed_scan_policy<std::uint32_t, std::uint32_t>;
       probe_scan_by_key<scans>(d, "Brent-Kung (shipped)");
       probe_scan_by_key<kogge_stone_warps<scans>>(d, "Kogge-Stone");
@@ -222,9 +235,12 @@ int main(int argc, char** argv) {
     using BA = carry::block_scan_algorithm;
     for (int round = 0; round < 2; ++round) {
       probe_spans<compact_policy<256, 32, 5, false, 0, BA::coarsened, true, 0>>(d, "staged, the guess alone");
-      probe_spans<carry::compact_tuning::run_length_policy<std::uint32_t>>(d, "staged, 6 blocks, 1 SM ahead (shipped)");
+      probe_spans<carry::compact_tuning::run_length_policy<std::uint32_t>>(
+          d, "staged, 6 blocks, 1 SM ahead (shipped)");
       probe_spans<compact_policy<256, 32, 5, false, 0, BA::coarsened, true, 2>>(d, "staged, 2 SMs ahead");
-      if (argc > 5) probe_spans<compact_policy<256, 32, 5, false, 0, BA::coarsened, true, 1>>(d, "staged, 5 blocks, 1 SM ahead");
+      if (argc > 5)
+        probe_spans<compact_policy<256, 32, 5, false, 0, BA::coarsened, true, 1>>(
+            d, "staged, 5 blocks, 1 SM ahead");
     }
     return 0;
   }
@@ -240,7 +256,8 @@ int main(int argc, char** argv) {
   probe_spans<carry::tuning::kogge_stone_warps<carry::compact_tuning::run_length_policy<std::uint32_t>>>(
       d, "staged, Kogge-Stone");
   probe_spans<compact_policy<256, 32, 5, false>>(d, "staged 256x32 5, plain");
-  probe_spans<compact_policy<256, 32, 5, true, 0, carry::block_scan_algorithm::coarsened, false>>(d, "staged 256x32 5, no guess");
+  probe_spans<compact_policy<256, 32, 5, true, 0, carry::block_scan_algorithm::coarsened, false>>(
+      d, "staged 256x32 5, no guess");
   probe_spans<compact_policy<128, 32, 10, true>>(d, "staged 128x32 10");
   probe_keyed_spans(d);
   if (spans_only) return 0;

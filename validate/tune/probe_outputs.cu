@@ -44,11 +44,16 @@ int main(int argc, char** argv) {
   cudaMalloc(&temp, bytes);
   for (int i = 0; i < nbuf; ++i) {
     std::size_t b = bytes;
-    const double c = median_us([&] { carry::sort_keys(temp, b, static_cast<const unsigned*>(in), outs[i], n, 0, 32); }, reps);
-    const double k = median_us([&] {
-      cub::DeviceRadixSort::SortKeys(temp, b, static_cast<const unsigned*>(in), outs[i], static_cast<std::int64_t>(n), 0, 32);
-    }, reps);
-    std::printf("gap %d ms out %d (%p): carry %.1f us, cub %.1f us, ratio %.3f\n", gap_ms, i, static_cast<void*>(outs[i]), c, k, k / c);
+    const double c = median_us(
+        [&] { carry::sort_keys(temp, b, static_cast<const unsigned*>(in), outs[i], n, 0, 32); }, reps);
+    const double k = median_us(
+        [&] {
+          cub::DeviceRadixSort::SortKeys(temp, b, static_cast<const unsigned*>(in), outs[i],
+                                         static_cast<std::int64_t>(n), 0, 32);
+        },
+        reps);
+    std::printf("gap %d ms out %d (%p): carry %.1f us, cub %.1f us, ratio %.3f\n", gap_ms, i,
+                static_cast<void*>(outs[i]), c, k, k / c);
   }
   std::printf("%s\n", cudaGetErrorString(cudaGetLastError()));
   return 0;

@@ -40,7 +40,7 @@ int main(int argc, char** argv) {
         }
       },
       reps);
-  std::printf("probe n %ld bits %d out_off %ld temp_off %ld db %d: median %.1f us (%s)\n", n, end_bit, out_off, temp_off,
-              db, median, cudaGetErrorString(cudaGetLastError()));
+  std::printf("probe n %ld bits %d out_off %ld temp_off %ld db %d: median %.1f us (%s)\n", n, end_bit,
+              out_off, temp_off, db, median, cudaGetErrorString(cudaGetLastError()));
   return 0;
 }

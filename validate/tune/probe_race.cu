@@ -47,12 +47,13 @@ int main(int argc, char** argv) {
     cudaMemcpy(ki, k.data(), n * 4, cudaMemcpyHostToDevice);
     cudaMemcpy(vi, v.data(), n * 4, cudaMemcpyHostToDevice);
     carry::radix_sort_options opt;
-    opt.algorithm = automatic ? carry::radix_sort_algorithm::automatic : carry::radix_sort_algorithm::onesweep;
+    opt.algorithm =
+        automatic ? carry::radix_sort_algorithm::automatic : carry::radix_sort_algorithm::onesweep;
     std::size_t bytes = 0;
     auto sort = [&](void* t) {
       return keys_only ? carry::sort_keys(t, bytes, static_cast<const unsigned*>(ki), ko, n, 0, 32, opt)
-                       : carry::sort_pairs(t, bytes, static_cast<const unsigned*>(ki), ko, static_cast<const unsigned*>(vi),
-                                           vo, n, 0, 32, opt);
+                       : carry::sort_pairs(t, bytes, static_cast<const unsigned*>(ki), ko,
+                                           static_cast<const unsigned*>(vi), vo, n, 0, 32, opt);
     };
     sort(nullptr);
     void* temp;

@@ -274,7 +274,7 @@ void look_back_row(std::int64_t n) {
   const plan_t plan = plan_t::make(n, carry::scan_options{carry::scan_algorithm::single_pass, false});
   row<T>(CANONICAL ? "tuned, canonical look-back" : "tuned, classic look-back", n, [&](const T* i, T* o) {
     CARRY_CUDA_OR_DIE((carry::detail::launch_single_pass<SP, false>(g_tmp, plan, i, o, carry::sum{}, T{},
-                                                                     CANONICAL, cudaStream_t{})));
+                                                                    CANONICAL, cudaStream_t{})));
   });
 }
 
@@ -363,7 +363,6 @@ void ramp_sweep(std::int64_t tiles) {
   diag_row<T, 0>("diag: ticket+load+store", n);
 }
 
-
 /// The tuned staged tile with each prefetch mode of staged_tile_policy (NOTES.md step 32): the L2
 /// prefetch of the tile launch order would give the block; two of each, interleaved. (Two more modes
 /// of 40ddb63, thread 0 prefetching the whole tile once its ticket atomic was out, gained nothing at
@@ -382,7 +381,6 @@ void prefetch_sweep(std::int64_t n) {
     carry_row<with_prefetch<SP, 2>, SP, T>("prefetch 2 (1, not one wave)", n);
   }
 }
-
 
 __global__ void nsmid_kernel(unsigned* out) {
   *out = carry::detail::sm_ids();

@@ -24,11 +24,11 @@ double time_policy(gpu_state& g, std::int64_t n, int percent, bool partition, in
     const std::uint32_t* in = g.in;
     if (partition)
       return carry::compact_detail::dispatch_compact<P, true, std::uint32_t>(
-          t, b, in, carry::compact_detail::by_predicate<less_than<std::uint32_t>>{pred}, false, g.out, g.num, n, opt,
-          cudaStream_t{});
+          t, b, in, carry::compact_detail::by_predicate<less_than<std::uint32_t>>{pred}, false, g.out, g.num,
+          n, opt, cudaStream_t{});
     return carry::compact_detail::dispatch_compact<P, false, std::uint32_t>(
-        t, b, in, carry::compact_detail::by_predicate<less_than<std::uint32_t>>{pred}, false, g.out, g.num, n, opt,
-        cudaStream_t{});
+        t, b, in, carry::compact_detail::by_predicate<less_than<std::uint32_t>>{pred}, false, g.out, g.num, n,
+        opt, cudaStream_t{});
   };
   return time_two_phase(g, run, reps);
 }
@@ -63,19 +63,23 @@ int main(int argc, char** argv) {
   using BA = carry::block_scan_algorithm;
   if (argc > 2 && std::string(argv[2]) == "ahead") { // asking the L2 for a tile ahead
     for (int round = 0; round < 2; ++round) {
-      row<compact_policy<256, 32, 5, true, 0, BA::coarsened, true, 0>>("the guess alone", g, n, c1, c50, cp, reps);
+      row<compact_policy<256, 32, 5, true, 0, BA::coarsened, true, 0>>("the guess alone", g, n, c1, c50, cp,
+                                                                       reps);
       row<carry::compact_tuning::policy<std::uint32_t>>("1 SM ahead (shipped)", g, n, c1, c50, cp, reps);
-      row<compact_policy<256, 32, 5, true, 0, BA::coarsened, true, 2>>("2 SMs ahead", g, n, c1, c50, cp, reps);
-      if (argc > 3) row<compact_policy<256, 32, 6, true, 0, BA::coarsened, true, 1>>("6 blocks, 1 SM ahead", g, n, c1, c50, cp, reps);
+      row<compact_policy<256, 32, 5, true, 0, BA::coarsened, true, 2>>("2 SMs ahead", g, n, c1, c50, cp,
+                                                                       reps);
+      if (argc > 3)
+        row<compact_policy<256, 32, 6, true, 0, BA::coarsened, true, 1>>("6 blocks, 1 SM ahead", g, n, c1,
+                                                                         c50, cp, reps);
     }
     return 0;
   }
   row<compact_policy<256, 32, 5, true, 0>>("256x32 min5 stream delay0, guess alone", g, n, c1, c50, cp, reps);
-  row<compact_policy<256, 32, 5, true, 0, BA::coarsened, false>>("256x32 min5 stream no-prefetch", g, n, c1, c50, cp,
-                                                                  reps);
+  row<compact_policy<256, 32, 5, true, 0, BA::coarsened, false>>("256x32 min5 stream no-prefetch", g, n, c1,
+                                                                 c50, cp, reps);
   row<compact_policy<256, 32, 5, false, 0>>("256x32 min5 no-stream", g, n, c1, c50, cp, reps);
-  row<compact_policy<256, 32, 5, false, 0, BA::coarsened, false>>("256x32 min5 no-stream no-prefetch", g, n, c1, c50,
-                                                                   cp, reps);
+  row<compact_policy<256, 32, 5, false, 0, BA::coarsened, false>>("256x32 min5 no-stream no-prefetch", g, n,
+                                                                  c1, c50, cp, reps);
   row<compact_policy<256, 32, 6, true, 0>>("256x32 min6 stream", g, n, c1, c50, cp, reps);
   row<compact_policy<256, 32, 5, true, 100>>("256x32 min5 stream delay100", g, n, c1, c50, cp, reps);
   row<compact_policy<256, 16, 8, true, 0>>("256x16 min8 stream", g, n, c1, c50, cp, reps);

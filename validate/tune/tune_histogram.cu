@@ -35,13 +35,15 @@ __device__ __forceinline__ void warp_add_to_bin(unsigned* counters, int bin) {
 // share lane 0's first bin adds as one atomic, else plain atomics); 4: mode 3, but a lane's equal
 // neighbours in a chunk merge first.
 template <int MODE>
-__global__ void __launch_bounds__(threads) variant(const uint4* v, std::int64_t chunks, even_bins<unsigned, unsigned> bins,
-                                                   int num_bins, unsigned* hist) {
+__global__ void __launch_bounds__(threads)
+    variant(const uint4* v, std::int64_t chunks, even_bins<unsigned, unsigned> bins, int num_bins,
+            unsigned* hist) {
   __shared__ unsigned counters[4096];
   for (int i = threadIdx.x; i < num_bins; i += threads) counters[i] = 0;
   __syncthreads();
   const int lane = threadIdx.x % 32;
-  const std::int64_t rank = std::int64_t{blockIdx.x} * threads + threadIdx.x, all = std::int64_t{gridDim.x} * threads;
+  const std::int64_t rank = std::int64_t{blockIdx.x} * threads + threadIdx.x,
+                     all = std::int64_t{gridDim.x} * threads;
   unsigned fold = 0;
   for (std::int64_t base = rank - lane; base < chunks; base += all * unroll) {
     uint4 c[unroll];
@@ -101,7 +103,8 @@ __global__ void __launch_bounds__(threads) variant(const uint4* v, std::int64_t 
 
 __global__ void read_only(const uint4* v, std::int64_t chunks, unsigned* out) {
   unsigned f = 0;
-  for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < chunks; i += std::int64_t{gridDim.x} * blockDim.x) {
+  for (std::int64_t i = std::int64_t{blockIdx.x} * blockDim.x + threadIdx.x; i < chunks;
+       i += std::int64_t{gridDim.x} * blockDim.x) {
     const uint4 c = __ldg(v + i);
     f ^= c.x ^ c.y ^ c.z ^ c.w;
   }
@@ -156,7 +159,8 @@ int main(int argc, char** argv) {
       const auto ref = want.download(static_cast<std::size_t>(nb));
       const auto* v = reinterpret_cast<const uint4*>(d.ptr);
       const std::int64_t chunks = n / 4;
-      const double lib = median_us([&] { histogram_even(&tmp, tb, d.ptr, hist.ptr, nb, 0u, 0xFFFFFFFFu, n); });
+      const double lib =
+          median_us([&] { histogram_even(&tmp, tb, d.ptr, hist.ptr, nb, 0u, 0xFFFFFFFFu, n); });
       const double rd = median_us([&] { read_only<<<grid, 256>>>(v, chunks, hist.ptr); });
       double m[5];
       bool ok[5];
@@ -172,10 +176,11 @@ int main(int argc, char** argv) {
       run(2, variant<2>);
       run(3, variant<3>);
       run(4, variant<4>);
-      std::printf("2^%d %-8s bins %4d  library %7.1f  read %7.1f | bins-only %7.1f  plain %7.1f%s  warp-agg %7.1f%s  "
-                  "chunk-vote %7.1f%s  chunk-vote+merge %7.1f%s us\n",
-                  lg, names[data], nb, lib, rd, m[0], m[1], ok[1] ? "" : "!", m[2], ok[2] ? "" : "!", m[3],
-                  ok[3] ? "" : "!", m[4], ok[4] ? "" : "!");
+      std::printf(
+          "2^%d %-8s bins %4d  library %7.1f  read %7.1f | bins-only %7.1f  plain %7.1f%s  warp-agg %7.1f%s  "
+          "chunk-vote %7.1f%s  chunk-vote+merge %7.1f%s us\n",
+          lg, names[data], nb, lib, rd, m[0], m[1], ok[1] ? "" : "!", m[2], ok[2] ? "" : "!", m[3],
+          ok[3] ? "" : "!", m[4], ok[4] ? "" : "!");
     }
   }
   return 0;

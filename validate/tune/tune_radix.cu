@@ -39,8 +39,8 @@ template <class P, class K>
 cudaError_t sort_keys_p(void* t, std::size_t& b, const K* in, K* out, std::int64_t n,
                         carry::radix_sort_options o = {}) {
   return rd::sort_pointer<false, P>(t, b, in, out, static_cast<const rd::null_value*>(nullptr),
-                                    static_cast<rd::null_value*>(nullptr), n, 0, 8 * static_cast<int>(sizeof(K)), false, o,
-                                    cudaStream_t{});
+                                    static_cast<rd::null_value*>(nullptr), n, 0,
+                                    8 * static_cast<int>(sizeof(K)), false, o, cudaStream_t{});
 }
 template <class P, class K, class V>
 cudaError_t sort_pairs_p(void* t, std::size_t& b, const K* ki, K* ko, const V* vi, V* vo, std::int64_t n) {
@@ -58,8 +58,14 @@ keys_run keys_against_cub(Cold& cold, device_buffer<K>& kin, device_buffer<K>& k
                           device_buffer<unsigned char>& temp, std::size_t n) {
   const auto nn = static_cast<std::int64_t>(n);
   constexpr int bits = 8 * static_cast<int>(sizeof(K));
-  auto mine = [&] { std::size_t x = temp.n; return sort_keys_p<P>(temp.ptr, x, kin.ptr, kout.ptr, nn); };
-  auto cub = [&] { std::size_t x = temp.n; return cub_radix_keys(temp.ptr, x, kin.ptr, kref.ptr, nn, 0, bits, false, true, 0); };
+  auto mine = [&] {
+    std::size_t x = temp.n;
+    return sort_keys_p<P>(temp.ptr, x, kin.ptr, kout.ptr, nn);
+  };
+  auto cub = [&] {
+    std::size_t x = temp.n;
+    return cub_radix_keys(temp.ptr, x, kin.ptr, kref.ptr, nn, 0, bits, false, true, 0);
+  };
   CARRY_CUDA_OR_DIE(cub());
   CARRY_CUDA_OR_DIE(mine());
   CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
@@ -84,7 +90,10 @@ void pairs_against_cub(const char* variant, Cold& cold, std::size_t n, int l) {
   sort_pairs_p<P>(nullptr, need, kin.ptr, kout.ptr, vin.ptr, vout.ptr, nn);
   cub_radix_pairs(nullptr, b, kin.ptr, kref.ptr, vin.ptr, vref.ptr, nn, 0, bits, false, true, 0);
   device_buffer<unsigned char> temp(std::max(need, b));
-  auto mine = [&] { std::size_t x = temp.n; return sort_pairs_p<P>(temp.ptr, x, kin.ptr, kout.ptr, vin.ptr, vout.ptr, nn); };
+  auto mine = [&] {
+    std::size_t x = temp.n;
+    return sort_pairs_p<P>(temp.ptr, x, kin.ptr, kout.ptr, vin.ptr, vout.ptr, nn);
+  };
   auto cub = [&] {
     std::size_t x = temp.n;
     return cub_radix_pairs(temp.ptr, x, kin.ptr, kref.ptr, vin.ptr, vref.ptr, nn, 0, bits, false, true, 0);
@@ -93,7 +102,8 @@ void pairs_against_cub(const char* variant, Cold& cold, std::size_t n, int l) {
   CARRY_CUDA_OR_DIE(mine());
   CARRY_CUDA_OR_DIE(cudaDeviceSynchronize());
   const bool ok = kout.download(n) == kref.download(n) && vout.download(n) == vref.download(n);
-  const double mine_us = median_event_us_after(cold, mine, 15, true), cub_us = median_event_us_after(cold, cub, 15, true);
+  const double mine_us = median_event_us_after(cold, mine, 15, true),
+               cub_us = median_event_us_after(cold, cub, 15, true);
   std::printf("%s 2^%d %s pairs %d/%d bytes %.1f us (%.3fx cub %.1f)\n", variant, l, ok ? "ok" : "MISMATCH",
               static_cast<int>(sizeof(K)), static_cast<int>(sizeof(V)), mine_us, cub_us / mine_us, cub_us);
 }
@@ -101,13 +111,14 @@ void pairs_against_cub(const char* variant, Cold& cold, std::size_t n, int l) {
 template <class P, class Cold>
 void sweep(const char* variant, Cold& cold) {
   using tp = P;
-  std::printf("%s: peers %d, counts %d, early %d, window %d, items %d at %d blocks, histogram %d blocks x %d vectors, "
-              "whole keys %d pairs %d, padded keys %d pairs %d, 8-byte items %d, 8-byte pairs items %d, mid items %d/%d up "
-              "to 2^%d, pdl %d, onesweep threads %d (4-byte keys %d), buckets up to 2^%d, cluster local %d\n",
-              variant, tp::peers, tp::counts, tp::early_counts, tp::lookback_window, tp::items4, tp::min_blocks,
-              tp::histogram_blocks_per_sm, tp::histogram_vectors, tp::whole_keys, tp::whole_pairs, tp::padded_keys,
-              tp::padded_pairs, tp::items8, tp::items8_pairs, tp::mid_items4, tp::mid_items8, tp::mid_max_log2, tp::pdl,
-              tp::threads_onesweep, tp::threads_keys4, tp::bucket_max_log2, tp::cluster_local);
+  std::printf(
+      "%s: peers %d, counts %d, early %d, window %d, items %d at %d blocks, histogram %d blocks x %d vectors, "
+      "whole keys %d pairs %d, padded keys %d pairs %d, 8-byte items %d, 8-byte pairs items %d, mid items %d/%d up "
+      "to 2^%d, pdl %d, onesweep threads %d (4-byte keys %d), buckets up to 2^%d, cluster local %d\n",
+      variant, tp::peers, tp::counts, tp::early_counts, tp::lookback_window, tp::items4, tp::min_blocks,
+      tp::histogram_blocks_per_sm, tp::histogram_vectors, tp::whole_keys, tp::whole_pairs, tp::padded_keys,
+      tp::padded_pairs, tp::items8, tp::items8_pairs, tp::mid_items4, tp::mid_items8, tp::mid_max_log2,
+      tp::pdl, tp::threads_onesweep, tp::threads_keys4, tp::bucket_max_log2, tp::cluster_local);
   // temp storage for the largest call of each size (carry's pairs and three-kernel keys, CUB's keys)
   auto temp_for = [](std::size_t n, device_buffer<std::uint32_t>& kin, device_buffer<std::uint32_t>& kout,
                      device_buffer<std::uint32_t>& kref) {
@@ -131,7 +142,8 @@ void sweep(const char* variant, Cold& cold) {
     }
   }
   // CARRY_TUNE_ONLY=u64: the u64 keys rows alone (a round of 8-byte key variants in a fraction of the time)
-  const bool only_u64 = std::getenv("CARRY_TUNE_ONLY") != nullptr && std::string(std::getenv("CARRY_TUNE_ONLY")) == "u64";
+  const bool only_u64 =
+      std::getenv("CARRY_TUNE_ONLY") != nullptr && std::string(std::getenv("CARRY_TUNE_ONLY")) == "u64";
   for (int l : sizes) {
     const std::size_t n = std::size_t{1} << l;
     const auto nn = static_cast<std::int64_t>(n);
@@ -144,8 +156,8 @@ void sweep(const char* variant, Cold& cold) {
       cub_radix_keys(nullptr, b, k8in.ptr, k8ref.ptr, nn, 0, 64, false, true, 0);
       device_buffer<unsigned char> temp8(std::max(need, b));
       const keys_run k8 = keys_against_cub<P>(cold, k8in, k8out, k8ref, temp8, n);
-      std::printf("%s 2^%d %s u64 keys %.1f us (%.3fx cub %.1f)\n", variant, l, k8.ok ? "ok" : "MISMATCH", k8.carry_us,
-                  k8.cub_us / k8.carry_us, k8.cub_us);
+      std::printf("%s 2^%d %s u64 keys %.1f us (%.3fx cub %.1f)\n", variant, l, k8.ok ? "ok" : "MISMATCH",
+                  k8.carry_us, k8.cub_us / k8.carry_us, k8.cub_us);
     };
     if (only_u64) {
       u64_keys();
@@ -161,9 +173,15 @@ void sweep(const char* variant, Cold& cold) {
     bool ok = k.ok;
     auto t = [&](auto&& f) { return median_event_us_after(cold, f, 15, true); };
     const carry::radix_sort_options three{A::three_kernel, true};
-    const double keys_three = t([&] { std::size_t x = temp.n; sort_keys_p<P>(temp.ptr, x, kin.ptr, kout.ptr, nn, three); });
+    const double keys_three = t([&] {
+      std::size_t x = temp.n;
+      sort_keys_p<P>(temp.ptr, x, kin.ptr, kout.ptr, nn, three);
+    });
     ok = ok && kout.download(n) == want;
-    const double pairs = t([&] { std::size_t x = temp.n; sort_pairs_p<P>(temp.ptr, x, kin.ptr, kout.ptr, vin.ptr, vout.ptr, nn); });
+    const double pairs = t([&] {
+      std::size_t x = temp.n;
+      sort_pairs_p<P>(temp.ptr, x, kin.ptr, kout.ptr, vin.ptr, vout.ptr, nn);
+    });
     ok = ok && kout.download(n) == want && vout.download(n) == want; // values = keys: they sort alike
     std::printf("%s 2^%d %s keys %.1f us (%.3fx cub %.1f), three %.1f, pairs %.1f\n", variant, l,
                 ok ? "ok" : "MISMATCH", k.carry_us, k.cub_us / k.carry_us, k.cub_us, keys_three, pairs);
@@ -185,8 +203,8 @@ void sweep(const char* variant, Cold& cold) {
     for (key_dist d : {key_dist::sorted, key_dist::all_equal, key_dist::two_values}) {
       kin.upload(make_keys<std::uint32_t>(n, d, 26));
       const keys_run k = keys_against_cub<P>(cold, kin, kout, kref, temp, n);
-      std::printf("%s 2^26 %s %s keys %.1f us (%.3fx cub %.1f)\n", variant, dist_name(d), k.ok ? "ok" : "MISMATCH",
-                  k.carry_us, k.cub_us / k.carry_us, k.cub_us);
+      std::printf("%s 2^26 %s %s keys %.1f us (%.3fx cub %.1f)\n", variant, dist_name(d),
+                  k.ok ? "ok" : "MISMATCH", k.carry_us, k.cub_us / k.carry_us, k.cub_us);
     }
   }
 }
@@ -197,7 +215,10 @@ int main() {
   device_buffer<unsigned char> flush(std::size_t{192} << 20);
   auto cold = [&](int r) { CARRY_CUDA_OR_DIE(cudaMemsetAsync(flush.ptr, r & 0xff, flush.n)); };
   const char* only = std::getenv("CARRY_TUNE_VARIANTS"); // e.g. "shipped items20"
-  const auto wanted = [&](const char* v) { return only == nullptr || std::string(" ") .append(only).append(" ").find(std::string(" ") + v + " ") != std::string::npos; };
+  const auto wanted = [&](const char* v) {
+    return only == nullptr ||
+           std::string(" ").append(only).append(" ").find(std::string(" ") + v + " ") != std::string::npos;
+  };
   if (wanted("shipped")) sweep<rt::default_policy>("shipped", cold);
   if (wanted("items20")) sweep<items20>("items20", cold);
   if (wanted("window1")) sweep<window1>("window1", cold);

@@ -88,7 +88,8 @@ CARRY_HD delta_header<U> delta_encode(const U* images, int count, std::uint32_t*
   const int w = static_cast<int>(h.width);
   for (int k = 0; k < delta_words(w); ++k) words[k] = 0;
   for (int i = 1; i < count; ++i)
-    delta_put(static_cast<U>(images[i] - images[i - 1]), i, w, [&](int k, std::uint32_t bits) { words[k] |= bits; });
+    delta_put(static_cast<U>(images[i] - images[i - 1]), i, w,
+              [&](int k, std::uint32_t bits) { words[k] |= bits; });
   return h;
 }
 

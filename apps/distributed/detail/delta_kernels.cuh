@@ -25,16 +25,16 @@ struct alignas(sizeof(K) * delta_lane_items) delta_lane_keys {
 
 /// This lane's delta_lane_items images of block b of sorted[0, n) (past n: the last key's).
 template <class K, class U>
-__device__ __forceinline__ void delta_lane_load(const K* sorted, std::int64_t n, std::int64_t b, bool descending,
-                                                U (&image)[delta_lane_items]) {
+__device__ __forceinline__ void delta_lane_load(const K* sorted, std::int64_t n, std::int64_t b,
+                                                bool descending, U (&image)[delta_lane_items]) {
   const int lane = static_cast<int>(threadIdx.x) % carry::detail::warp_threads;
   const std::int64_t first = b * delta_block + std::int64_t{lane} * delta_lane_items;
   if (first + delta_lane_items <= n) { // the lane's keys whole: one vector load
     const delta_lane_keys<K> v = *reinterpret_cast<const delta_lane_keys<K>*>(sorted + first);
-#pragma unroll
+    CARRY_UNROLL
     for (int i = 0; i < delta_lane_items; ++i) image[i] = delta_image(v.k[i], descending);
   } else {
-#pragma unroll
+    CARRY_UNROLL
     for (int i = 0; i < delta_lane_items; ++i) {
       const std::int64_t at = first + i < n ? first + i : n - 1;
       image[i] = delta_image(sorted[at], descending);
@@ -45,12 +45,15 @@ __device__ __forceinline__ void delta_lane_load(const K* sorted, std::int64_t n,
 /// The step into each of this lane's images from the item before it (item 0 of the block: 0); every lane
 /// of the warp calls it.
 template <class U>
-__device__ __forceinline__ void delta_lane_steps(const U (&image)[delta_lane_items], U (&step)[delta_lane_items]) {
+__device__ __forceinline__ void delta_lane_steps(const U (&image)[delta_lane_items],
+                                                 U (&step)[delta_lane_items]) {
   const int lane = static_cast<int>(threadIdx.x) % carry::detail::warp_threads;
   const U before = carry::detail::shfl_up(0xffffffffu, image[delta_lane_items - 1], 1);
-#pragma unroll
+  CARRY_UNROLL
   for (int i = 0; i < delta_lane_items; ++i)
-    step[i] = i > 0 ? static_cast<U>(image[i] - image[i - 1]) : lane > 0 ? static_cast<U>(image[0] - before) : U{0};
+    step[i] = i > 0      ? static_cast<U>(image[i] - image[i - 1])
+              : lane > 0 ? static_cast<U>(image[0] - before)
+                         : U{0};
 }
 
 /// Whether block b of `blocks` travels: it exists and is not wholly inside [kept[0], kept[1]) (the run this
@@ -94,11 +97,11 @@ __global__ void __launch_bounds__(delta_threads)
   const std::uint64_t kept0 = kept[0], kept1 = kept[1];
   // ---- every block's keys in flight ----
   U image[BATCH][delta_lane_items];
-#pragma unroll
+  CARRY_UNROLL
   for (int j = 0; j < BATCH; ++j)
     if (delta_travels(b0 + j, blocks, kept0, kept1)) delta_lane_load(sorted, n, b0 + j, descending, image[j]);
   // ---- each block's widest step, its header ----
-#pragma unroll
+  CARRY_UNROLL
   for (int j = 0; j < BATCH; ++j) {
     const std::int64_t b = b0 + j;
     if (b >= blocks) break;
@@ -109,11 +112,12 @@ __global__ void __launch_bounds__(delta_threads)
     U step[delta_lane_items];
     delta_lane_steps(image[j], step);
     U largest = 0;
-#pragma unroll
+    CARRY_UNROLL
     for (int i = 0; i < delta_lane_items; ++i) largest = step[i] > largest ? step[i] : largest;
     largest = carry::detail::warp_reduce_ordered( // the block's largest step, in lane 0
         largest, [](U a, U c) { return a > c ? a : c; }, lane, 0xffffffffu, carry::detail::warp_threads);
-    if (lane == 0) headers[b] = delta_header<U>{image[j][0], static_cast<std::uint32_t>(delta_bit_width(largest))};
+    if (lane == 0)
+      headers[b] = delta_header<U>{image[j][0], static_cast<std::uint32_t>(delta_bit_width(largest))};
   }
 }
 
@@ -147,7 +151,7 @@ __global__ void __launch_bounds__(delta_threads)
   U image[BATCH][delta_lane_items];
   int width[BATCH];
   std::uint64_t at[BATCH];
-#pragma unroll
+  CARRY_UNROLL
   for (int j = 0; j < BATCH; ++j) {
     width[j] = 0, at[j] = 0;
     if (delta_travels(b0 + j, blocks, kept0, kept1)) {
@@ -157,7 +161,7 @@ __global__ void __launch_bounds__(delta_threads)
     }
   }
   // ---- each block's steps placed in shared words, then written out whole ----
-#pragma unroll
+  CARRY_UNROLL
   for (int j = 0; j < BATCH; ++j) {
     const int count = delta_words(width[j]);
     if (count == 0) continue; // warp-uniform: kept, past the end, or every key equal
@@ -165,7 +169,7 @@ __global__ void __launch_bounds__(delta_threads)
     __syncwarp();
     U step[delta_lane_items];
     delta_lane_steps(image[j], step);
-#pragma unroll
+    CARRY_UNROLL
     for (int i = 0; i < delta_lane_items; ++i)
       if (step[i] != 0)
         delta_put(step[i], lane * delta_lane_items + i, width[j],
@@ -192,32 +196,32 @@ __global__ void __launch_bounds__(delta_threads)
   // ---- every block's header and offset ----
   delta_header<U> h[BATCH];
   std::uint64_t at[BATCH];
-#pragma unroll
+  CARRY_UNROLL
   for (int j = 0; j < BATCH; ++j)
     if (b0 + j < blocks) h[j] = headers[b0 + j], at[j] = offsets[b0 + j];
   // ---- every block's steps for this lane ----
   U step[BATCH][delta_lane_items];
-#pragma unroll
+  CARRY_UNROLL
   for (int j = 0; j < BATCH; ++j)
-    if (b0 + j < blocks)
-#pragma unroll
-      for (int i = 0; i < delta_lane_items; ++i)
-        step[j][i] = delta_step<U>(payload + at[j], static_cast<int>(h[j].width), lane * delta_lane_items + i);
+    if (b0 + j < blocks) CARRY_UNROLL
+  for (int i = 0; i < delta_lane_items; ++i)
+    step[j][i] = delta_step<U>(payload + at[j], static_cast<int>(h[j].width), lane * delta_lane_items + i);
   // ---- each block's keys: the steps of the lanes before this one by the engine's warp scan ----
-#pragma unroll
+  CARRY_UNROLL
   for (int j = 0; j < BATCH; ++j) {
     const std::int64_t b = b0 + j;
     if (b >= blocks) break;
     U local[delta_lane_items];
     U sum = 0;
-#pragma unroll
+    CARRY_UNROLL
     for (int i = 0; i < delta_lane_items; ++i) local[i] = sum = static_cast<U>(sum + step[j][i]);
     const U through = carry::detail::warp_kogge_stone_inclusive(
         sum, [](U x, U y) { return static_cast<U>(x + y); }, lane, 0xffffffffu);
     const U before = static_cast<U>(h[j].base + (through - sum));
     delta_lane_keys<K> v; // keys has room for whole blocks: one vector store a lane
-#pragma unroll
-    for (int i = 0; i < delta_lane_items; ++i) v.k[i] = delta_key<K>(static_cast<U>(before + local[i]), descending);
+    CARRY_UNROLL
+    for (int i = 0; i < delta_lane_items; ++i)
+      v.k[i] = delta_key<K>(static_cast<U>(before + local[i]), descending);
     *reinterpret_cast<delta_lane_keys<K>*>(keys + b * delta_block + lane * delta_lane_items) = v;
   }
 }
@@ -226,7 +230,7 @@ __global__ void __launch_bounds__(delta_threads)
 /// out[ranks + 1 + j] = offsets[up(off[j]) / G] (G = delta_block; off: the ranks + 1 bucket bounds).
 template <int = 0> // a template: defined in every translation unit that includes it
 __global__ void delta_bounds_kernel(const std::uint64_t* off, int ranks, const std::uint64_t* offsets,
-                                           std::uint64_t* out) {
+                                    std::uint64_t* out) {
   for (int j = static_cast<int>(threadIdx.x); j <= ranks; j += static_cast<int>(blockDim.x)) {
     const std::uint64_t o = off[j];
     out[j] = offsets[o / delta_block];

@@ -43,7 +43,8 @@ CARRY_HD inline std::uint64_t splitter_target(std::uint64_t total, int j, int ra
 
 /// The first of `count` ascending inclusive prefix sums above `target` (count if none): the sorted
 /// sample that is splitter j for target splitter_target(total, j, ranks).
-CARRY_HD inline std::int64_t first_past(const std::uint64_t* prefix, std::int64_t count, std::uint64_t target) {
+CARRY_HD inline std::int64_t first_past(const std::uint64_t* prefix, std::int64_t count,
+                                        std::uint64_t target) {
   std::int64_t lo = 0, hi = count;
   while (lo < hi) {
     const std::int64_t mid = lo + (hi - lo) / 2;
@@ -105,14 +106,16 @@ struct exchange_plan {
   std::vector<std::int64_t> send_count, send_at; // to each rank: how many travel, from where
   std::vector<std::int64_t> recv_count, recv_at; // from each rank: how many travel, to where
   std::vector<std::int64_t> run_count, run_at;   // from each rank: its exact items, where they land
-  std::int64_t received = 0;                      // this rank's output count (the runs' exact items)
-  std::int64_t landed = 0;                        // the receive buffer's items in use (received plus slack)
-  std::int64_t out_offset = 0;                    // where it starts in global order
-  std::int64_t most_received = 0;                 // the largest output count of any rank
+  std::int64_t received = 0;                     // this rank's output count (the runs' exact items)
+  std::int64_t landed = 0;                       // the receive buffer's items in use (received plus slack)
+  std::int64_t out_offset = 0;                   // where it starts in global order
+  std::int64_t most_received = 0;                // the largest output count of any rank
 };
 
 /// The items a receive buffer may need beyond the output count: three granules a rank at most.
-inline std::int64_t exchange_slack(int ranks, std::int64_t granule) { return 3 * granule * ranks; }
+inline std::int64_t exchange_slack(int ranks, std::int64_t granule) {
+  return 3 * granule * ranks;
+}
 
 inline exchange_plan plan_exchange(const std::vector<std::vector<std::int64_t>>& offsets, int rank,
                                    std::int64_t granule = 1) {
@@ -172,7 +175,9 @@ inline coded_plans plan_coded(const exchange_plan& x, const std::vector<std::vec
     v->assign(static_cast<std::size_t>(ranks), 0);
   // rank q's part for rank j: its payload words from the widened start's offset to the widened end's
   auto travels = [&](int q, int j) { return q != j && offsets[q][j + 1] > offsets[q][j]; };
-  auto words_of = [&](int q, int j) { return travels(q, j) ? words[q][ranks + 1 + (j + 1)] - words[q][j] : 0; };
+  auto words_of = [&](int q, int j) {
+    return travels(q, j) ? words[q][ranks + 1 + (j + 1)] - words[q][j] : 0;
+  };
   for (int j = 0; j < ranks; ++j) {
     p.send_at[j] = travels(rank, j) ? words[rank][j] : 0;
     p.send_count[j] = words_of(rank, j);

@@ -28,16 +28,18 @@ cudaError_t cub_inclusive_sum_u8_u32(void* d_temp, std::size_t& temp_bytes, cons
     return cub::DeviceScan::InclusiveSum(d_temp, temp_bytes, d_in, d_out, static_cast<int>(n), stream);
   return cub::DeviceScan::InclusiveSum(d_temp, temp_bytes, d_in, d_out, n, stream);
 }
-cudaError_t cub_exclusive_sum_squares(void* d_temp, std::size_t& temp_bytes, std::uint32_t* d_out, std::int64_t n,
-                                      cudaStream_t stream) {
-  const auto in = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), square_mod_1000{});
+cudaError_t cub_exclusive_sum_squares(void* d_temp, std::size_t& temp_bytes, std::uint32_t* d_out,
+                                      std::int64_t n, cudaStream_t stream) {
+  const auto in =
+      thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), square_mod_1000{});
   if (n <= INT_MAX)
     return cub::DeviceScan::ExclusiveSum(d_temp, temp_bytes, in, d_out, static_cast<int>(n), stream);
   return cub::DeviceScan::ExclusiveSum(d_temp, temp_bytes, in, d_out, n, stream);
 }
-cudaError_t cub_inclusive_sum_squares(void* d_temp, std::size_t& temp_bytes, std::uint32_t* d_out, std::int64_t n,
-                                      cudaStream_t stream) {
-  const auto in = thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), square_mod_1000{});
+cudaError_t cub_inclusive_sum_squares(void* d_temp, std::size_t& temp_bytes, std::uint32_t* d_out,
+                                      std::int64_t n, cudaStream_t stream) {
+  const auto in =
+      thrust::make_transform_iterator(thrust::counting_iterator<std::uint32_t>(0), square_mod_1000{});
   if (n <= INT_MAX)
     return cub::DeviceScan::InclusiveSum(d_temp, temp_bytes, in, d_out, static_cast<int>(n), stream);
   return cub::DeviceScan::InclusiveSum(d_temp, temp_bytes, in, d_out, n, stream);

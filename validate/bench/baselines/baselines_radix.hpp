@@ -19,12 +19,13 @@ struct value16 {
 
 /// cub::DeviceRadixSort::SortKeys / SortKeysDescending (offset64: the 64-bit num_items path).
 template <class K>
-cudaError_t cub_radix_keys(void* d_temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out, std::int64_t n,
-                           int begin_bit, int end_bit, bool descending, bool offset64, cudaStream_t stream);
+cudaError_t cub_radix_keys(void* d_temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out,
+                           std::int64_t n, int begin_bit, int end_bit, bool descending, bool offset64,
+                           cudaStream_t stream);
 /// cub::DeviceRadixSort::SortPairs / SortPairsDescending.
 template <class K, class V>
-cudaError_t cub_radix_pairs(void* d_temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out, const V* values_in,
-                            V* values_out, std::int64_t n, int begin_bit, int end_bit, bool descending, bool offset64,
-                            cudaStream_t stream);
+cudaError_t cub_radix_pairs(void* d_temp, std::size_t& temp_bytes, const K* keys_in, K* keys_out,
+                            const V* values_in, V* values_out, std::int64_t n, int begin_bit, int end_bit,
+                            bool descending, bool offset64, cudaStream_t stream);
 
 } // namespace carry_validate

@@ -26,7 +26,8 @@ std::vector<C> reference_histogram_range(const std::vector<T>& x, const std::vec
   const int bins = static_cast<int>(levels.size()) - 1;
   std::vector<C> h(static_cast<std::size_t>(bins), 0);
   for (const T& v : x)
-    if (const int i = carry::apps_detail::range_bin_of(levels.data(), bins, v); i >= 0) ++h[static_cast<std::size_t>(i)];
+    if (const int i = carry::apps_detail::range_bin_of(levels.data(), bins, v); i >= 0)
+      ++h[static_cast<std::size_t>(i)];
   return h;
 }
 /// Exclusive scan of counts with the total appended.
@@ -38,8 +39,9 @@ std::vector<C> reference_offsets(const std::vector<C>& h) {
 }
 /// Stable counting sort of keys (and values) by clamped bin; the bucket offsets.
 template <class K, class V, class BinOp>
-void reference_bin(const std::vector<K>& keys, const std::vector<V>& values, int bins, BinOp op, std::vector<K>& keys_out,
-                   std::vector<V>& values_out, std::vector<std::uint64_t>& offsets) {
+void reference_bin(const std::vector<K>& keys, const std::vector<V>& values, int bins, BinOp op,
+                   std::vector<K>& keys_out, std::vector<V>& values_out,
+                   std::vector<std::uint64_t>& offsets) {
   std::vector<std::uint64_t> h(static_cast<std::size_t>(bins), 0);
   std::vector<unsigned> b(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i) {

@@ -20,8 +20,9 @@
 namespace carry_validate {
 
 /// The algorithms a compaction test runs each case under.
-inline const carry::compact_options compact_modes[3] = {
-    carry::compact_options{}, {carry::compact_algorithm::three_kernel}, {carry::compact_algorithm::single_pass}};
+inline const carry::compact_options compact_modes[3] = {carry::compact_options{},
+                                                        {carry::compact_algorithm::three_kernel},
+                                                        {carry::compact_algorithm::single_pass}};
 inline const char* compact_mode_name(int m) {
   static const char* names[3] = {"automatic", "three_kernel", "single_pass"};
   return names[m];
@@ -34,7 +35,7 @@ using compact_call = std::function<cudaError_t(void*, std::size_t&, T*, T*, std:
 template <class T>
 struct compact_result {
   std::int64_t num = -1;
-  std::vector<T> out; // all n outputs (+ guard not included)
+  std::vector<T> out;          // all n outputs (+ guard not included)
   bool untouched_after = true; // outputs past what the call may write still hold the poison
 };
 

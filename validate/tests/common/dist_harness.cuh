@@ -37,8 +37,8 @@ inline std::vector<int> dist_rank_counts() {
 /// the first rank empty, everything on the last rank but one.
 inline std::vector<std::vector<std::int64_t>> shard_layouts(std::int64_t total, int ranks) {
   std::vector<std::vector<std::int64_t>> out;
-  std::vector<std::int64_t> even(static_cast<std::size_t>(ranks)), grow(even.size()), first_empty(even.size()),
-      one(even.size(), 0);
+  std::vector<std::int64_t> even(static_cast<std::size_t>(ranks)), grow(even.size()),
+      first_empty(even.size()), one(even.size(), 0);
   for (int r = 0; r < ranks; ++r) {
     const auto s = carry::dist::detail::even_shard(total, ranks, r);
     even[static_cast<std::size_t>(r)] = s.end - s.begin;

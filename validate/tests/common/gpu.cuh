@@ -72,7 +72,9 @@ struct device_buffer {
 /// A transform output iterator's function in the tests: the value widened to 64 bits and doubled.
 struct doubled {
   template <class T>
-  __host__ __device__ std::int64_t operator()(T x) const { return static_cast<std::int64_t>(x) * 2; }
+  __host__ __device__ std::int64_t operator()(T x) const {
+    return static_cast<std::int64_t>(x) * 2;
+  }
 };
 
 /// One call captured into a CUDA graph on the first of two non-blocking streams, instantiated; replay
@@ -122,9 +124,13 @@ inline bool sanitize_mode() {
   return e != nullptr && *e != '\0' && *e != '0';
 }
 /// Repetitions of a loop that repeats one check: `full`, or `sanitized` in the sanitizer mode.
-inline int test_reps(int full, int sanitized = 2) { return sanitize_mode() ? sanitized : full; }
+inline int test_reps(int full, int sanitized = 2) {
+  return sanitize_mode() ? sanitized : full;
+}
 /// The sort directions a case runs: both, or ascending alone in the sanitizer mode (the same kernels).
-inline std::vector<bool> test_directions() { return sanitize_mode() ? std::vector<bool>{false} : std::vector<bool>{false, true}; }
+inline std::vector<bool> test_directions() {
+  return sanitize_mode() ? std::vector<bool>{false} : std::vector<bool>{false, true};
+}
 
 /// The benchmarks' banner: GPU, CUDA runtime, CCCL and carry commit (CARRY_COMMIT); the first line of every
 /// table and, behind '# ', of every CSV.
@@ -135,11 +141,13 @@ inline std::string bench_banner(const char* cccl) {
   cudaRuntimeGetVersion(&rt);
   const char* commit = std::getenv("CARRY_COMMIT");
   char line[512];
-  std::snprintf(line, sizeof line, "GPU: %s, %d SMs, %d MB L2; CUDA runtime %d.%d; CCCL %s; carry commit %s", p.name,
-                p.multiProcessorCount, p.l2CacheSize >> 20, rt / 1000, rt % 1000 / 10, cccl,
+  std::snprintf(line, sizeof line, "GPU: %s, %d SMs, %d MB L2; CUDA runtime %d.%d; CCCL %s; carry commit %s",
+                p.name, p.multiProcessorCount, p.l2CacheSize >> 20, rt / 1000, rt % 1000 / 10, cccl,
                 commit ? commit : "(CARRY_COMMIT unset)");
   return line;
 }
-inline void print_bench_banner(const char* cccl) { std::printf("%s\n", bench_banner(cccl).c_str()); }
+inline void print_bench_banner(const char* cccl) {
+  std::printf("%s\n", bench_banner(cccl).c_str());
+}
 
 } // namespace carry_validate

@@ -17,7 +17,7 @@ struct segmented_uncut {
   Op op;
   template <class V>
   __host__ __device__ carry::detail::keyed<V> operator()(const carry::detail::keyed<V>& a,
-                                                       const carry::detail::keyed<V>& b) const {
+                                                         const carry::detail::keyed<V>& b) const {
     return carry::detail::segmented<Op>{op}(a, b);
   }
 };
@@ -34,7 +34,9 @@ inline std::vector<std::uint32_t> run_keys(std::int64_t n, int mean, std::uint64
   std::mt19937_64 g(seed);
   std::uint32_t v = 7;
   for (std::size_t i = 0; i < k.size();) {
-    const std::size_t len = mean < 0 ? k.size() : mean == 0 ? 1 : 1 + g() % static_cast<std::uint64_t>(2 * mean - 1);
+    const std::size_t len = mean < 0    ? k.size()
+                            : mean == 0 ? 1
+                                        : 1 + g() % static_cast<std::uint64_t>(2 * mean - 1);
     for (std::size_t j = 0; j < len && i < k.size(); ++j) k[i++] = v;
     v += 1 + static_cast<std::uint32_t>(g() % 3);
   }
@@ -50,8 +52,9 @@ struct byte_matrix {
 };
 struct byte_product {
   __host__ __device__ byte_matrix operator()(const byte_matrix& x, const byte_matrix& y) const {
-    return {static_cast<std::uint8_t>(x.a * y.a + x.b * y.c), static_cast<std::uint8_t>(x.a * y.b + x.b * y.d),
-            static_cast<std::uint8_t>(x.c * y.a + x.d * y.c), static_cast<std::uint8_t>(x.c * y.b + x.d * y.d)};
+    return {
+        static_cast<std::uint8_t>(x.a * y.a + x.b * y.c), static_cast<std::uint8_t>(x.a * y.b + x.b * y.d),
+        static_cast<std::uint8_t>(x.c * y.a + x.d * y.c), static_cast<std::uint8_t>(x.c * y.b + x.d * y.d)};
   }
 };
 /// A 16-byte key whose runs go by its first word only (a custom equality).
@@ -71,8 +74,8 @@ inline void wide_keyed_input(std::int64_t n, std::uint64_t seed, std::vector<wid
   std::mt19937 g(static_cast<unsigned>(seed) + 8);
   for (std::size_t i = 0; i < keys.size(); ++i) {
     keys[i] = {ids[i], {static_cast<std::uint32_t>(g()), static_cast<std::uint32_t>(g()), 0}};
-    values[i] = {static_cast<std::uint8_t>(g()), static_cast<std::uint8_t>(g()), static_cast<std::uint8_t>(g()),
-                 static_cast<std::uint8_t>(g())};
+    values[i] = {static_cast<std::uint8_t>(g()), static_cast<std::uint8_t>(g()),
+                 static_cast<std::uint8_t>(g()), static_cast<std::uint8_t>(g())};
   }
 }
 

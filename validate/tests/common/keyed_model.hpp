@@ -37,7 +37,8 @@ struct checked_sink {
     put<A>(i, t.keys[j]);
   }
   void done() const {
-    if (left[0] != 0 || left[1] != 0) throw std::logic_error("keyed model: fewer puts than the span declared");
+    if (left[0] != 0 || left[1] != 0)
+      throw std::logic_error("keyed model: fewer puts than the span declared");
   }
 };
 
@@ -60,7 +61,8 @@ std::vector<V> run_keyed_model(const B& b, const std::vector<K>& keys, const std
       t.keys[j] = f + j < n ? at(f + j) : at(f);
       t.values[j] = f + j < n ? values[static_cast<std::size_t>(f + j)] : V{};
     }
-    carry::detail::mark_runs(t, n - f, f > 0 ? at(f - 1) : at(f), f + ITEMS < n ? at(f + ITEMS) : at(f), b.eq);
+    carry::detail::mark_runs(t, n - f, f > 0 ? at(f - 1) : at(f), f + ITEMS < n ? at(f + ITEMS) : at(f),
+                             b.eq);
     t.prev_head = f >= 1 && (f == 1 || !b.eq(at(f - 2), at(f - 1)));
     const A total = b.reduce(t);
     V r[ITEMS];

@@ -21,7 +21,7 @@
 namespace carry_validate {
 
 inline const char* algorithm_name(carry::radix_sort_algorithm a) {
-  return a == carry::radix_sort_algorithm::automatic ? "automatic"
+  return a == carry::radix_sort_algorithm::automatic  ? "automatic"
          : a == carry::radix_sort_algorithm::onesweep ? "onesweep"
                                                       : "three_kernel";
 }
@@ -51,17 +51,22 @@ std::vector<std::int64_t> onesweep_edge_sizes() {
   using shape = rd::tile_shape<K, V>;
   const int mid = rt::mid_items<carry::radix_tuning::default_policy, shape::widest>();
   const std::int64_t mtile = std::int64_t{shape::threads} * (mid > 0 ? mid : shape::items);
-  const std::int64_t big = (mid > 0 ? rt::mid_items_max_n<carry::radix_tuning::default_policy> / shape::tile_items + 1 : 3) * shape::tile_items;
+  const std::int64_t big =
+      (mid > 0 ? rt::mid_items_max_n<carry::radix_tuning::default_policy> / shape::tile_items + 1 : 3) *
+      shape::tile_items;
   std::vector<std::int64_t> sizes{mtile - 1, mtile, mtile + 1, 3 * mtile + 5, big - 1, big, big + 1};
   // the wide tile's whole and partial last tiles just past its threshold, where that is small enough for
   // every size list (at the shipped 2^25 keys, test_radix_keys and test_radix_graph meet it in cases of
   // their own)
-  constexpr int wide = rt::wide_threads<carry::radix_tuning::default_policy, !std::is_same_v<V, rd::null_value>, static_cast<int>(sizeof(K))>;
+  constexpr int wide = rt::wide_threads<carry::radix_tuning::default_policy,
+                                        !std::is_same_v<V, rd::null_value>, static_cast<int>(sizeof(K))>;
   if constexpr (wide > 0 && wide != shape::threads &&
                 rt::wide_min_n<carry::radix_tuning::default_policy> <= (std::int64_t{1} << 20)) {
     const std::int64_t wtile = std::int64_t{wide} * shape::items;
-    const std::int64_t wbig = (rt::wide_min_n<carry::radix_tuning::default_policy> + wtile - 1) / wtile * wtile;
-    for (std::int64_t n : {wbig - 1, wbig, wbig + 1, rt::wide_min_n<carry::radix_tuning::default_policy> - 1}) sizes.push_back(n);
+    const std::int64_t wbig =
+        (rt::wide_min_n<carry::radix_tuning::default_policy> + wtile - 1) / wtile * wtile;
+    for (std::int64_t n : {wbig - 1, wbig, wbig + 1, rt::wide_min_n<carry::radix_tuning::default_policy> - 1})
+      sizes.push_back(n);
   }
   return sizes;
 }
@@ -71,7 +76,8 @@ std::vector<std::int64_t> onesweep_edge_sizes() {
 /// capped by CARRY_TEST_MAX_N (capped_sizes).
 template <class K, class V>
 std::vector<std::int64_t> sort_sizes(std::vector<std::int64_t> sizes, std::int64_t max_n) {
-  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [&](std::int64_t n) { return n > max_n; }), sizes.end());
+  sizes.erase(std::remove_if(sizes.begin(), sizes.end(), [&](std::int64_t n) { return n > max_n; }),
+              sizes.end());
   const auto tiles = onesweep_edge_sizes<K, V>();
   sizes.insert(sizes.end(), tiles.begin(), tiles.end());
   return capped_sizes(sizes);
@@ -94,9 +100,9 @@ void check_sort(const std::vector<K>& keys, const std::vector<V>& values, int be
                 carry::radix_sort_options opt, bool with_cub = true,
                 const std::function<void(const unsigned char*)>& inspect = nullptr) {
   const std::int64_t n = static_cast<std::int64_t>(keys.size());
-  INFO("n " << n << " bits " << begin << ".." << end << (desc ? " descending" : "") << " " << algorithm_name(opt.algorithm)
-            << (opt.adaptive ? "" : " non-adaptive") << " key bytes " << sizeof(K)
-            << (HAS_VALUES ? " value bytes " : "") << (HAS_VALUES ? sizeof(V) : 0));
+  INFO("n " << n << " bits " << begin << ".." << end << (desc ? " descending" : "") << " "
+            << algorithm_name(opt.algorithm) << (opt.adaptive ? "" : " non-adaptive") << " key bytes "
+            << sizeof(K) << (HAS_VALUES ? " value bytes " : "") << (HAS_VALUES ? sizeof(V) : 0));
   device_buffer<K> kin(keys.size()), kout(keys.size(), 16);
   device_buffer<V> vin(values.size()), vout(values.size(), 16);
   kin.upload(keys);
@@ -107,7 +113,8 @@ void check_sort(const std::vector<K>& keys, const std::vector<V>& values, int be
   }
   auto call = [&](void* t, std::size_t& b) {
     if constexpr (HAS_VALUES)
-      return desc ? carry::sort_pairs_descending(t, b, kin.ptr, kout.ptr, vin.ptr, vout.ptr, n, begin, end, opt)
+      return desc ? carry::sort_pairs_descending(t, b, kin.ptr, kout.ptr, vin.ptr, vout.ptr, n, begin, end,
+                                                 opt)
                   : carry::sort_pairs(t, b, kin.ptr, kout.ptr, vin.ptr, vout.ptr, n, begin, end, opt);
     else
       return desc ? carry::sort_keys_descending(t, b, kin.ptr, kout.ptr, n, begin, end, opt)
@@ -138,7 +145,8 @@ void check_sort(const std::vector<K>& keys, const std::vector<V>& values, int be
   std::size_t cb = 0;
   auto cub_call = [&](void* t, std::size_t& b) {
     if constexpr (HAS_VALUES)
-      return cub_radix_pairs(t, b, kin.ptr, ck.ptr, vin.ptr, cv.ptr, n, begin, end, desc, false, cudaStream_t{0});
+      return cub_radix_pairs(t, b, kin.ptr, ck.ptr, vin.ptr, cv.ptr, n, begin, end, desc, false,
+                             cudaStream_t{0});
     else
       return cub_radix_keys(t, b, kin.ptr, ck.ptr, n, begin, end, desc, false, cudaStream_t{0});
   };
@@ -153,7 +161,8 @@ void check_sort(const std::vector<K>& keys, const std::vector<V>& values, int be
 /// Whether the bucket form can take n keys in this build: it runs on the mid tiles (a sanitizer build that
 /// lowers their limit, CARRY_TEST_MID_MAX_LOG2, sends such sizes to the passes).
 inline bool bucket_tiles(std::int64_t n) {
-  return n <= carry::radix_tuning::bucket_max_n<carry::radix_tuning::default_policy> && n <= carry::radix_tuning::mid_items_max_n<carry::radix_tuning::default_policy>;
+  return n <= carry::radix_tuning::bucket_max_n<carry::radix_tuning::default_policy> &&
+         n <= carry::radix_tuning::mid_items_max_n<carry::radix_tuning::default_policy>;
 }
 
 /// The control words a onesweep call of n keys (K, V: null_value for keys only; the pointer form) left
@@ -166,9 +175,13 @@ carry::radix_detail::sort_control mid_control_after(const unsigned char* temp, s
   namespace rt = carry::radix_tuning;
   using shape = rd::tile_shape<K, V>;
   constexpr bool has_values = !std::is_same_v<V, rd::null_value>;
-  const int items = rd::onesweep_items(n, shape::items, rt::mid_items<carry::radix_tuning::default_policy, shape::widest>(), rt::mid_items_max_n<carry::radix_tuning::default_policy>);
-  const int threads = rd::onesweep_threads_for(n, items, shape::items, shape::threads,
-                                               rt::wide_threads<carry::radix_tuning::default_policy, has_values, sizeof(K)>, rt::wide_min_n<carry::radix_tuning::default_policy>);
+  const int items =
+      rd::onesweep_items(n, shape::items, rt::mid_items<carry::radix_tuning::default_policy, shape::widest>(),
+                         rt::mid_items_max_n<carry::radix_tuning::default_policy>);
+  const int threads =
+      rd::onesweep_threads_for(n, items, shape::items, shape::threads,
+                               rt::wide_threads<carry::radix_tuning::default_policy, has_values, sizeof(K)>,
+                               rt::wide_min_n<carry::radix_tuning::default_policy>);
   const std::int64_t tile = std::int64_t{threads} * items;
   const rd::sort_layout l = rd::make_sort_layout(rd::sort_path::onesweep, n, passes, tile, sizeof(K),
                                                  has_values ? sizeof(V) : 0, false, 0, 0);

@@ -36,7 +36,8 @@ std::uint64_t radix_sort_bits(const K& k, int begin, int end, bool descending) {
 
 /// The stable order of keys by their sort bits: a permutation of 0 .. n-1.
 template <class K>
-std::vector<std::size_t> reference_sort_order(const std::vector<K>& keys, int begin, int end, bool descending) {
+std::vector<std::size_t> reference_sort_order(const std::vector<K>& keys, int begin, int end,
+                                              bool descending) {
   std::vector<std::uint64_t> b(keys.size());
   for (std::size_t i = 0; i < keys.size(); ++i) b[i] = radix_sort_bits(keys[i], begin, end, descending);
   std::vector<std::size_t> order(keys.size());
@@ -91,18 +92,25 @@ bool same_bits(const std::vector<T>& a, const std::vector<T>& b) {
 enum class key_dist { uniform, sorted, reversed, all_equal, two_values, low_entropy, specials };
 inline const char* dist_name(key_dist d) {
   switch (d) {
-  case key_dist::uniform: return "uniform";
-  case key_dist::sorted: return "sorted";
-  case key_dist::reversed: return "reversed";
-  case key_dist::all_equal: return "equal";
-  case key_dist::two_values: return "two";
-  case key_dist::low_entropy: return "lowent";
-  default: return "specials";
+  case key_dist::uniform:
+    return "uniform";
+  case key_dist::sorted:
+    return "sorted";
+  case key_dist::reversed:
+    return "reversed";
+  case key_dist::all_equal:
+    return "equal";
+  case key_dist::two_values:
+    return "two";
+  case key_dist::low_entropy:
+    return "lowent";
+  default:
+    return "specials";
   }
 }
 inline bool parse_dist(const std::string& s, key_dist& d) {
-  for (key_dist x : {key_dist::uniform, key_dist::sorted, key_dist::reversed, key_dist::all_equal, key_dist::two_values,
-                     key_dist::low_entropy, key_dist::specials})
+  for (key_dist x : {key_dist::uniform, key_dist::sorted, key_dist::reversed, key_dist::all_equal,
+                     key_dist::two_values, key_dist::low_entropy, key_dist::specials})
     if (s == dist_name(x)) {
       d = x;
       return true;
@@ -120,7 +128,8 @@ std::vector<K> make_keys(std::size_t n, key_dist dist, std::uint64_t seed) {
   std::vector<U> u(n);
   for (auto& x : u) x = static_cast<U>(g());
   switch (dist) {
-  case key_dist::uniform: break;
+  case key_dist::uniform:
+    break;
   case key_dist::low_entropy:
     for (auto& x : u) x = static_cast<U>(x & static_cast<U>(g()) & static_cast<U>(g()));
     break;
@@ -135,7 +144,8 @@ std::vector<K> make_keys(std::size_t n, key_dist dist, std::uint64_t seed) {
   case key_dist::specials: {
     const int bits = 8 * static_cast<int>(sizeof(K));
     const U sign = static_cast<U>(U{1} << (bits - 1));
-    std::vector<U> special{0, sign, static_cast<U>(~U{0}), static_cast<U>(sign - 1), 1, static_cast<U>(sign | 1)};
+    std::vector<U> special{
+        0, sign, static_cast<U>(~U{0}), static_cast<U>(sign - 1), 1, static_cast<U>(sign | 1)};
     if constexpr (carry::radix_detail::kind_of<K>() == carry::radix_detail::key_kind::floating) {
       const int mant = sizeof(K) == 8 ? 52 : sizeof(K) == 4 ? 23 : std::is_same_v<K, __half> ? 10 : 7;
       const U exp_all = static_cast<U>((sign - 1) & ~((U{1} << mant) - 1)); // all exponent bits
@@ -144,11 +154,13 @@ std::vector<K> make_keys(std::size_t n, key_dist dist, std::uint64_t seed) {
                                      static_cast<U>(inf | 1), static_cast<U>(inf | sign | 5), 1, 3,
                                      static_cast<U>(sign | 2), static_cast<U>((U{1} << mant) - 1)});
     }
-    for (std::size_t i = 0; i < n; i += 1 + static_cast<std::size_t>(g() % 3)) u[i] = special[g() % special.size()];
+    for (std::size_t i = 0; i < n; i += 1 + static_cast<std::size_t>(g() % 3))
+      u[i] = special[g() % special.size()];
     break;
   }
   case key_dist::sorted:
-  case key_dist::reversed: break;
+  case key_dist::reversed:
+    break;
   }
   if (dist == key_dist::sorted || dist == key_dist::reversed) {
     // images i * 2^bits / n plus a little noise below the step: non-decreasing, no sort needed
@@ -175,7 +187,9 @@ std::vector<K> make_keys(std::size_t n, key_dist dist, std::uint64_t seed) {
 template <class K>
 std::vector<K> grouped_by_low_byte(const std::vector<K>& keys) {
   std::vector<std::size_t> start(257, 0);
-  const auto low = [](const K& k) { return static_cast<std::size_t>(carry::radix_detail::radix_key<K>::ordered(k) & 0xFFu); };
+  const auto low = [](const K& k) {
+    return static_cast<std::size_t>(carry::radix_detail::radix_key<K>::ordered(k) & 0xFFu);
+  };
   for (const K& k : keys) ++start[low(k) + 1];
   for (int d = 0; d < 256; ++d) start[d + 1] += start[d];
   std::vector<K> out(keys.size());

@@ -86,11 +86,10 @@ void check_device_scan(Op op, T init, carry::scan_options opt, std::int64_t n, b
   const auto in = random_values<T>(static_cast<std::size_t>(n), seed);
   const auto ref = exclusive ? reference_exclusive(in, init, op) : reference_inclusive(in, op);
   auto run = [&](void* tmp, std::size_t& bytes, const T* d_in, T* d_out, std::int64_t count) {
-    return exclusive
-               ? carry::device_scan_with<HP, SP, SmallP>::exclusive_scan(tmp, bytes, d_in, d_out, op, init,
-                                                                         count, opt)
-               : carry::device_scan_with<HP, SP, SmallP>::inclusive_scan(tmp, bytes, d_in, d_out, op, count,
-                                                                         opt);
+    return exclusive ? carry::device_scan_with<HP, SP, SmallP>::exclusive_scan(tmp, bytes, d_in, d_out, op,
+                                                                               init, count, opt)
+                     : carry::device_scan_with<HP, SP, SmallP>::inclusive_scan(tmp, bytes, d_in, d_out, op,
+                                                                               count, opt);
   };
   INFO((exclusive ? "exclusive" : "inclusive")
        << ", algorithm " << static_cast<int>(opt.algorithm) << (opt.deterministic ? " deterministic" : ""));
@@ -211,7 +210,8 @@ auto same_bits_every_run(std::size_t bytes, Call call, Download download) {
     if (rep == 0)
       first = got;
     else
-      REQUIRE((got.size() == first.size() && std::memcmp(got.data(), first.data(), got.size() * sizeof(got[0])) == 0));
+      REQUIRE((got.size() == first.size() &&
+               std::memcmp(got.data(), first.data(), got.size() * sizeof(got[0])) == 0));
   }
   for (auto& s : streams) CARRY_CUDA_OR_DIE(cudaStreamDestroy(s));
   return first;

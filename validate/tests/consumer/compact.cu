@@ -16,8 +16,8 @@ int main() {
   const std::vector<int> h_in{3, 1, 7, 0, 4, 1, 6, 3};
   const std::int64_t n = static_cast<std::int64_t>(h_in.size());
   int *d_in = nullptr, *d_out = nullptr, *d_num = nullptr;
-  if (cudaMalloc(&d_in, n * sizeof(int)) != cudaSuccess || cudaMalloc(&d_out, n * sizeof(int)) != cudaSuccess ||
-      cudaMalloc(&d_num, sizeof(int)) != cudaSuccess) {
+  if (cudaMalloc(&d_in, n * sizeof(int)) != cudaSuccess ||
+      cudaMalloc(&d_out, n * sizeof(int)) != cudaSuccess || cudaMalloc(&d_num, sizeof(int)) != cudaSuccess) {
     std::printf("no GPU to run on\n");
     return 0;
   }
@@ -48,8 +48,8 @@ int main() {
 
 // CUB-style calls that pass the stream as a literal 0 or nullptr compile and pick the overloads without an
 // equality functor (compiled here, not run).
-cudaError_t unique_with_literal_stream(void* t, std::size_t& b, const unsigned* in, unsigned* out, unsigned* data,
-                                       int* num, std::int64_t n) {
+cudaError_t unique_with_literal_stream(void* t, std::size_t& b, const unsigned* in, unsigned* out,
+                                       unsigned* data, int* num, std::int64_t n) {
   cudaError_t e = carry::select_unique(t, b, in, out, num, n, 0);
   if (e == cudaSuccess) e = carry::select_unique(t, b, data, num, n, 0);
   if (e == cudaSuccess) e = carry::select_unique(t, b, in, out, num, n, nullptr);
@@ -57,8 +57,8 @@ cudaError_t unique_with_literal_stream(void* t, std::size_t& b, const unsigned* 
 }
 
 // The keyed calls as CUB code writes them: no equality functor, the stream last as 0, nullptr or a stream.
-cudaError_t keyed_with_literal_stream(void* t, std::size_t& b, const unsigned* k, const unsigned* v, unsigned* o0,
-                                      unsigned* o1, int* num, std::int64_t n, cudaStream_t s) {
+cudaError_t keyed_with_literal_stream(void* t, std::size_t& b, const unsigned* k, const unsigned* v,
+                                      unsigned* o0, unsigned* o1, int* num, std::int64_t n, cudaStream_t s) {
   cudaError_t e = carry::reduce_by_key(t, b, k, o0, v, o1, num, carry::sum{}, n, 0);
   if (e == cudaSuccess) e = carry::reduce_by_key(t, b, k, o0, v, o1, num, carry::sum{}, n, s);
   if (e == cudaSuccess) e = carry::run_length_encode(t, b, k, o0, o1, num, n, 0);

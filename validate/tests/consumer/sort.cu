@@ -33,8 +33,8 @@ int main() {
   cudaMemcpy(h_sorted.data(), keys.current(), n * 4, cudaMemcpyDeviceToHost);
   for (unsigned k : h_sorted) std::printf("%u ", k);
   std::printf("\n");
-  for (void* p : {static_cast<void*>(d_keys_in), static_cast<void*>(d_keys_out), static_cast<void*>(d_values_in),
-                  static_cast<void*>(d_values_out), d_temp, d_db_temp})
+  for (void* p : {static_cast<void*>(d_keys_in), static_cast<void*>(d_keys_out),
+                  static_cast<void*>(d_values_in), static_cast<void*>(d_values_out), d_temp, d_db_temp})
     cudaFree(p);
   return 0;
 }
