@@ -71,6 +71,20 @@ void add(const std::string& op, const std::string& impl, std::int64_t n, double 
   rows.push_back({op, impl, n, us, bytes});
 }
 
+/// The copy a call of `moved` bytes is held against: a -> b and c -> d, `each` bytes an item apiece.
+void add_two_copies(gpu& g, const std::string& op, std::int64_t n, std::size_t each, double moved) {
+  const std::size_t bytes = static_cast<std::size_t>(n) * each;
+  add(op, "memcpy", n,
+      time_it(
+          g,
+          [&] {
+            cudaMemcpyAsync(g.b.ptr, g.a.ptr, bytes, cudaMemcpyDeviceToDevice);
+            cudaMemcpyAsync(g.d.ptr, g.c.ptr, bytes, cudaMemcpyDeviceToDevice);
+          },
+          n),
+      moved);
+}
+
 void fail(const char* what, std::int64_t n) {
   std::fprintf(stderr, "MISMATCH: %s at n = %lld\n", what, static_cast<long long>(n));
   std::exit(1);
@@ -175,15 +189,7 @@ void bench_bin(gpu& g, std::int64_t n) {
           g, [&] { cub_sort_pairs(g.temp_ptr(), c64, g.a.ptr, g.b.ptr, g.c.ptr, g.d.ptr, n, 0, 8, true, 0); },
           n),
       moved);
-  add(op, "memcpy", n,
-      time_it(
-          g,
-          [&] { // 16 bytes an item moved: two copies of 4
-            cudaMemcpyAsync(g.b.ptr, g.a.ptr, static_cast<std::size_t>(n) * 4, cudaMemcpyDeviceToDevice);
-            cudaMemcpyAsync(g.d.ptr, g.c.ptr, static_cast<std::size_t>(n) * 4, cudaMemcpyDeviceToDevice);
-          },
-          n),
-      moved);
+  add_two_copies(g, op, n, 4, moved); // 16 bytes an item moved: two copies of 4
 }
 
 void bench_slots(gpu& g, std::int64_t n) {
@@ -212,15 +218,7 @@ void bench_slots(gpu& g, std::int64_t n) {
       time_it(
           g, [&] { cub_slots_u32_u64(g.temp_ptr(), c64, g.a.ptr, g.o.ptr, g.t.ptr, n, true, 0); }, n),
       moved);
-  add(op, "memcpy", n,
-      time_it(
-          g,
-          [&] { // 12 bytes an item moved: two copies of 3
-            cudaMemcpyAsync(g.b.ptr, g.a.ptr, static_cast<std::size_t>(n) * 3, cudaMemcpyDeviceToDevice);
-            cudaMemcpyAsync(g.d.ptr, g.c.ptr, static_cast<std::size_t>(n) * 3, cudaMemcpyDeviceToDevice);
-          },
-          n),
-      moved);
+  add_two_copies(g, op, n, 3, moved); // 12 bytes an item moved: two copies of 3
 }
 
 } // namespace
