@@ -42,13 +42,12 @@ __device__ std::int64_t asked_from() {
 
 /// Whether this block warms the L2 with the tile launch order would give it before its ticket: the
 /// engine's rule (detail::prefetch_guessed_tile, mode 2: full tiles of aligned pointers, only beyond one
-/// wave of resident blocks); where tiles ask AHEAD SMs' worth ahead, only the blocks whose tile no earlier
-/// tile asks for. `vec`: the tile's reads allow it (tile_t::prefetches).
+/// wave of resident blocks; where tiles ask AHEAD SMs' worth ahead, only the blocks whose tile no earlier
+/// tile asks for). `vec`: the tile's reads allow it (tile_t::prefetches).
 template <class Policy, int AHEAD>
 __device__ bool prefetch_guess(const tile_plan& plan, bool vec) {
-  const std::int64_t resident = first_wave_blocks();
-  return Policy::prefetch && detail::prefetch_guessed_tile(2, blockIdx.x, plan.num_tiles, resident, vec) &&
-         (AHEAD == 0 || blockIdx.x < asked_from<AHEAD>());
+  return Policy::prefetch && detail::prefetch_guessed_tile(2, blockIdx.x, plan.num_tiles, first_wave_blocks(),
+                                                           vec, asked_from<AHEAD>());
 }
 
 /// The tile that tile `tile` asks the L2 for once its ticket is out, AHEAD SMs' worth of tiles ahead

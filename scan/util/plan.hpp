@@ -107,23 +107,29 @@ CARRY_HD constexpr std::int64_t tile_ahead(int mode, std::int64_t tile, std::int
   return mode >= 4 && tile + (mode - 3) * sms >= from ? tile + (mode - 3) * sms : -1;
 }
 
+/// No tile is asked for ahead (first_tile_asked where nothing asks ahead).
+constexpr std::int64_t never_asked = INT64_MAX;
+
 /// The first tile an earlier tile asks the L2 for (tile_ahead's `from`), `ahead` SMs' worth of tiles ahead
-/// on `sms` SMs, when the first `quiet` blocks an SM ask for nothing ahead (their loads go alone). The
-/// keyed agent: quiet 0 (every tile asks); the compaction: one wave (compact_tuning).
+/// on `sms` SMs, when the first `quiet` blocks an SM ask for nothing ahead (their loads go alone); with
+/// `ahead` 0 or less, never_asked. The keyed agent: quiet 0 (every tile asks); the compaction: one wave
+/// (compact_tuning).
 ///
 ///   first_tile_asked(1, 132, 0) -> 132;   first_tile_asked(1, 132, 5) -> 792
+///   first_tile_asked(0, 132, 5) -> never_asked
 CARRY_HD constexpr std::int64_t first_tile_asked(int ahead, std::int64_t sms, int quiet) {
-  return sms * (quiet + ahead);
+  return ahead > 0 ? sms * (quiet + ahead) : never_asked;
 }
 
 /// Whether a staged block (launch index `block`) asks the L2 for the tile launch order would give it,
 /// before it takes its ticket (staged_tile_policy's PREFETCH `mode`: 0 never, 1 always, 2 only beyond
-/// one wave of `resident` blocks, 4 and up as 1 but only the blocks below `from`, whose tiles no earlier
-/// tile asks for: tile_ahead). Only full tiles (every one but the last) from 16-byte aligned input.
+/// one wave of `resident` blocks, 4 and up as 1), in every mode only the blocks below `from`, the first
+/// tile an earlier tile asks for (first_tile_asked: no two asks for one tile). Only full tiles (every one
+/// but the last) from 16-byte aligned input.
 CARRY_HD constexpr bool prefetch_guessed_tile(int mode, std::int64_t block, std::int64_t num_tiles,
-                                              std::int64_t resident, bool aligned, std::int64_t from = 0) {
-  return mode != 0 && aligned && block < num_tiles - 1 && (mode != 2 || num_tiles > resident) &&
-         (mode < 4 || block < from);
+                                              std::int64_t resident, bool aligned,
+                                              std::int64_t from = never_asked) {
+  return mode != 0 && aligned && block < num_tiles - 1 && (mode != 2 || num_tiles > resident) && block < from;
 }
 
 // ---- warp-striped chunks (the small-input path) ----

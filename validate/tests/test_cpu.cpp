@@ -279,6 +279,11 @@ TEST_CASE("staged prefetch: which blocks guess their tile", "[cpu][plan]") {
   CHECK_FALSE(prefetch_guessed_tile(5, 264, 2048, 528, true, 264));
   CHECK(prefetch_guessed_tile(4, 659, 2048, 528, true, 660)); // asked from past one wave
   CHECK_FALSE(prefetch_guessed_tile(4, 5, 2048, 528, false, 132));
+  // mode 2 with tiles asked ahead past one wave (the compaction): beyond one wave, and below `from`
+  CHECK(prefetch_guessed_tile(2, 791, 2048, 660, true, 792));
+  CHECK_FALSE(prefetch_guessed_tile(2, 792, 2048, 660, true, 792));
+  CHECK_FALSE(prefetch_guessed_tile(2, 5, 660, 660, true, 792));
+  CHECK(prefetch_guessed_tile(2, 5000, 8192, 660, true, never_asked)); // nothing asks ahead: every block
 }
 
 TEST_CASE("keyed prefetch: the tile a tile asks for ahead", "[cpu][plan]") {
@@ -293,6 +298,7 @@ TEST_CASE("keyed prefetch: the tile a tile asks for ahead", "[cpu][plan]") {
   CHECK(first_tile_asked(1, 132, 0) == 132);
   CHECK(first_tile_asked(3, 132, 0) == 396);
   CHECK(first_tile_asked(1, 132, 5) == 792);
+  for (int ahead : {0, -1, -3}) CHECK(first_tile_asked(ahead, 132, 5) == never_asked); // no asks ahead
   for (std::int64_t tile = 0; tile < 2000; ++tile) { // every tile asked for lies at or past it
     const std::int64_t asked = tile_ahead(4, tile, 132, first_tile_asked(1, 132, 5));
     CHECK((asked == -1 ? tile + 132 < 792 : asked >= 792 && asked == tile + 132));
