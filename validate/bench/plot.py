@@ -104,7 +104,7 @@ def main():
 
 def plot_dist(out_dir, paths):
     """The distributed calls (dist.csv): speed-up over one GPU against GPUs, a line per call (and key
-    distribution) at its largest n."""
+    distribution) and machine at its largest n."""
     rows = []
     for path in paths:
         with open(path, newline="") as f:
@@ -113,13 +113,16 @@ def plot_dist(out_dir, paths):
         return []
     fig, ax = plt.subplots(figsize=(7, 4.2))
     gpus_seen = set()
-    for op in sorted({r["op"] for r in rows}):
-        most = max(int(r["n"]) for r in rows if r["op"] == op)
-        pts = sorted((int(r["gpus"]), float(r["speedup"])) for r in rows if r["op"] == op and int(r["n"]) == most)
+    def kind(r):  # the machine without its commit: a line per call and machine
+        return (r.get("machine") or "").split("@")[0]
+
+    for op, where in sorted({(r["op"], kind(r)) for r in rows}):
+        mine = [r for r in rows if r["op"] == op and kind(r) == where]
+        most = max(int(r["n"]) for r in mine)
+        pts = sorted((int(r["gpus"]), float(r["speedup"])) for r in mine if int(r["n"]) == most)
         gpus_seen.update(g for g, _ in pts)
-        machine = next((r.get("machine") for r in rows if r["op"] == op and r.get("machine")), None)
-        where = f" ({machine.split('@')[0]})" if machine else ""
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-", label=f"{op}, 2^{most.bit_length() - 1} u32{where}")
+        label = f"{op}, 2^{most.bit_length() - 1} u32" + (f" ({where})" if where else "")
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-" if "H200" in where else "s--", label=label)
     top = max(gpus_seen)
     ax.plot([1, top], [1, top], ":", color="grey", label="linear")
     ax.set_xticks(sorted(gpus_seen))
@@ -127,7 +130,7 @@ def plot_dist(out_dir, paths):
     ax.set_ylabel("speed-up over one GPU's carry")
     ax.set_title("carry::dist, strong scaling (dist.csv)", fontsize=9)
     ax.grid(True, alpha=0.3)
-    ax.legend()
+    ax.legend(fontsize=7, loc="upper left")
     fig.tight_layout()
     name = os.path.join(out_dir, "dist-speedup.png")
     fig.savefig(name, dpi=110)
