@@ -26,6 +26,8 @@ struct policy_sm90 {
   static constexpr int dist_delta_keys_from_ranks = 4;  // sort_keys 2^30: 4 GPUs coded 9669 us, raw 10747; 2: 15933, 15475
   static constexpr int dist_delta_pairs_from_ranks = 4; // sort_pairs 2^29: 4 GPUs coded 9540 us, raw 10150; 2: 13861, 13486
   static constexpr int dist_delta_batch = 2;            // probe_delta 2^28 u32, H200: width+pack+decode 1812 us at 1, 1676 at 2, 1834 at 4, 2308 at 8
+  static constexpr int dist_exchange_slices_keys = 3;   // sort_keys 2^30, 2 x H200: 1 slice 14781 us, 2 14366, 3 14252, 4 14957, 8 14934
+  static constexpr int dist_exchange_slices_pairs = 1;  // sort_pairs 2^29, 2 x H200: 1 slice 12251 us, 2 12520, 4 12611, 8 12755
 };
 // clang-format on
 /// The table: the row every shipped kernel is built with.
@@ -104,6 +106,11 @@ constexpr int slot_threads = default_policy::slot_threads;
 /// A warp working several batches in turn, the next batch's loads in flight while one is worked, lost too
 /// (probe_delta, H100, 2^28 u32, batches x rounds: pack 641 us at 2 x 1, 742 at 1 x 4, 776 at 2 x 2, 860 at
 /// 2 x 4; decode 652, 642, 678, 764): the passes are not waiting on their loads alone.
+/// dist_exchange_slices_*: with a side stream, the slices a raw exchange goes in, each merged on the
+/// caller's stream while the next travels (carry dist sort --slices N, one run, medians of 10 calls; the
+/// merge and NCCL's copies share HBM, so the exchange slows while a merge runs: 3 slices of keys cost the
+/// exchange 0.27 ms and hide 0.8 of its 1.26 ms merge; from 4 slices the exchange lost 1.1-1.2 ms; pairs'
+/// heavier merge slowed it 0.8 ms already at 2 slices, more than the merge it hid).
 
 } // namespace apps_tuning
 } // namespace carry

@@ -1,5 +1,6 @@
 // The distributed layer's communicator (an ncclComm_t the caller made, with its rank, size and device),
-// NCCL results as cudaError_t, and local_group: one process driving every local GPU, a thread a rank.
+// NCCL results as cudaError_t, side_stream (a caller's second stream lent to the sorts), and local_group:
+// one process driving every local GPU, a thread a rank.
 #pragma once
 
 #include <condition_variable>
@@ -69,9 +70,61 @@ private:
   int rank_ = -1, size_ = 0, device_ = -1;
 };
 
-/// One process driving GPUs 0 .. gpus-1 (tests, the tool): the communicators of ncclCommInitAll, one
-/// non-blocking stream a rank and one host thread a rank, all owned and released by the group (the only
-/// place carry::dist creates any of them, and only when asked). run(f) calls f(rank) on every rank's
+/// A second stream of the caller's lent to a distributed sort, with the two events that fork it from the
+/// caller's stream and join it back: the sort then exchanges its sorted parts slice by slice on this
+/// stream and merges each slice that has arrived on the caller's stream while the next is in flight. Make
+/// it with the greatest priority (cudaDeviceGetStreamPriorityRange), so the exchange's kernels are not
+/// held behind the merges' blocks. The caller makes (and destroys) the stream; create() makes the two
+/// events and destroy() releases them: nothing else is created. One call at a time may use it; its work
+/// there is done when the caller's stream passes the call (the sort joins it back before it returns).
+///
+///   int least, greatest;  cudaDeviceGetStreamPriorityRange(&least, &greatest);
+///   cudaStream_t s2;  cudaStreamCreateWithPriority(&s2, cudaStreamNonBlocking, greatest);
+///   carry::dist::side_stream side;
+///   carry::dist::side_stream::create(s2, side);
+///   carry::dist::sort_keys(d_temp, bytes, d_in, d_out, capacity, d_shard, n, comm, side, stream);
+///   side.destroy();  cudaStreamDestroy(s2);
+class side_stream {
+public:
+  side_stream() = default;
+  /// The events for stream `s` (any stream of the rank's device; the legacy default stream 0 too).
+  static cudaError_t create(cudaStream_t s, side_stream& out) {
+    side_stream t;
+    t.stream_ = s;
+    if (const cudaError_t e = cudaEventCreateWithFlags(&t.fork_, cudaEventDisableTiming); e != cudaSuccess)
+      return e;
+    if (const cudaError_t e = cudaEventCreateWithFlags(&t.join_, cudaEventDisableTiming); e != cudaSuccess) {
+      cudaEventDestroy(t.fork_);
+      return e;
+    }
+    out = t;
+    return cudaSuccess;
+  }
+  /// Releases the events (not the stream); the object is then empty.
+  cudaError_t destroy() {
+    cudaError_t e = cudaSuccess;
+    if (fork_ != nullptr) e = cudaEventDestroy(fork_);
+    if (join_ != nullptr) {
+      const cudaError_t f = cudaEventDestroy(join_);
+      if (e == cudaSuccess) e = f;
+    }
+    *this = side_stream{};
+    return e;
+  }
+  bool valid() const { return fork_ != nullptr && join_ != nullptr; }
+  cudaStream_t stream() const { return stream_; }
+  cudaEvent_t fork() const { return fork_; } // recorded on the caller's stream, waited on here
+  cudaEvent_t join() const { return join_; } // recorded here, waited on by the caller's stream
+
+private:
+  cudaStream_t stream_ = nullptr;
+  cudaEvent_t fork_ = nullptr, join_ = nullptr;
+};
+
+/// One process driving GPUs 0 .. gpus-1 (tests, the tool): the communicators of ncclCommInitAll, two
+/// non-blocking streams a rank (the rank's stream, and a side_stream for the sorts at the greatest
+/// priority) and one host thread a rank, all owned and released by the group (the only place carry::dist
+/// creates any of them, and only when asked). run(f) calls f(rank) on every rank's
 /// thread at once, its device current: each rank's calls then run as they would in a process of their
 /// own. run is not reentrant (f may not call run).
 ///
@@ -105,6 +158,19 @@ public:
       if (const cudaError_t e = cudaStreamCreateWithFlags(&s, cudaStreamNonBlocking); e != cudaSuccess)
         return e;
       g.streams_.push_back(s);
+      int least = 0, greatest = 0; // the side stream at the greatest priority (side_stream)
+      if (const cudaError_t e = cudaDeviceGetStreamPriorityRange(&least, &greatest); e != cudaSuccess)
+        return e;
+      cudaStream_t s2 = nullptr;
+      if (const cudaError_t e = cudaStreamCreateWithPriority(&s2, cudaStreamNonBlocking, greatest);
+          e != cudaSuccess)
+        return e;
+      side_stream side;
+      if (const cudaError_t e = side_stream::create(s2, side); e != cudaSuccess) {
+        cudaStreamDestroy(s2);
+        return e;
+      }
+      g.sides_.push_back(side);
     }
     g.workers_ = std::make_unique<workers>();
     g.workers_->result.assign(static_cast<std::size_t>(gpus), cudaSuccess);
@@ -115,6 +181,7 @@ public:
   int size() const { return static_cast<int>(comms_.size()); }
   const communicator& comm(int r) const { return comms_[static_cast<std::size_t>(r)]; }
   cudaStream_t stream(int r) const { return streams_[static_cast<std::size_t>(r)]; }
+  const side_stream& side(int r) const { return sides_[static_cast<std::size_t>(r)]; }
 
   /// f(rank) -> cudaError_t on every rank's thread at once, the rank's device current; returns when all
   /// have returned, with the first failure in rank order. NCCL needs every rank of a collective to take
@@ -185,9 +252,15 @@ private:
     for (std::size_t r = 0; r < streams_.size(); ++r) {
       cudaSetDevice(comms_[r].device());
       cudaStreamDestroy(streams_[r]);
+      if (r < sides_.size()) {
+        const cudaStream_t s2 = sides_[r].stream();
+        sides_[r].destroy();
+        cudaStreamDestroy(s2);
+      }
     }
     for (ncclComm_t c : raw_) ncclCommDestroy(c);
     streams_.clear();
+    sides_.clear();
     comms_.clear();
     raw_.clear();
   }
@@ -195,6 +268,7 @@ private:
   std::vector<ncclComm_t> raw_;
   std::vector<communicator> comms_;
   std::vector<cudaStream_t> streams_;
+  std::vector<side_stream> sides_;
   std::unique_ptr<workers> workers_;
 };
 

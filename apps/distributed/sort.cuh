@@ -1,7 +1,7 @@
 // Distributed sort over the shards of an NCCL communicator: dist::sort_keys, sort_pairs and their
-// descending forms (carry's sort of each shard, splitters from samples of the sorted shards, one exchange
-// by grouped send/recv of the sorted parts, keys delta-coded in blocks, then a stable merge of the sorted
-// runs that arrived).
+// descending forms (carry's sort of each shard, splitters from samples of the sorted shards, an exchange
+// by grouped send/recv of the sorted parts, keys delta-coded in blocks or raw in slices on a side stream,
+// each merged as it arrives, a stable merge of the sorted runs that arrived).
 #pragma once
 
 #include <algorithm>
@@ -118,13 +118,28 @@ struct sort_marks {
   cudaEvent_t at[5];
 };
 
-/// Every distributed sort (V = radix_detail::null_value: keys alone); marks: see sort_marks (null: none).
+/// The slices a sort's raw exchange goes in on a side stream, each merged as it arrives (asked: a
+/// caller's count, 0 for the policy's): one without a side stream, with coded keys, or past four ranks
+/// (whose merge tree would need a second buffer a slice).
+template <class Policy = apps_tuning::default_policy>
+constexpr int exchange_slices(int ranks, bool coded, bool pairs, int asked) {
+  if (ranks < 2 || ranks > 4 || coded) return 1;
+  const int s = asked > 0 ? asked
+                : pairs   ? Policy::dist_exchange_slices_pairs
+                          : Policy::dist_exchange_slices_keys;
+  return s < 1 ? 1 : s > 64 ? 64 : s;
+}
+
+/// Every distributed sort (V = radix_detail::null_value: keys alone); marks: see sort_marks (null: none);
+/// side: a side_stream on which the exchange goes in slices, each merged on `stream` as it arrives (null:
+/// one exchange, then the merge); slices: the slices asked for (0: the policy's; exchange_slices).
 template <class K, class V>
 cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* keys_in,
                           K* keys_out, const V* values_in, V* values_out, std::int64_t out_capacity,
                           shard_info* d_shard, std::int64_t n, bool descending, const communicator& comm,
                           cudaStream_t stream, const sort_marks* marks = nullptr,
-                          key_coding coding = key_coding::by_policy) {
+                          key_coding coding = key_coding::by_policy, const side_stream* side = nullptr,
+                          int slices_asked = 0) {
   auto mark = [&](int i) { return marks != nullptr ? cudaEventRecord(marks->at[i], stream) : cudaSuccess; };
   constexpr bool pairs = !std::is_same<V, radix_detail::null_value>::value;
   if (!comm.valid() || comm.size() > 65536) return cudaErrorInvalidValue;
@@ -171,10 +186,14 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   // whole blocks of delta_block: a header a block and its payload words, decoded where the keys would land
   constexpr std::size_t narrowest = pairs && sizeof(V) < sizeof(K) ? sizeof(V) : sizeof(K);
   const bool coded = codes_keys(coding, ranks, pairs);
+  // the temp storage has room for the slices whether a side stream comes or not (the same size either way)
+  const int room_slices = exchange_slices(ranks, coded, pairs, slices_asked);
+  if (side != nullptr && !side->valid()) return cudaErrorInvalidValue;
+  const int slices = side != nullptr ? room_slices : 1, buckets = ranks * slices;
   const std::int64_t granule = coded            ? delta_block
                                : narrowest < 16 ? static_cast<std::int64_t>(16 / narrowest)
                                                 : 1;
-  const std::int64_t landing = cap + exchange_slack(ranks, granule);
+  const std::int64_t landing = cap + exchange_slack(ranks, granule, room_slices);
   using KU = typename radix_detail::radix_key<K>::bits_type;
   using header = delta_header<KU>;
   const std::int64_t send_blocks = coded ? (nn + delta_block - 1) / delta_block : 0,
@@ -198,7 +217,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   }
   lookback::temp_builder carve;
   const lookback::temp_part mine_at = carve.add(block), all_at = carve.add(block * ranks),
-                            split_at = carve.add(sizeof(sort_sample) * ranks),
+                            split_at = carve.add(sizeof(sort_sample) * ranks * room_slices),
                             first_at = carve.add(sizeof(std::int64_t) * (ranks + 1)),
                             pi_at = carve.add(sizeof(std::uint64_t) * gathered),
                             pis_at = carve.add(sizeof(std::uint64_t) * gathered),
@@ -206,8 +225,10 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
                             pss_at = carve.add(sizeof(std::uint32_t) * gathered),
                             pp_at = carve.add(sizeof(std::uint64_t) * gathered),
                             pt_at = carve.add(pick_bytes),
-                            off_at = carve.add(sizeof(std::uint64_t) * (ranks + 1) * bound_words),
-                            offs_at = carve.add(sizeof(std::uint64_t) * (ranks + 1) * bound_words * ranks),
+                            off_at =
+                                carve.add(sizeof(std::uint64_t) * (ranks * room_slices + 1) * bound_words),
+                            offs_at = carve.add(sizeof(std::uint64_t) * (ranks * room_slices + 1) *
+                                                bound_words * ranks),
                             sk_at = carve.add(sizeof(K) * (nn + granule)),
                             sv_at = carve.add(pairs ? sizeof(V) * (nn + granule) : 0),
                             hd_at = carve.add(sizeof(header) * (coded ? send_blocks + 1 : 0)),
@@ -256,7 +277,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
       e != cudaSuccess)
     return e;
   // ---- splitters over (key image, global index), chosen on the device (the same on every rank), then
-  // each bucket's bounds in the sorted shard ----
+  // each bucket's bounds in the sorted shard (sliced: `slices` buckets a rank, each a slice of its run) ----
   // A shard's sorted position stands for its global index: the local sort is stable, so equal keys keep
   // their input order, and rank q's items all come before rank q + 1's.
   auto* first = first_at.as<std::int64_t>(d_temp_storage);
@@ -289,14 +310,14 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
             gathered, stream);
         e != cudaSuccess)
       return e;
-    pick_splitters_kernel<><<<(ranks + 255) / 256, 256, 0, stream>>>(
+    pick_splitters_kernel<><<<(buckets + 255) / 256, 256, 0, stream>>>(
         static_cast<const std::uint64_t*>(prefix), static_cast<const std::uint32_t*>(sorted_slots), gathered,
-        static_cast<const sample_slot*>(all), static_cast<const std::int64_t*>(first), ranks, splitters);
+        static_cast<const sample_slot*>(all), static_cast<const std::int64_t*>(first), buckets, splitters);
     if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
   }
-  bounds_kernel<<<(ranks + 256) / 256, 256, 0, stream>>>(
+  bounds_kernel<<<(buckets + 256) / 256, 256, 0, stream>>>(
       static_cast<const K*>(sk), nn, static_cast<const std::int64_t*>(first + rank), descending,
-      static_cast<const sort_sample*>(splitters), ranks, off);
+      static_cast<const sort_sample*>(splitters), buckets, off);
   if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
   // ---- coded keys: each block's header, the payload offsets (the engine's scan), the payload; the run this
   // rank keeps is not coded (its blocks get no payload) ----
@@ -330,21 +351,27 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   }
   // ---- every rank's bucket bounds (and coded: payload offsets): the exchange's exact counts, on the host ----
   std::vector<std::uint64_t> h_offs;
-  const std::size_t per_rank = static_cast<std::size_t>(ranks + 1) * bound_words;
+  const std::size_t per_rank = static_cast<std::size_t>(buckets + 1) * bound_words;
   if (const cudaError_t e = gather_to_host<std::uint64_t>(off, offs, per_rank, h_offs, comm, stream);
       e != cudaSuccess)
     return e;
   std::vector<std::vector<std::int64_t>> offsets(static_cast<std::size_t>(ranks)), words(offsets.size());
   for (int q = 0; q < ranks; ++q) {
     const std::uint64_t* h = h_offs.data() + static_cast<std::size_t>(q) * per_rank;
-    for (int j = 0; j <= ranks; ++j) offsets[q].push_back(static_cast<std::int64_t>(h[j]));
+    for (int j = 0; j <= buckets; ++j) offsets[q].push_back(static_cast<std::int64_t>(h[j]));
     if (coded)
       for (int j = 0; j < 2 * (ranks + 1); ++j)
         words[q].push_back(static_cast<std::int64_t>(h[ranks + 1 + j]));
   }
   std::int64_t total = 0; // every shard's count: its last bound
-  for (int q = 0; q < ranks; ++q) total += offsets[q][ranks];
-  const exchange_plan x = plan_exchange(offsets, rank, granule);
+  for (int q = 0; q < ranks; ++q) total += offsets[q][buckets];
+  std::vector<exchange_plan> xs; // a plan a slice, each received after the last
+  std::int64_t received = 0;
+  for (int i = 0; i < slices; ++i) {
+    xs.push_back(plan_slice(offsets, rank, granule, slices, i, i > 0 ? xs.back().landed : 0));
+    received += xs.back().received;
+  }
+  const exchange_plan& x = xs.front();
   if (x.most_received > cap) return cudaErrorInvalidValue; // every rank sees it: all refuse, none waits
   // ---- the exchange: grouped sends and receives of the planned parts (the own run stays in place) ----
   if (const cudaError_t e = mark(2); e != cudaSuccess) return e;
@@ -381,29 +408,57 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
           static_cast<const std::uint32_t*>(rp), landed_blocks, descending, rk);
       if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
     }
-  } else if constexpr (pairs) {
-    exchanged_e = exchange(x, comm, stream, false, exchanged<K>{sk, rk}, exchanged<V>{sv, rv});
-  } else {
-    exchanged_e = exchange(x, comm, stream, false, exchanged<K>{sk, rk});
   }
-  if (exchanged_e != cudaSuccess) return exchanged_e;
-  if (const cudaError_t e = mark(3); e != cudaSuccess) return e;
-  // ---- the sorted runs that arrived (one a rank, in rank order) merged stably ----
-  std::vector<radix_detail::sorted_run<K, V>> runs;
-  for (int q = 0; q < ranks; ++q) {
-    if (x.run_count[q] == 0) continue;
-    if (q == rank)
-      runs.push_back({sk + x.send_at[q], pairs ? sv + x.send_at[q] : nullptr, x.run_count[q]});
-    else
-      runs.push_back({rk + x.run_at[q], pairs ? rv + x.run_at[q] : nullptr, x.run_count[q]});
-  }
+  // ---- the sorted runs of a slice (one a rank, in rank order) merged stably into its place in the output
+  // (ping: the same place in the tree buffer; at most four runs a slice when sliced, so pong is unused) ----
   auto* ms = ms_at.as<std::int64_t>(d_temp_storage);
-  if (const cudaError_t e =
-          radix_detail::merge_runs(runs, keys_out, values_out, tk, tv, rk, rv, ms, descending, stream);
-      e != cudaSuccess)
-    return e;
+  auto merge = [&](const exchange_plan& xp, cudaStream_t on) {
+    std::vector<radix_detail::sorted_run<K, V>> runs;
+    for (int q = 0; q < ranks; ++q) {
+      if (xp.run_count[q] == 0) continue;
+      if (q == rank)
+        runs.push_back({sk + xp.send_at[q], pairs ? sv + xp.send_at[q] : nullptr, xp.run_count[q]});
+      else
+        runs.push_back({rk + xp.run_at[q], pairs ? rv + xp.run_at[q] : nullptr, xp.run_count[q]});
+    }
+    const std::int64_t o = xp.slice_offset;
+    return radix_detail::merge_runs(runs, keys_out + o, pairs ? values_out + o : values_out,
+                                    tree > 0 ? tk + o : tk, pairs && tree > 0 ? tv + o : tv, rk, rv, ms,
+                                    descending, on);
+  };
+  if (coded) {
+    if (const cudaError_t e = mark(3); e != cudaSuccess) return e;
+    if (const cudaError_t e = merge(x, stream); e != cudaSuccess) return e;
+  } else if (side == nullptr) {
+    if constexpr (pairs)
+      exchanged_e = exchange(x, comm, stream, false, exchanged<K>{sk, rk}, exchanged<V>{sv, rv});
+    else
+      exchanged_e = exchange(x, comm, stream, false, exchanged<K>{sk, rk});
+    if (exchanged_e != cudaSuccess) return exchanged_e;
+    if (const cudaError_t e = mark(3); e != cudaSuccess) return e;
+    if (const cudaError_t e = merge(x, stream); e != cudaSuccess) return e;
+  } else {
+    // raw parts a slice at a time on the side stream (forked from `stream` here); `stream` merges each slice
+    // once it has arrived, while the next one travels, and has joined the side stream after the last
+    if (const cudaError_t e = cudaEventRecord(side->fork(), stream); e != cudaSuccess) return e;
+    if (const cudaError_t e = cudaStreamWaitEvent(side->stream(), side->fork(), 0); e != cudaSuccess)
+      return e;
+    for (int i = 0; i < slices; ++i) {
+      if constexpr (pairs)
+        exchanged_e =
+            exchange(xs[i], comm, side->stream(), false, exchanged<K>{sk, rk}, exchanged<V>{sv, rv});
+      else
+        exchanged_e = exchange(xs[i], comm, side->stream(), false, exchanged<K>{sk, rk});
+      if (exchanged_e != cudaSuccess) return exchanged_e;
+      if (const cudaError_t e = cudaEventRecord(side->join(), side->stream()); e != cudaSuccess) return e;
+      if (const cudaError_t e = cudaStreamWaitEvent(stream, side->join(), 0); e != cudaSuccess) return e;
+      const cudaError_t marked = i + 1 == slices ? mark(3) : cudaSuccess;
+      if (marked != cudaSuccess) return marked;
+      if (const cudaError_t e = merge(xs[i], stream); e != cudaSuccess) return e;
+    }
+  }
   if (const cudaError_t e = mark(4); e != cudaSuccess) return e;
-  write_shard_kernel<><<<1, 1, 0, stream>>>(d_shard, x.received, x.out_offset, total);
+  write_shard_kernel<><<<1, 1, 0, stream>>>(d_shard, received, x.out_offset, total);
   return carry::detail::after_launch(stream);
 }
 
@@ -442,6 +497,35 @@ cudaError_t sort_keys_descending(void* d_temp_storage, std::size_t& temp_storage
                                num_items, true, comm, stream);
 }
 
+/// sort_keys with a side stream (side_stream: the caller's second stream, at the greatest priority, and two
+/// events): the exchange then goes in slices on the side stream and each slice is merged on `stream` as
+/// soon as it has arrived, while the next one travels (raw exchanges of up to four ranks; elsewhere as
+/// sort_keys). The result and the temp storage size are sort_keys'; `stream` has joined the side stream
+/// when the call's work on it ends.
+///
+///   carry::dist::sort_keys(d_temp, bytes, d_in, d_out, capacity, d_shard, n, comm, side, stream);
+template <class K>
+cudaError_t sort_keys(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
+                      K* d_keys_out, std::int64_t out_capacity, shard_info* d_shard, std::int64_t num_items,
+                      const communicator& comm, const side_stream& side, cudaStream_t stream) {
+  return detail::dispatch_sort(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                               static_cast<const radix_detail::null_value*>(nullptr),
+                               static_cast<radix_detail::null_value*>(nullptr), out_capacity, d_shard,
+                               num_items, false, comm, stream, nullptr, detail::key_coding::by_policy, &side);
+}
+
+/// sort_keys_descending with a side stream (as sort_keys with one).
+template <class K>
+cudaError_t sort_keys_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
+                                 K* d_keys_out, std::int64_t out_capacity, shard_info* d_shard,
+                                 std::int64_t num_items, const communicator& comm, const side_stream& side,
+                                 cudaStream_t stream) {
+  return detail::dispatch_sort(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out,
+                               static_cast<const radix_detail::null_value*>(nullptr),
+                               static_cast<radix_detail::null_value*>(nullptr), out_capacity, d_shard,
+                               num_items, true, comm, stream, nullptr, detail::key_coding::by_policy, &side);
+}
+
 /// sort_keys with values that travel with their keys (key and value sizes together at most 16 bytes:
 /// they are partitioned and exchanged as one item).
 ///
@@ -464,6 +548,28 @@ cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storag
                                   const communicator& comm, cudaStream_t stream = 0) {
   return detail::dispatch_sort(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
                                d_values_out, out_capacity, d_shard, num_items, true, comm, stream);
+}
+
+/// sort_pairs with a side stream (as sort_keys with one).
+template <class K, class V>
+cudaError_t sort_pairs(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
+                       K* d_keys_out, const V* d_values_in, V* d_values_out, std::int64_t out_capacity,
+                       shard_info* d_shard, std::int64_t num_items, const communicator& comm,
+                       const side_stream& side, cudaStream_t stream) {
+  return detail::dispatch_sort(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
+                               d_values_out, out_capacity, d_shard, num_items, false, comm, stream, nullptr,
+                               detail::key_coding::by_policy, &side);
+}
+
+/// sort_pairs_descending with a side stream (as sort_keys with one).
+template <class K, class V>
+cudaError_t sort_pairs_descending(void* d_temp_storage, std::size_t& temp_storage_bytes, const K* d_keys_in,
+                                  K* d_keys_out, const V* d_values_in, V* d_values_out,
+                                  std::int64_t out_capacity, shard_info* d_shard, std::int64_t num_items,
+                                  const communicator& comm, const side_stream& side, cudaStream_t stream) {
+  return detail::dispatch_sort(d_temp_storage, temp_storage_bytes, d_keys_in, d_keys_out, d_values_in,
+                               d_values_out, out_capacity, d_shard, num_items, true, comm, stream, nullptr,
+                               detail::key_coding::by_policy, &side);
 }
 
 } // namespace dist

@@ -29,8 +29,9 @@ const char* usage =
     "  select     dist::select_if of u32, about half kept (output sharded, counts and offsets reported)\n"
     "  histogram  dist::histogram_even of u32, 256 bins (each rank counts, one all-reduce)\n"
     "  sort       dist::sort_keys of u32 (carry's sort of each shard, splitters from samples of the sorted\n"
-    "             shards, one exchange by grouped send/recv, a stable merge of the runs that arrived); the\n"
-    "             collective alone: an all-to-all of the same bytes by NCCL's grouped send/recv\n"
+    "             shards, an exchange by grouped send/recv, a stable merge of the runs that arrived; raw\n"
+    "             exchanges go in slices, each merged on a side stream as it arrives); the collective\n"
+    "             alone: an all-to-all of the same bytes by NCCL's grouped send/recv\n"
     "\n"
     "options:\n"
     "  --gpus N            ranks (default: every visible GPU; at least 2)\n"
@@ -42,6 +43,9 @@ const char* usage =
     "  --coding C          sort: how the sorted parts' keys travel: auto (default: delta-coded from the rank\n"
     "                      counts where that measured faster), delta (blocks of 128 keys as their first key and\n"
     "                      the steps between them in the fewest bits) or raw (as they are)\n"
+    "  --side S            sort: on (default: each rank lends a side stream, dist::side_stream: a raw exchange\n"
+    "                      travels there in slices, each merged as it arrives) or off (exchange, then merge)\n"
+    "  --slices N          sort with a side stream: the slices of the exchange (default 0: the tuned count)\n"
     "  --csv               print the results as CSV (primitive,impl,gpus,n,median_us,gitems,speedup,collective_us)\n"
     "  --help              this text\n"
     "\n"
@@ -49,7 +53,8 @@ const char* usage =
     "rank, then every rank's stream synchronised: the wall time over --reps, median of 5 such blocks after\n"
     "one of warm-up), the items per second, the speed-up, and the time of the call's collective alone\n"
     "(the same NCCL call on the same bytes, timed the same way). sort also prints each rank's phases (CUDA\n"
-    "events at its stage boundaries: local sort, splitters and counts, exchange, merge; median of --reps calls)\n"
+    "events at its stage boundaries: local sort, splitters and counts, exchange, merge (with a side stream:\n"
+    "the last slice's, the others run during the exchange); median of --reps calls)\n"
     "and the exchange's bandwidth against the all-to-all alone (--csv: as '# phases' comment lines).\n"
     "Run with NCCL_NVLS_ENABLE=0 where NVLink multicast is unavailable.\n"
     "exit status: 0 checked and timed; 1 mismatch or CUDA/NCCL error; 2 bad usage, fewer than 2 GPUs\n";
@@ -59,7 +64,8 @@ struct config {
   int gpus = 0, reps = 10;
   std::int64_t n = std::int64_t{1} << 28;
   bool csv = false, pairs = false;
-  std::string keys = "uniform", coding = "auto";
+  std::string keys = "uniform", coding = "auto", side = "on";
+  int slices = 0;
 };
 
 // item i: a hash of its index (mode 1: 42 everywhere; 2: skewed, 7 in 8 below 2^12; 3: the index itself)
@@ -124,11 +130,12 @@ int carry_tool::dist_main(int argc, char** argv) {
     --argc;
     ++argv;
   }
-  const int parsed = parse_options(
-      "dist", usage,
-      {whole("--gpus", 2, 64, c.gpus), count("--n", c.n), whole("--reps", 1, 100000, c.reps),
-       flag("--csv", c.csv), flag("--pairs", c.pairs), text("--keys", c.keys), text("--coding", c.coding)},
-      argc, argv);
+  const int parsed =
+      parse_options("dist", usage,
+                    {whole("--gpus", 2, 64, c.gpus), count("--n", c.n), whole("--reps", 1, 100000, c.reps),
+                     flag("--csv", c.csv), flag("--pairs", c.pairs), text("--keys", c.keys),
+                     text("--coding", c.coding), text("--side", c.side), whole("--slices", 0, 64, c.slices)},
+                    argc, argv);
   if (parsed >= 0) return parsed;
   if (c.primitive != "scan" && c.primitive != "select" && c.primitive != "histogram" &&
       c.primitive != "sort") {
@@ -139,18 +146,20 @@ int carry_tool::dist_main(int argc, char** argv) {
   const auto coding = c.coding == "delta" ? carry::dist::detail::key_coding::delta
                       : c.coding == "raw" ? carry::dist::detail::key_coding::raw
                                           : carry::dist::detail::key_coding::by_policy;
-  const bool coding_named = c.coding != "auto";
+  const bool coding_named = c.coding != "auto", side_off = c.side == "off";
   if (key_mode < 0 || (coding_named && c.coding != "delta" && c.coding != "raw") ||
-      ((c.pairs || coding_named || key_mode != 0) && c.primitive != "sort")) {
+      (c.side != "on" && !side_off) || (side_off && c.slices > 0) ||
+      ((c.pairs || coding_named || key_mode != 0 || side_off || c.slices > 0) && c.primitive != "sort")) {
     std::fprintf(
         stderr,
-        "carry dist: --keys is uniform, equal or skewed; --coding is auto, delta or raw; --pairs, --keys "
-        "and --coding go with sort\n");
+        "carry dist: --keys is uniform, equal or skewed; --coding is auto, delta or raw; --side is on "
+        "or off (--slices needs it on); --pairs, --keys, --coding, --side and --slices go with sort\n");
     return 2;
   }
   const bool pairs = c.pairs;
   const std::string label = c.primitive + (pairs ? "_pairs" : "") + (key_mode != 0 ? "_" + c.keys : "") +
-                            (coding_named ? "_" + c.coding : "");
+                            (coding_named ? "_" + c.coding : "") + (side_off ? "_noside" : "") +
+                            (c.slices > 0 ? "_s" + std::to_string(c.slices) : "");
   if (!print_gpu()) return 2;
   int visible = 0;
   CHECK_CUDA(cudaGetDeviceCount(&visible));
@@ -211,13 +220,14 @@ int carry_tool::dist_main(int argc, char** argv) {
     const std::int64_t m = shard[static_cast<std::size_t>(r)].end - shard[static_cast<std::size_t>(r)].begin;
     const std::uint32_t* in = k.in;
     using N = carry::radix_detail::null_value;
+    const carry::dist::side_stream* side = side_off ? nullptr : &g.side(r);
     return pairs
                ? carry::dist::detail::dispatch_sort(t, b, in, k.out, static_cast<const std::uint32_t*>(k.vin),
                                                     k.vout, capacity, k.info, m, false, g.comm(r),
-                                                    g.stream(r), marks, coding)
+                                                    g.stream(r), marks, coding, side, c.slices)
                : carry::dist::detail::dispatch_sort(t, b, in, k.out, static_cast<const N*>(nullptr),
                                                     static_cast<N*>(nullptr), capacity, k.info, m, false,
-                                                    g.comm(r), g.stream(r), marks, coding);
+                                                    g.comm(r), g.stream(r), marks, coding, side, c.slices);
   };
   auto dist_call = [&](int r, void* t, std::size_t& b) -> cudaError_t {
     const auto& k = rank[static_cast<std::size_t>(r)];

@@ -674,6 +674,90 @@ TEST_CASE("dist exchange plan: parts widened to aligned granules, the exact runs
       }
 }
 
+TEST_CASE("dist exchange plan in slices: each slice's parts, received after the last, output in order",
+          "[cpu][dist]") {
+  using carry::dist::detail::exchange_plan;
+  using carry::dist::detail::plan_slice;
+  // 2 ranks, 2 slices: rank 0's buckets {[0, 2), [2, 3) | [3, 5), [5, 6)}, rank 1's {[0, 1), [1, 4) | [4, 4),
+  // [4, 7)}: rank 0 gets 3 + 4 items, rank 1 gets rank 0's [3, 5) and its own [4, 4) in slice 0, rank 0's
+  // [5, 6) and its own [4, 7) in slice 1
+  const std::vector<std::vector<std::int64_t>> off{{0, 2, 3, 5, 6}, {0, 1, 4, 4, 7}};
+  const exchange_plan a = plan_slice(off, 1, 1, 2, 0, 0), b = plan_slice(off, 1, 1, 2, 1, a.landed);
+  CHECK(a.run_count == std::vector<std::int64_t>{2, 0}); // rank 0's [3, 5), rank 1's own [4, 4)
+  CHECK(b.run_count == std::vector<std::int64_t>{1, 3}); // rank 0's [5, 6), rank 1's own [4, 7)
+  CHECK(a.send_at == std::vector<std::int64_t>{0, 4});
+  CHECK(a.send_count == std::vector<std::int64_t>{1, 0});
+  CHECK(b.send_count == std::vector<std::int64_t>{3, 3});
+  CHECK(a.slice_offset == 0);
+  CHECK(b.slice_offset == 2);
+  CHECK(b.recv_at[0] >= a.landed);
+  CHECK(a.out_offset == 7);
+  CHECK(b.out_offset == 7);
+  CHECK(a.most_received == 7);
+  std::uint64_t seed = 99;
+  auto next = [&seed](std::int64_t below) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::int64_t>((seed >> 33) % static_cast<std::uint64_t>(below));
+  };
+  for (int ranks : {1, 2, 3, 4})
+    for (int slices : {1, 2, 3, 8})
+      for (std::int64_t g : {1, 4, 16})
+        for (int trial = 0; trial < 30; ++trial) {
+          const int buckets = ranks * slices;
+          std::vector<std::vector<std::int64_t>> sliced(static_cast<std::size_t>(ranks)),
+              whole(sliced.size());
+          for (int q = 0; q < ranks; ++q) {
+            auto& o = sliced[static_cast<std::size_t>(q)];
+            o.push_back(0);
+            for (int j = 0; j < buckets; ++j) o.push_back(o.back() + (next(3) == 0 ? 0 : next(40)));
+            for (int j = 0; j <= ranks; ++j) whole[static_cast<std::size_t>(q)].push_back(o[j * slices]);
+          }
+          std::vector<std::vector<exchange_plan>> x(static_cast<std::size_t>(ranks));
+          for (int r = 0; r < ranks; ++r) {
+            auto& xr = x[static_cast<std::size_t>(r)];
+            for (int i = 0; i < slices; ++i)
+              xr.push_back(plan_slice(sliced, r, g, slices, i, i > 0 ? xr.back().landed : 0));
+            // the slices together: the unsliced plan's output, each slice after the last
+            const exchange_plan w = carry::dist::detail::plan_exchange(whole, r, g);
+            std::int64_t received = 0, landed = 0;
+            for (int i = 0; i < slices; ++i) {
+              const exchange_plan& p = xr[static_cast<std::size_t>(i)];
+              CHECK(p.slice_offset == received);
+              CHECK(p.out_offset == w.out_offset);
+              CHECK(p.most_received == w.most_received);
+              for (int q = 0; q < ranks; ++q) {
+                CHECK(p.recv_at[q] >= landed);
+                CHECK(p.recv_at[q] % g == 0);
+                landed = p.recv_at[q] + p.recv_count[q];
+              }
+              CHECK(p.landed == landed);
+              received += p.received;
+            }
+            CHECK(received == w.received);
+            CHECK(landed <= received + carry::dist::detail::exchange_slack(ranks, g, slices));
+            if (slices == 1) {
+              CHECK(xr[0].send_at == w.send_at);
+              CHECK(xr[0].recv_at == w.recv_at);
+              CHECK(xr[0].run_at == w.run_at);
+              CHECK(xr[0].landed == w.landed);
+            }
+          }
+          // what q sends j in slice i is what j receives from q there, and covers q's bucket (j, i)
+          for (int i = 0; i < slices; ++i)
+            for (int q = 0; q < ranks; ++q)
+              for (int j = 0; j < ranks; ++j) {
+                const exchange_plan& s = x[static_cast<std::size_t>(q)][static_cast<std::size_t>(i)];
+                const exchange_plan& d = x[static_cast<std::size_t>(j)][static_cast<std::size_t>(i)];
+                const std::int64_t b = sliced[q][j * slices + i], e = sliced[q][j * slices + i + 1];
+                CHECK(s.send_count[j] == d.recv_count[q]);
+                CHECK(d.run_count[q] == e - b);
+                CHECK(s.send_at[j] <= b);
+                CHECK(s.send_at[j] + s.send_count[j] >= e);
+                CHECK(d.run_at[q] - d.recv_at[q] == b - s.send_at[j]);
+              }
+        }
+}
+
 TEST_CASE("dist rebalance plan: uneven shards to even ones, in global order", "[cpu][dist]") {
   // counts 6, 0, 2 over 3 ranks: 8 items, even shards 3, 3, 2 at 0, 3, 6
   const std::vector<std::int64_t> counts{6, 0, 2};

@@ -445,10 +445,10 @@ std::vector<K> sort_input(std::int64_t total, dist_keys d, const std::vector<std
 /// `capacity` items), then each rank's shard_info checked: offsets in rank order, the total, every count
 /// within 5 % of an even share (and the samples' grain). Returns the outputs; `counts` gets the counts.
 template <class K>
-sharded<K> run_dist_sort(dist::local_group& g, const std::vector<K>& all,
-                         const std::vector<std::int64_t>& sizes, std::int64_t capacity, bool desc,
-                         std::vector<std::int64_t>& counts,
-                         dist::detail::key_coding coding = dist::detail::key_coding::by_policy) {
+sharded<K>
+run_dist_sort(dist::local_group& g, const std::vector<K>& all, const std::vector<std::int64_t>& sizes,
+              std::int64_t capacity, bool desc, std::vector<std::int64_t>& counts,
+              dist::detail::key_coding coding = dist::detail::key_coding::by_policy, int side = -1) {
   const auto total = static_cast<std::int64_t>(all.size());
   const int ranks = g.size();
   sharded<K> in(sizes);
@@ -463,11 +463,17 @@ sharded<K> run_dist_sort(dist::local_group& g, const std::vector<K>& all,
     info[k]->poison();
     return with_dirty_temp(temp[k], [&](void* t, std::size_t& b) {
       using N = carry::radix_detail::null_value;
-      if (coding != dist::detail::key_coding::by_policy) // a named exchange (the public calls: the policy's)
+      // a named exchange or slice count (the public calls: the policy's)
+      if (coding != dist::detail::key_coding::by_policy || side > 0)
         return dist::detail::dispatch_sort(t, b, static_cast<const K*>(in.ptr(r)), out.ptr(r),
                                            static_cast<const N*>(nullptr), static_cast<N*>(nullptr), capacity,
                                            info[k]->ptr, in.size(r), desc, g.comm(r), g.stream(r), nullptr,
-                                           coding);
+                                           coding, side >= 0 ? &g.side(r) : nullptr, side > 0 ? side : 0);
+      if (side == 0)
+        return desc ? dist::sort_keys_descending(t, b, static_cast<const K*>(in.ptr(r)), out.ptr(r), capacity,
+                                                 info[k]->ptr, in.size(r), g.comm(r), g.side(r), g.stream(r))
+                    : dist::sort_keys(t, b, static_cast<const K*>(in.ptr(r)), out.ptr(r), capacity,
+                                      info[k]->ptr, in.size(r), g.comm(r), g.side(r), g.stream(r));
       return desc ? dist::sort_keys_descending(t, b, static_cast<const K*>(in.ptr(r)), out.ptr(r), capacity,
                                                info[k]->ptr, in.size(r), g.comm(r), g.stream(r))
                   : dist::sort_keys(t, b, static_cast<const K*>(in.ptr(r)), out.ptr(r), capacity,
@@ -492,11 +498,12 @@ sharded<K> run_dist_sort(dist::local_group& g, const std::vector<K>& all,
 
 template <class K>
 void check_dist_sort(dist::local_group& g, const std::vector<K>& all, const std::vector<std::int64_t>& sizes,
-                     bool desc, dist::detail::key_coding coding = dist::detail::key_coding::by_policy) {
+                     bool desc, dist::detail::key_coding coding = dist::detail::key_coding::by_policy,
+                     int side = -1) {
   const auto total = static_cast<std::int64_t>(all.size());
   std::vector<std::int64_t> counts;
   const sharded<K> out =
-      run_dist_sort(g, all, sizes, total / g.size() + total / 8 + 2048, desc, counts, coding);
+      run_dist_sort(g, all, sizes, total / g.size() + total / 8 + 2048, desc, counts, coding, side);
   std::vector<K> want = all;
   std::stable_sort(want.begin(), want.end(), [&](const K& a, const K& b) {
     return dist::detail::sort_image(a, desc) < dist::detail::sort_image(b, desc);
@@ -535,7 +542,7 @@ namespace {
 template <class K, class V>
 void check_dist_pairs(dist::local_group& g, const std::vector<K>& keys,
                       const std::vector<std::int64_t>& sizes, bool desc,
-                      dist::detail::key_coding coding = dist::detail::key_coding::by_policy) {
+                      dist::detail::key_coding coding = dist::detail::key_coding::by_policy, int side = -1) {
   const auto total = static_cast<std::int64_t>(keys.size());
   const int ranks = g.size();
   std::vector<V> index(keys.size());
@@ -556,9 +563,16 @@ void check_dist_pairs(dist::local_group& g, const std::vector<K>& keys,
     return with_dirty_temp(temp[k], [&](void* t, std::size_t& b) {
       const K* ki = kin.ptr(r);
       const V* vi = vin.ptr(r);
-      if (coding != dist::detail::key_coding::by_policy)
+      if (coding != dist::detail::key_coding::by_policy || side > 0)
         return dist::detail::dispatch_sort(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity, info[k]->ptr,
-                                           kin.size(r), desc, g.comm(r), g.stream(r), nullptr, coding);
+                                           kin.size(r), desc, g.comm(r), g.stream(r), nullptr, coding,
+                                           side >= 0 ? &g.side(r) : nullptr, side > 0 ? side : 0);
+      if (side == 0)
+        return desc
+                   ? dist::sort_pairs_descending(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity,
+                                                 info[k]->ptr, kin.size(r), g.comm(r), g.side(r), g.stream(r))
+                   : dist::sort_pairs(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity, info[k]->ptr,
+                                      kin.size(r), g.comm(r), g.side(r), g.stream(r));
       return desc ? dist::sort_pairs_descending(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity,
                                                 info[k]->ptr, kin.size(r), g.comm(r), g.stream(r))
                   : dist::sort_pairs(t, b, ki, kout.ptr(r), vi, vout.ptr(r), capacity, info[k]->ptr,
@@ -647,6 +661,43 @@ TEST_CASE("dist sorts with each key exchange named: delta-coded and raw, whateve
                 check_dist_sort(g, sort_input<std::int16_t>(total, d, sizes), sizes, desc, coding);
                 check_dist_sort(g, sort_input<float>(total, dist_keys::zeros, sizes), sizes, desc, coding);
                 check_dist_sort(g, sort_input<float>(total, d, sizes), sizes, desc, coding);
+              }
+            }
+  }
+}
+
+TEST_CASE("dist sorts with a side stream: the exchange in slices, each merged as it arrives",
+          "[dist][sort]") {
+  // side -1: none; 0: the public calls with one (the policy's slices); 1-9: slices asked for. Slices with
+  // empty parts (tiny totals, one key), parts narrower than a granule, a coded exchange (one slice)
+  using dist::detail::key_coding;
+  for (int ranks : dist_rank_counts()) {
+    auto& g = *dist_group(ranks);
+    for (int side : {0, 1, 2, 3, 9})
+      for (std::int64_t total : {std::int64_t{0}, std::int64_t{5}, std::int64_t{129}, std::int64_t{1000003}})
+        for (const auto& sizes : shard_layouts(total, ranks))
+          for (dist_keys d : {dist_keys::uniform, dist_keys::equal, dist_keys::few, dist_keys::skewed})
+            for (bool desc : {false, true}) {
+              const bool large = total > 1000;
+              if (large &&
+                  ((sizes != shard_layouts(total, ranks)[0] && sizes != shard_layouts(total, ranks)[3]) ||
+                   d == dist_keys::equal || (desc && side != 0)))
+                continue;
+              INFO("ranks " << ranks << ", side " << side << ", total " << total << ", first shard "
+                            << sizes[0] << ", keys " << static_cast<int>(d) << (desc ? ", descending" : ""));
+              check_dist_sort(g, sort_input<std::uint32_t>(total, d, sizes), sizes, desc,
+                              key_coding::by_policy, side);
+              check_dist_pairs<std::uint32_t, std::uint32_t>(g, sort_input<std::uint32_t>(total, d, sizes),
+                                                             sizes, desc, key_coding::by_policy, side);
+              if (d == dist_keys::uniform && (side == 0 || side == 3)) {
+                check_dist_sort(g, sort_input<std::uint64_t>(total, d, sizes), sizes, desc, key_coding::raw,
+                                side);
+                check_dist_sort(g, sort_input<std::uint32_t>(total, d, sizes), sizes, desc, key_coding::delta,
+                                side);
+                check_dist_sort(g, sort_input<float>(total, dist_keys::zeros, sizes), sizes, desc,
+                                key_coding::raw, side);
+                check_dist_pairs<std::uint8_t, std::uint32_t>(g, sort_input<std::uint8_t>(total, d, sizes),
+                                                              sizes, desc, key_coding::raw, side);
               }
             }
   }

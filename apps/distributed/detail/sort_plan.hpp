@@ -102,30 +102,37 @@ struct slot_weight {
 ///   offsets {{0, 3, 5}, {0, 6, 9}}, granule 4, rank 1: sends items [0, 8) of its shard to rank 0 (the 6
 ///   items [0, 6) widened), receives rank 0's [3, 5) as [0, 8) at 0: the run it keeps is 2 items at 3;
 ///   its own run (3 items at 6 of its shard) goes to slot 8 (aligned after the 8 received).
+///
+/// Sliced (plan_slice): every rank's bucket is `slices` consecutive sub-buckets, offsets[q] has
+/// num_ranks * slices + 1 bounds, and a plan moves sub-bucket `slice` of every bucket, received after
+/// `landed_from` (the previous slice's `landed`), so each slice's exchange and merge can go on its own.
 struct exchange_plan {
   std::vector<std::int64_t> send_count, send_at; // to each rank: how many travel, from where
   std::vector<std::int64_t> recv_count, recv_at; // from each rank: how many travel, to where
   std::vector<std::int64_t> run_count, run_at;   // from each rank: its exact items, where they land
-  std::int64_t received = 0;                     // this rank's output count (the runs' exact items)
-  std::int64_t landed = 0;                       // the receive buffer's items in use (received plus slack)
-  std::int64_t out_offset = 0;                   // where it starts in global order
-  std::int64_t most_received = 0;                // the largest output count of any rank
+  std::int64_t received = 0;      // this rank's output count in this slice (the runs' exact items)
+  std::int64_t landed = 0;        // the receive buffer's items in use (received plus slack)
+  std::int64_t out_offset = 0;    // where this rank's output starts in global order
+  std::int64_t slice_offset = 0;  // where this slice's output starts in the rank's output
+  std::int64_t most_received = 0; // the largest output count of any rank (all slices)
 };
 
-/// The items a receive buffer may need beyond the output count: three granules a rank at most.
-inline std::int64_t exchange_slack(int ranks, std::int64_t granule) {
-  return 3 * granule * ranks;
+/// The items a receive buffer may need beyond the output count: three granules a rank and slice at most.
+inline std::int64_t exchange_slack(int ranks, std::int64_t granule, int slices = 1) {
+  return 3 * granule * ranks * slices;
 }
 
-inline exchange_plan plan_exchange(const std::vector<std::vector<std::int64_t>>& offsets, int rank,
-                                   std::int64_t granule = 1) {
+inline exchange_plan plan_slice(const std::vector<std::vector<std::int64_t>>& offsets, int rank,
+                                std::int64_t granule, int slices, int slice, std::int64_t landed_from) {
   const int ranks = static_cast<int>(offsets.size());
   const std::int64_t g = granule > 0 ? granule : 1;
   auto down = [g](std::int64_t i) { return i / g * g; };
   auto up = [g](std::int64_t i) { return (i + g - 1) / g * g; };
+  auto begin = [&](int q, int j) { return offsets[q][static_cast<std::size_t>(j) * slices + slice]; };
+  auto end = [&](int q, int j) { return offsets[q][static_cast<std::size_t>(j) * slices + slice + 1]; };
   // the part of rank q's bucket j that travels: [at, at + count), widened to granules unless it stays
   auto wire = [&](int q, int j, std::int64_t& at, std::int64_t& count) {
-    const std::int64_t b = offsets[q][j], e = offsets[q][j + 1];
+    const std::int64_t b = begin(q, j), e = end(q, j);
     at = q == j || e == b ? b : down(b);
     count = q == j || e == b ? e - b : up(e) - at;
   };
@@ -133,22 +140,31 @@ inline exchange_plan plan_exchange(const std::vector<std::vector<std::int64_t>>&
   for (auto* v : {&x.send_count, &x.send_at, &x.recv_count, &x.recv_at, &x.run_count, &x.run_at})
     v->resize(static_cast<std::size_t>(ranks));
   for (int j = 0; j < ranks; ++j) wire(rank, j, x.send_at[j], x.send_count[j]);
+  x.landed = landed_from;
   for (int q = 0; q < ranks; ++q) {
     std::int64_t from = 0;
     wire(q, rank, from, x.recv_count[q]);
     x.recv_at[q] = up(x.landed);
     x.landed = x.recv_at[q] + x.recv_count[q];
-    x.run_count[q] = offsets[q][rank + 1] - offsets[q][rank];
-    x.run_at[q] = x.recv_at[q] + (offsets[q][rank] - from);
+    x.run_count[q] = end(q, rank) - begin(q, rank);
+    x.run_at[q] = x.recv_at[q] + (begin(q, rank) - from);
     x.received += x.run_count[q];
+    x.slice_offset += begin(q, rank) - offsets[q][static_cast<std::size_t>(rank) * slices];
   }
   for (int j = 0; j < ranks; ++j) {
     std::int64_t got = 0;
-    for (int q = 0; q < ranks; ++q) got += offsets[q][j + 1] - offsets[q][j];
+    for (int q = 0; q < ranks; ++q)
+      got += offsets[q][static_cast<std::size_t>(j + 1) * slices] -
+             offsets[q][static_cast<std::size_t>(j) * slices];
     if (j < rank) x.out_offset += got;
     x.most_received = std::max(x.most_received, got);
   }
   return x;
+}
+
+inline exchange_plan plan_exchange(const std::vector<std::vector<std::int64_t>>& offsets, int rank,
+                                   std::int64_t granule = 1) {
+  return plan_slice(offsets, rank, granule, 1, 0, 0);
 }
 
 /// The coded exchange's two more plans, beside x (plan_exchange(offsets, rank, delta_block): every part
