@@ -116,13 +116,16 @@ def plot_dist(out_dir, paths):
     def kind(r):  # the machine without its commit: a line per call and machine
         return (r.get("machine") or "").split("@")[0]
 
-    for op, where in sorted({(r["op"], kind(r)) for r in rows}):
+    lines = sorted({(r["op"], kind(r)) for r in rows})
+    colours = plt.get_cmap("tab20")  # distinct colours for up to 20 lines
+    for i, (op, where) in enumerate(lines):
         mine = [r for r in rows if r["op"] == op and kind(r) == where]
         most = max(int(r["n"]) for r in mine)
         pts = sorted((int(r["gpus"]), float(r["speedup"])) for r in mine if int(r["n"]) == most)
         gpus_seen.update(g for g, _ in pts)
         label = f"{op}, 2^{most.bit_length() - 1} u32" + (f" ({where})" if where else "")
-        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-" if "H200" in where else "s--", label=label)
+        ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-" if "H200" in where else "s--", label=label,
+                color=colours(i % 20))
     top = max(gpus_seen)
     ax.plot([1, top], [1, top], ":", color="grey", label="linear")
     ax.set_xticks(sorted(gpus_seen))
