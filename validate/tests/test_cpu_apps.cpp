@@ -19,6 +19,15 @@
 using namespace carry::apps_detail;
 
 namespace {
+/// A small deterministic generator of the plan tests' random shapes: below(n) in [0, n).
+struct lcg {
+  std::uint64_t seed;
+  std::int64_t below(std::int64_t n) {
+    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
+    return static_cast<std::int64_t>((seed >> 33) % static_cast<std::uint64_t>(n));
+  }
+};
+
 /// floor((x - lower) * bins / (upper - lower)) in exact integer arithmetic, the slow way (long double
 /// is not exact for 64-bit spans; this splits the product).
 template <class T>
@@ -629,11 +638,8 @@ TEST_CASE("dist exchange plan: parts widened to aligned granules, the exact runs
   CHECK(e1.run_count == std::vector<std::int64_t>{2, 3});
   CHECK(e1.received == 5);
   CHECK(e1.landed == 11);
-  std::uint64_t seed = 12345;
-  auto next = [&seed](std::int64_t below) {
-    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-    return static_cast<std::int64_t>((seed >> 33) % static_cast<std::uint64_t>(below));
-  };
+  lcg rng{12345};
+  auto next = [&rng](std::int64_t below) { return rng.below(below); };
   for (int ranks : {1, 2, 3, 4, 7})
     for (std::int64_t g : {1, 2, 4, 16})
       for (int trial = 0; trial < 50; ++trial) {
@@ -694,11 +700,8 @@ TEST_CASE("dist exchange plan in slices: each slice's parts, received after the 
   CHECK(a.out_offset == 7);
   CHECK(b.out_offset == 7);
   CHECK(a.most_received == 7);
-  std::uint64_t seed = 99;
-  auto next = [&seed](std::int64_t below) {
-    seed = seed * 6364136223846793005ull + 1442695040888963407ull;
-    return static_cast<std::int64_t>((seed >> 33) % static_cast<std::uint64_t>(below));
-  };
+  lcg rng{99};
+  auto next = [&rng](std::int64_t below) { return rng.below(below); };
   for (int ranks : {1, 2, 3, 4})
     for (int slices : {1, 2, 3, 8})
       for (std::int64_t g : {1, 4, 16})
