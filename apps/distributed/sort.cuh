@@ -118,18 +118,6 @@ struct sort_marks {
   cudaEvent_t at[5];
 };
 
-/// The slices a sort's raw exchange goes in on a side stream, each merged as it arrives (asked: a
-/// caller's count, 0 for the policy's): one without a side stream, with coded keys, or past four ranks
-/// (whose merge tree would need a second buffer a slice).
-template <class Policy = apps_tuning::default_policy>
-constexpr int exchange_slices(int ranks, bool coded, bool pairs, int asked) {
-  if (ranks < 2 || ranks > 4 || coded) return 1;
-  const int s = asked > 0 ? asked
-                : pairs   ? Policy::dist_exchange_slices_pairs
-                          : Policy::dist_exchange_slices_keys;
-  return s < 1 ? 1 : s > 64 ? 64 : s;
-}
-
 /// Every distributed sort (V = radix_detail::null_value: keys alone); marks: see sort_marks (null: none);
 /// side: a side_stream on which the exchange goes in slices, each merged on `stream` as it arrives (null:
 /// one exchange, then the merge); slices: the slices asked for (0: the policy's; exchange_slices).

@@ -417,6 +417,9 @@ namespace {
 struct coding_rows { // a policy's two rows, apart from the shipped ones
   static constexpr int dist_delta_keys_from_ranks = 3, dist_delta_pairs_from_ranks = 8;
 };
+struct slice_rows { // the same for the slices of an exchange
+  static constexpr int dist_exchange_slices_keys = 3, dist_exchange_slices_pairs = 2;
+};
 
 using carry::dist::detail::sort_sample;
 
@@ -465,6 +468,22 @@ TEST_CASE("dist sort: which exchanges code their keys (the policy's rank counts,
       REQUIRE_FALSE(codes_keys<coding_rows>(key_coding::raw, ranks, pairs));
     }
   }
+}
+
+TEST_CASE("dist sort: the slices of a raw exchange (the policy's counts, or the caller's)", "[cpu][dist]") {
+  using carry::dist::detail::exchange_slices;
+  for (bool pairs : {false, true})
+    for (int ranks = 1; ranks <= 9; ++ranks) {
+      INFO("ranks " << ranks << (pairs ? ", pairs" : ", keys"));
+      const bool sliced = ranks >= 2 && ranks <= 4; // one rank sends nothing; past four: no tree buffers
+      REQUIRE(exchange_slices<slice_rows>(ranks, false, pairs, 0) == (sliced ? (pairs ? 2 : 3) : 1));
+      REQUIRE(exchange_slices<slice_rows>(ranks, false, pairs, 7) == (sliced ? 7 : 1));
+      REQUIRE(exchange_slices<slice_rows>(ranks, false, pairs, 1000) == (sliced ? 64 : 1));
+      REQUIRE(exchange_slices<slice_rows>(ranks, true, pairs, 7) == 1); // coded keys travel in one piece
+    }
+  using shipped = carry::apps_tuning::default_policy;
+  REQUIRE(exchange_slices(2, false, false, 0) == shipped::dist_exchange_slices_keys);
+  REQUIRE(exchange_slices(2, false, true, 0) == shipped::dist_exchange_slices_pairs);
 }
 
 TEST_CASE(

@@ -24,6 +24,18 @@ constexpr bool codes_keys(key_coding coding, int ranks, bool pairs) {
          ranks >= (pairs ? Policy::dist_delta_pairs_from_ranks : Policy::dist_delta_keys_from_ranks);
 }
 
+/// The slices a sort's raw exchange goes in on a side stream, each merged as it arrives (the temp storage
+/// keeps room for them with or without one; asked: a caller's count, 0 for the policy's, at most 64): one
+/// for a single rank, coded keys, or past four ranks (whose merge tree would need a second buffer a slice).
+template <class Policy = apps_tuning::default_policy>
+constexpr int exchange_slices(int ranks, bool coded, bool pairs, int asked) {
+  if (ranks < 2 || ranks > 4 || coded) return 1;
+  const int s = asked > 0 ? asked
+                : pairs   ? Policy::dist_exchange_slices_pairs
+                          : Policy::dist_exchange_slices_keys;
+  return s < 1 ? 1 : s > 64 ? 64 : s;
+}
+
 /// The device's splitter choice (dispatch_sort) weighs samples in fixed point, so the prefix sums of the
 /// weights are exact integers and every rank's have the same bits: a sample of a shard of `count` items
 /// of which `taken` were sampled stands for count / taken items, times 2^sample_weight_bits (totals below
