@@ -417,29 +417,26 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   if (coded) {
     if (const cudaError_t e = mark(3); e != cudaSuccess) return e;
     if (const cudaError_t e = merge(x, stream); e != cudaSuccess) return e;
-  } else if (side == nullptr) {
-    if constexpr (pairs)
-      exchanged_e = exchange(x, comm, stream, false, exchanged<K>{sk, rk}, exchanged<V>{sv, rv});
-    else
-      exchanged_e = exchange(x, comm, stream, false, exchanged<K>{sk, rk});
-    if (exchanged_e != cudaSuccess) return exchanged_e;
-    if (const cudaError_t e = mark(3); e != cudaSuccess) return e;
-    if (const cudaError_t e = merge(x, stream); e != cudaSuccess) return e;
   } else {
-    // raw parts a slice at a time on the side stream (forked from `stream` here); `stream` merges each slice
-    // once it has arrived, while the next one travels, and has joined the side stream after the last
-    if (const cudaError_t e = cudaEventRecord(side->fork(), stream); e != cudaSuccess) return e;
-    if (const cudaError_t e = cudaStreamWaitEvent(side->stream(), side->fork(), 0); e != cudaSuccess)
-      return e;
+    // raw parts a slice at a time; in several slices they travel on the side stream (forked from `stream`
+    // here), and `stream` merges each slice once it has arrived, while the next one travels, and has
+    // joined the side stream after the last
+    const bool forked = slices > 1;
+    const cudaStream_t on = forked ? side->stream() : stream;
+    if (forked) {
+      if (const cudaError_t e = cudaEventRecord(side->fork(), stream); e != cudaSuccess) return e;
+      if (const cudaError_t e = cudaStreamWaitEvent(on, side->fork(), 0); e != cudaSuccess) return e;
+    }
     for (int i = 0; i < slices; ++i) {
       if constexpr (pairs)
-        exchanged_e =
-            exchange(xs[i], comm, side->stream(), false, exchanged<K>{sk, rk}, exchanged<V>{sv, rv});
+        exchanged_e = exchange(xs[i], comm, on, false, exchanged<K>{sk, rk}, exchanged<V>{sv, rv});
       else
-        exchanged_e = exchange(xs[i], comm, side->stream(), false, exchanged<K>{sk, rk});
+        exchanged_e = exchange(xs[i], comm, on, false, exchanged<K>{sk, rk});
       if (exchanged_e != cudaSuccess) return exchanged_e;
-      if (const cudaError_t e = cudaEventRecord(side->join(), side->stream()); e != cudaSuccess) return e;
-      if (const cudaError_t e = cudaStreamWaitEvent(stream, side->join(), 0); e != cudaSuccess) return e;
+      if (forked) {
+        if (const cudaError_t e = cudaEventRecord(side->join(), on); e != cudaSuccess) return e;
+        if (const cudaError_t e = cudaStreamWaitEvent(stream, side->join(), 0); e != cudaSuccess) return e;
+      }
       const cudaError_t marked = i + 1 == slices ? mark(3) : cudaSuccess;
       if (marked != cudaSuccess) return marked;
       if (const cudaError_t e = merge(xs[i], stream); e != cudaSuccess) return e;
