@@ -90,6 +90,18 @@ struct policy_sm90 {
   static constexpr int merge_threads_wide = 256;    // 8-byte keys or values, 2^26 + 2^26: within 4 % of the best shape tried, kept:
   static constexpr int merge_items_wide = 7;        // u64 keys 885 us (256x9 864, 512x5 865; CUB 781); u64/u64 1563 (384x9 1515; CUB 1572); u32/u64 1206 (256x11 1159; CUB 1184)
   static constexpr int merge_min_blocks_wide = 1;   // u64 keys at 256x7: 1 885 us, 3 883
+  // ---- the four-run merge in one pass (three or four runs; 2^28 u32 as four sorted runs, cold L2, H100) ----
+  static constexpr bool merge4_keys4 = false;         // keys alone keep the two-run tree: 1562 us against 1760-1967 in one pass (the tiles' shared-memory merges cost more than the pass saves)
+  static constexpr bool merge4_pairs4 = true;         // u32/u32: 2441 us at 256x9 against the tree's 3087 (1.26x)
+  static constexpr bool merge4_wide = false;          // 8-byte keys or values: not measured, the tree
+  static constexpr std::int64_t merge4_sample_every = 128; // a sample every 128 items a run: a tile boundary every (tile / 128 - 4) merged samples
+  static constexpr int merge4_threads = 256;          // pairs: 256x9 min 6 2441 us, 384x9 min 4 2444, 256x7 min 8 2460, 256x15 min 4 2528, 256x11 min 4 2763
+  static constexpr int merge4_items_keys4 = 15;       // (keys, not shipped: 384x9 1760 us, 256x9 1777, 256x15 1832; the tree 1562)
+  static constexpr int merge4_min_blocks_keys4 = 4;
+  static constexpr int merge4_items_pairs4 = 9;       // two key stages and the sources: 28 KB
+  static constexpr int merge4_min_blocks_pairs4 = 6;
+  static constexpr int merge4_items_wide = 7;         // (not shipped)
+  static constexpr int merge4_min_blocks_wide = 2;
 };
 // clang-format on
 

@@ -166,6 +166,237 @@ cudaError_t merge_two(const K* a, std::int64_t na, const V* va, const K* b, std:
                                                                descending, stream);
 }
 
+/// A four-run merge's samples (plan_merge4): sample u is item (u - first[q]) * every of the run q it
+/// falls in, tagged u.
+template <class K>
+__global__ void merge_four_sample_kernel(const K* a, const K* b, const K* c, const K* e, merge4_plan p,
+                                         K* keys, std::int64_t* tags) {
+  const std::int64_t u = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
+  if (u >= p.samples) return;
+  const int q = u < p.first[1] ? 0 : u < p.first[2] ? 1 : u < p.first[3] ? 2 : 3;
+  const K* const run[4] = {a, b, c, e};
+  keys[u] = run[q][(u - p.first[q]) * p.every];
+  tags[u] = u;
+}
+
+/// The tile boundaries of a four-run merge: boundary t (of tiles + 1) at merged sample t * per_tile, its
+/// place on every run by bound_at; the first at the start, the last at the end.
+template <class K>
+__global__ void merge_four_bound_kernel(const K* a, std::int64_t na, const K* b, std::int64_t nb, const K* c,
+                                        std::int64_t nc, const K* e, std::int64_t ne, merge4_plan p,
+                                        const std::int64_t* merged_tags, bool descending,
+                                        merge4_bound* bounds) {
+  const std::int64_t t = blockIdx.x * std::int64_t{blockDim.x} + threadIdx.x;
+  if (t > p.tiles) return;
+  if (t == 0 || t == p.tiles) {
+    bounds[t] = t == 0 ? merge4_bound{{0, 0, 0, 0}} : merge4_bound{{na, nb, nc, ne}};
+    return;
+  }
+  const std::int64_t u = merged_tags[t * p.per_tile];
+  const int q = u < p.first[1] ? 0 : u < p.first[2] ? 1 : u < p.first[3] ? 2 : 3;
+  const K* const run[4] = {a, b, c, e};
+  const std::int64_t len[4] = {na, nb, nc, ne};
+  bounds[t] = bound_at(run, len, q, (u - p.first[q]) * p.every, merge_order<K>{descending});
+}
+
+/// The shared memory of a four-run tile: the staged runs (one past the end: a finished run's next key is
+/// read, never used), the two inner merges, and for pairs where each inner item came from (then each
+/// output's source).
+template <int TILE, class K, bool PAIRS>
+struct merge4_storage {
+  K staged[TILE + 1];
+  K inner[TILE + 1];
+  int from[PAIRS ? TILE : 1];
+};
+
+/// Outputs [d, d + count) of the stable merge of s[0, la) and s[la, la + lb) (count <= ITEMS), written at
+/// dst[d + k]; for pairs each one's place in s plus base at from[d + k].
+template <int ITEMS, bool PAIRS, class K, class Less>
+__device__ __forceinline__ void merge_span(const K* s, int la, int lb, int d, int count, int base, K* dst,
+                                           int* from, Less less) {
+  if (count <= 0) return;
+  const int n = la + lb;
+  int i = merge_path(s, la, s + la, lb, d, less), j = la + (d - i);
+  K ka = s[i], kb = s[j]; // at most s[n]: the stage has a slot past the tile
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k)
+    if (k < count) {
+      const bool take_b = j < n && (i >= la || less(kb, ka));
+      dst[d + k] = take_b ? kb : ka;
+      if constexpr (PAIRS) from[d + k] = base + (take_b ? j : i);
+      if (take_b) {
+        ++j;
+        if (j < n) kb = s[j];
+      } else {
+        ++i;
+        if (i < la) ka = s[i];
+      }
+    }
+}
+
+/// One tile of the merge of four runs a block (each run's items between two of merge_four_bound_kernel's
+/// boundaries): the parts
+/// staged end to end, merge(a, b) and merge(c, e) written to the second stage, their merge out through the
+/// first; values fetched from their runs by source.
+template <int THREADS, int ITEMS, int MIN_BLOCKS, bool DESC, class K, class V>
+__global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
+    merge_four_kernel(const K* a, const K* b, const K* c, const K* e, const V* va, const V* vb, const V* vc,
+                      const V* ve, K* out, V* vout, const merge4_bound* bounds) {
+  constexpr bool pairs = !std::is_same<V, null_value>::value;
+  constexpr int TILE = THREADS * ITEMS;
+  __shared__ merge4_storage<TILE, K, pairs> st;
+  const merge_order<K> less{DESC};
+  const int t = static_cast<int>(threadIdx.x);
+  // ---- the tile's part of each run (fewer than TILE items: plan_merge4) ----
+  const merge4_bound w0 = bounds[blockIdx.x], w1 = bounds[blockIdx.x + 1];
+  const std::int64_t d0 = w0.place(), a0 = w0.at[0], b0 = w0.at[1], c0 = w0.at[2], e0 = w0.at[3];
+  const int la = static_cast<int>(w1.at[0] - a0), lb = static_cast<int>(w1.at[1] - b0),
+            lc = static_cast<int>(w1.at[2] - c0), n = static_cast<int>(w1.place() - d0);
+  const int m = la + lb, mc = m + lc; // staged: a's part, b's, c's, e's
+  // ---- every part into shared memory (striped: coalesced), all loads in flight first ----
+  K r[ITEMS];
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    const int x = t + k * THREADS;
+    if (x < n)
+      r[k] = x < la ? a[a0 + x] : x < m ? b[b0 + (x - la)] : x < mc ? c[c0 + (x - m)] : e[e0 + (x - mc)];
+  }
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    const int x = t + k * THREADS;
+    if (x < n) st.staged[x] = r[k];
+  }
+  __syncthreads();
+  // ---- the inner merges: this thread's outputs [x0, x1) of merge(a, b) then merge(c, e), end to end ----
+  const int x0 = t * ITEMS < n ? t * ITEMS : n, x1 = x0 + ITEMS < n ? x0 + ITEMS : n;
+  const int y0 = x0 > m ? x0 : m;
+  merge_span<ITEMS, pairs>(st.staged, la, lb, x0, (x1 < m ? x1 : m) - x0, 0, st.inner, st.from, less);
+  merge_span<ITEMS, pairs>(st.staged + m, lc, n - mc, y0 - m, x1 - y0, m, st.inner + m, st.from + m, less);
+  __syncthreads();
+  // ---- the outer merge: this thread's outputs in registers, then through the first stage ----
+  K o[ITEMS];
+  int src[ITEMS];
+  {
+    int i = merge_path(st.inner, m, st.inner + m, n - m, x0, less), j = m + (x0 - i);
+    K ka = st.inner[i], kb = st.inner[j];
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k)
+      if (x0 + k < x1) {
+        const bool take_b = j < n && (i >= m || less(kb, ka));
+        const int x = take_b ? j : i;
+        o[k] = take_b ? kb : ka;
+        if constexpr (pairs) src[k] = st.from[x];
+        if (take_b) {
+          ++j;
+          if (j < n) kb = st.inner[j];
+        } else {
+          ++i;
+          if (i < m) ka = st.inner[i];
+        }
+      }
+  }
+  __syncthreads();
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k)
+    if (x0 + k < x1) {
+      st.staged[x0 + k] = o[k];
+      if constexpr (pairs) st.from[x0 + k] = src[k];
+    }
+  __syncthreads();
+  // ---- out: coalesced keys, and each value from the run it came from ----
+  if constexpr (pairs) {
+    V v[ITEMS];
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      const int x = t + k * THREADS;
+      if (x < n) {
+        const int q = st.from[x];
+        v[k] = q < la   ? va[a0 + q]
+               : q < m  ? vb[b0 + (q - la)]
+               : q < mc ? vc[c0 + (q - m)]
+                        : ve[e0 + (q - mc)];
+      }
+    }
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      const int x = t + k * THREADS;
+      if (x < n) vout[d0 + x] = v[k];
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    const int x = t + k * THREADS;
+    if (x < n) out[d0 + x] = st.staged[x];
+  }
+}
+
+/// The stable merge of four sorted runs (ties: a's first, then b's, c's, e's; any may be empty) into out
+/// (and their values; V = null_value for keys alone) in one pass, tiles of up to THREADS x ITEMS items cut
+/// at merged samples (plan_merge4); splits: plan_merge4_for<K>(lengths, THREADS * ITEMS).words words of
+/// scratch (at most merge_splits<K>(the total)).
+template <int THREADS, int ITEMS, int MIN_BLOCKS, class K, class V>
+cudaError_t merge_four_shaped(const K* a, std::int64_t na, const V* va, const K* b, std::int64_t nb,
+                              const V* vb, const K* c, std::int64_t nc, const V* vc, const K* e,
+                              std::int64_t ne, const V* ve, K* out, V* vout, std::int64_t* splits,
+                              bool descending, cudaStream_t stream) {
+  constexpr int TILE = THREADS * ITEMS;
+  static_assert(TILE >= 5 * radix_tuning::default_policy::merge4_sample_every,
+                "a four-run tile holds at least one sample interval beyond the four runs' slack");
+  const std::int64_t len[4] = {na, nb, nc, ne};
+  if (na + nb + nc + ne == 0) return cudaSuccess;
+  const merge4_plan p = plan_merge4_for<K>(len, TILE);
+  if (p.tiles > 0x7FFFFFFF) return cudaErrorInvalidValue;
+  auto* bounds = reinterpret_cast<merge4_bound*>(splits + p.bounds);
+  K* keys[3];
+  std::int64_t* tags[3];
+  for (int i = 0; i < 3; ++i) {
+    keys[i] = reinterpret_cast<K*>(splits + p.keys[i]);
+    tags[i] = splits + p.tags[i];
+  }
+  // ---- the samples, merged stably (each run pair, then the two pairs): the tiles' boundaries ----
+  merge_four_sample_kernel<<<static_cast<unsigned>((p.samples + 255) / 256), 256, 0, stream>>>(
+      a, b, c, e, p, keys[0], tags[0]);
+  if (const cudaError_t err = detail::after_launch(stream); err != cudaSuccess) return err;
+  const std::int64_t s01 = p.first[2], s23 = p.samples - s01;
+  if (const cudaError_t err =
+          merge_two(keys[0], p.first[1], tags[0], keys[0] + p.first[1], s01 - p.first[1],
+                    tags[0] + p.first[1], keys[1], tags[1], splits + p.splits, descending, stream);
+      err != cudaSuccess)
+    return err;
+  if (const cudaError_t err = merge_two(keys[0] + s01, p.first[3] - s01, tags[0] + s01, keys[0] + p.first[3],
+                                        p.samples - p.first[3], tags[0] + p.first[3], keys[1] + s01,
+                                        tags[1] + s01, splits + p.splits, descending, stream);
+      err != cudaSuccess)
+    return err;
+  if (const cudaError_t err = merge_two(
+          static_cast<const K*>(keys[1]), s01, static_cast<const std::int64_t*>(tags[1]), keys[1] + s01, s23,
+          tags[1] + s01, keys[2], tags[2], splits + p.splits, descending, stream);
+      err != cudaSuccess)
+    return err;
+  merge_four_bound_kernel<<<static_cast<unsigned>((p.tiles + 128) / 128), 128, 0, stream>>>(
+      a, na, b, nb, c, nc, e, ne, p, tags[2], descending, bounds);
+  if (const cudaError_t err = detail::after_launch(stream); err != cudaSuccess) return err;
+  // ---- the tiles ----
+  const dim3 grid(static_cast<unsigned>(p.tiles));
+  if (descending)
+    merge_four_kernel<THREADS, ITEMS, MIN_BLOCKS, true>
+        <<<grid, THREADS, 0, stream>>>(a, b, c, e, va, vb, vc, ve, out, vout, bounds);
+  else
+    merge_four_kernel<THREADS, ITEMS, MIN_BLOCKS, false>
+        <<<grid, THREADS, 0, stream>>>(a, b, c, e, va, vb, vc, ve, out, vout, bounds);
+  return detail::after_launch(stream);
+}
+
+/// merge_four_shaped in the tile the policy gives keys K and values V; splits: merge_splits<K>(total).
+template <class K, class V>
+cudaError_t merge_four(const K* a, std::int64_t na, const V* va, const K* b, std::int64_t nb, const V* vb,
+                       const K* c, std::int64_t nc, const V* vc, const K* e, std::int64_t ne, const V* ve,
+                       K* out, V* vout, std::int64_t* splits, bool descending, cudaStream_t stream) {
+  using S = merge4_shape<K, std::is_same<V, null_value>::value ? 0 : static_cast<int>(sizeof(V))>;
+  return merge_four_shaped<S::threads, S::items, S::min_blocks>(a, na, va, b, nb, vb, c, nc, vc, e, ne, ve,
+                                                                out, vout, splits, descending, stream);
+}
+
 /// A sorted run: count keys (and values) in order.
 template <class K, class V>
 struct sorted_run {
@@ -174,52 +405,58 @@ struct sorted_run {
   std::int64_t count;
 };
 
-/// The stable merge of runs (earlier runs first on ties) into out, by a tree of two-run merges: each level
-/// writes into the buffer its runs are not in (ping, then pong, ...; an odd last run copied along), the
-/// last into out. ping and pong hold the runs' total; pong may hold runs of the first level (it is written
-/// from the second level on), ping none of them; neither is needed for two runs or fewer. splits:
-/// merge_splits<K>(the runs' total) items of scratch.
+/// The stable merge of runs (earlier runs first on ties) into out by a tree of merges of up to `fan` runs
+/// each: four where the policy merges four runs in one pass (merge4_pays: merge_four; two: merge_two),
+/// else two. Each level writes into the buffer its runs are not in (ping, then pong, ...; a lone last run
+/// copied along), the last into out. ping and pong hold the runs' total; pong may hold runs of the first
+/// level (it is written from the second level on), ping none of them; neither is needed for `fan` runs or
+/// fewer. splits: merge_splits<K>(the runs' total) items of scratch.
 template <class K, class V>
 cudaError_t merge_runs(std::vector<sorted_run<K, V>> runs, K* out, V* vout, K* ping, V* vping, K* pong,
                        V* vpong, std::int64_t* splits, bool descending, cudaStream_t stream) {
   constexpr bool pairs = !std::is_same<V, null_value>::value;
-  auto copy = [&](const sorted_run<K, V>& r, K* k, V* v) -> cudaError_t {
-    if (r.count == 0 || r.keys == k) return cudaSuccess;
-    if (const cudaError_t e =
-            cudaMemcpyAsync(k, r.keys, sizeof(K) * r.count, cudaMemcpyDeviceToDevice, stream);
-        e != cudaSuccess)
-      return e;
-    if constexpr (pairs)
-      return cudaMemcpyAsync(v, r.values, sizeof(V) * r.count, cudaMemcpyDeviceToDevice, stream);
-    return cudaSuccess;
+  constexpr bool one_pass = merge4_pays < K, pairs ? static_cast<int>(sizeof(V)) : 0 > ();
+  constexpr std::size_t fan = one_pass ? 4 : 2;
+  // runs[r, r + g) (g of 1 to fan) merged into k, v
+  auto group = [&](const sorted_run<K, V>* r, std::size_t g, K* k, V* v) -> cudaError_t {
+    if (g == 1) {
+      if (r->count == 0 || r->keys == k) return cudaSuccess;
+      if (const cudaError_t e =
+              cudaMemcpyAsync(k, r->keys, sizeof(K) * r->count, cudaMemcpyDeviceToDevice, stream);
+          e != cudaSuccess)
+        return e;
+      if constexpr (pairs)
+        return cudaMemcpyAsync(v, r->values, sizeof(V) * r->count, cudaMemcpyDeviceToDevice, stream);
+      return cudaSuccess;
+    }
+    if constexpr (one_pass)
+      if (g > 2) {
+        const sorted_run<K, V> none{r[0].keys, r[0].values, 0};
+        const sorted_run<K, V>& last = g == 4 ? r[3] : none;
+        return merge_four(r[0].keys, r[0].count, r[0].values, r[1].keys, r[1].count, r[1].values, r[2].keys,
+                          r[2].count, r[2].values, last.keys, last.count, last.values, k, v, splits,
+                          descending, stream);
+      }
+    return merge_two(r[0].keys, r[0].count, r[0].values, r[1].keys, r[1].count, r[1].values, k, v, splits,
+                     descending, stream);
   };
-  for (int level = 0; runs.size() > 2; ++level) {
+  for (int level = 0; runs.size() > fan; ++level) {
     K* k = level % 2 == 0 ? ping : pong;
     V* v = level % 2 == 0 ? vping : vpong;
     std::vector<sorted_run<K, V>> next;
     std::int64_t at = 0;
-    for (std::size_t r = 0; r < runs.size(); r += 2) {
-      const sorted_run<K, V>& x = runs[r];
-      const std::int64_t m = x.count + (r + 1 < runs.size() ? runs[r + 1].count : 0);
-      cudaError_t e = cudaSuccess;
-      if (r + 1 < runs.size()) {
-        const sorted_run<K, V>& y = runs[r + 1];
-        e = merge_two(x.keys, x.count, x.values, y.keys, y.count, y.values, k + at, pairs ? v + at : v,
-                      splits, descending, stream);
-      } else {
-        e = copy(x, k + at, pairs ? v + at : v);
-      }
-      if (e != cudaSuccess) return e;
+    for (std::size_t r = 0; r < runs.size(); r += fan) {
+      const std::size_t g = runs.size() - r < fan ? runs.size() - r : fan;
+      std::int64_t m = 0;
+      for (std::size_t q = r; q < r + g; ++q) m += runs[q].count;
+      if (const cudaError_t e = group(&runs[r], g, k + at, pairs ? v + at : v); e != cudaSuccess) return e;
       next.push_back(sorted_run<K, V>{k + at, pairs ? v + at : nullptr, m});
       at += m;
     }
     runs.swap(next);
   }
-  if (runs.size() == 2)
-    return merge_two(runs[0].keys, runs[0].count, runs[0].values, runs[1].keys, runs[1].count, runs[1].values,
-                     out, vout, splits, descending, stream);
-  if (runs.size() == 1) return copy(runs[0], out, vout);
-  return cudaSuccess;
+  if (runs.empty()) return cudaSuccess;
+  return group(runs.data(), runs.size(), out, vout);
 }
 
 } // namespace radix_detail

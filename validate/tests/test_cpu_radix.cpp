@@ -962,6 +962,77 @@ TEST_CASE("merge_path: a's share of every prefix of the stable merge (ties: a fi
     }
 }
 
+TEST_CASE(
+    "plan_merge4, bound_at: four-run tiles cut at merged samples hold fewer than (per_tile + 4) x every "
+    "items, each boundary its place on every run",
+    "[cpu][radix][merge]") {
+  std::mt19937 rng(12);
+  for (bool desc : {false, true})
+    for (int trial = 0; trial < 400; ++trial) {
+      const auto less = carry::radix_detail::merge_order<std::uint32_t>{desc};
+      std::vector<std::uint32_t> run[4];
+      const std::uint32_t range = 1 + rng() % (trial % 2 ? 6 : 1000); // few values: ties across runs
+      for (auto& r : run) {
+        r.resize(rng() % 4 == 0 ? 0 : rng() % 60); // empty runs too
+        for (auto& x : r) x = rng() % range;
+        std::stable_sort(r.begin(), r.end(), less);
+      }
+      // the stable merge of all four: by key, then run, then position
+      std::vector<std::pair<int, std::int64_t>> all;
+      for (int q = 0; q < 4; ++q)
+        for (std::size_t i = 0; i < run[q].size(); ++i) all.push_back({q, static_cast<std::int64_t>(i)});
+      std::stable_sort(all.begin(), all.end(), [&](auto x, auto y) {
+        return less(run[x.first][static_cast<std::size_t>(x.second)],
+                    run[y.first][static_cast<std::size_t>(y.second)]);
+      });
+      const std::uint32_t* rp[4] = {run[0].data(), run[1].data(), run[2].data(), run[3].data()};
+      const std::int64_t len[4] = {
+          static_cast<std::int64_t>(run[0].size()), static_cast<std::int64_t>(run[1].size()),
+          static_cast<std::int64_t>(run[2].size()), static_cast<std::int64_t>(run[3].size())};
+      const std::int64_t every = 1 + trial % 4, tile = every * (5 + trial % 7);
+      const auto p = carry::radix_detail::plan_merge4(len, 4, tile, every, 3);
+      CHECK(p.per_tile == tile / every - 4);
+      // the samples in merge order (the GPU merges them stably, run pair by run pair: the same order)
+      std::vector<std::pair<int, std::int64_t>> samples;
+      for (const auto& x : all)
+        if (x.second % every == 0) samples.push_back(x);
+      REQUIRE(static_cast<std::int64_t>(samples.size()) == p.samples);
+      for (int q = 0; q < 4; ++q) CHECK(p.first[q + 1] - p.first[q] == (len[q] + every - 1) / every);
+      CHECK(p.tiles == (all.empty() ? 0 : (p.samples + p.per_tile - 1) / p.per_tile));
+      // every item of every run as a boundary: its place and its run counts
+      for (std::size_t at = 0; at < all.size(); ++at) {
+        const auto v = carry::radix_detail::bound_at(rp, len, all[at].first, all[at].second, less);
+        REQUIRE(v.place() == static_cast<std::int64_t>(at));
+        for (int q = 0; q < 4; ++q) {
+          std::int64_t c = 0;
+          for (std::size_t k = 0; k < at; ++k) c += all[k].first == q ? 1 : 0;
+          CHECK(v.at[q] == c);
+        }
+      }
+      // the tiles: boundaries at every per_tile-th merged sample, each tile under (per_tile + 4) x every
+      std::int64_t prev = 0;
+      for (std::int64_t t = 1; t <= p.tiles; ++t) {
+        const std::int64_t place = t == p.tiles
+                                       ? static_cast<std::int64_t>(all.size())
+                                       : carry::radix_detail::bound_at(
+                                             rp, len, samples[static_cast<std::size_t>(t * p.per_tile)].first,
+                                             samples[static_cast<std::size_t>(t * p.per_tile)].second, less)
+                                             .place();
+        CHECK(place > prev);
+        CHECK(place - prev < (p.per_tile + 4) * every);
+        CHECK(place - prev <= tile);
+        prev = place;
+      }
+      // the scratch: boundaries, three sample buffers of keys and tags, then the two-run splits
+      CHECK(p.bounds == 0);
+      CHECK(p.keys[0] == 4 * (p.tiles + 1));
+      CHECK(p.tags[0] == p.keys[0] + (p.samples * 4 + 7) / 8);
+      CHECK(p.keys[1] == p.tags[0] + p.samples);
+      CHECK(p.splits == p.tags[2] + p.samples);
+      CHECK(p.words == p.splits + 3);
+    }
+}
+
 TEST_CASE("merge_order: the radix sort's key order (floats by image, -0.0 with +0.0), descending flipped",
           "[cpu][radix][merge]") {
   const carry::radix_detail::merge_order<float> up{false}, down{true};
@@ -984,6 +1055,24 @@ TEST_CASE("merge_order: the radix sort's key order (floats by image, -0.0 with +
   for (std::int64_t tile : {merge_shape<std::uint64_t, 0>::tile, merge_shape<std::uint64_t, 4>::tile})
     for (std::int64_t n : {std::int64_t{1}, tile + 1, std::int64_t{1} << 33})
       CHECK(merge_splits<std::uint64_t>(n) >= (n + tile - 1) / tile + 1);
+  // four runs: the sampled plan's words, for even and lopsided runs
+  using carry::radix_detail::merge4_shape;
+  for (std::int64_t tile : {merge4_shape<std::uint32_t, 0>::tile, merge4_shape<std::uint32_t, 4>::tile,
+                            merge4_shape<std::uint32_t, 8>::tile})
+    for (std::int64_t n : {std::int64_t{0}, std::int64_t{1}, tile - 1, tile, tile + 1, std::int64_t{1} << 33})
+      if (n > 0) {
+        const std::int64_t len[4] = {n / 4, n / 4, n / 4, n - 3 * (n / 4)}, one[4] = {n, 0, 0, 0};
+        CHECK(merge_splits<std::uint32_t>(n) >=
+              carry::radix_detail::plan_merge4_for<std::uint32_t>(len, tile).words);
+        CHECK(merge_splits<std::uint32_t>(n) >=
+              carry::radix_detail::plan_merge4_for<std::uint32_t>(one, tile).words);
+      }
+  for (std::int64_t tile : {merge4_shape<std::uint64_t, 0>::tile, merge4_shape<std::uint64_t, 8>::tile})
+    for (std::int64_t n : {std::int64_t{4}, tile + 1, std::int64_t{1} << 33}) {
+      const std::int64_t len[4] = {1, n / 2, 0, n - 1 - n / 2};
+      CHECK(merge_splits<std::uint64_t>(n) >=
+            carry::radix_detail::plan_merge4_for<std::uint64_t>(len, tile).words);
+    }
 }
 
 TEST_CASE("key_image: every bit of the ordered image, flipped for descending", "[cpu][radix]") {

@@ -364,7 +364,7 @@ TEST_CASE("dist calls: n = 0 everywhere writes the whole-input outputs; bad argu
   std::vector<std::unique_ptr<device_buffer<dist::shard_info>>> info(2);
   std::vector<std::unique_ptr<device_buffer<std::uint64_t>>> hist(2);
   std::vector<std::unique_ptr<device_buffer<unsigned char>>> temp(2);
-  std::vector<cudaError_t> bad(2, cudaSuccess), short_temp(2, cudaSuccess);
+  std::vector<cudaError_t> bad(2, cudaSuccess), short_temp(2, cudaSuccess), no_side(2, cudaSuccess);
   REQUIRE(g.run([&](int r) {
     const auto k = static_cast<std::size_t>(r);
     in[k] = std::make_unique<device_buffer<std::uint32_t>>(16);
@@ -389,6 +389,10 @@ TEST_CASE("dist calls: n = 0 everywhere writes the whole-input outputs; bad argu
     std::size_t tiny = 1;
     short_temp[k] = dist::select_if(temp[k]->ptr, tiny, x, out[k]->ptr, info[k]->ptr, 16, third{}, g.comm(r),
                                     g.stream(r));
+    // a side stream never created (no stream, no events): refused, nothing written
+    const dist::side_stream never;
+    no_side[k] = dist::sort_keys(temp[k]->ptr, big, x, out[k]->ptr, 16, info[k]->ptr, 16, g.comm(r), never,
+                                 g.stream(r));
     // n = 0 on every rank
     if (const cudaError_t e =
             dist::inclusive_sum(temp[k]->ptr, big, x, out[k]->ptr, 0, g.comm(r), g.stream(r));
@@ -404,6 +408,7 @@ TEST_CASE("dist calls: n = 0 everywhere writes the whole-input outputs; bad argu
   for (std::size_t r = 0; r < 2; ++r) {
     CHECK(bad[r] == cudaErrorInvalidValue);
     CHECK(short_temp[r] == cudaErrorInvalidValue);
+    CHECK(no_side[r] == cudaErrorInvalidValue);
     const auto o = out[r]->download(16);
     for (auto v : o) CHECK(v == 0xA5A5A5A5u); // per-item outputs untouched
     const auto s = info[r]->download(1)[0];

@@ -347,11 +347,15 @@ void merge_case(const std::vector<std::int64_t>& sizes, bool desc, bool with_val
 }
 } // namespace merge_checks
 
-TEST_CASE("merge_runs: the stable merge of 1 to 7 sorted runs (empty runs, ties, tile edges), keys and pairs",
+TEST_CASE("merge_runs: the stable merge of 1 to 7 sorted runs (empty runs, ties, tile edges; up to four in "
+          "one pass), keys and pairs",
           "[radix][merge]") {
   // the tiles of keys alone and of keys with u32 values: merges of whole tiles, one item over and under
   const std::int64_t tile = carry::radix_detail::merge_shape<std::uint32_t, 0>::tile,
                      ptile = carry::radix_detail::merge_shape<std::uint32_t, 4>::tile;
+  // and of the four-run merge (three or four runs in one pass)
+  const std::int64_t t4 = carry::radix_detail::merge4_shape<std::uint32_t, 0>::tile,
+                     p4 = carry::radix_detail::merge4_shape<std::uint32_t, 4>::tile;
   const std::vector<std::vector<std::int64_t>> layouts = {{},
                                                           {5},
                                                           {0, 0},
@@ -366,6 +370,14 @@ TEST_CASE("merge_runs: the stable merge of 1 to 7 sorted runs (empty runs, ties,
                                                           {100000, 123457},
                                                           {1000, 0, 2000},
                                                           {tile, 5, ptile * 2, 1},
+                                                          {t4, t4, t4, t4},
+                                                          {t4 - 1, 1, t4 + 1, 0},
+                                                          {0, 3 * t4 + 2, 0, 5},
+                                                          {p4, p4 - 1, p4 + 1},
+                                                          {1, 1, 1},
+                                                          {0, 0, 0, 1},
+                                                          {262145, 131071, 99999, 200003},
+                                                          {3 * p4, 0, 0, 0},
                                                           {7, 77, 777, 7777, 77777},
                                                           {50000, 0, 50001, 3, 49999, 1, 12345}};
   for (const auto& l : layouts)
@@ -375,6 +387,8 @@ TEST_CASE("merge_runs: the stable merge of 1 to 7 sorted runs (empty runs, ties,
     merge_checks::merge_case<float>({30000, 30001, 29999}, desc,
                                     true); // -0.0 before +0.0, NaNs by their bits
     merge_checks::merge_case<std::uint64_t>({1, 70000, 65535}, desc, true);
+    merge_checks::merge_case<std::uint64_t>({4097, 1, 70000, 65535, 3}, desc, true);
+    merge_checks::merge_case<std::uint64_t>({30000, 0, 2, 29999}, desc, false);
     const std::int64_t wide = carry::radix_detail::merge_shape<std::uint64_t, 0>::tile; // 8-byte keys' tile
     merge_checks::merge_case<std::uint64_t>({wide, wide + 1, 40000}, desc, false);
     merge_checks::merge_case<std::int8_t>({5000, 1, 6000, 0}, desc, false);

@@ -52,7 +52,7 @@ runs<K, V> make(std::int64_t n, int parts) {
   CARRY_CUDA_OR_DIE(cudaMalloc(&r.vals, n * sizeof(V)));
   CARRY_CUDA_OR_DIE(cudaMalloc(&r.vout, n * sizeof(V)));
   CARRY_CUDA_OR_DIE(cudaMalloc(&r.vping, n * sizeof(V)));
-  CARRY_CUDA_OR_DIE(cudaMalloc(&r.splits, (n / 256 + 16) * 8));
+  CARRY_CUDA_OR_DIE(cudaMalloc(&r.splits, carry::radix_detail::merge_splits<K>(n) * 8));
   fill_kernel<<<1024, 256>>>(r.out, n, 12345u);
   std::size_t bytes = 0;
   const std::int64_t part = n / parts;
@@ -175,6 +175,99 @@ void compare(const runs<K, V>& two, bool pairs, int reps, const carry_validate::
   shape<0, 0, 0>(two, pairs, reps, f, copy_us);
 }
 
+/// One four-run merge of r's four runs in the given shape (THREADS 0: merge_runs, the policy's), keys or
+/// pairs.
+template <int THREADS, int ITEMS, int MIN_BLOCKS, class K, class V>
+void four_shape(const runs<K, V>& r, bool pairs, int reps, const carry_validate::l2_flush& f,
+                double tree_us) {
+  constexpr long tile = long{THREADS} * ITEMS;
+  constexpr bool fits = 2 * (tile + 1) * long{sizeof(K)} + tile * 4 <= 48 * 1024;
+  if (!fits) return;
+  const std::int64_t q = r.n / 4;
+  const K* k[4] = {r.keys, r.keys + q, r.keys + 2 * q, r.keys + 3 * q};
+  const V* v[4] = {r.vals, r.vals + q, r.vals + 2 * q, r.vals + 3 * q};
+  auto call = [&] {
+    if constexpr (THREADS > 0) {
+      if (pairs)
+        CARRY_CUDA_OR_DIE((carry::radix_detail::merge_four_shaped<THREADS, ITEMS, MIN_BLOCKS>(
+            k[0], q, v[0], k[1], q, v[1], k[2], q, v[2], k[3], q, v[3], r.out, r.vout, r.splits, false,
+            cudaStream_t{})));
+      else {
+        const null_value* nv = nullptr;
+        CARRY_CUDA_OR_DIE((carry::radix_detail::merge_four_shaped<THREADS, ITEMS, MIN_BLOCKS>(
+            k[0], q, nv, k[1], q, nv, k[2], q, nv, k[3], q, nv, r.out, static_cast<null_value*>(nullptr),
+            r.splits, false, cudaStream_t{})));
+      }
+    } else if (pairs) {
+      std::vector<carry::radix_detail::sorted_run<K, V>> rs;
+      for (int p = 0; p < 4; ++p) rs.push_back({k[p], v[p], q});
+      CARRY_CUDA_OR_DIE(carry::radix_detail::merge_runs(rs, r.out, r.vout, r.ping, r.vping, r.ping, r.vping,
+                                                        r.splits, false, cudaStream_t{}));
+    } else {
+      std::vector<carry::radix_detail::sorted_run<K, null_value>> rs;
+      for (int p = 0; p < 4; ++p) rs.push_back({k[p], nullptr, q});
+      CARRY_CUDA_OR_DIE(carry::radix_detail::merge_runs(
+          rs, r.out, static_cast<null_value*>(nullptr), r.ping, static_cast<null_value*>(nullptr), r.ping,
+          static_cast<null_value*>(nullptr), r.splits, false, cudaStream_t{}));
+    }
+  };
+  const double us = carry_validate::median_event_us_after(f, call, reps, true);
+  if (THREADS > 0)
+    std::printf("%-6s merge_four %4dx%-2d min %d %9.1f us  %.2f of the tree  %s\n", pairs ? "pairs" : "keys",
+                THREADS, ITEMS, MIN_BLOCKS, us, tree_us / us, merged_ok(r) ? "ok" : "NOT SORTED");
+  else
+    std::printf("%-6s merge_runs of 4 (one pass, shipped) %9.1f us  %.2f of the tree  %s\n",
+                pairs ? "pairs" : "keys", us, tree_us / us, merged_ok(r) ? "ok" : "NOT SORTED");
+}
+
+template <class K, class V>
+void four_each(shapes<>, const runs<K, V>&, bool, int, const carry_validate::l2_flush&, double) {}
+template <int T, int I, int M, int... Rest, class K, class V>
+void four_each(shapes<T, I, M, Rest...>, const runs<K, V>& r, bool pairs, int reps,
+               const carry_validate::l2_flush& f, double tree_us) {
+  four_shape<T, I, M>(r, pairs, reps, f, tree_us);
+  four_each(shapes<Rest...>{}, r, pairs, reps, f, tree_us);
+}
+
+/// Four runs of r merged by the two-run tree (merge(merge(a, b), merge(c, e)): three merge_two calls, two
+/// passes over the bytes), then in one pass in several shapes and the policy's.
+template <class K, class V>
+void four_runs(const runs<K, V>& r, bool pairs, int reps, const carry_validate::l2_flush& f) {
+  const std::int64_t q = r.n / 4;
+  auto tree = [&] {
+    if (pairs) {
+      CARRY_CUDA_OR_DIE(carry::radix_detail::merge_two(r.keys, q, static_cast<const V*>(r.vals), r.keys + q,
+                                                       q, static_cast<const V*>(r.vals + q), r.ping, r.vping,
+                                                       r.splits, false, cudaStream_t{}));
+      CARRY_CUDA_OR_DIE(
+          carry::radix_detail::merge_two(r.keys + 2 * q, q, static_cast<const V*>(r.vals + 2 * q),
+                                         r.keys + 3 * q, q, static_cast<const V*>(r.vals + 3 * q),
+                                         r.ping + 2 * q, r.vping + 2 * q, r.splits, false, cudaStream_t{}));
+      CARRY_CUDA_OR_DIE(carry::radix_detail::merge_two(
+          static_cast<const K*>(r.ping), 2 * q, static_cast<const V*>(r.vping), r.ping + 2 * q, 2 * q,
+          static_cast<const V*>(r.vping + 2 * q), r.out, r.vout, r.splits, false, cudaStream_t{}));
+    } else {
+      const null_value* nv = nullptr;
+      null_value* no = nullptr;
+      CARRY_CUDA_OR_DIE(carry::radix_detail::merge_two(r.keys, q, nv, r.keys + q, q, nv, r.ping, no, r.splits,
+                                                       false, cudaStream_t{}));
+      CARRY_CUDA_OR_DIE(carry::radix_detail::merge_two(r.keys + 2 * q, q, nv, r.keys + 3 * q, q, nv,
+                                                       r.ping + 2 * q, no, r.splits, false, cudaStream_t{}));
+      CARRY_CUDA_OR_DIE(carry::radix_detail::merge_two(static_cast<const K*>(r.ping), 2 * q, nv,
+                                                       r.ping + 2 * q, 2 * q, nv, r.out, no, r.splits, false,
+                                                       cudaStream_t{}));
+    }
+  };
+  const double tree_us = carry_validate::median_event_us_after(f, tree, reps, true);
+  std::printf("%-6s tree of merge_two (two passes) %9.1f us  %s\n", pairs ? "pairs" : "keys", tree_us,
+              merged_ok(r) ? "ok" : "NOT SORTED");
+#ifndef PROBE_SHIPPED_ONLY
+  using four_shapes = shapes<256, 15, 4, 256, 11, 4, 256, 9, 6, 256, 7, 8, 128, 15, 8, 384, 9, 4, 512, 7, 3>;
+  four_each(four_shapes{}, r, pairs, reps, f, tree_us);
+#endif
+  four_shape<0, 0, 0>(r, pairs, reps, f, tree_us);
+}
+
 } // namespace
 
 int main(int argc, char** argv) {
@@ -199,19 +292,9 @@ int main(int argc, char** argv) {
       shapes<256, 11, 1, 256, 15, 4, 384, 15, 4, 512, 11, 4, 512, 15, 3, 512, 19, 3, 512, 23, 2>;
   const auto two = make<unsigned, unsigned>(n, 2);
   for (bool pairs : {false, true}) compare<narrow_shapes>(two, pairs, reps, f);
-  // the 4-rank distributed sort's merge: four runs by the tree (two levels), keys
+  // the 4-rank distributed sort's merge: four runs by a tree of two-run merges (two passes) against the
+  // four-run merge in one pass (the policy's, via merge_runs, and other shapes), keys and pairs
   const auto four = make<unsigned, unsigned>(n, 4);
-  std::vector<carry::radix_detail::sorted_run<unsigned, null_value>> rs;
-  for (int p = 0; p < 4; ++p) rs.push_back({four.keys + p * (n / 4), nullptr, n / 4});
-  const double tree_us = carry_validate::median_event_us_after(
-      f,
-      [&] {
-        CARRY_CUDA_OR_DIE(carry::radix_detail::merge_runs(
-            rs, four.out, static_cast<null_value*>(nullptr), four.ping, static_cast<null_value*>(nullptr),
-            four.vping, static_cast<null_value*>(nullptr), four.splits, false, cudaStream_t{}));
-      },
-      reps, true);
-  std::printf("keys   merge_runs of 4    %9.1f us (shipped shape)  %s\n", tree_us,
-              merged_ok(four) ? "ok" : "NOT SORTED");
+  for (bool pairs : {false, true}) four_runs(four, pairs, reps, f);
   return 0;
 }
