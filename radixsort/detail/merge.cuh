@@ -35,6 +35,58 @@ struct merge_storage {
   int from[PAIRS ? TILE : 1];
 };
 
+/// A tile's items into shared memory, striped (coalesced), every load in flight before one is stored: item
+/// x (where in_tile(x)) is key_of(x).
+template <int THREADS, int ITEMS, class K, class InTile, class KeyOf>
+__device__ __forceinline__ void stage_tile(K* keys, InTile in_tile, KeyOf key_of) {
+  const int t = static_cast<int>(threadIdx.x);
+  K r[ITEMS];
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    const int x = t + k * THREADS;
+    if (in_tile(x)) r[k] = key_of(x);
+  }
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    const int x = t + k * THREADS;
+    if (in_tile(x)) keys[x] = r[k];
+  }
+}
+
+/// A tile's merged outputs out: this thread's ITEMS outputs from d (keys r and, for pairs, their sources
+/// src) through shared memory, then the keys written coalesced at out and each value fetched by its source
+/// (value_of) at vout. Called once the tile's shared memory is free.
+template <int THREADS, int ITEMS, bool PAIRS, class K, class V, class InTile, class ValueOf>
+__device__ __forceinline__ void write_tile(K* keys, int* from, const K (&r)[ITEMS], const int (&src)[ITEMS],
+                                           int d, InTile in_tile, ValueOf value_of, K* out, V* vout) {
+  const int t = static_cast<int>(threadIdx.x);
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k)
+    if (in_tile(d + k)) {
+      keys[d + k] = r[k];
+      if constexpr (PAIRS) from[d + k] = src[k];
+    }
+  __syncthreads();
+  if constexpr (PAIRS) {
+    V v[ITEMS];
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      const int x = t + k * THREADS;
+      if (in_tile(x)) v[k] = value_of(from[x]);
+    }
+#pragma unroll
+    for (int k = 0; k < ITEMS; ++k) {
+      const int x = t + k * THREADS;
+      if (in_tile(x)) vout[x] = v[k];
+    }
+  }
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k) {
+    const int x = t + k * THREADS;
+    if (in_tile(x)) out[x] = keys[x];
+  }
+}
+
 /// One tile of n outputs (la from run a at pa, the rest from run b at pb): both parts staged in shared
 /// memory, a merge path and a sequential merge a thread, then the keys (and each value, fetched from its
 /// run) written out at out. FULL: n is the whole tile, and no item is checked against it. Every global
@@ -47,23 +99,14 @@ __device__ __forceinline__ void merge_one_tile(S& st, const K* pa, const K* pb, 
   const int t = static_cast<int>(threadIdx.x);
   const auto in_tile = [&](int x) { return FULL || x < n; };
   // ---- both parts into shared memory (striped: coalesced) ----
-  K r[ITEMS];
-#pragma unroll
-  for (int k = 0; k < ITEMS; ++k) {
-    const int i = t + k * THREADS;
-    if (in_tile(i)) r[k] = *(i < la ? pa + i : pb + (i - la));
-  }
-#pragma unroll
-  for (int k = 0; k < ITEMS; ++k) {
-    const int i = t + k * THREADS;
-    if (in_tile(i)) st.keys[i] = r[k];
-  }
+  stage_tile<THREADS, ITEMS>(st.keys, in_tile, [&](int x) { return *(x < la ? pa + x : pb + (x - la)); });
   __syncthreads();
   // ---- this thread's ITEMS outputs: its split of the tile, then a sequential merge (the two candidates
   // held in registers: one shared load an output) ----
   const int d = FULL || t * ITEMS < n ? t * ITEMS : n;
   int i = merge_path(st.keys, la, st.keys + la, n - la, d, less), j = la + (d - i);
   K ka = st.keys[i], kb = st.keys[j];
+  K r[ITEMS];
   int src[ITEMS];
 #pragma unroll
   for (int k = 0; k < ITEMS; ++k) {
@@ -80,34 +123,9 @@ __device__ __forceinline__ void merge_one_tile(S& st, const K* pa, const K* pb, 
   }
   __syncthreads();
   // ---- out, through shared memory: coalesced keys, and each value from the run it came from ----
-#pragma unroll
-  for (int k = 0; k < ITEMS; ++k)
-    if (in_tile(d + k)) {
-      st.keys[d + k] = r[k];
-      if constexpr (pairs) st.from[d + k] = src[k];
-    }
-  __syncthreads();
-  if constexpr (pairs) {
-    V v[ITEMS];
-#pragma unroll
-    for (int k = 0; k < ITEMS; ++k) {
-      const int x = t + k * THREADS;
-      if (in_tile(x)) {
-        const int s = st.from[x];
-        v[k] = *(s < la ? qa + s : qb + (s - la));
-      }
-    }
-#pragma unroll
-    for (int k = 0; k < ITEMS; ++k) {
-      const int x = t + k * THREADS;
-      if (in_tile(x)) vout[x] = v[k];
-    }
-  }
-#pragma unroll
-  for (int k = 0; k < ITEMS; ++k) {
-    const int x = t + k * THREADS;
-    if (in_tile(x)) out[x] = st.keys[x];
-  }
+  write_tile<THREADS, ITEMS, pairs>(
+      st.keys, st.from, r, src, d, in_tile, [&](int q) { return *(q < la ? qa + q : qb + (q - la)); }, out,
+      vout);
 }
 
 /// One tile of the merged output a block, its start and end on run a from merge_split_kernel (every tile
@@ -235,9 +253,8 @@ __device__ __forceinline__ void merge_span(const K* s, int la, int lb, int d, in
 }
 
 /// One tile of the merge of four runs a block (each run's items between two of merge_four_bound_kernel's
-/// boundaries): the parts
-/// staged end to end, merge(a, b) and merge(c, e) written to the second stage, their merge out through the
-/// first; values fetched from their runs by source.
+/// boundaries): the parts staged end to end, merge(a, b) and merge(c, e) written to the second stage, their
+/// merge out through the first; values fetched from their runs by source.
 template <int THREADS, int ITEMS, int MIN_BLOCKS, bool DESC, class K, class V>
 __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
     merge_four_kernel(const K* a, const K* b, const K* c, const K* e, const V* va, const V* vb, const V* vc,
@@ -254,18 +271,10 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
             lc = static_cast<int>(w1.at[2] - c0), n = static_cast<int>(w1.place() - d0);
   const int m = la + lb, mc = m + lc; // staged: a's part, b's, c's, e's
   // ---- every part into shared memory (striped: coalesced), all loads in flight first ----
-  K r[ITEMS];
-#pragma unroll
-  for (int k = 0; k < ITEMS; ++k) {
-    const int x = t + k * THREADS;
-    if (x < n)
-      r[k] = x < la ? a[a0 + x] : x < m ? b[b0 + (x - la)] : x < mc ? c[c0 + (x - m)] : e[e0 + (x - mc)];
-  }
-#pragma unroll
-  for (int k = 0; k < ITEMS; ++k) {
-    const int x = t + k * THREADS;
-    if (x < n) st.staged[x] = r[k];
-  }
+  const auto in_tile = [&](int x) { return x < n; };
+  stage_tile<THREADS, ITEMS>(st.staged, in_tile, [&](int x) {
+    return x < la ? a[a0 + x] : x < m ? b[b0 + (x - la)] : x < mc ? c[c0 + (x - m)] : e[e0 + (x - mc)];
+  });
   __syncthreads();
   // ---- the inner merges: this thread's outputs [x0, x1) of merge(a, b) then merge(c, e), end to end ----
   const int x0 = t * ITEMS < n ? t * ITEMS : n, x1 = x0 + ITEMS < n ? x0 + ITEMS : n;
@@ -296,38 +305,16 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
       }
   }
   __syncthreads();
-#pragma unroll
-  for (int k = 0; k < ITEMS; ++k)
-    if (x0 + k < x1) {
-      st.staged[x0 + k] = o[k];
-      if constexpr (pairs) st.from[x0 + k] = src[k];
-    }
-  __syncthreads();
   // ---- out: coalesced keys, and each value from the run it came from ----
-  if constexpr (pairs) {
-    V v[ITEMS];
-#pragma unroll
-    for (int k = 0; k < ITEMS; ++k) {
-      const int x = t + k * THREADS;
-      if (x < n) {
-        const int q = st.from[x];
-        v[k] = q < la   ? va[a0 + q]
+  write_tile<THREADS, ITEMS, pairs>(
+      st.staged, st.from, o, src, x0, in_tile,
+      [&](int q) {
+        return q < la   ? va[a0 + q]
                : q < m  ? vb[b0 + (q - la)]
                : q < mc ? vc[c0 + (q - m)]
                         : ve[e0 + (q - mc)];
-      }
-    }
-#pragma unroll
-    for (int k = 0; k < ITEMS; ++k) {
-      const int x = t + k * THREADS;
-      if (x < n) vout[d0 + x] = v[k];
-    }
-  }
-#pragma unroll
-  for (int k = 0; k < ITEMS; ++k) {
-    const int x = t + k * THREADS;
-    if (x < n) out[d0 + x] = st.staged[x];
-  }
+      },
+      out + d0, pairs ? vout + d0 : vout);
 }
 
 /// The stable merge of four sorted runs (ties: a's first, then b's, c's, e's; any may be empty) into out
