@@ -168,10 +168,8 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     return e;
   const std::size_t pick_bytes = std::max({pick_sort_bytes, pick_scan_bytes, first_scan_bytes});
   const std::size_t block = sizeof(sample_slot) * (1 + sort_samples);
-  // a merge tree's second buffer (runs up to the tree's fan merge straight out: merge_runs)
-  constexpr std::size_t fan = radix_detail::merge4_pays < K, pairs    ? static_cast<int>(sizeof(V))
-                                                             : 0 > () ? 4
-                                                                      : 2;
+  // a merge tree's second buffer (up to merge_fan runs merge straight out: merge_runs)
+  constexpr std::size_t fan = radix_detail::merge_fan<K, V>();
   const std::int64_t tree = ranks > static_cast<int>(fan) ? cap : 0;
   // the exchange moves 16-byte aligned parts (exchange_plan): a shard is read up to a granule past its
   // end, and the receive buffer has room for each part's widening. Coded keys (delta_code.hpp) travel in
@@ -402,8 +400,8 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     }
   }
   // ---- the sorted runs of a slice (one a rank, in rank order) merged stably into its place in the output
-  // (a tree of merges, ping the same place in the tree buffer; pairs of 4-byte keys and values merge up to
-  // four runs in one pass; a slice has at most four runs, so pong is unused) ----
+  // (a tree of merges, ping the same place in the tree buffer; pairs of keys and values of up to 4 bytes
+  // merge four runs in one pass; a slice has at most four runs, so pong is unused) ----
   auto* ms = ms_at.as<std::int64_t>(d_temp_storage);
   auto merge = [&](const exchange_plan& xp, cudaStream_t on) {
     std::vector<radix_detail::sorted_run<K, V>> runs;

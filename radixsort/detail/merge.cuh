@@ -87,6 +87,30 @@ __device__ __forceinline__ void write_tile(K* keys, int* from, const K (&r)[ITEM
   }
 }
 
+/// A thread's run of the stable merge of s[0, la) and s[la, n) from output d: its merge path, then the
+/// outputs k < ITEMS where live(k), emit(k, key, the key's place in s), the two candidates held in
+/// registers (one shared load an output). CHECKED: no key read past a run's end; unchecked, the stage holds
+/// a whole tile and a slot past it.
+template <int ITEMS, bool CHECKED, class K, class Less, class Live, class Emit>
+__device__ __forceinline__ void merge_steps(const K* s, int la, int n, int d, Less less, Live live,
+                                            Emit emit) {
+  int i = merge_path(s, la, s + la, n - la, d, less), j = la + (d - i);
+  K ka = s[i], kb = s[j];
+#pragma unroll
+  for (int k = 0; k < ITEMS; ++k)
+    if (live(k)) {
+      const bool take_b = j < n && (i >= la || less(kb, ka));
+      emit(k, take_b ? kb : ka, take_b ? j : i);
+      if (take_b) {
+        ++j;
+        if (!CHECKED || j < n) kb = s[j];
+      } else {
+        ++i;
+        if (!CHECKED || i < la) ka = s[i];
+      }
+    }
+}
+
 /// One tile of n outputs (la from run a at pa, the rest from run b at pb): both parts staged in shared
 /// memory, a merge path and a sequential merge a thread, then the keys (and each value, fetched from its
 /// run) written out at out. FULL: n is the whole tile, and no item is checked against it. Every global
@@ -104,23 +128,14 @@ __device__ __forceinline__ void merge_one_tile(S& st, const K* pa, const K* pb, 
   // ---- this thread's ITEMS outputs: its split of the tile, then a sequential merge (the two candidates
   // held in registers: one shared load an output) ----
   const int d = FULL || t * ITEMS < n ? t * ITEMS : n;
-  int i = merge_path(st.keys, la, st.keys + la, n - la, d, less), j = la + (d - i);
-  K ka = st.keys[i], kb = st.keys[j];
   K r[ITEMS];
   int src[ITEMS];
-#pragma unroll
-  for (int k = 0; k < ITEMS; ++k) {
-    const bool take_b = j < n && (i >= la || less(kb, ka));
-    src[k] = take_b ? j : i;
-    r[k] = take_b ? kb : ka;
-    if (take_b) {
-      ++j;
-      if (FULL || j < n) kb = st.keys[j]; // a whole tile never reads past keys[TILE]
-    } else {
-      ++i;
-      if (FULL || i < la) ka = st.keys[i];
-    }
-  }
+  merge_steps<ITEMS, !FULL>(
+      st.keys, la, n, d, less, [](int) { return true; },
+      [&](int k, K key, int x) {
+        src[k] = x;
+        r[k] = key;
+      });
   __syncthreads();
   // ---- out, through shared memory: coalesced keys, and each value from the run it came from ----
   write_tile<THREADS, ITEMS, pairs>(
@@ -233,23 +248,12 @@ template <int ITEMS, bool PAIRS, class K, class Less>
 __device__ __forceinline__ void merge_span(const K* s, int la, int lb, int d, int count, int base, K* dst,
                                            int* from, Less less) {
   if (count <= 0) return;
-  const int n = la + lb;
-  int i = merge_path(s, la, s + la, lb, d, less), j = la + (d - i);
-  K ka = s[i], kb = s[j]; // at most s[n]: the stage has a slot past the tile
-#pragma unroll
-  for (int k = 0; k < ITEMS; ++k)
-    if (k < count) {
-      const bool take_b = j < n && (i >= la || less(kb, ka));
-      dst[d + k] = take_b ? kb : ka;
-      if constexpr (PAIRS) from[d + k] = base + (take_b ? j : i);
-      if (take_b) {
-        ++j;
-        if (j < n) kb = s[j];
-      } else {
-        ++i;
-        if (i < la) ka = s[i];
-      }
-    }
+  merge_steps<ITEMS, true>(
+      s, la, la + lb, d, less, [&](int k) { return k < count; },
+      [&](int k, K key, int x) {
+        dst[d + k] = key;
+        if constexpr (PAIRS) from[d + k] = base + x;
+      });
 }
 
 /// One tile of the merge of four runs a block (each run's items between two of merge_four_bound_kernel's
@@ -285,25 +289,12 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
   // ---- the outer merge: this thread's outputs in registers, then through the first stage ----
   K o[ITEMS];
   int src[ITEMS];
-  {
-    int i = merge_path(st.inner, m, st.inner + m, n - m, x0, less), j = m + (x0 - i);
-    K ka = st.inner[i], kb = st.inner[j];
-#pragma unroll
-    for (int k = 0; k < ITEMS; ++k)
-      if (x0 + k < x1) {
-        const bool take_b = j < n && (i >= m || less(kb, ka));
-        const int x = take_b ? j : i;
-        o[k] = take_b ? kb : ka;
+  merge_steps<ITEMS, true>(
+      st.inner, m, n, x0, less, [&](int k) { return x0 + k < x1; },
+      [&](int k, K key, int x) {
+        o[k] = key;
         if constexpr (pairs) src[k] = st.from[x];
-        if (take_b) {
-          ++j;
-          if (j < n) kb = st.inner[j];
-        } else {
-          ++i;
-          if (i < m) ka = st.inner[i];
-        }
-      }
-  }
+      });
   __syncthreads();
   // ---- out: coalesced keys, and each value from the run it came from ----
   write_tile<THREADS, ITEMS, pairs>(
@@ -392,18 +383,25 @@ struct sorted_run {
   std::int64_t count;
 };
 
-/// The stable merge of runs (earlier runs first on ties) into out by a tree of merges of up to `fan` runs
-/// each: four where the policy merges four runs in one pass (merge4_pays: merge_four; two: merge_two),
-/// else two. Each level writes into the buffer its runs are not in (ping, then pong, ...; a lone last run
-/// copied along), the last into out. ping and pong hold the runs' total; pong may hold runs of the first
-/// level (it is written from the second level on), ping none of them; neither is needed for `fan` runs or
-/// fewer. splits: merge_splits<K>(the runs' total) items of scratch.
+/// The most runs one merge of merge_runs takes, for keys K and values V (null_value: keys alone): four
+/// where the policy merges four runs in one pass (merge4_pays), else two.
+template <class K, class V>
+constexpr std::size_t merge_fan() {
+  constexpr int value_bytes = std::is_same<V, null_value>::value ? 0 : static_cast<int>(sizeof(V));
+  return merge4_pays<K, value_bytes>() ? 4 : 2;
+}
+
+/// The stable merge of runs (earlier runs first on ties) into out by a tree of merges of up to
+/// merge_fan<K, V>() runs each (four: merge_four; two: merge_two). Each level writes into the buffer its
+/// runs are not in (ping, then pong, ...; a lone last run copied along), the last into out. ping and pong
+/// hold the runs' total; pong may hold runs of the first level (it is written from the second level on),
+/// ping none of them; neither is needed for merge_fan runs or fewer. splits: merge_splits<K>(the runs'
+/// total) items of scratch.
 template <class K, class V>
 cudaError_t merge_runs(std::vector<sorted_run<K, V>> runs, K* out, V* vout, K* ping, V* vping, K* pong,
                        V* vpong, std::int64_t* splits, bool descending, cudaStream_t stream) {
   constexpr bool pairs = !std::is_same<V, null_value>::value;
-  constexpr bool one_pass = merge4_pays < K, pairs ? static_cast<int>(sizeof(V)) : 0 > ();
-  constexpr std::size_t fan = one_pass ? 4 : 2;
+  constexpr std::size_t fan = merge_fan<K, V>();
   // runs[r, r + g) (g of 1 to fan) merged into k, v
   auto group = [&](const sorted_run<K, V>* r, std::size_t g, K* k, V* v) -> cudaError_t {
     if (g == 1) {
@@ -416,7 +414,7 @@ cudaError_t merge_runs(std::vector<sorted_run<K, V>> runs, K* out, V* vout, K* p
         return cudaMemcpyAsync(v, r->values, sizeof(V) * r->count, cudaMemcpyDeviceToDevice, stream);
       return cudaSuccess;
     }
-    if constexpr (one_pass)
+    if constexpr (fan == 4)
       if (g > 2) {
         const sorted_run<K, V> none{r[0].keys, r[0].values, 0};
         const sorted_run<K, V>& last = g == 4 ? r[3] : none;

@@ -79,8 +79,8 @@ struct merge4_plan {
   std::int64_t every = 0, per_tile = 0, samples = 0, tiles = 0, first[5] = {};
   std::int64_t bounds = 0, keys[3] = {}, tags[3] = {}, splits = 0, words = 0; // word offsets, and the total
 };
-CARRY_HD inline merge4_plan plan_merge4(const std::int64_t len[4], int key_bytes, std::int64_t tile,
-                                        std::int64_t every, std::int64_t two_splits_words) {
+CARRY_HD constexpr merge4_plan plan_merge4(const std::int64_t len[4], int key_bytes, std::int64_t tile,
+                                           std::int64_t every, std::int64_t two_splits_words) {
   merge4_plan p;
   p.every = every;
   p.per_tile = tile / every - 4;
@@ -102,19 +102,22 @@ CARRY_HD inline merge4_plan plan_merge4(const std::int64_t len[4], int key_bytes
   return p;
 }
 
+/// The policy's value for keys K with values of VALUE_BYTES bytes (0: keys alone): keys4 for keys of at most
+/// 4 bytes alone, pairs4 with values of at most 4 bytes, wide where either is wider.
+template <class K, int VALUE_BYTES, class T>
+constexpr T by_width(T keys4, T pairs4, T wide) {
+  return sizeof(K) > 4 || VALUE_BYTES > 4 ? wide : VALUE_BYTES == 0 ? keys4 : pairs4;
+}
+
 /// The merge's tile for keys K with values of VALUE_BYTES bytes (0: keys alone), from policy P.
 template <class K, int VALUE_BYTES, class P = radix_tuning::default_policy>
 struct merge_shape {
-  static constexpr bool narrow = sizeof(K) <= 4 && VALUE_BYTES <= 4;
-  static constexpr int threads = !narrow            ? P::merge_threads_wide
-                                 : VALUE_BYTES == 0 ? P::merge_threads_keys4
-                                                    : P::merge_threads_pairs4;
-  static constexpr int items = !narrow            ? P::merge_items_wide
-                               : VALUE_BYTES == 0 ? P::merge_items_keys4
-                                                  : P::merge_items_pairs4;
-  static constexpr int min_blocks = !narrow            ? P::merge_min_blocks_wide
-                                    : VALUE_BYTES == 0 ? P::merge_min_blocks_keys4
-                                                       : P::merge_min_blocks_pairs4;
+  static constexpr int threads =
+      by_width<K, VALUE_BYTES>(P::merge_threads_keys4, P::merge_threads_pairs4, P::merge_threads_wide);
+  static constexpr int items =
+      by_width<K, VALUE_BYTES>(P::merge_items_keys4, P::merge_items_pairs4, P::merge_items_wide);
+  static constexpr int min_blocks = by_width<K, VALUE_BYTES>(
+      P::merge_min_blocks_keys4, P::merge_min_blocks_pairs4, P::merge_min_blocks_wide);
   static constexpr std::int64_t tile = std::int64_t{threads} * items;
 };
 
@@ -122,14 +125,11 @@ struct merge_shape {
 /// second stage, then the outer merge) for keys K with values of VALUE_BYTES bytes, from policy P.
 template <class K, int VALUE_BYTES, class P = radix_tuning::default_policy>
 struct merge4_shape {
-  static constexpr bool narrow = sizeof(K) <= 4 && VALUE_BYTES <= 4;
   static constexpr int threads = P::merge4_threads;
-  static constexpr int items = !narrow            ? P::merge4_items_wide
-                               : VALUE_BYTES == 0 ? P::merge4_items_keys4
-                                                  : P::merge4_items_pairs4;
-  static constexpr int min_blocks = !narrow            ? P::merge4_min_blocks_wide
-                                    : VALUE_BYTES == 0 ? P::merge4_min_blocks_keys4
-                                                       : P::merge4_min_blocks_pairs4;
+  static constexpr int items =
+      by_width<K, VALUE_BYTES>(P::merge4_items_keys4, P::merge4_items_pairs4, P::merge4_items_wide);
+  static constexpr int min_blocks = by_width<K, VALUE_BYTES>(
+      P::merge4_min_blocks_keys4, P::merge4_min_blocks_pairs4, P::merge4_min_blocks_wide);
   static constexpr std::int64_t tile = std::int64_t{threads} * items;
 };
 
@@ -142,9 +142,7 @@ constexpr std::int64_t merge_tile() {
 /// (merge_four) rather than by the two-run tree: where the policy measured it faster.
 template <class K, int VALUE_BYTES, class P = radix_tuning::default_policy>
 constexpr bool merge4_pays() {
-  return sizeof(K) > 4 || VALUE_BYTES > 4 ? P::merge4_wide
-         : VALUE_BYTES == 0               ? P::merge4_keys4
-                                          : P::merge4_pairs4;
+  return by_width<K, VALUE_BYTES>(P::merge4_keys4, P::merge4_pairs4, P::merge4_wide);
 }
 
 /// The smallest tile a four-run merge of keys K takes.
@@ -158,27 +156,22 @@ template <class K>
 constexpr std::int64_t merge_two_splits(std::int64_t n) {
   return (n > 0 ? n : 0) / merge_tile<K>() + 2;
 }
-/// The scratch (8-byte words) of a four-run merge of runs of these lengths: plan_merge4 in the smallest
-/// four-run tile, its samples' merges in the two-run tile.
+/// The scratch (8-byte words) of a four-run merge of runs of these lengths in tiles of `tile` (plan_merge4),
+/// its samples' merges in the two-run tile.
 template <class K, class P = radix_tuning::default_policy>
-CARRY_HD merge4_plan plan_merge4_for(const std::int64_t len[4], std::int64_t tile) {
+CARRY_HD constexpr merge4_plan plan_merge4_for(const std::int64_t len[4], std::int64_t tile) {
   const std::int64_t samples = (len[0] + len[1] + len[2] + len[3]) / P::merge4_sample_every + 4;
   return plan_merge4(len, static_cast<int>(sizeof(K)), tile, P::merge4_sample_every,
                      merge_two_splits<K>(samples));
 }
 /// The split scratch (8-byte words) a merge of up to n items of keys K needs, whatever its values and
-/// however many runs: merge_two's, or merge_four's (plan_merge4) at its worst (n / every + 4 samples, the
-/// smallest tile).
+/// however many runs: merge_two's, or merge_four's in its smallest tile at the most samples n items in
+/// four runs can give (ceil(n / every) + 3: those of one run of n + 3 * every items).
 template <class K>
 constexpr std::int64_t merge_splits(std::int64_t n) {
   const std::int64_t m = n > 0 ? n : 0;
-  const std::int64_t every = radix_tuning::default_policy::merge4_sample_every;
-  const std::int64_t samples = m / every + 4, per_tile = merge4_tile<K>() / every - 4,
-                     tiles = (samples + per_tile - 1) / per_tile;
-  const std::int64_t four = 4 * (tiles + 1) +
-                            3 * ((samples * static_cast<std::int64_t>(sizeof(K)) + 7) / 8 + samples) +
-                            merge_two_splits<K>(samples);
-  return std::max(merge_two_splits<K>(m), four);
+  const std::int64_t worst[4] = {m + 3 * radix_tuning::default_policy::merge4_sample_every, 0, 0, 0};
+  return std::max(merge_two_splits<K>(m), plan_merge4_for<K>(worst, merge4_tile<K>()).words);
 }
 
 } // namespace radix_detail

@@ -998,6 +998,13 @@ TEST_CASE(
         if (x.second % every == 0) samples.push_back(x);
       REQUIRE(static_cast<std::int64_t>(samples.size()) == p.samples);
       for (int q = 0; q < 4; ++q) CHECK(p.first[q + 1] - p.first[q] == (len[q] + every - 1) / every);
+      // the scratch any merge of this many items may take covers this plan's, in every four-run tile
+      const std::int64_t items = len[0] + len[1] + len[2] + len[3];
+      for (std::int64_t t4 : {carry::radix_detail::merge4_shape<std::uint32_t, 0>::tile,
+                              carry::radix_detail::merge4_shape<std::uint32_t, 4>::tile,
+                              carry::radix_detail::merge4_shape<std::uint32_t, 8>::tile})
+        CHECK(carry::radix_detail::merge_splits<std::uint32_t>(items) >=
+              carry::radix_detail::plan_merge4_for<std::uint32_t>(len, t4).words);
       CHECK(p.tiles == (all.empty() ? 0 : (p.samples + p.per_tile - 1) / p.per_tile));
       // every item of every run as a boundary: its place and its run counts
       for (std::size_t at = 0; at < all.size(); ++at) {
@@ -1055,6 +1062,27 @@ TEST_CASE("merge_order: the radix sort's key order (floats by image, -0.0 with +
   for (std::int64_t tile : {merge_shape<std::uint64_t, 0>::tile, merge_shape<std::uint64_t, 4>::tile})
     for (std::int64_t n : {std::int64_t{1}, tile + 1, std::int64_t{1} << 33})
       CHECK(merge_splits<std::uint64_t>(n) >= (n + tile - 1) / tile + 1);
+  // four runs: the sampled plan's words for any four runs of n items, the most samples included (every run
+  // one item past a multiple of the spacing)
+  {
+    std::mt19937_64 rng(5);
+    const std::int64_t every = carry::radix_tuning::default_policy::merge4_sample_every;
+    using carry::radix_detail::merge4_shape;
+    for (int trial = 0; trial < 20000; ++trial) {
+      std::int64_t len[4];
+      for (auto& l : len)
+        l = trial % 3 == 0 ? static_cast<std::int64_t>(rng() % 5) * every + 1
+                           : static_cast<std::int64_t>(rng() % (trial % 2 ? 100 : 5000000));
+      const std::int64_t n = len[0] + len[1] + len[2] + len[3];
+      for (std::int64_t t4 : {merge4_shape<std::uint32_t, 0>::tile, merge4_shape<std::uint32_t, 4>::tile,
+                              merge4_shape<std::uint32_t, 8>::tile})
+        REQUIRE(merge_splits<std::uint32_t>(n) >=
+                carry::radix_detail::plan_merge4_for<std::uint32_t>(len, t4).words);
+      REQUIRE(merge_splits<std::uint64_t>(n) >=
+              carry::radix_detail::plan_merge4_for<std::uint64_t>(len, merge4_shape<std::uint64_t, 8>::tile)
+                  .words);
+    }
+  }
   // four runs: the sampled plan's words, for even and lopsided runs
   using carry::radix_detail::merge4_shape;
   for (std::int64_t tile : {merge4_shape<std::uint32_t, 0>::tile, merge4_shape<std::uint32_t, 4>::tile,
