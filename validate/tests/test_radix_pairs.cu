@@ -277,73 +277,107 @@ TEST_CASE("double-buffer sort_keys and sort_pairs: selector, result, every path"
 }
 
 namespace merge_checks {
-/// runs sorted runs of the given sizes (few distinct keys: ties across runs), merged by the tree into
-/// poisoned outputs; values tag (run, position): equal keys must come out in run order.
+/// Sorted runs of the given sizes (few distinct keys: ties across runs; seed picks them), end to end, with
+/// values tagging (run, position) and the order a stable merge of the runs puts them in.
 template <class K>
-void merge_case(const std::vector<std::int64_t>& sizes, bool desc, bool with_values) {
+struct merge_input {
+  std::vector<K> keys;
+  std::vector<std::uint32_t> values;
+  std::vector<std::size_t> order;
+  merge_input(const std::vector<std::int64_t>& sizes, bool desc, std::uint64_t seed) {
+    const auto less = carry::radix_detail::merge_order<K>{desc};
+    for (std::size_t r = 0; r < sizes.size(); ++r) {
+      auto k = make_keys<K>(static_cast<std::size_t>(sizes[r]),
+                            r % 2 ? key_dist::two_values : key_dist::low_entropy, 7 * r + seed);
+      std::stable_sort(k.begin(), k.end(), less);
+      for (std::size_t i = 0; i < k.size(); ++i) {
+        keys.push_back(k[i]);
+        values.push_back(static_cast<std::uint32_t>(r << 24 | i));
+      }
+    }
+    order.resize(keys.size());
+    for (std::size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::stable_sort(order.begin(), order.end(),
+                     [&](std::size_t a, std::size_t b) { return less(keys[a], keys[b]); });
+  }
+  /// Outputs that differ from the stable merge (keys by their bits; values where with_values).
+  std::int64_t wrong(const std::vector<K>& got, const std::vector<std::uint32_t>& gotv,
+                     bool with_values) const {
+    std::int64_t bad = 0;
+    for (std::size_t i = 0; i < order.size(); ++i) {
+      if (std::memcmp(&got[i], &keys[order[i]], sizeof(K)) != 0) ++bad;
+      if (with_values && gotv[i] != values[order[i]]) ++bad;
+    }
+    return bad;
+  }
+};
+
+/// The device side of a merge_runs call over runs of the given sizes: the runs (every third in pong, where
+/// the distributed sort's first level leaves them), outputs with a guard, ping, pong and the scratch.
+template <class K>
+struct merge_buffers {
   using V = std::uint32_t;
   using N = carry::radix_detail::null_value;
-  const auto less = carry::radix_detail::merge_order<K>{desc};
-  std::int64_t total = 0;
-  for (auto m : sizes) total += m;
-  const auto n = static_cast<std::size_t>(total);
-  device_buffer<K> keys(n + 1), out(n, 64), ping(n + 1), pong(n + 1);
-  device_buffer<V> vals(n + 1), vout(n, 64), vping(n + 1), vpong(n + 1);
-  std::vector<K> all_keys;
-  std::vector<V> all_vals;
-  std::vector<std::pair<K, V>> want;
-  std::int64_t at = 0;
-  for (std::size_t r = 0; r < sizes.size(); ++r) {
-    auto k = make_keys<K>(static_cast<std::size_t>(sizes[r]),
-                          r % 2 ? key_dist::two_values : key_dist::low_entropy, 7 * r + 1);
-    std::stable_sort(k.begin(), k.end(), less);
-    for (std::size_t i = 0; i < k.size(); ++i) {
-      all_keys.push_back(k[i]);
-      all_vals.push_back(static_cast<V>(r << 24 | i));
+  std::vector<std::int64_t> sizes;
+  std::size_t n = 0;
+  device_buffer<K> keys, out, ping, pong;
+  device_buffer<V> vals, vout, vping, vpong;
+  device_buffer<std::int64_t> splits;
+  static std::size_t total(const std::vector<std::int64_t>& sizes) {
+    std::int64_t t = 0;
+    for (auto m : sizes) t += m;
+    return static_cast<std::size_t>(t);
+  }
+  explicit merge_buffers(const std::vector<std::int64_t>& s)
+      : sizes(s), n(total(s)), keys(n + 1), out(n, 64), ping(n + 1), pong(n + 1), vals(n + 1), vout(n, 64),
+        vping(n + 1), vpong(n + 1),
+        splits(static_cast<std::size_t>(carry::radix_detail::merge_splits<K>(static_cast<std::int64_t>(n)))) {
+  }
+  /// The runs' contents (in keys and in pong), poisoned outputs, ping and scratch.
+  void load(const merge_input<K>& in) {
+    keys.upload(in.keys);
+    vals.upload(in.values);
+    pong.upload(in.keys); // pong holds the first level's runs in the distributed sort: here, copies of them
+    vpong.upload(in.values);
+    out.poison();
+    vout.poison();
+    ping.poison();
+    vping.poison();
+    splits.poison();
+  }
+  /// The merge of the runs (with their values where with_values) into out on stream s.
+  cudaError_t merge(bool desc, bool with_values, cudaStream_t s) {
+    std::vector<carry::radix_detail::sorted_run<K, V>> runs;
+    std::vector<carry::radix_detail::sorted_run<K, N>> key_runs;
+    std::int64_t at = 0;
+    for (std::size_t r = 0; r < sizes.size(); ++r) {
+      const bool in_pong = r % 3 == 1;
+      runs.push_back({(in_pong ? pong.ptr : keys.ptr) + at, (in_pong ? vpong.ptr : vals.ptr) + at, sizes[r]});
+      key_runs.push_back({(in_pong ? pong.ptr : keys.ptr) + at, nullptr, sizes[r]});
+      at += sizes[r];
     }
+    return with_values ? carry::radix_detail::merge_runs(runs, out.ptr, vout.ptr, ping.ptr, vping.ptr,
+                                                         pong.ptr, vpong.ptr, splits.ptr, desc, s)
+                       : carry::radix_detail::merge_runs(key_runs, out.ptr, static_cast<N*>(nullptr),
+                                                         ping.ptr, static_cast<N*>(nullptr), pong.ptr,
+                                                         static_cast<N*>(nullptr), splits.ptr, desc, s);
   }
-  std::vector<std::size_t> order(n);
-  for (std::size_t i = 0; i < n; ++i) order[i] = i;
-  std::stable_sort(order.begin(), order.end(),
-                   [&](std::size_t a, std::size_t b) { return less(all_keys[a], all_keys[b]); });
-  keys.upload(all_keys);
-  vals.upload(all_vals);
-  pong.upload(all_keys); // pong holds the first level's runs in the distributed sort: here, copies of them
-  vpong.upload(all_vals);
-  std::vector<carry::radix_detail::sorted_run<K, V>> runs;
-  std::vector<carry::radix_detail::sorted_run<K, N>> key_runs;
-  for (std::size_t r = 0; r < sizes.size(); ++r) {
-    const bool in_pong = r % 3 == 1;
-    runs.push_back({(in_pong ? pong.ptr : keys.ptr) + at, (in_pong ? vpong.ptr : vals.ptr) + at, sizes[r]});
-    key_runs.push_back({(in_pong ? pong.ptr : keys.ptr) + at, nullptr, sizes[r]});
-    at += sizes[r];
-  }
-  out.poison();
-  vout.poison();
-  ping.poison();
-  vping.poison();
-  device_buffer<std::int64_t> splits(static_cast<std::size_t>(carry::radix_detail::merge_splits<K>(total)));
-  splits.poison();
+};
+
+/// runs sorted runs of the given sizes merged by the tree into poisoned outputs: equal keys must come out
+/// in run order.
+template <class K>
+void merge_case(const std::vector<std::int64_t>& sizes, bool desc, bool with_values) {
+  const merge_input<K> in(sizes, desc, 1);
+  merge_buffers<K> b(sizes);
+  b.load(in);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-  const cudaError_t e = with_values
-                            ? carry::radix_detail::merge_runs(runs, out.ptr, vout.ptr, ping.ptr, vping.ptr,
-                                                              pong.ptr, vpong.ptr, splits.ptr, desc, 0)
-                            : carry::radix_detail::merge_runs(key_runs, out.ptr, static_cast<N*>(nullptr),
-                                                              ping.ptr, static_cast<N*>(nullptr), pong.ptr,
-                                                              static_cast<N*>(nullptr), splits.ptr, desc, 0);
-  REQUIRE(e == cudaSuccess);
+  REQUIRE(b.merge(desc, with_values, 0) == cudaSuccess);
   REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
-  const auto got = out.download(n);
-  const auto gotv = vout.download(n);
-  std::int64_t bad = 0;
-  for (std::size_t i = 0; i < n; ++i) {
-    if (std::memcmp(&got[i], &all_keys[order[i]], sizeof(K)) != 0) ++bad;
-    if (with_values && gotv[i] != all_vals[order[i]]) ++bad;
-  }
-  INFO("runs " << sizes.size() << " total " << total << " desc " << desc << " values " << with_values);
-  CHECK(bad == 0);
-  CHECK(out.guard_intact());
-  if (with_values) CHECK(vout.guard_intact());
+  INFO("runs " << sizes.size() << " total " << b.n << " desc " << desc << " values " << with_values);
+  CHECK(in.wrong(b.out.download(b.n), b.vout.download(b.n), with_values) == 0);
+  CHECK(b.out.guard_intact());
+  if (with_values) CHECK(b.vout.guard_intact());
 }
 } // namespace merge_checks
 
@@ -393,4 +427,57 @@ TEST_CASE("merge_runs: the stable merge of 1 to 7 sorted runs (empty runs, ties,
     merge_checks::merge_case<std::uint64_t>({wide, wide + 1, 40000}, desc, false);
     merge_checks::merge_case<std::int8_t>({5000, 1, 6000, 0}, desc, false);
   }
+}
+
+TEST_CASE("merge_runs captured in a CUDA graph: replays with new runs, on two streams, the scratch and ping "
+          "holding anything",
+          "[radix][merge][graph]") {
+  using merge_checks::merge_buffers;
+  using merge_checks::merge_input;
+  const std::int64_t t4 = carry::radix_detail::merge4_shape<std::uint32_t, 0>::tile,
+                     p4 = carry::radix_detail::merge4_shape<std::uint32_t, 4>::tile;
+  // four runs (pairs: one four-run pass; keys: the two-run tree through ping), five (a tree in either case:
+  // ping, then pong), two, and one lone run beside four (copied along)
+  const std::vector<std::vector<std::int64_t>> layouts = {
+      {p4 * 7 + 3, 65537, 0, t4 * 5 - 1}, {40000, 3, 77777, 1, 12345}, {100003, 99999}, {5, 6, 7, 8, 30001}};
+  for (const auto& l : layouts)
+    for (bool desc : test_directions())
+      for (bool values : {false, true}) {
+        merge_buffers<std::uint32_t> b(l);
+        b.load(merge_input<std::uint32_t>(l, desc, 1)); // the capture records launches only
+        REQUIRE(cudaDeviceSynchronize() == cudaSuccess);
+        captured_call g([&](cudaStream_t s) { return b.merge(desc, values, s); });
+        REQUIRE(g.status == cudaSuccess);
+        // the scratch (splits) and ping before each replay: zeros, every bit set, random bytes, what the
+        // last replay left (its samples, tags and bounds: a stale plan must not be trusted)
+        for (int rep = 0; rep < test_reps(6, 3); ++rep) {
+          const merge_input<std::uint32_t> in(l, desc, 100 + static_cast<std::uint64_t>(rep));
+          const bool leftover = rep % 4 == 3;
+          if (!leftover) {
+            b.load(in);
+          } else { // only the runs change, the rest holds the last replay's bytes
+            b.keys.upload(in.keys);
+            b.vals.upload(in.values);
+            b.pong.upload(in.keys);
+            b.vpong.upload(in.values);
+          }
+          const std::size_t words = b.splits.n * sizeof(std::int64_t);
+          if (rep % 4 == 0) CARRY_CUDA_OR_DIE(cudaMemset(b.splits.ptr, 0, words));
+          if (rep % 4 == 1) {
+            CARRY_CUDA_OR_DIE(cudaMemset(b.splits.ptr, 0xFF, words));
+            CARRY_CUDA_OR_DIE(cudaMemset(b.ping.ptr, 0xFF, b.n * sizeof(std::uint32_t)));
+          }
+          if (rep % 4 == 2) {
+            const auto noise = random_bits<unsigned char>(words, 31 + static_cast<std::uint64_t>(rep));
+            if (words)
+              CARRY_CUDA_OR_DIE(cudaMemcpy(b.splits.ptr, noise.data(), words, cudaMemcpyHostToDevice));
+          }
+          REQUIRE(g.replay(rep) == cudaSuccess);
+          INFO("runs " << l.size() << " total " << b.n << " desc " << desc << " values " << values
+                       << " replay " << rep);
+          CHECK(in.wrong(b.out.download(b.n), b.vout.download(b.n), values) == 0);
+          CHECK(b.out.guard_intact());
+          if (values) CHECK(b.vout.guard_intact());
+        }
+      }
 }
