@@ -28,6 +28,7 @@ struct policy_sm90 {
   static constexpr int dist_delta_batch = 2;            // probe_delta 2^28 u32, H200: width+pack+decode 1812 us at 1, 1676 at 2, 1834 at 4, 2308 at 8
   static constexpr int dist_exchange_slices_keys = 3;   // sort_keys 2^30, 2 x H200: 1 slice 14781 us, 2 14366, 3 14252, 4 14957, 8 14934
   static constexpr int dist_exchange_slices_pairs = 1;  // sort_pairs 2^29, 2 x H200: 1 slice 12251 us, 2 12520, 4 12611, 8 12755
+  static constexpr bool dist_delta_beside_slices = false; // sort_keys 2^30, 4 GPUs, side stream: raw in 3 slices 8521 us, coded 8709 (4 x H200); 9242, 9250 (4 x H100)
 };
 // clang-format on
 /// The table: the row every shipped kernel is built with.
@@ -111,6 +112,11 @@ constexpr int slot_threads = default_policy::slot_threads;
 /// merge and NCCL's copies share HBM, so the exchange slows while a merge runs: 3 slices of keys cost the
 /// exchange 0.27 ms and hide 0.8 of its 1.26 ms merge; from 4 slices the exchange lost 1.1-1.2 ms; pairs'
 /// heavier merge slowed it 0.8 ms already at 2 slices, more than the merge it hid).
+/// dist_delta_beside_slices: whether a sort lent a side stream still codes its keys (in one piece) where
+/// the rank counts above say so, or sends them raw in the slices a side stream takes. Raw: on 4 ranks the
+/// slices' merges overlap the exchange, which coding (0.84 ms of width and pack passes before it) cannot
+/// (4 x H200, one run: 8521 us raw in 3 slices against 8709 coded; coded in 3 slices, the coded exchange
+/// sliced on another build, 8668; 4 x H100, one run at 3d58f82: 9242 against 9250).
 
 } // namespace apps_tuning
 } // namespace carry

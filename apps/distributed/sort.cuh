@@ -175,89 +175,116 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   // end, and the receive buffer has room for each part's widening. Coded keys (delta_code.hpp) travel in
   // whole blocks of delta_block: a header a block and its payload words, decoded where the keys would land
   constexpr std::size_t narrowest = pairs && sizeof(V) < sizeof(K) ? sizeof(V) : sizeof(K);
-  const bool coded = codes_keys(coding, ranks, pairs);
-  // the temp storage has room for the slices whether a side stream comes or not (the same size either way)
-  const int room_slices = exchange_slices(ranks, coded, pairs, slices_asked);
   if (side != nullptr && !side->valid()) return cudaErrorInvalidValue;
-  const int slices = side != nullptr ? room_slices : 1, buckets = ranks * slices;
-  const std::int64_t granule = coded            ? delta_block
-                               : narrowest < 16 ? static_cast<std::int64_t>(16 / narrowest)
-                                                : 1;
-  const std::int64_t landing = cap + exchange_slack(ranks, granule, room_slices);
   using KU = typename radix_detail::radix_key<K>::bits_type;
   using header = delta_header<KU>;
-  const std::int64_t send_blocks = coded ? (nn + delta_block - 1) / delta_block : 0,
-                     recv_blocks = coded ? (landing + delta_block - 1) / delta_block : 0;
   constexpr std::int64_t block_words = delta_words(8 * static_cast<int>(sizeof(KU)));
-  const int bound_words = coded ? 3 : 1; // off, and coded: the payload offsets at its widened ends
   const auto header_words =
       make_transform_input(static_cast<const header*>(nullptr), delta_header_words<KU>{});
-  std::size_t scan_bytes = 0;
-  if (coded) {
-    std::size_t a = 0, b = 0;
-    if (const cudaError_t e = carry::exclusive_sum(
-            nullptr, a, header_words, static_cast<std::uint64_t*>(nullptr), send_blocks + 1, stream);
-        e != cudaSuccess)
-      return e;
-    if (const cudaError_t e = carry::exclusive_sum(nullptr, b, header_words,
-                                                   static_cast<std::uint64_t*>(nullptr), recv_blocks, stream);
-        e != cudaSuccess)
-      return e;
-    scan_bytes = a > b ? a : b;
-  }
-  lookback::temp_builder carve;
-  const lookback::temp_part mine_at = carve.add(block), all_at = carve.add(block * ranks),
-                            split_at = carve.add(sizeof(sort_sample) * ranks * room_slices),
-                            first_at = carve.add(sizeof(std::int64_t) * (ranks + 1)),
-                            pi_at = carve.add(sizeof(std::uint64_t) * gathered),
-                            pis_at = carve.add(sizeof(std::uint64_t) * gathered),
-                            ps_at = carve.add(sizeof(std::uint32_t) * gathered),
-                            pss_at = carve.add(sizeof(std::uint32_t) * gathered),
-                            pp_at = carve.add(sizeof(std::uint64_t) * gathered),
-                            pt_at = carve.add(pick_bytes),
-                            off_at =
-                                carve.add(sizeof(std::uint64_t) * (ranks * room_slices + 1) * bound_words),
-                            offs_at = carve.add(sizeof(std::uint64_t) * (ranks * room_slices + 1) *
-                                                bound_words * ranks),
-                            sk_at = carve.add(sizeof(K) * (nn + granule)),
-                            sv_at = carve.add(pairs ? sizeof(V) * (nn + granule) : 0),
-                            hd_at = carve.add(sizeof(header) * (coded ? send_blocks + 1 : 0)),
-                            po_at = carve.add(sizeof(std::uint64_t) * (coded ? send_blocks + 1 : 0)),
-                            pay_at = carve.add(sizeof(std::uint32_t) * block_words * send_blocks),
-                            rh_at = carve.add(sizeof(header) * recv_blocks),
-                            ro_at = carve.add(sizeof(std::uint64_t) * recv_blocks),
-                            rp_at = carve.add(sizeof(std::uint32_t) * block_words * recv_blocks),
-                            sc_at = carve.add(scan_bytes),
-                            rk_at = carve.add(sizeof(K) * (coded ? recv_blocks * delta_block : landing)),
-                            rv_at = carve.add(pairs ? sizeof(V) * landing : 0),
-                            tk_at = carve.add(sizeof(K) * (tree + 1)),
-                            tv_at = carve.add(pairs ? sizeof(V) * (tree + 1) : 0),
-                            ms_at = carve.add(sizeof(std::int64_t) * radix_detail::merge_splits<K>(cap)),
-                            sort_at = carve.add(sort_bytes);
+  // the temp storage of one way to exchange the keys: coded, or raw with room for the slices the policy
+  // gives it on a side stream
+  struct temp_layout {
+    bool coded = false;
+    int room_slices = 1, bound_words = 1; // bound words: off, and coded: the payload offsets at its ends
+    std::int64_t granule = 1, landing = 0, send_blocks = 0, recv_blocks = 0;
+    std::size_t scan_bytes = 0;
+    lookback::temp_builder carve;
+    lookback::temp_part mine_at, all_at, split_at, first_at, pi_at, pis_at, ps_at, pss_at, pp_at, pt_at,
+        off_at, offs_at, sk_at, sv_at, hd_at, po_at, pay_at, rh_at, ro_at, rp_at, sc_at, rk_at, rv_at, tk_at,
+        tv_at, ms_at, sort_at;
+  };
+  auto lay_out = [&](bool coded, temp_layout& t) -> cudaError_t {
+    t.coded = coded;
+    t.room_slices = exchange_slices(ranks, coded, pairs, slices_asked);
+    t.granule = coded ? delta_block : narrowest < 16 ? static_cast<std::int64_t>(16 / narrowest) : 1;
+    t.landing = cap + exchange_slack(ranks, t.granule, t.room_slices);
+    t.send_blocks = coded ? (nn + delta_block - 1) / delta_block : 0;
+    t.recv_blocks = coded ? (t.landing + delta_block - 1) / delta_block : 0;
+    t.bound_words = coded ? 3 : 1;
+    if (coded) {
+      std::size_t a = 0, b = 0;
+      if (const cudaError_t e = carry::exclusive_sum(
+              nullptr, a, header_words, static_cast<std::uint64_t*>(nullptr), t.send_blocks + 1, stream);
+          e != cudaSuccess)
+        return e;
+      if (const cudaError_t e = carry::exclusive_sum(
+              nullptr, b, header_words, static_cast<std::uint64_t*>(nullptr), t.recv_blocks, stream);
+          e != cudaSuccess)
+        return e;
+      t.scan_bytes = a > b ? a : b;
+    }
+    const auto words = static_cast<std::size_t>(ranks * t.room_slices + 1) * t.bound_words;
+    auto& carve = t.carve;
+    t.mine_at = carve.add(block);
+    t.all_at = carve.add(block * ranks);
+    t.split_at = carve.add(sizeof(sort_sample) * ranks * t.room_slices);
+    t.first_at = carve.add(sizeof(std::int64_t) * (ranks + 1));
+    t.pi_at = carve.add(sizeof(std::uint64_t) * gathered);
+    t.pis_at = carve.add(sizeof(std::uint64_t) * gathered);
+    t.ps_at = carve.add(sizeof(std::uint32_t) * gathered);
+    t.pss_at = carve.add(sizeof(std::uint32_t) * gathered);
+    t.pp_at = carve.add(sizeof(std::uint64_t) * gathered);
+    t.pt_at = carve.add(pick_bytes);
+    t.off_at = carve.add(sizeof(std::uint64_t) * words);
+    t.offs_at = carve.add(sizeof(std::uint64_t) * words * ranks);
+    t.sk_at = carve.add(sizeof(K) * (nn + t.granule));
+    t.sv_at = carve.add(pairs ? sizeof(V) * (nn + t.granule) : 0);
+    t.hd_at = carve.add(sizeof(header) * (coded ? t.send_blocks + 1 : 0));
+    t.po_at = carve.add(sizeof(std::uint64_t) * (coded ? t.send_blocks + 1 : 0));
+    t.pay_at = carve.add(sizeof(std::uint32_t) * block_words * t.send_blocks);
+    t.rh_at = carve.add(sizeof(header) * t.recv_blocks);
+    t.ro_at = carve.add(sizeof(std::uint64_t) * t.recv_blocks);
+    t.rp_at = carve.add(sizeof(std::uint32_t) * block_words * t.recv_blocks);
+    t.sc_at = carve.add(t.scan_bytes);
+    t.rk_at = carve.add(sizeof(K) * (coded ? t.recv_blocks * delta_block : t.landing));
+    t.rv_at = carve.add(pairs ? sizeof(V) * t.landing : 0);
+    t.tk_at = carve.add(sizeof(K) * (tree + 1));
+    t.tv_at = carve.add(pairs ? sizeof(V) * (tree + 1) : 0);
+    t.ms_at = carve.add(sizeof(std::int64_t) * radix_detail::merge_splits<K>(cap));
+    t.sort_at = carve.add(sort_bytes);
+    return cudaSuccess;
+  };
+  // a call lent a side stream may exchange its keys another way than one without (codes_keys): the temp
+  // storage holds either, so its size is the same with a side stream or without
+  temp_layout plain, beside;
+  if (const cudaError_t e = lay_out(codes_keys(coding, ranks, pairs, false, slices_asked), plain);
+      e != cudaSuccess)
+    return e;
+  if (const cudaError_t e = lay_out(codes_keys(coding, ranks, pairs, true, slices_asked), beside);
+      e != cudaSuccess)
+    return e;
+  const std::size_t allocation = std::max(plain.carve.allocation(), beside.carve.allocation());
+  const temp_layout& lay = side != nullptr ? beside : plain;
+  const bool coded = lay.coded;
+  const int slices = side != nullptr ? lay.room_slices : 1, buckets = ranks * slices,
+            bound_words = lay.bound_words;
+  const std::int64_t granule = lay.granule, send_blocks = lay.send_blocks;
+  const std::size_t scan_bytes = lay.scan_bytes;
   if (d_temp_storage == nullptr) {
-    temp_storage_bytes = carve.allocation();
+    temp_storage_bytes = allocation;
     return cudaSuccess;
   }
-  if (n < 0 || out_capacity < 0 || d_shard == nullptr || temp_storage_bytes < carve.allocation() ||
+  if (n < 0 || out_capacity < 0 || d_shard == nullptr || temp_storage_bytes < allocation ||
       (nn > 0 && (keys_in == nullptr || (pairs && values_in == nullptr))) ||
       (cap > 0 && (keys_out == nullptr || (pairs && values_out == nullptr))))
     return cudaErrorInvalidValue;
-  auto* mine = mine_at.as<sample_slot>(d_temp_storage);
-  auto* all = all_at.as<sample_slot>(d_temp_storage);
-  auto* splitters = split_at.as<sort_sample>(d_temp_storage);
-  auto* off = off_at.as<std::uint64_t>(d_temp_storage);
-  auto* offs = offs_at.as<std::uint64_t>(d_temp_storage);
-  auto* sk = sk_at.as<K>(d_temp_storage);
-  auto* rk = rk_at.as<K>(d_temp_storage);
-  auto* tk = tk_at.as<K>(d_temp_storage);
-  V* sv = pairs ? sv_at.as<V>(d_temp_storage) : nullptr;
-  V* rv = pairs ? rv_at.as<V>(d_temp_storage) : nullptr;
-  V* tv = pairs ? tv_at.as<V>(d_temp_storage) : nullptr;
+  auto* mine = lay.mine_at.as<sample_slot>(d_temp_storage);
+  auto* all = lay.all_at.as<sample_slot>(d_temp_storage);
+  auto* splitters = lay.split_at.as<sort_sample>(d_temp_storage);
+  auto* off = lay.off_at.as<std::uint64_t>(d_temp_storage);
+  auto* offs = lay.offs_at.as<std::uint64_t>(d_temp_storage);
+  auto* sk = lay.sk_at.as<K>(d_temp_storage);
+  auto* rk = lay.rk_at.as<K>(d_temp_storage);
+  auto* tk = lay.tk_at.as<K>(d_temp_storage);
+  V* sv = pairs ? lay.sv_at.as<V>(d_temp_storage) : nullptr;
+  V* rv = pairs ? lay.rv_at.as<V>(d_temp_storage) : nullptr;
+  V* tv = pairs ? lay.tv_at.as<V>(d_temp_storage) : nullptr;
   // ---- the shard sorted on its own (stable) ----
   if (const cudaError_t e = mark(0); e != cudaSuccess) return e;
   if (nn > 0) {
     std::size_t sb = sort_bytes;
-    if (const cudaError_t e = local_sort(sort_at.in(d_temp_storage), sb, sk, sv); e != cudaSuccess) return e;
+    if (const cudaError_t e = local_sort(lay.sort_at.in(d_temp_storage), sb, sk, sv); e != cudaSuccess)
+      return e;
   }
   if (const cudaError_t e = mark(1); e != cudaSuccess) return e;
   // ---- samples of every sorted shard (its exact quantiles), and the shards' counts: one all-gather ----
@@ -270,17 +297,17 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   // each bucket's bounds in the sorted shard (sliced: `slices` buckets a rank, each a slice of its run) ----
   // A shard's sorted position stands for its global index: the local sort is stable, so equal keys keep
   // their input order, and rank q's items all come before rank q + 1's.
-  auto* first = first_at.as<std::int64_t>(d_temp_storage);
-  auto* pick_images = pi_at.as<std::uint64_t>(d_temp_storage);
-  auto* pick_slots = ps_at.as<std::uint32_t>(d_temp_storage);
-  auto* sorted_slots = pss_at.as<std::uint32_t>(d_temp_storage);
-  auto* prefix = pp_at.as<std::uint64_t>(d_temp_storage);
+  auto* first = lay.first_at.as<std::int64_t>(d_temp_storage);
+  auto* pick_images = lay.pi_at.as<std::uint64_t>(d_temp_storage);
+  auto* pick_slots = lay.ps_at.as<std::uint32_t>(d_temp_storage);
+  auto* sorted_slots = lay.pss_at.as<std::uint32_t>(d_temp_storage);
+  auto* prefix = lay.pp_at.as<std::uint64_t>(d_temp_storage);
   sample_keys_kernel<><<<static_cast<unsigned>((gathered + 255) / 256), 256, 0, stream>>>(
       static_cast<const sample_slot*>(all), ranks, pick_images, pick_slots, first);
   if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
   std::size_t fb = first_scan_bytes; // every rank's first global index: first[q + 1] = first[q] + count q
   if (const cudaError_t e = carry::inclusive_sum(
-          pt_at.in(d_temp_storage), fb,
+          lay.pt_at.in(d_temp_storage), fb,
           make_transform_input(reinterpret_cast<const sample_block*>(all), block_count{}), first + 1, ranks,
           stream);
       e != cudaSuccess)
@@ -288,14 +315,14 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   if (ranks > 1) {
     std::size_t b = pick_sort_bytes;
     if (const cudaError_t e = carry::sort_pairs(
-            pt_at.in(d_temp_storage), b, static_cast<const std::uint64_t*>(pick_images),
-            pis_at.as<std::uint64_t>(d_temp_storage), static_cast<const std::uint32_t*>(pick_slots),
+            lay.pt_at.in(d_temp_storage), b, static_cast<const std::uint64_t*>(pick_images),
+            lay.pis_at.as<std::uint64_t>(d_temp_storage), static_cast<const std::uint32_t*>(pick_slots),
             sorted_slots, gathered, 0, 64, stream);
         e != cudaSuccess)
       return e;
     b = pick_scan_bytes;
     if (const cudaError_t e = carry::inclusive_sum(
-            pt_at.in(d_temp_storage), b,
+            lay.pt_at.in(d_temp_storage), b,
             make_transform_input(static_cast<const std::uint32_t*>(sorted_slots), slot_weight{all}), prefix,
             gathered, stream);
         e != cudaSuccess)
@@ -311,9 +338,9 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
   // ---- coded keys: each block's header, the payload offsets (the engine's scan), the payload; the run this
   // rank keeps is not coded (its blocks get no payload) ----
-  auto* hd = hd_at.as<header>(d_temp_storage);
-  auto* po = po_at.as<std::uint64_t>(d_temp_storage);
-  auto* pay = pay_at.as<std::uint32_t>(d_temp_storage);
+  auto* hd = lay.hd_at.as<header>(d_temp_storage);
+  auto* po = lay.po_at.as<std::uint64_t>(d_temp_storage);
+  auto* pay = lay.pay_at.as<std::uint32_t>(d_temp_storage);
   if (coded) {
     constexpr int batch = apps_tuning::default_policy::dist_delta_batch;
     const unsigned grid = delta_grid<batch>(send_blocks);
@@ -323,7 +350,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     if (const cudaError_t e = carry::detail::after_launch(stream); e != cudaSuccess) return e;
     std::size_t sb = scan_bytes;
     if (const cudaError_t e = carry::exclusive_sum(
-            sc_at.in(d_temp_storage), sb,
+            lay.sc_at.in(d_temp_storage), sb,
             make_transform_input(static_cast<const header*>(hd), delta_header_words<KU>{}), po,
             send_blocks + 1, stream);
         e != cudaSuccess)
@@ -370,9 +397,9 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     // headers land in slots the raw keys' places / G (zero where nothing lands: no payload, never read),
     // payloads end to end in rank order; then the engine's scan of the slots' words, and the decoding
     const coded_plans c = plan_coded(x, offsets, words, rank, delta_block);
-    auto* rh = rh_at.as<header>(d_temp_storage);
-    auto* ro = ro_at.as<std::uint64_t>(d_temp_storage);
-    auto* rp = rp_at.as<std::uint32_t>(d_temp_storage);
+    auto* rh = lay.rh_at.as<header>(d_temp_storage);
+    auto* ro = lay.ro_at.as<std::uint64_t>(d_temp_storage);
+    auto* rp = lay.rp_at.as<std::uint32_t>(d_temp_storage);
     const std::int64_t landed_blocks = (x.landed + delta_block - 1) / delta_block; // <= recv_blocks
     if (const cudaError_t e = cudaMemsetAsync(rh, 0, sizeof(header) * landed_blocks, stream);
         e != cudaSuccess)
@@ -386,7 +413,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
     if (exchanged_e != cudaSuccess) return exchanged_e;
     std::size_t sb = scan_bytes;
     if (const cudaError_t e = carry::exclusive_sum(
-            sc_at.in(d_temp_storage), sb,
+            lay.sc_at.in(d_temp_storage), sb,
             make_transform_input(static_cast<const header*>(rh), delta_header_words<KU>{}), ro, landed_blocks,
             stream);
         e != cudaSuccess)
@@ -402,7 +429,7 @@ cudaError_t dispatch_sort(void* d_temp_storage, std::size_t& temp_storage_bytes,
   // ---- the sorted runs of a slice (one a rank, in rank order) merged stably into its place in the output
   // (a tree of merges, ping the same place in the tree buffer; pairs of keys and values of up to 4 bytes
   // merge four runs in one pass; a slice has at most four runs, so pong is unused) ----
-  auto* ms = ms_at.as<std::int64_t>(d_temp_storage);
+  auto* ms = lay.ms_at.as<std::int64_t>(d_temp_storage);
   auto merge = [&](const exchange_plan& xp, cudaStream_t on) {
     std::vector<radix_detail::sorted_run<K, V>> runs;
     for (int q = 0; q < ranks; ++q) {
@@ -487,9 +514,10 @@ cudaError_t sort_keys_descending(void* d_temp_storage, std::size_t& temp_storage
 
 /// sort_keys with a side stream (side_stream: the caller's second stream, at the greatest priority, and two
 /// events): the exchange then goes in slices on the side stream and each slice is merged on `stream` as
-/// soon as it has arrived, while the next one travels (raw exchanges of up to four ranks; elsewhere as
-/// sort_keys). The result and the temp storage size are sort_keys'; `stream` has joined the side stream
-/// when the call's work on it ends.
+/// soon as it has arrived, while the next one travels (raw exchanges of up to four ranks: keys the policy
+/// would code travel raw here where they go in several slices, apps_tuning's dist_delta_beside_slices;
+/// elsewhere as sort_keys). The result and the temp storage size are sort_keys'; `stream` has joined the
+/// side stream when the call's work on it ends.
 ///
 ///   carry::dist::sort_keys(d_temp, bytes, d_in, d_out, capacity, d_shard, n, comm, side, stream);
 template <class K>

@@ -414,8 +414,13 @@ TEST_CASE("dist plan: shard offsets from counts, even shards", "[cpu][dist]") {
 #include <carry/apps/distributed/detail/sort_plan.hpp>
 
 namespace {
-struct coding_rows { // a policy's two rows, apart from the shipped ones
+struct coding_rows { // a policy's coding rows, apart from the shipped ones
   static constexpr int dist_delta_keys_from_ranks = 3, dist_delta_pairs_from_ranks = 8;
+  static constexpr int dist_exchange_slices_keys = 3, dist_exchange_slices_pairs = 1;
+  static constexpr bool dist_delta_beside_slices = false;
+};
+struct coding_beside_rows : coding_rows { // coded in one piece on a side stream too
+  static constexpr bool dist_delta_beside_slices = true;
 };
 struct slice_rows { // the same for the slices of an exchange
   static constexpr int dist_exchange_slices_keys = 3, dist_exchange_slices_pairs = 2;
@@ -466,8 +471,26 @@ TEST_CASE("dist sort: which exchanges code their keys (the policy's rank counts,
       REQUIRE(codes_keys<coding_rows>(key_coding::delta, ranks, pairs) ==
               (ranks >= 2)); // one rank exchanges nothing
       REQUIRE_FALSE(codes_keys<coding_rows>(key_coding::raw, ranks, pairs));
+      // lent a side stream: raw where the raw exchange would go in slices (keys: 3 up to four ranks)
+      const bool sliced = !pairs && ranks >= 2 && ranks <= 4;
+      REQUIRE(codes_keys<coding_rows>(key_coding::by_policy, ranks, pairs, true) ==
+              (ranks >= from && ranks >= 2 && !sliced));
+      REQUIRE(codes_keys<coding_rows>(key_coding::by_policy, ranks, pairs, true, 1) ==
+              (ranks >= from && ranks >= 2)); // asked for one slice: coded as without a side stream
+      REQUIRE(codes_keys<coding_rows>(key_coding::by_policy, ranks, pairs, true, 2) ==
+              (ranks >= from && ranks >= 2 && !(ranks <= 4)));
+      REQUIRE(codes_keys<coding_beside_rows>(key_coding::by_policy, ranks, pairs, true) ==
+              (ranks >= from && ranks >= 2));
+      REQUIRE(codes_keys<coding_rows>(key_coding::delta, ranks, pairs, true) == (ranks >= 2));
+      REQUIRE_FALSE(codes_keys<coding_rows>(key_coding::raw, ranks, pairs, true));
     }
   }
+  using shipped = carry::apps_tuning::default_policy;
+  REQUIRE(carry::dist::detail::codes_keys(key_coding::by_policy, 4, false)); // keys from 4 ranks coded
+  REQUIRE(
+      carry::dist::detail::codes_keys(key_coding::by_policy, 4, false, true) ==
+      (shipped::dist_exchange_slices_keys == 1 || shipped::dist_delta_beside_slices)); // beside a side stream
+  REQUIRE(carry::dist::detail::codes_keys(key_coding::by_policy, 4, true, true)); // pairs: one slice, coded
 }
 
 TEST_CASE("dist sort: the slices of a raw exchange (the policy's counts, or the caller's)", "[cpu][dist]") {

@@ -16,14 +16,6 @@ namespace detail {
 /// How the sorted parts' keys travel: by the policy's rank counts (apps_tuning), delta-coded, or raw.
 enum class key_coding { by_policy, delta, raw };
 
-/// Whether a sort over `ranks` ranks codes its keys.
-template <class Policy = apps_tuning::default_policy>
-constexpr bool codes_keys(key_coding coding, int ranks, bool pairs) {
-  if (ranks < 2 || coding == key_coding::raw) return false;
-  return coding == key_coding::delta ||
-         ranks >= (pairs ? Policy::dist_delta_pairs_from_ranks : Policy::dist_delta_keys_from_ranks);
-}
-
 /// The slices a sort's raw exchange goes in on a side stream, each merged as it arrives (the temp storage
 /// keeps room for them with or without one; asked: a caller's count, 0 for the policy's, at most 64): one
 /// for a single rank, coded keys, or past four ranks (whose merge tree would need a second buffer a slice).
@@ -34,6 +26,20 @@ constexpr int exchange_slices(int ranks, bool coded, bool pairs, int asked) {
                 : pairs   ? Policy::dist_exchange_slices_pairs
                           : Policy::dist_exchange_slices_keys;
   return s < 1 ? 1 : s > 64 ? 64 : s;
+}
+
+/// Whether a sort over `ranks` ranks codes its keys; side: whether it is lent a side stream, on which a raw
+/// exchange would go in exchange_slices(ranks, false, pairs, asked) slices. By the policy: from its rank
+/// counts, except where a side stream would carry the raw keys in several slices and the policy sends
+/// them so rather than coded (dist_delta_beside_slices false).
+template <class Policy = apps_tuning::default_policy>
+constexpr bool codes_keys(key_coding coding, int ranks, bool pairs, bool side = false, int asked = 0) {
+  if (ranks < 2 || coding == key_coding::raw) return false;
+  if (coding == key_coding::delta) return true;
+  if (ranks < (pairs ? Policy::dist_delta_pairs_from_ranks : Policy::dist_delta_keys_from_ranks))
+    return false;
+  return !side || Policy::dist_delta_beside_slices ||
+         exchange_slices<Policy>(ranks, false, pairs, asked) == 1;
 }
 
 /// The device's splitter choice (dispatch_sort) weighs samples in fixed point, so the prefix sums of the
