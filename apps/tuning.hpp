@@ -28,6 +28,7 @@ struct policy_sm90 {
   static constexpr int dist_delta_batch = 2;            // probe_delta 2^28 u32, H200: width+pack+decode 1812 us at 1, 1676 at 2, 1834 at 4, 2308 at 8
   static constexpr int dist_exchange_slices_keys = 3;   // sort_keys 2^30, 2 x H200: 1 slice 14781 us, 2 14366, 3 14252, 4 14957, 8 14934
   static constexpr int dist_exchange_slices_pairs = 1;  // sort_pairs 2^29, 2 x H200: 1 slice 12251 us, 2 12520, 4 12611, 8 12755
+  static constexpr int dist_exchange_slices_pairs_many = 3; // 3-4 ranks: sort_pairs 2^29, 4 x H200: raw in 3 slices 7346-7380 us, 2 7432-7441, 1 8616-8664; coded 8168-8199
   static constexpr bool dist_delta_beside_slices = false; // sort_keys 2^30, 4 GPUs, side stream: raw in 3 slices 8521 us, coded 8709 (4 x H200); 9242, 9250 (4 x H100)
 };
 // clang-format on
@@ -111,7 +112,12 @@ constexpr int slot_threads = default_policy::slot_threads;
 /// caller's stream while the next travels (carry dist sort --slices N, one run, medians of 10 calls; the
 /// merge and NCCL's copies share HBM, so the exchange slows while a merge runs: 3 slices of keys cost the
 /// exchange 0.27 ms and hide 0.8 of its 1.26 ms merge; from 4 slices the exchange lost 1.1-1.2 ms; pairs'
-/// heavier merge slowed it 0.8 ms already at 2 slices, more than the merge it hid).
+/// heavier merge slowed it 0.8 ms already at 2 slices, more than the merge it hid). Pairs on three or four
+/// ranks (_many) merge their runs four in one pass, a merge bound by its shared memory rather than HBM:
+/// on 4 x H200 (f966841's tool, two rounds, --coding raw --slices N) 3 slices hide all but 0.47 ms of its
+/// 1.24 ms while the exchange grows from 2.94-3.29 ms to 2.71-2.76, so raw in 3 slices beat the coded
+/// exchange in one piece by 10 % (keys on 4 ranks in the same run: 2 slices 9599-9601 us, 3 8535-8556,
+/// 4 8487-8488, 6 8436-8456: kept at 3, the row that also holds on 2 ranks; not measured on H100).
 /// dist_delta_beside_slices: whether a sort lent a side stream still codes its keys (in one piece) where
 /// the rank counts above say so, or sends them raw in the slices a side stream takes. Raw: on 4 ranks the
 /// slices' merges overlap the exchange, which coding (0.84 ms of width and pack passes before it) cannot

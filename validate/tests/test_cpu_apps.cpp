@@ -416,14 +416,16 @@ TEST_CASE("dist plan: shard offsets from counts, even shards", "[cpu][dist]") {
 namespace {
 struct coding_rows { // a policy's coding rows, apart from the shipped ones
   static constexpr int dist_delta_keys_from_ranks = 3, dist_delta_pairs_from_ranks = 8;
-  static constexpr int dist_exchange_slices_keys = 3, dist_exchange_slices_pairs = 1;
+  static constexpr int dist_exchange_slices_keys = 3, dist_exchange_slices_pairs = 1,
+                       dist_exchange_slices_pairs_many = 1;
   static constexpr bool dist_delta_beside_slices = false;
 };
 struct coding_beside_rows : coding_rows { // coded in one piece on a side stream too
   static constexpr bool dist_delta_beside_slices = true;
 };
 struct slice_rows { // the same for the slices of an exchange
-  static constexpr int dist_exchange_slices_keys = 3, dist_exchange_slices_pairs = 2;
+  static constexpr int dist_exchange_slices_keys = 3, dist_exchange_slices_pairs = 2,
+                       dist_exchange_slices_pairs_many = 4;
 };
 
 using carry::dist::detail::sort_sample;
@@ -490,7 +492,8 @@ TEST_CASE("dist sort: which exchanges code their keys (the policy's rank counts,
   REQUIRE(
       carry::dist::detail::codes_keys(key_coding::by_policy, 4, false, true) ==
       (shipped::dist_exchange_slices_keys == 1 || shipped::dist_delta_beside_slices)); // beside a side stream
-  REQUIRE(carry::dist::detail::codes_keys(key_coding::by_policy, 4, true, true)); // pairs: one slice, coded
+  REQUIRE(carry::dist::detail::codes_keys(key_coding::by_policy, 4, true, true) ==
+          (shipped::dist_exchange_slices_pairs_many == 1 || shipped::dist_delta_beside_slices)); // pairs
 }
 
 TEST_CASE("dist sort: the slices of a raw exchange (the policy's counts, or the caller's)", "[cpu][dist]") {
@@ -499,7 +502,8 @@ TEST_CASE("dist sort: the slices of a raw exchange (the policy's counts, or the 
     for (int ranks = 1; ranks <= 9; ++ranks) {
       INFO("ranks " << ranks << (pairs ? ", pairs" : ", keys"));
       const bool sliced = ranks >= 2 && ranks <= 4; // one rank sends nothing; past four: no tree buffers
-      REQUIRE(exchange_slices<slice_rows>(ranks, false, pairs, 0) == (sliced ? (pairs ? 2 : 3) : 1));
+      REQUIRE(exchange_slices<slice_rows>(ranks, false, pairs, 0) ==
+              (sliced ? (pairs ? (ranks > 2 ? 4 : 2) : 3) : 1)); // pairs: two ranks, or three or four
       REQUIRE(exchange_slices<slice_rows>(ranks, false, pairs, 7) == (sliced ? 7 : 1));
       REQUIRE(exchange_slices<slice_rows>(ranks, false, pairs, 1000) == (sliced ? 64 : 1));
       REQUIRE(exchange_slices<slice_rows>(ranks, true, pairs, 7) == 1); // coded keys travel in one piece
@@ -507,6 +511,7 @@ TEST_CASE("dist sort: the slices of a raw exchange (the policy's counts, or the 
   using shipped = carry::apps_tuning::default_policy;
   REQUIRE(exchange_slices(2, false, false, 0) == shipped::dist_exchange_slices_keys);
   REQUIRE(exchange_slices(2, false, true, 0) == shipped::dist_exchange_slices_pairs);
+  REQUIRE(exchange_slices(4, false, true, 0) == shipped::dist_exchange_slices_pairs_many);
 }
 
 TEST_CASE(

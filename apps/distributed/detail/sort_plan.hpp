@@ -18,13 +18,15 @@ enum class key_coding { by_policy, delta, raw };
 
 /// The slices a sort's raw exchange goes in on a side stream, each merged as it arrives (the temp storage
 /// keeps room for them with or without one; asked: a caller's count, 0 for the policy's, at most 64): one
-/// for a single rank, coded keys, or past four ranks (whose merge tree would need a second buffer a slice).
+/// for a single rank, coded keys, or past four ranks (whose merge tree would need a second buffer a slice);
+/// the policy's rows for keys, pairs on two ranks and pairs on three or four.
 template <class Policy = apps_tuning::default_policy>
 constexpr int exchange_slices(int ranks, bool coded, bool pairs, int asked) {
   if (ranks < 2 || ranks > 4 || coded) return 1;
-  const int s = asked > 0 ? asked
-                : pairs   ? Policy::dist_exchange_slices_pairs
-                          : Policy::dist_exchange_slices_keys;
+  const int s =
+      asked > 0 ? asked
+      : pairs   ? (ranks > 2 ? Policy::dist_exchange_slices_pairs_many : Policy::dist_exchange_slices_pairs)
+                : Policy::dist_exchange_slices_keys;
   return s < 1 ? 1 : s > 64 ? 64 : s;
 }
 
