@@ -308,6 +308,18 @@ __global__ void __launch_bounds__(THREADS, MIN_BLOCKS)
       out + d0, pairs ? vout + d0 : vout);
 }
 
+/// A sorted run: count keys (and values) in order.
+template <class K, class V>
+struct sorted_run {
+  const K* keys;
+  const V* values;
+  std::int64_t count;
+};
+
+template <class K, class V>
+cudaError_t merge_runs(std::vector<sorted_run<K, V>> runs, K* out, V* vout, K* ping, V* vping, K* pong,
+                       V* vpong, std::int64_t* splits, bool descending, cudaStream_t stream);
+
 /// The stable merge of four sorted runs (ties: a's first, then b's, c's, e's; any may be empty) into out
 /// (and their values; V = null_value for keys alone) in one pass, tiles of up to THREADS x ITEMS items cut
 /// at merged samples (plan_merge4); splits: plan_merge4_for<K>(lengths, THREADS * ITEMS).words words of
@@ -320,6 +332,8 @@ cudaError_t merge_four_shaped(const K* a, std::int64_t na, const V* va, const K*
   constexpr int TILE = THREADS * ITEMS;
   static_assert(TILE >= 5 * radix_tuning::default_policy::merge4_sample_every,
                 "a four-run tile holds at least one sample interval beyond the four runs' slack");
+  static_assert(!merge4_pays<K, static_cast<int>(sizeof(std::int64_t))>(),
+                "the samples (tagged in 8 bytes) merge by the two-run tree, whose splits plan_merge4 holds");
   const std::int64_t len[4] = {na, nb, nc, ne};
   if (na + nb + nc + ne == 0) return cudaSuccess;
   const merge4_plan p = plan_merge4_for<K>(len, TILE);
@@ -331,24 +345,17 @@ cudaError_t merge_four_shaped(const K* a, std::int64_t na, const V* va, const K*
     keys[i] = reinterpret_cast<K*>(splits + p.keys[i]);
     tags[i] = splits + p.tags[i];
   }
-  // ---- the samples, merged stably (each run pair, then the two pairs): the tiles' boundaries ----
+  // ---- the samples, merged stably by the two-run tree (each run pair, then the two pairs): the tiles'
+  // boundaries ----
   merge_four_sample_kernel<<<static_cast<unsigned>((p.samples + 255) / 256), 256, 0, stream>>>(
       a, b, c, e, p, keys[0], tags[0]);
   if (const cudaError_t err = detail::after_launch(stream); err != cudaSuccess) return err;
-  const std::int64_t s01 = p.first[2], s23 = p.samples - s01;
+  std::vector<sorted_run<K, std::int64_t>> sampled;
+  for (int q = 0; q < 4; ++q)
+    sampled.push_back({keys[0] + p.first[q], tags[0] + p.first[q], p.first[q + 1] - p.first[q]});
   if (const cudaError_t err =
-          merge_two(keys[0], p.first[1], tags[0], keys[0] + p.first[1], s01 - p.first[1],
-                    tags[0] + p.first[1], keys[1], tags[1], splits + p.splits, descending, stream);
-      err != cudaSuccess)
-    return err;
-  if (const cudaError_t err = merge_two(keys[0] + s01, p.first[3] - s01, tags[0] + s01, keys[0] + p.first[3],
-                                        p.samples - p.first[3], tags[0] + p.first[3], keys[1] + s01,
-                                        tags[1] + s01, splits + p.splits, descending, stream);
-      err != cudaSuccess)
-    return err;
-  if (const cudaError_t err = merge_two(
-          static_cast<const K*>(keys[1]), s01, static_cast<const std::int64_t*>(tags[1]), keys[1] + s01, s23,
-          tags[1] + s01, keys[2], tags[2], splits + p.splits, descending, stream);
+          merge_runs(std::move(sampled), keys[2], tags[2], keys[1], tags[1], static_cast<K*>(nullptr),
+                     static_cast<std::int64_t*>(nullptr), splits + p.splits, descending, stream);
       err != cudaSuccess)
     return err;
   merge_four_bound_kernel<<<static_cast<unsigned>((p.tiles + 128) / 128), 128, 0, stream>>>(
@@ -374,14 +381,6 @@ cudaError_t merge_four(const K* a, std::int64_t na, const V* va, const K* b, std
   return merge_four_shaped<S::threads, S::items, S::min_blocks>(a, na, va, b, nb, vb, c, nc, vc, e, ne, ve,
                                                                 out, vout, splits, descending, stream);
 }
-
-/// A sorted run: count keys (and values) in order.
-template <class K, class V>
-struct sorted_run {
-  const K* keys;
-  const V* values;
-  std::int64_t count;
-};
 
 /// The most runs one merge of merge_runs takes, for keys K and values V (null_value: keys alone): four
 /// where the policy merges four runs in one pass (merge4_pays), else two.

@@ -333,12 +333,17 @@ struct merge_buffers {
         vping(n + 1), vpong(n + 1),
         splits(static_cast<std::size_t>(carry::radix_detail::merge_splits<K>(static_cast<std::int64_t>(n)))) {
   }
-  /// The runs' contents (in keys and in pong), poisoned outputs, ping and scratch.
-  void load(const merge_input<K>& in) {
+  /// The runs' contents, in keys and in pong (which holds the first level's runs in the distributed sort:
+  /// here, copies of them).
+  void load_runs(const merge_input<K>& in) {
     keys.upload(in.keys);
     vals.upload(in.values);
-    pong.upload(in.keys); // pong holds the first level's runs in the distributed sort: here, copies of them
+    pong.upload(in.keys);
     vpong.upload(in.values);
+  }
+  /// The runs' contents, poisoned outputs, ping and scratch.
+  void load(const merge_input<K>& in) {
+    load_runs(in);
     out.poison();
     vout.poison();
     ping.poison();
@@ -453,14 +458,10 @@ TEST_CASE("merge_runs captured in a CUDA graph: replays with new runs, on two st
         for (int rep = 0; rep < test_reps(6, 3); ++rep) {
           const merge_input<std::uint32_t> in(l, desc, 100 + static_cast<std::uint64_t>(rep));
           const bool leftover = rep % 4 == 3;
-          if (!leftover) {
+          if (leftover)
+            b.load_runs(in); // only the runs change, the rest holds the last replay's bytes
+          else
             b.load(in);
-          } else { // only the runs change, the rest holds the last replay's bytes
-            b.keys.upload(in.keys);
-            b.vals.upload(in.values);
-            b.pong.upload(in.keys);
-            b.vpong.upload(in.values);
-          }
           const std::size_t words = b.splits.n * sizeof(std::int64_t);
           if (rep % 4 == 0) CARRY_CUDA_OR_DIE(cudaMemset(b.splits.ptr, 0, words));
           if (rep % 4 == 1) {

@@ -11,6 +11,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <type_traits>
 #include <vector>
 
 #include "bench/timing.cuh"
@@ -124,13 +125,13 @@ void shape(const runs<K, V>& r, bool pairs, int reps, const carry_validate::l2_f
 /// Tile shapes to time: (threads, items, min blocks) triples.
 template <int... S>
 struct shapes {};
-template <class K, class V>
-void each_shape(shapes<>, const runs<K, V>&, bool, int, const carry_validate::l2_flush&, double) {}
-template <int T, int I, int M, int... Rest, class K, class V>
-void each_shape(shapes<T, I, M, Rest...>, const runs<K, V>& r, bool pairs, int reps,
-                const carry_validate::l2_flush& f, double copy_us) {
-  shape<T, I, M>(r, pairs, reps, f, copy_us);
-  each_shape(shapes<Rest...>{}, r, pairs, reps, f, copy_us);
+/// time(threads, items, min blocks) for each shape, each an std::integral_constant.
+template <class Time>
+void for_shapes(shapes<>, Time&&) {}
+template <int T, int I, int M, int... Rest, class Time>
+void for_shapes(shapes<T, I, M, Rest...>, Time&& time) {
+  time(std::integral_constant<int, T>{}, std::integral_constant<int, I>{}, std::integral_constant<int, M>{});
+  for_shapes(shapes<Rest...>{}, time);
 }
 
 /// The copy of the bytes and CUB's merge of r's two runs, then carry's in every shape of Shapes and in the
@@ -170,7 +171,9 @@ void compare(const runs<K, V>& two, bool pairs, int reps, const carry_validate::
               copy_us / cub_us, merged_ok(two) ? "ok" : "NOT SORTED");
   cudaFree(ct);
 #ifndef PROBE_SHIPPED_ONLY
-  each_shape(Shapes{}, two, pairs, reps, f, copy_us);
+  for_shapes(Shapes{}, [&](auto t, auto i, auto m) {
+    shape<decltype(t)::value, decltype(i)::value, decltype(m)::value>(two, pairs, reps, f, copy_us);
+  });
 #endif
   shape<0, 0, 0>(two, pairs, reps, f, copy_us);
 }
@@ -220,15 +223,6 @@ void four_shape(const runs<K, V>& r, bool pairs, int reps, const carry_validate:
                 pairs ? "pairs" : "keys", us, tree_us / us, merged_ok(r) ? "ok" : "NOT SORTED");
 }
 
-template <class K, class V>
-void four_each(shapes<>, const runs<K, V>&, bool, int, const carry_validate::l2_flush&, double) {}
-template <int T, int I, int M, int... Rest, class K, class V>
-void four_each(shapes<T, I, M, Rest...>, const runs<K, V>& r, bool pairs, int reps,
-               const carry_validate::l2_flush& f, double tree_us) {
-  four_shape<T, I, M>(r, pairs, reps, f, tree_us);
-  four_each(shapes<Rest...>{}, r, pairs, reps, f, tree_us);
-}
-
 /// Four runs of r merged by the two-run tree (merge(merge(a, b), merge(c, e)): three merge_two calls, two
 /// passes over the bytes), then in one pass in several shapes and the policy's.
 template <class K, class V>
@@ -263,7 +257,9 @@ void four_runs(const runs<K, V>& r, bool pairs, int reps, const carry_validate::
               merged_ok(r) ? "ok" : "NOT SORTED");
 #ifndef PROBE_SHIPPED_ONLY
   using four_shapes = shapes<256, 15, 4, 256, 11, 4, 256, 9, 6, 256, 7, 8, 128, 15, 8, 384, 9, 4, 512, 7, 3>;
-  four_each(four_shapes{}, r, pairs, reps, f, tree_us);
+  for_shapes(four_shapes{}, [&](auto t, auto i, auto m) {
+    four_shape<decltype(t)::value, decltype(i)::value, decltype(m)::value>(r, pairs, reps, f, tree_us);
+  });
 #endif
   four_shape<0, 0, 0>(r, pairs, reps, f, tree_us);
 }
