@@ -133,8 +133,14 @@ constexpr std::int64_t fused_scan_max_tiles = 2048;
 /// bench_compact iota_partition_50, stable, both binaries in one call, two rounds): 2^26 113.8-114.5 ->
 /// 110.6-111.4 us, 2^28 415.4-416.1 -> 400.8-402.1; 2^20-2^24 level (8.5-8.8, 14.9-15.1, 36.7-36.8).
 /// Without the scatter's shared-memory split (prefer_shared_for) it lost 10 us at 2^20: the SMs drain to
-/// change the split between the two kernels.
-constexpr std::int64_t count_alone_warps_in_flight = 8192;
+/// change the split between the two kernels. A quarter of the wave (2048: 1 warp a tile from 2^24) leaves
+/// room on every SM for the scatter's first blocks, which rank their tiles while the count runs (they wait
+/// for it only to read the counts): bench_compact iota_partition_{1,50,99}, stable, H100, three binaries in
+/// one call (8192 / 4096 / 2048; 2048 two rounds): 2^23 22.2 / 20.9-21.1 / 20.9-21.2 us (1 %), 21.9 /
+/// 21.3-21.5 / 20.6 (50 %), 20.6 / 19.8-19.9 / 19.5-19.6 (99 %); 2^24 35.3 / 34.9 / 34.7-34.9, 36.9 / 36.1
+/// / 36.0, 35.0 / 34.8 / 34.4-34.6 (the 109fd55 table, 8192: 36.4, 36.6, 35.1); 2^25 61.3-62.0 against
+/// 60.5-61.7; 2^20-2^22 level (2^22 at 50 %: 10.8 against 10.8-10.9).
+constexpr std::int64_t count_alone_warps_in_flight = 2048;
 
 /// Single-pass blocks warm the L2 with their guessed tile before the ticket only when the input has more
 /// tiles than this many blocks per SM (about one wave: 5 blocks of 256 threads fit an SM by registers).

@@ -61,6 +61,11 @@ TEST_CASE("count kernel of computed inputs: warps a tile", "[compact]") {
   CHECK(count_alone_warps(4096, 8192) == 2);
   CHECK(count_alone_warps(8192, 8192) == 1);
   CHECK(count_alone_warps(std::int64_t{1} << 40, 8192) == 1);
+  // the shipped quarter wave: 8 warps a tile up to 256 tiles (2^21 u32), 1 from 2048 (2^24)
+  CHECK(count_alone_warps(256, 2048) == 8);
+  CHECK(count_alone_warps(512, 2048) == 4);
+  CHECK(count_alone_warps(1024, 2048) == 2);
+  CHECK(count_alone_warps(2048, 2048) == 1);
   for (std::int64_t tiles = 1; tiles < 20000; tiles += 37) {
     const int w = count_alone_warps(tiles, 8192);
     REQUIRE((w == 1 || w == 2 || w == 4 || w == 8));
