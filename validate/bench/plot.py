@@ -111,13 +111,13 @@ def plot_dist(out_dir, paths):
             rows += list(csv.DictReader(line for line in f if not line.startswith("#")))
     if not rows:
         return []
-    fig, ax = plt.subplots(figsize=(7, 4.2))
+    fig, ax = plt.subplots(figsize=(10, 5.2))
     gpus_seen = set()
     def kind(r):  # the machine without its commit: a line per call and machine
         return (r.get("machine") or "").split("@")[0]
 
     lines = sorted({(r["op"], kind(r)) for r in rows})
-    colours = plt.get_cmap("tab20")  # distinct colours for up to 20 lines
+    palette = list(plt.get_cmap("tab20").colors) + list(plt.get_cmap("tab20b").colors)  # up to 40 lines
     for i, (op, where) in enumerate(lines):
         mine = [r for r in rows if r["op"] == op and kind(r) == where]
         most = max(int(r["n"]) for r in mine)
@@ -125,7 +125,7 @@ def plot_dist(out_dir, paths):
         gpus_seen.update(g for g, _ in pts)
         label = f"{op}, 2^{most.bit_length() - 1} u32" + (f" ({where})" if where else "")
         ax.plot([p[0] for p in pts], [p[1] for p in pts], "o-" if "H200" in where else "s--", label=label,
-                color=colours(i % 20))
+                color=palette[i % len(palette)])
     top = max(gpus_seen)
     ax.plot([1, top], [1, top], ":", color="grey", label="linear")
     ax.set_xticks(sorted(gpus_seen))
@@ -133,7 +133,7 @@ def plot_dist(out_dir, paths):
     ax.set_ylabel("speed-up over one GPU's carry")
     ax.set_title("carry::dist, strong scaling (dist.csv)", fontsize=9)
     ax.grid(True, alpha=0.3)
-    ax.legend(fontsize=7, loc="upper left")
+    ax.legend(fontsize=7, loc="upper left", bbox_to_anchor=(1.01, 1.0))  # beside the plot, not over it
     fig.tight_layout()
     name = os.path.join(out_dir, "dist-speedup.png")
     fig.savefig(name, dpi=110)
