@@ -178,6 +178,22 @@ void compare(const runs<K, V>& two, bool pairs, int reps, const carry_validate::
   shape<0, 0, 0>(two, pairs, reps, f, copy_us);
 }
 
+/// f(values, value ping, value out): r's value buffers for pairs, null_value pointers for keys alone (the
+/// merges then move keys only).
+template <class K, class V, class F>
+void with_values(const runs<K, V>& r, bool pairs, F&& f) {
+  if (pairs)
+    f(static_cast<const V*>(r.vals), r.vping, r.vout);
+  else
+    f(static_cast<const null_value*>(nullptr), static_cast<null_value*>(nullptr),
+      static_cast<null_value*>(nullptr));
+}
+/// p + i, or null where p is (keys alone).
+template <class P>
+P* offset(P* p, std::int64_t i) {
+  return p != nullptr ? p + i : p;
+}
+
 /// One four-run merge of r's four runs in the given shape (THREADS 0: merge_runs, the policy's), keys or
 /// pairs.
 template <int THREADS, int ITEMS, int MIN_BLOCKS, class K, class V>
@@ -187,32 +203,20 @@ void four_shape(const runs<K, V>& r, bool pairs, int reps, const carry_validate:
   constexpr bool fits = 2 * (tile + 1) * long{sizeof(K)} + tile * 4 <= 48 * 1024;
   if (!fits) return;
   const std::int64_t q = r.n / 4;
-  const K* k[4] = {r.keys, r.keys + q, r.keys + 2 * q, r.keys + 3 * q};
-  const V* v[4] = {r.vals, r.vals + q, r.vals + 2 * q, r.vals + 3 * q};
   auto call = [&] {
-    if constexpr (THREADS > 0) {
-      if (pairs)
+    with_values(r, pairs, [&](auto va, auto vping, auto vout) {
+      if constexpr (THREADS > 0) {
         CARRY_CUDA_OR_DIE((carry::radix_detail::merge_four_shaped<THREADS, ITEMS, MIN_BLOCKS>(
-            k[0], q, v[0], k[1], q, v[1], k[2], q, v[2], k[3], q, v[3], r.out, r.vout, r.splits, false,
-            cudaStream_t{})));
-      else {
-        const null_value* nv = nullptr;
-        CARRY_CUDA_OR_DIE((carry::radix_detail::merge_four_shaped<THREADS, ITEMS, MIN_BLOCKS>(
-            k[0], q, nv, k[1], q, nv, k[2], q, nv, k[3], q, nv, r.out, static_cast<null_value*>(nullptr),
-            r.splits, false, cudaStream_t{})));
+            r.keys, q, va, r.keys + q, q, offset(va, q), r.keys + 2 * q, q, offset(va, 2 * q), r.keys + 3 * q,
+            q, offset(va, 3 * q), r.out, vout, r.splits, false, cudaStream_t{})));
+      } else {
+        using VT = std::remove_pointer_t<decltype(vout)>;
+        std::vector<carry::radix_detail::sorted_run<K, VT>> rs;
+        for (int p = 0; p < 4; ++p) rs.push_back({r.keys + p * q, offset(va, p * q), q});
+        CARRY_CUDA_OR_DIE(carry::radix_detail::merge_runs(rs, r.out, vout, r.ping, vping, r.ping, vping,
+                                                          r.splits, false, cudaStream_t{}));
       }
-    } else if (pairs) {
-      std::vector<carry::radix_detail::sorted_run<K, V>> rs;
-      for (int p = 0; p < 4; ++p) rs.push_back({k[p], v[p], q});
-      CARRY_CUDA_OR_DIE(carry::radix_detail::merge_runs(rs, r.out, r.vout, r.ping, r.vping, r.ping, r.vping,
-                                                        r.splits, false, cudaStream_t{}));
-    } else {
-      std::vector<carry::radix_detail::sorted_run<K, null_value>> rs;
-      for (int p = 0; p < 4; ++p) rs.push_back({k[p], nullptr, q});
-      CARRY_CUDA_OR_DIE(carry::radix_detail::merge_runs(
-          rs, r.out, static_cast<null_value*>(nullptr), r.ping, static_cast<null_value*>(nullptr), r.ping,
-          static_cast<null_value*>(nullptr), r.splits, false, cudaStream_t{}));
-    }
+    });
   };
   const double us = carry_validate::median_event_us_after(f, call, reps, true);
   if (THREADS > 0)
@@ -229,28 +233,16 @@ template <class K, class V>
 void four_runs(const runs<K, V>& r, bool pairs, int reps, const carry_validate::l2_flush& f) {
   const std::int64_t q = r.n / 4;
   auto tree = [&] {
-    if (pairs) {
-      CARRY_CUDA_OR_DIE(carry::radix_detail::merge_two(r.keys, q, static_cast<const V*>(r.vals), r.keys + q,
-                                                       q, static_cast<const V*>(r.vals + q), r.ping, r.vping,
-                                                       r.splits, false, cudaStream_t{}));
-      CARRY_CUDA_OR_DIE(
-          carry::radix_detail::merge_two(r.keys + 2 * q, q, static_cast<const V*>(r.vals + 2 * q),
-                                         r.keys + 3 * q, q, static_cast<const V*>(r.vals + 3 * q),
-                                         r.ping + 2 * q, r.vping + 2 * q, r.splits, false, cudaStream_t{}));
-      CARRY_CUDA_OR_DIE(carry::radix_detail::merge_two(
-          static_cast<const K*>(r.ping), 2 * q, static_cast<const V*>(r.vping), r.ping + 2 * q, 2 * q,
-          static_cast<const V*>(r.vping + 2 * q), r.out, r.vout, r.splits, false, cudaStream_t{}));
-    } else {
-      const null_value* nv = nullptr;
-      null_value* no = nullptr;
-      CARRY_CUDA_OR_DIE(carry::radix_detail::merge_two(r.keys, q, nv, r.keys + q, q, nv, r.ping, no, r.splits,
-                                                       false, cudaStream_t{}));
-      CARRY_CUDA_OR_DIE(carry::radix_detail::merge_two(r.keys + 2 * q, q, nv, r.keys + 3 * q, q, nv,
-                                                       r.ping + 2 * q, no, r.splits, false, cudaStream_t{}));
-      CARRY_CUDA_OR_DIE(carry::radix_detail::merge_two(static_cast<const K*>(r.ping), 2 * q, nv,
-                                                       r.ping + 2 * q, 2 * q, nv, r.out, no, r.splits, false,
-                                                       cudaStream_t{}));
-    }
+    with_values(r, pairs, [&](auto va, auto vping, auto vout) {
+      using carry::radix_detail::merge_two;
+      CARRY_CUDA_OR_DIE(merge_two(static_cast<const K*>(r.keys), q, va, r.keys + q, q, offset(va, q), r.ping,
+                                  vping, r.splits, false, cudaStream_t{}));
+      CARRY_CUDA_OR_DIE(merge_two(static_cast<const K*>(r.keys + 2 * q), q, offset(va, 2 * q), r.keys + 3 * q,
+                                  q, offset(va, 3 * q), r.ping + 2 * q, offset(vping, 2 * q), r.splits, false,
+                                  cudaStream_t{}));
+      CARRY_CUDA_OR_DIE(merge_two(static_cast<const K*>(r.ping), 2 * q, vping, r.ping + 2 * q, 2 * q,
+                                  offset(vping, 2 * q), r.out, vout, r.splits, false, cudaStream_t{}));
+    });
   };
   const double tree_us = carry_validate::median_event_us_after(f, tree, reps, true);
   std::printf("%-6s tree of merge_two (two passes) %9.1f us  %s\n", pairs ? "pairs" : "keys", tree_us,
